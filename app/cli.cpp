@@ -1,0 +1,90 @@
+// Command-line plumbing shared by the subcommands: parsing, diagnostics output, atomic writes.
+#include "cli.hpp"
+
+#include <cstdio>
+#include <fstream>
+#include <random>
+#include <system_error>
+
+namespace wp::cli {
+
+void diagnostic_options::add_to(CLI::App& command) {
+    command.add_option("--format", format, "How to print diagnostics: human, gnu or json")
+        ->check(CLI::IsMember({"human", "gnu", "json"}))
+        ->capture_default_str();
+    command.add_option("--max-errors", max_errors, "Stop listing errors after this many (0: no limit)")
+        ->capture_default_str();
+}
+
+dsl::diag_format diagnostic_options::parsed() const {
+    if (format == "gnu") return dsl::diag_format::gnu;
+    if (format == "json") return dsl::diag_format::json;
+    return dsl::diag_format::human;
+}
+
+void report(context& ctx, const dsl::source_manager& sources, const dsl::diagnostic_sink& sink,
+            const diagnostic_options& options) {
+    const auto fmt = options.parsed();
+    if (fmt != dsl::diag_format::json && sink.all().empty()) return;
+    dsl::render(fmt == dsl::diag_format::json ? ctx.out : ctx.err, sources, sink.all(), fmt, options.max_errors);
+}
+
+bool write_file_atomically(context& ctx, const std::filesystem::path& path, const std::string& content) {
+    namespace fs = std::filesystem;
+    const fs::path folder = path.has_parent_path() ? path.parent_path() : fs::path(".");
+    std::random_device entropy;
+    const fs::path temporary = folder / ("." + path.filename().string() + ".tmp" + std::to_string(entropy() % 1000000));
+    {
+        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+        if (!out) {
+            ctx.err << "westphalia: error: cannot write `" << path.string() << "`: the folder is missing or not writable\n";
+            return false;
+        }
+        out << content;
+        out.flush();
+        if (!out) {
+            ctx.err << "westphalia: error: failed while writing `" << path.string() << "`\n";
+            std::error_code ignored;
+            fs::remove(temporary, ignored);
+            return false;
+        }
+    }
+    std::error_code ec;
+    fs::rename(temporary, path, ec);
+    if (ec) {
+        ctx.err << "westphalia: error: cannot write `" << path.string() << "`: " << ec.message() << '\n';
+        fs::remove(temporary, ec);
+        return false;
+    }
+    return true;
+}
+
+int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    context ctx{out, err};
+    CLI::App app{"westphalia: rules-as-data for board wargames — compile, play, check and print a game's rules",
+                 "westphalia"};
+    app.require_subcommand(1);
+    app.set_version_flag("--version", "westphalia 0.1.0");
+    add_parse_command(app, ctx);
+    add_compile_command(app, ctx);
+    add_info_command(app, ctx);
+
+    std::vector<const char*> argv{"westphalia"};
+    for (const std::string& a : args) argv.push_back(a.c_str());
+    try {
+        app.parse(static_cast<int>(argv.size()), argv.data());
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e, out, err);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e, out, err);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e, out, err);
+    } catch (const CLI::ParseError& e) {
+        err << "westphalia: error: " << e.what() << "\n";
+        err << "Run `westphalia --help` or `westphalia <command> --help` for usage.\n";
+        return exit_bad_input;
+    }
+    return ctx.exit_code;
+}
+
+}  // namespace wp::cli

@@ -1,0 +1,50 @@
+// The `westphalia` command line, callable in-process with injected streams (golden tests do).
+#pragma once
+
+#include "westphalia/dsl/diagnostics.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <filesystem>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace wp::cli {
+
+// Exit codes (DESIGN.md §5): 0 clean, 1 findings at error severity, 2 input unreadable,
+// not compilable, or a usage error.
+inline constexpr int exit_clean = 0;
+inline constexpr int exit_findings = 1;
+inline constexpr int exit_bad_input = 2;
+
+struct context {
+    std::ostream& out;
+    std::ostream& err;
+    int exit_code = exit_clean;
+};
+
+// Options every command that reports diagnostics takes.
+struct diagnostic_options {
+    std::string format = "human";
+    std::size_t max_errors = 50;
+    void add_to(CLI::App& command);
+    dsl::diag_format parsed() const;
+};
+
+// Renders the sink's diagnostics to ctx.err (json goes to ctx.out, the requested output).
+void report(context& ctx, const dsl::source_manager& sources, const dsl::diagnostic_sink& sink,
+            const diagnostic_options& options);
+
+// Writes `content` to `path` through a temporary file in the same folder and a rename, so a
+// failure never leaves half a file. Returns false and explains on ctx.err when it fails.
+bool write_file_atomically(context& ctx, const std::filesystem::path& path, const std::string& content);
+
+int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+// One per subcommand file.
+void add_parse_command(CLI::App& app, context& ctx);
+void add_compile_command(CLI::App& app, context& ctx);
+void add_info_command(CLI::App& app, context& ctx);
+
+}  // namespace wp::cli

@@ -1,0 +1,464 @@
+// Public syntax tree of the rule language: what the parser produces and the compiler reads.
+// Every node keeps its span (file id + byte offsets); no Boost type appears here.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace wp::dsl {
+
+// A byte range in one source file (file ids come from source_manager).
+struct span {
+    std::uint32_t file = 0;
+    std::uint32_t begin = 0;
+    std::uint32_t end = 0;
+};
+
+struct name {
+    std::string text;
+    span where;
+};
+
+// §9.14, §L52, §L52-54: `first` is "L52", `last` is "L54" or empty for a single section.
+struct anchor {
+    std::string first;
+    std::string last;
+    span where;
+};
+using anchor_list = std::vector<anchor>;
+
+// NdM is {N, 1, M}; Nd[lo..hi] is {N, lo, hi}.
+struct dice_spec {
+    std::int64_t count = 1;
+    std::int64_t low = 1;
+    std::int64_t high = 6;
+};
+
+// ---------------------------------------------------------------- expressions
+
+enum class expr_kind : std::uint8_t {
+    none,        // an absent optional operand (statement operand slots)
+    integer,     // value
+    boolean,     // value (0 or 1)
+    string,      // text
+    dice,        // dice
+    name,        // text
+    option_ref,  // option.text
+    member,      // args[0] . text
+    index,       // args[0] [ args[1] ]
+    call,        // text ( args... )       built-in or declared function/decision/table/quantity
+    roll,        // roll text ( args... )  rolling a declared roll with its modifiers
+    unary,       // text in {"-", "not"}; args[0]
+    binary,      // text in {"+","-","*","/","%","==","!=","<","<=",">",">=","in","and","or"}; args[0], args[1]
+    conditional, // if args[0] then args[1] else args[2]
+    aggregate,   // text in {"any","all","count","sum","min","max"} ( binder in args[0] : args[1] )
+};
+
+struct expr {
+    expr_kind kind = expr_kind::none;
+    span where;
+    std::string text;
+    std::int64_t value = 0;
+    dice_spec dice;
+    name binder;  // aggregate variable
+    std::vector<expr> args;
+};
+
+// ---------------------------------------------------------------- types
+
+enum class overflow_policy : std::uint8_t { unspecified, clamp, error };
+
+enum class type_kind : std::uint8_t {
+    named,    // bool, int, player, an enum, record, entity kind, map node kind or type alias: `id`
+    range,    // lo..hi with policy
+    map_of,   // args[0] -> args[1]
+    list_of,  // list of args[0]
+    flag,     // once-per-game flag
+    counter,  // turn/phase counter
+};
+
+struct type_expr {
+    type_kind kind = type_kind::named;
+    span where;
+    name id;
+    std::int64_t lo = 0;
+    std::int64_t hi = 0;
+    overflow_policy policy = overflow_policy::unspecified;
+    std::vector<type_expr> args;
+};
+
+struct param {
+    name id;
+    type_expr type;
+};
+
+// ---------------------------------------------------------------- statements
+
+enum class stmt_kind : std::uint8_t {
+    block,          // word in {"setup","turn","phase","step"}; id (may be empty for setup/turn); anchors; body
+    let,            // let id = exprs[0]
+    assign,         // exprs[0] word exprs[1]; word in {"=","+=","-="}
+    if_else,        // if exprs[0] body else else_body (an `else if` is one if_else in else_body)
+    for_each,       // for each id in exprs[0] [from exprs[1]] body
+    repeat_until,   // repeat body until exprs[0]
+    while_loop,     // while exprs[0] body
+    shuffle,        // shuffle exprs[0]
+    draw,           // draw exprs[0] from exprs[1] to exprs[2]
+    deal,           // deal exprs[0] from exprs[1] to exprs[2]
+    move,           // move exprs[0] from exprs[1] to exprs[2]
+    reshuffle,      // reshuffle exprs[0] into exprs[1]
+    choose,         // word in {"one","subset","order"}; id; exprs = {set, by|none, where|none}; body
+    may,            // may [by exprs[0]|none] word(label) body
+    do_action,      // do id(exprs...)
+    resolve,        // resolve id(exprs...)
+    emit,           // emit id(exprs...)
+    call,           // id(exprs...) — a declared procedure
+    end_game,       // end game id [at end of word]; word in {"", "turn", "round"}
+};
+
+struct stmt {
+    stmt_kind kind = stmt_kind::block;
+    span where;
+    std::string word;
+    name id;
+    anchor_list anchors;
+    std::vector<expr> exprs;
+    std::vector<stmt> body;
+    std::vector<stmt> else_body;
+};
+
+// ---------------------------------------------------------------- declarations
+
+struct decl;
+
+struct ruleset_layer {
+    name id;
+    name kind;  // base | exclusive | errata | options
+    std::vector<name> files;  // text is the path as written
+    span where;
+};
+
+struct ruleset_decl {  // the manifest
+    name id;
+    std::string title;
+    std::string source;
+    std::string sha256;
+    std::int64_t min_players = 0;
+    std::int64_t max_players = 0;
+    std::string outline;
+    std::vector<ruleset_layer> layers;
+    span where;
+};
+
+struct outline_entry {
+    anchor section;
+    std::string title;
+    name status;  // encoded | flavour | missing-data
+    span where;
+};
+
+struct outline_decl {
+    std::vector<outline_entry> entries;
+    span where;
+};
+
+struct enum_member {
+    name id;
+    std::optional<std::string> label;
+};
+
+struct enum_decl {
+    name id;
+    anchor_list anchors;
+    std::vector<enum_member> members;
+    std::optional<std::string> aid;
+    span where;
+};
+
+struct type_decl {
+    name id;
+    anchor_list anchors;
+    type_expr type;
+    span where;
+};
+
+struct field_decl {
+    name id;
+    type_expr type;
+    std::optional<expr> init;
+    anchor_list anchors;
+    span where;
+};
+
+struct record_decl {
+    name id;
+    anchor_list anchors;
+    std::vector<field_decl> fields;
+    span where;
+};
+
+// state { } is global; state per player { }; state per <entity kind> { }.
+struct state_decl {
+    std::optional<name> per;
+    anchor_list anchors;
+    std::vector<field_decl> fields;
+    span where;
+};
+
+struct field_value {
+    name field;
+    expr value;
+};
+
+struct entity_entry {
+    name id;
+    std::string display;
+    std::vector<field_value> values;
+    std::int64_t count = 1;
+    anchor_list anchors;
+    span where;
+};
+
+struct entities_decl {
+    bool pieces = false;  // `pieces` rather than `cards`
+    name id;              // the entity kind it declares
+    name record;          // its attribute record
+    anchor_list anchors;
+    std::optional<std::string> standin;
+    std::vector<entity_entry> entries;
+    span where;
+};
+
+enum class visibility : std::uint8_t { public_, hidden, owner };
+
+struct zone_decl {
+    name id;
+    bool per_player = false;
+    bool ordered = false;
+    visibility vis = visibility::public_;
+    name of;
+    anchor_list anchors;
+    span where;
+};
+
+struct map_node {
+    name id;  // an area name, or a hex number kept as written ("0101")
+    std::string display;
+    std::optional<name> terrain;
+    std::vector<field_value> values;
+    span where;
+};
+
+struct map_edge {
+    name a;
+    name b;
+    bool directed = false;  // `->` rather than `--`; hexsides are never directed
+    std::vector<name> kinds;
+    span where;
+};
+
+struct map_decl {
+    name id;
+    name kind;  // areas | hexgrid
+    anchor_list anchors;
+    std::optional<std::string> standin;
+    std::vector<map_node> nodes;
+    std::vector<map_edge> edges;  // `edge` in areas, `hexside` in hexgrid
+    span where;
+};
+
+struct roll_decl {
+    name id;
+    std::vector<param> params;
+    anchor_list anchors;
+    expr dice;
+    std::optional<std::string> aid;
+    span where;
+};
+
+struct derived_decl {
+    bool predicate = false;  // `predicate` (bool) rather than `quantity`
+    name id;
+    std::vector<param> params;
+    std::optional<type_expr> result;  // absent for predicates
+    anchor_list anchors;
+    expr value;
+    std::optional<std::string> aid;
+    span where;
+};
+
+struct decision_decl {
+    name id;
+    std::vector<param> params;
+    type_expr result;
+    bool total = false;
+    anchor_list anchors;
+    span where;
+};
+
+struct action_decl {
+    name id;
+    std::vector<param> params;
+    anchor_list anchors;
+    std::optional<expr> guard;
+    std::vector<stmt> body;
+    std::optional<std::string> aid;
+    span where;
+};
+
+struct event_decl {
+    name id;
+    std::vector<param> params;
+    anchor_list anchors;
+    span where;
+};
+
+struct procedure_decl {
+    name id;
+    std::vector<param> params;
+    anchor_list anchors;
+    std::vector<stmt> body;
+    span where;
+};
+
+struct sequence_decl {
+    name id;
+    anchor_list anchors;
+    std::vector<stmt> body;
+    span where;
+};
+
+struct option_decl {
+    name id;
+    anchor_list anchors;
+    bool is_bool = false;
+    std::vector<expr> values;  // names or integers; empty when is_bool
+    expr default_value;
+    std::optional<std::string> aid;
+    span where;
+};
+
+struct missing_decl {
+    name id;
+    anchor_list anchors;
+    std::string what;
+    span where;
+};
+
+// -- tables
+
+enum class table_key_kind : std::uint8_t { roll, dice, key };
+
+struct table_key {
+    table_key_kind kind = table_key_kind::roll;
+    expr source;        // roll: expr_kind::roll; dice: a dice expression; key: the key expression
+    name var;           // key: the bound name (`key t: terrain`)
+    std::optional<type_expr> type;
+    std::optional<name> rounding;  // odds keys: attacker | defender
+    std::optional<std::string> clamp_lo;  // `clamp 1-5..6-1`, `clamp ..2`
+    std::optional<std::string> clamp_hi;
+    span where;
+};
+
+enum class key_kind : std::uint8_t {
+    exact,     // 3
+    range,     // 1-2
+    at_least,  // 9+
+    at_most,   // ..5
+    odds,      // 3-1 in an odds column list
+    value,     // an enum member or plain name
+};
+
+struct key_range {
+    key_kind kind = key_kind::exact;
+    std::int64_t lo = 0;
+    std::int64_t hi = 0;
+    name value;  // key_kind::value
+    std::string text;  // as written
+    span where;
+};
+
+struct table_cell {
+    std::optional<expr> outcome;  // name, string or integer
+    std::vector<stmt> effects;
+    span where;
+};
+
+struct table_row {
+    key_range key;
+    std::optional<std::string> label;
+    std::vector<table_cell> cells;
+    anchor_list anchors;
+    span where;
+};
+
+struct table_decl {
+    name id;
+    std::vector<param> params;
+    anchor_list anchors;
+    std::vector<table_key> keys;       // one (rows) or two (rows, columns)
+    std::vector<key_range> columns;    // `columns …`; empty for one-key tables
+    std::vector<table_row> rows;
+    std::optional<std::string> standin;
+    std::optional<std::string> aid;
+    span where;
+};
+
+// -- rules
+
+enum class rule_kind : std::uint8_t { modifier, define, forbid, permit, require, trigger, invariant, example };
+
+struct rule_decl {
+    rule_kind kind = rule_kind::modifier;
+    name id;
+    anchor_list anchors;
+    std::vector<name> overrides;
+    name target;                    // modifier: roll/quantity; define: decision; forbid/permit/require: action; trigger: event
+    std::vector<name> target_args;  // define/forbid/permit/require/trigger: binders for the target's parameters
+    expr amount;                    // modifier: the signed term
+    expr value;                     // define: the value; invariant: the property; example: expect
+    std::optional<expr> guard;      // `when`
+    std::vector<stmt> body;         // trigger: effects; example: given
+    std::optional<std::string> aid;
+    span where;
+};
+
+// -- errata
+
+enum class errata_kind : std::uint8_t { correction, clarification, addition };
+enum class errata_op_kind : std::uint8_t { replace, refine, except, withdraw, amend, add };
+
+struct errata_op {
+    errata_op_kind kind = errata_op_kind::add;
+    name target;                    // the rule or table it changes (empty for add)
+    anchor_list anchors;
+    std::optional<expr> guard;      // refine
+    std::vector<decl> replacement;  // replace/except/add: exactly one declaration
+    std::optional<table_row> row;   // amend
+    span where;
+};
+
+struct errata_decl {
+    errata_kind kind = errata_kind::correction;
+    std::string title;
+    anchor_list anchors;
+    std::vector<errata_op> ops;
+    span where;
+};
+
+struct decl {
+    std::variant<ruleset_decl, outline_decl, enum_decl, type_decl, record_decl, state_decl, entities_decl,
+                 zone_decl, map_decl, roll_decl, derived_decl, decision_decl, action_decl, event_decl,
+                 procedure_decl, sequence_decl, option_decl, missing_decl, table_decl, rule_decl, errata_decl>
+        node;
+};
+
+struct file {
+    std::uint32_t id = 0;
+    std::vector<decl> decls;
+};
+
+}  // namespace wp::dsl

@@ -1,0 +1,176 @@
+// Diagnostic kinds, the collecting sink, "did you mean" and the three renderers.
+#include "westphalia/dsl/diagnostics.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <tuple>
+
+namespace wp::dsl {
+
+const std::vector<diag_kind_info>& all_diag_kinds() {
+    static const std::vector<diag_kind_info> kinds = {
+#define WP_DIAG(id, sev, kebab, what) {diag_kind::id, severity::sev, kebab, what},
+#include "westphalia/dsl/diagnostic_kinds.def"
+#undef WP_DIAG
+    };
+    return kinds;
+}
+
+const diag_kind_info& info(diag_kind k) { return all_diag_kinds().at(static_cast<std::size_t>(k)); }
+
+void diagnostic_sink::report(diagnostic d) {
+    if (d.sev == severity::error) ++errors_;
+    items_.push_back(std::move(d));
+}
+
+void diagnostic_sink::error(diag_kind k, span where, std::string message, std::vector<diag_note> notes) {
+    report({k, info(k).default_severity, where, std::move(message), std::move(notes)});
+}
+
+void diagnostic_sink::error(diag_kind k, std::string message) {
+    report({k, info(k).default_severity, std::nullopt, std::move(message), {}});
+}
+
+namespace {
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t up = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diagonal = up;
+        }
+    }
+    return row[b.size()];
+}
+
+const char* severity_word(severity s) {
+    switch (s) {
+        case severity::error: return "error";
+        case severity::warning: return "warning";
+        case severity::note: return "note";
+    }
+    return "error";
+}
+
+struct located {
+    std::string path;
+    line_col begin;
+    line_col end;
+};
+
+located locate(const source_manager& sources, const span& s) {
+    const source_file& f = sources.get(s.file);
+    return {f.path, sources.position(s.file, s.begin), sources.position(s.file, std::max(s.begin, s.end))};
+}
+
+std::string prefix(const source_manager& sources, const std::optional<span>& where) {
+    if (!where || where->file >= sources.size()) return "westphalia: ";
+    const located l = locate(sources, *where);
+    return l.path + ":" + std::to_string(l.begin.line) + ":" + std::to_string(l.begin.column) + ": ";
+}
+
+// The source line and a caret under the span (a `~` run for the rest of a range on that line).
+// Tabs in the line are kept in the caret's padding so the caret stays aligned.
+void quote(std::ostream& out, const source_manager& sources, const span& s) {
+    if (s.file >= sources.size()) return;
+    const located l = locate(sources, s);
+    const std::string_view text = sources.line_text(s.file, l.begin.line);
+    const std::string number = std::to_string(l.begin.line);
+    out << ' ' << std::string(number.size() < 4 ? 4 - number.size() : 0, ' ') << number << " | " << text << '\n';
+    out << ' ' << std::string(std::max<std::size_t>(number.size(), 4), ' ') << " | ";
+    std::uint32_t column = 1;
+    for (std::size_t i = 0; i < text.size() && column < l.begin.column; ++i) {
+        const unsigned char c = static_cast<unsigned char>(text[i]);
+        if ((c & 0xC0) == 0x80) continue;
+        out << (c == '\t' ? '\t' : ' ');
+        ++column;
+    }
+    out << '^';
+    if (l.end.line == l.begin.line && l.end.column > l.begin.column + 1) {
+        out << std::string(l.end.column - l.begin.column - 1, '~');
+    }
+    out << '\n';
+}
+
+nlohmann::json position_json(const source_manager& sources, const std::optional<span>& where) {
+    if (!where || where->file >= sources.size()) return nullptr;
+    const located l = locate(sources, *where);
+    return {{"file", l.path},          {"line", l.begin.line},    {"column", l.begin.column},
+            {"end_line", l.end.line}, {"end_column", l.end.column}};
+}
+
+}  // namespace
+
+std::optional<std::string> closest_name(std::string_view wanted, const std::vector<std::string>& candidates) {
+    const std::size_t limit = std::max<std::size_t>(1, wanted.size() / 3);
+    std::optional<std::string> best;
+    std::size_t best_distance = limit + 1;
+    for (const std::string& c : candidates) {
+        if (c == wanted) continue;
+        const std::size_t d = edit_distance(wanted, c);
+        if (d < best_distance || (d == best_distance && best && c < *best)) {
+            best_distance = d;
+            best = c;
+        }
+    }
+    if (best_distance > limit) return std::nullopt;
+    return best;
+}
+
+void render(std::ostream& out, const source_manager& sources, std::vector<diagnostic> diags, diag_format fmt,
+            std::size_t max_errors) {
+    auto key = [&](const diagnostic& d) {
+        if (!d.where || d.where->file >= sources.size()) return std::make_tuple(std::string(), 0u, 0u);
+        const located l = locate(sources, *d.where);
+        return std::make_tuple(l.path, l.begin.line, l.begin.column);
+    };
+    std::stable_sort(diags.begin(), diags.end(), [&](const diagnostic& a, const diagnostic& b) { return key(a) < key(b); });
+
+    std::size_t shown_errors = 0;
+    std::size_t hidden_errors = 0;
+    std::vector<const diagnostic*> shown;
+    for (const diagnostic& d : diags) {
+        if (d.sev == severity::error) {
+            if (max_errors != 0 && shown_errors >= max_errors) {
+                ++hidden_errors;
+                continue;
+            }
+            ++shown_errors;
+        }
+        shown.push_back(&d);
+    }
+
+    if (fmt == diag_format::json) {
+        nlohmann::json all = nlohmann::json::array();
+        for (const diagnostic* d : shown) {
+            nlohmann::json notes = nlohmann::json::array();
+            for (const diag_note& n : d->notes) notes.push_back({{"location", position_json(sources, n.where)}, {"message", n.message}});
+            all.push_back({{"kind", std::string(info(d->kind).name)},
+                           {"severity", severity_word(d->sev)},
+                           {"location", position_json(sources, d->where)},
+                           {"message", d->message},
+                           {"notes", notes}});
+        }
+        out << nlohmann::json{{"diagnostics", all}, {"errors_not_shown", hidden_errors}}.dump(2) << '\n';
+        return;
+    }
+
+    for (const diagnostic* d : shown) {
+        out << prefix(sources, d->where) << severity_word(d->sev) << ": " << d->message << " ["
+            << info(d->kind).name << "]\n";
+        if (fmt == diag_format::human && d->where) quote(out, sources, *d->where);
+        for (const diag_note& n : d->notes) {
+            out << (n.where ? prefix(sources, n.where) : std::string()) << "note: " << n.message << '\n';
+            if (fmt == diag_format::human && n.where) quote(out, sources, *n.where);
+        }
+    }
+    if (hidden_errors > 0) out << "westphalia: " << hidden_errors << " more error(s) not shown (--max-errors)\n";
+}
+
+}  // namespace wp::dsl

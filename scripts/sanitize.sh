@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# Build with AddressSanitizer and UndefinedBehaviorSanitizer into build-asan/ and run every test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+WP_BUILD_DIR=build-asan WP_CMAKE_ARGS="-DCMAKE_BUILD_TYPE=RelWithDebInfo -DWP_SANITIZE=ON" bash scripts/setup.sh
+ASAN_OPTIONS=detect_leaks=0 ctest --test-dir build-asan --output-on-failure -j "$(nproc)"
