@@ -1,6 +1,7 @@
 // Command-line plumbing shared by the subcommands: parsing, diagnostics output, atomic writes.
 #include "cli.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <random>
@@ -69,6 +70,19 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     add_compile_command(app, ctx);
     add_info_command(app, ctx);
 
+    // CLI11 would call an unknown command "a missing subcommand"; name it and suggest one instead.
+    if (!args.empty() && !args[0].empty() && args[0][0] != '-') {
+        std::vector<std::string> names;
+        for (const CLI::App* sub : app.get_subcommands({})) names.push_back(sub->get_name());
+        if (std::find(names.begin(), names.end(), args[0]) == names.end()) {
+            err << "westphalia: error: unknown command `" << args[0] << "`";
+            if (auto near = dsl::closest_name(args[0], names)) err << "; did you mean `" << *near << "`?";
+            err << "\nThe commands are:";
+            for (const std::string& n : names) err << ' ' << n;
+            err << ". Run `westphalia --help` for usage.\n";
+            return exit_bad_input;
+        }
+    }
     std::vector<const char*> argv{"westphalia"};
     for (const std::string& a : args) argv.push_back(a.c_str());
     try {

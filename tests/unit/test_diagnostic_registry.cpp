@@ -38,6 +38,7 @@ TEST_CASE("did you mean", "[diagnostics]") {
     const std::vector<std::string> names{"campaign_roll", "contract_roll", "draw_roll"};
     CHECK(wp::dsl::closest_name("campain_roll", names) == "campaign_roll");
     CHECK_FALSE(wp::dsl::closest_name("zzz", names).has_value());
+    CHECK(wp::dsl::closest_name("drwa_roll", names) == "draw_roll");  // a swap of neighbours is one step
 }
 
 TEST_CASE("columns count code points", "[diagnostics]") {
@@ -49,4 +50,18 @@ TEST_CASE("columns count code points", "[diagnostics]") {
     CHECK(pos.line == 1);
     CHECK(pos.column == 22);
     CHECK(sources.position(id, static_cast<std::uint32_t>(text.find("next"))).line == 2);
+}
+
+TEST_CASE("the IR read back from JSON prints as the IR compiled from rule files", "[ir][golden]") {
+    // Two goldens: `compile … --emit-ir=text` from the rule files, and from the committed JSON.
+    auto output_of = [](const char* name) {
+        std::ifstream in(std::filesystem::path(WP_SOURCE_DIR) / "tests" / "golden" / "ir" / name, std::ios::binary);
+        std::stringstream text;
+        text << in.rdbuf();
+        const std::string s = text.str();
+        return s.substr(s.find('\n') + 1);  // drop the command line
+    };
+    const std::string direct = output_of("all_constructs_text.expected");
+    CHECK(direct.find("exit: 0") == 0);
+    CHECK(direct == output_of("all_constructs_from_json.expected"));
 }

@@ -1,0 +1,52 @@
+// The `<ruleset>` argument: compile a folder or file, or read and validate an IR file.
+#include "ruleset_input.hpp"
+
+#include "westphalia/compiler/compile.hpp"
+#include "westphalia/ir/json.hpp"
+
+namespace wp::cli {
+
+void ruleset_input::add_to(CLI::App& command) {
+    command.add_option("ruleset", path, "A ruleset folder, a single .wph file, or an IR file (.json)")->required();
+    command.add_option("--option", options, "Choose an option's value: --option name=value (repeatable)");
+    command.add_option("--upto", upto, "Compile the layers only up to and including this one (e.g. base)");
+    diagnostics.add_to(command);
+}
+
+std::optional<ir::ruleset> ruleset_input::load(context& ctx, dsl::source_manager& sources,
+                                               dsl::diagnostic_sink& sink) const {
+    std::optional<ir::ruleset> result;
+    const std::filesystem::path p(path);
+    if (p.extension() == ".json") {
+        if (!options.empty() || !upto.empty()) {
+            sink.error(dsl::diag_kind::unknown_option_value,
+                       "--option and --upto apply when compiling rule files, not when reading an IR file");
+        } else if (const auto id = dsl::load_source(p, path, sources, sink)) {
+            ir::read_error error;
+            result = ir::from_json_text(sources.get(*id).text, error);
+            if (!result) {
+                const auto at = static_cast<std::uint32_t>(error.offset.value_or(0));
+                sink.report({error.kind, dsl::severity::error, dsl::span{*id, at, at}, error.message, {}});
+            }
+        }
+    } else {
+        compiler::compile_options opts;
+        for (const std::string& o : options) {
+            const auto eq = o.find('=');
+            if (eq == std::string::npos || eq == 0) {
+                sink.error(dsl::diag_kind::unknown_option_value, "--option `" + o + "` must be written name=value");
+                continue;
+            }
+            opts.options[o.substr(0, eq)] = o.substr(eq + 1);
+        }
+        if (!upto.empty()) opts.upto_layer = upto;
+        if (!sink.has_errors()) result = compiler::compile_ruleset(p, opts, sources, sink);
+    }
+    if (!result || sink.has_errors()) {
+        result.reset();
+        ctx.exit_code = exit_bad_input;
+    }
+    return result;
+}
+
+}  // namespace wp::cli

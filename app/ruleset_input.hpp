@@ -1,0 +1,28 @@
+// Reading the `<ruleset>` argument shared by several commands: a ruleset folder, a single .wph
+// file, or a compiled IR file (.json), with `--option` and `--upto`.
+#pragma once
+
+#include "cli.hpp"
+
+#include "westphalia/ir/ir.hpp"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace wp::cli {
+
+struct ruleset_input {
+    std::string path;
+    std::vector<std::string> options;  // name=value
+    std::string upto;
+    diagnostic_options diagnostics;
+
+    // Adds the positional <ruleset>, --option and --upto to a command.
+    void add_to(CLI::App& command);
+    // Compiles (or reads) the ruleset; reports diagnostics and sets ctx.exit_code on failure.
+    std::optional<ir::ruleset> load(context& ctx, dsl::source_manager& sources, dsl::diagnostic_sink& sink) const;
+};
+
+}  // namespace wp::cli

@@ -1,0 +1,655 @@
+// The Westphalia IR: one compiled ruleset, typed, resolved and flat. Every name is an index
+// into a table of this struct; expressions and statements are nodes of one flat array.
+// Read by the engine, the checker and the aid generator; serialised by ir/json.hpp.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace wp::ir {
+
+// An index into one of the tables of `ruleset` (which table is fixed by the field).
+using id = std::uint32_t;
+inline constexpr id no_id = 0xFFFFFFFFu;
+
+inline constexpr int schema_version = 1;
+
+// ---------------------------------------------------------------- provenance
+
+// A position in `ruleset::files[file]`; lines and columns 1-based, columns in code points.
+struct source_pos {
+    id file = no_id;
+    std::uint32_t line = 0;
+    std::uint32_t column = 0;
+    std::uint32_t end_line = 0;
+    std::uint32_t end_column = 0;
+    bool operator==(const source_pos&) const = default;
+};
+
+// A cited rulebook section (`§L52-54` is {"L52", "L54"}) and the outline section holding it.
+struct anchor {
+    std::string first;
+    std::string last;  // empty for a single section
+    id section = no_id;  // index into ruleset::sections
+    bool operator==(const anchor&) const = default;
+};
+
+// Where an element comes from: file position, the rulebook sections it cites, and the layer
+// (index into ruleset::layers) that last set it.
+struct provenance {
+    source_pos where;
+    std::vector<anchor> anchors;
+    id layer = no_id;
+    bool operator==(const provenance&) const = default;
+};
+
+// ---------------------------------------------------------------- metadata
+
+enum class layer_kind : std::uint8_t { base, exclusive, errata, options };
+
+struct layer {
+    std::string name;
+    layer_kind kind = layer_kind::base;
+    std::vector<id> files;  // indices into ruleset::files
+    provenance prov;        // the manifest line
+};
+
+enum class section_status : std::uint8_t { encoded, flavour, missing_data };
+
+// An outline entry: a section number or line (`9.14`, `L52`) or a range.
+struct section {
+    std::string first;
+    std::string last;  // empty for a single section
+    std::string title;
+    section_status status = section_status::encoded;
+    provenance prov;
+};
+
+// ---------------------------------------------------------------- types
+
+enum class type_kind : std::uint8_t {
+    error,        // never in a compiled IR
+    void_,        // statements
+    boolean,
+    integer,      // unbounded (intermediate values)
+    range,        // lo..hi with an overflow policy
+    string,       // outcome labels
+    enumeration,  // ref: enum
+    record,       // ref: record
+    entity,       // ref: entity kind
+    player,
+    zone,         // one zone instance holding entities of kind `ref`
+    node,         // a node of map `ref`
+    map_of,       // one `value` per member of `key` (type ids)
+    list_of,      // a set/list of `value`
+    odds,         // an odds ratio (attacker, defender); only as a table key
+};
+
+enum class overflow : std::uint8_t { none, clamp, error };
+
+struct type {
+    type_kind kind = type_kind::error;
+    std::int64_t lo = 0;  // range
+    std::int64_t hi = 0;
+    overflow policy = overflow::none;  // range
+    id ref = no_id;
+    id key = no_id;    // map_of
+    id value = no_id;  // map_of, list_of
+    bool operator==(const type&) const = default;
+};
+
+struct enum_member {
+    std::string name;
+    std::string label;  // display label, may be empty
+};
+
+struct enum_def {
+    std::string name;
+    std::vector<enum_member> members;
+    std::string aid;
+    bool synthesised = false;  // made by the compiler for an option with named values
+    provenance prov;
+};
+
+// `type reputation = -3..3 clamp`
+struct type_alias {
+    std::string name;
+    id type = no_id;
+    provenance prov;
+};
+
+struct field {
+    std::string name;
+    id type = no_id;
+    bool has_default = false;
+    std::int64_t default_value = 0;  // a constant (see `constant encoding` below)
+    provenance prov;
+};
+
+struct record {
+    std::string name;
+    std::vector<field> fields;
+    provenance prov;
+};
+
+// Constant encoding used by every int64 "value" in this IR, by type: bool 0/1; integer and
+// range the number; enumeration the member index; entity the entity id (ruleset::entities);
+// node the node index in its map; player the seat index; string an index into
+// ruleset::strings; -1 means "none" for entity, node and player.
+
+// ---------------------------------------------------------------- state
+
+enum class slot_scope : std::uint8_t { global, per_player, per_entity, per_node };
+
+struct slot {
+    std::string name;
+    slot_scope scope = slot_scope::global;
+    id entity_kind = no_id;  // per_entity
+    id map = no_id;          // per_node: one value per node of this map
+    id type = no_id;
+    std::int64_t initial = 0;  // for map_of types: the value of every element
+    bool flag = false;         // once-per-game flag: may only go from false to true
+    bool counter = false;      // turn/phase counter: 1..100000 error, starts at 1
+    provenance prov;
+};
+
+// ---------------------------------------------------------------- components
+
+struct entity_kind {
+    std::string name;
+    bool pieces = false;  // `pieces` rather than `cards`
+    id record = no_id;
+    id first_entity = 0;  // entities [first_entity, first_entity + entity_count)
+    std::uint32_t entity_count = 0;
+    id standin = no_id;  // index into ruleset::standins, if the data is ours
+    provenance prov;
+};
+
+struct entity {
+    std::string name;
+    std::string display;
+    id kind = no_id;
+    std::int64_t count = 1;             // copies in the game
+    std::vector<std::int64_t> values;   // one per field of the kind's record (defaults filled in)
+    provenance prov;
+};
+
+enum class visibility : std::uint8_t { public_, hidden, owner };
+
+struct zone {
+    std::string name;
+    bool per_player = false;
+    bool ordered = false;
+    visibility vis = visibility::public_;
+    id entity_kind = no_id;
+    provenance prov;
+};
+
+// ---------------------------------------------------------------- maps
+
+enum class map_kind : std::uint8_t { areas, hexgrid };
+
+struct map_attribute {
+    std::string name;
+    id type = no_id;  // boolean, integer or enumeration
+};
+
+struct map_node {
+    std::string name;  // area name, or the hex number as written ("0101")
+    std::string display;
+    std::int64_t terrain = -1;  // member of map::terrain_enum, -1 none
+    std::int32_t col = 0;       // hexgrid: first two digits
+    std::int32_t row = 0;       // hexgrid: last two digits
+    std::vector<std::int64_t> values;   // one per map::attributes (false/0 when not given)
+    std::vector<id> neighbours;         // adjacent nodes (edges both ways for `--`; hex geometry)
+    provenance prov;
+};
+
+struct map_edge {
+    id a = no_id;
+    id b = no_id;
+    bool directed = false;
+    std::vector<std::int64_t> kinds;  // members of map::edge_enum
+    provenance prov;
+};
+
+struct map {
+    std::string name;
+    map_kind kind = map_kind::areas;
+    id node_type = no_id;     // the type of this map's nodes
+    id terrain_enum = no_id;  // enum of node terrains, if any
+    id edge_enum = no_id;     // enum of edge kinds / hexside features, if any
+    std::vector<map_attribute> attributes;
+    std::vector<map_node> nodes;
+    std::vector<map_edge> edges;  // edges (areas) or hexsides (hexgrid)
+    id standin = no_id;
+    provenance prov;
+};
+
+// ---------------------------------------------------------------- callables
+
+// A local variable of one element's frame: parameters first, then let/loop/binder names.
+struct local {
+    std::string name;
+    id type = no_id;
+};
+
+struct dice_term {
+    std::int64_t count = 1;
+    std::int64_t low = 1;
+    std::int64_t high = 6;
+    bool operator==(const dice_term&) const = default;
+};
+
+// The exact distribution of a sum of dice terms plus a constant: weights[i] ways to total
+// min + i, out of `total` equally likely outcomes. Empty when the dice are too many to list.
+struct distribution {
+    std::int64_t min = 0;
+    std::int64_t max = 0;
+    std::vector<std::uint64_t> weights;
+    std::uint64_t total = 0;
+};
+
+struct signed_dice {
+    dice_term dice;
+    bool negative = false;
+};
+
+struct roll {
+    std::string name;
+    std::uint32_t param_count = 0;  // the first locals
+    std::vector<local> locals;
+    id expr = no_id;         // the dice expression (node)
+    bool linear = false;     // a sum of dice terms and a constant: the fields below are exact
+    std::vector<signed_dice> terms;
+    std::int64_t constant = 0;
+    distribution dist;
+    std::string aid;
+    provenance prov;
+};
+
+// A quantity (`quantity hand_limit(p) : int = 7`) or predicate; modifiers may target quantities.
+struct derived {
+    std::string name;
+    bool predicate = false;
+    std::uint32_t param_count = 0;
+    std::vector<local> locals;
+    id result = no_id;  // type
+    id expr = no_id;
+    std::string aid;
+    provenance prov;
+};
+
+struct decision {
+    std::string name;
+    std::vector<local> params;
+    id result = no_id;
+    bool total = false;
+    provenance prov;
+};
+
+struct action {
+    std::string name;
+    std::uint32_t param_count = 0;
+    std::vector<local> locals;
+    id guard = no_id;  // node, no_id when absent
+    id body = no_id;   // node (a statement sequence)
+    std::string aid;
+    provenance prov;
+};
+
+struct event {
+    std::string name;
+    std::vector<local> params;
+    provenance prov;
+};
+
+struct procedure {
+    std::string name;
+    std::uint32_t param_count = 0;
+    std::vector<local> locals;
+    id body = no_id;
+    provenance prov;
+};
+
+struct sequence {
+    std::string name;
+    std::vector<local> locals;
+    id body = no_id;
+    provenance prov;
+};
+
+// A named part of a procedure (setup, turn, phase, step): a stable name errata can target.
+struct block {
+    std::string word;  // setup | turn | phase | step
+    std::string name;  // may be empty for setup/turn
+    std::string path;  // dotted from the sequence: "game.fate"
+    id parent = no_id; // enclosing block
+    id node = no_id;   // the block's statement node
+    provenance prov;
+};
+
+// ---------------------------------------------------------------- tables
+
+enum class key_source : std::uint8_t { roll, dice, key };
+enum class rounding : std::uint8_t { none, attacker, defender };
+
+// One row or column key, normalised: integer keys as lo..hi with open ends marked; odds as
+// attacker lo : defender hi; enum values as the member index in lo (= hi).
+enum class key_range_kind : std::uint8_t { integer, odds, member };
+
+struct key_range {
+    key_range_kind kind = key_range_kind::integer;
+    std::int64_t lo = 0;
+    std::int64_t hi = 0;
+    bool open_lo = false;  // `..5`: every key up to hi
+    bool open_hi = false;  // `9+`: every key from lo
+    std::string text;      // as printed
+    bool operator==(const key_range&) const = default;
+};
+
+// Maps a key value to a row/column index. Integer axes: dense[k - min] for min <= k <= max,
+// below/above for keys outside; -1 where no row covers the key. Member axes: dense[member].
+// Odds axes: empty dense; compare the ratio with the ranges in order.
+struct key_map {
+    key_range_kind kind = key_range_kind::integer;
+    std::int64_t min = 0;
+    std::int64_t max = -1;
+    std::vector<std::int32_t> dense;
+    std::int32_t below = -1;
+    std::int32_t above = -1;
+};
+
+struct table_key {
+    key_source source = key_source::roll;
+    id expr = no_id;   // node: the roll, dice or key expression
+    id var = no_id;    // key: the local bound to the key
+    id type = no_id;   // the key's type
+    rounding round = rounding::none;
+    bool has_clamp = false;
+    key_range clamp_lo;
+    key_range clamp_hi;
+    provenance prov;
+};
+
+struct table_row {
+    key_range key;
+    std::string label;
+    provenance prov;
+};
+
+struct table_cell {
+    bool has_outcome = false;
+    std::int64_t outcome = 0;  // constant of table::outcome_type
+    id effects = no_id;        // node (statement sequence), no_id when none
+    provenance prov;
+};
+
+struct table {
+    std::string name;
+    std::uint32_t param_count = 0;
+    std::vector<local> locals;
+    std::vector<table_key> keys;     // one (rows) or two (rows, columns)
+    std::vector<table_row> rows;
+    std::vector<key_range> columns;  // empty for one-key tables
+    std::vector<table_cell> cells;   // rows.size() * max(1, columns.size()), row-major
+    key_map row_map;
+    key_map column_map;
+    id outcome_type = no_id;         // enumeration, string or integer; no_id when no outcome
+    id standin = no_id;
+    std::string aid;
+    provenance prov;
+};
+
+// ---------------------------------------------------------------- options, missing data
+
+enum class option_kind : std::uint8_t { boolean, integer, named };
+
+struct option {
+    std::string name;
+    option_kind kind = option_kind::boolean;
+    id type = no_id;
+    id enum_id = no_id;                // named: the synthesised enum of its values
+    std::vector<std::int64_t> values;  // constants of `type`
+    std::uint32_t default_index = 0;
+    std::uint32_t selected_index = 0;  // after --option
+    std::string aid;
+    provenance prov;
+};
+
+struct missing {
+    std::string name;
+    std::string what;
+    provenance prov;
+};
+
+enum class element_kind : std::uint8_t {
+    none, enumeration, alias, record, slot, entity_kind, entity, zone, map, roll, derived, decision,
+    action, event, procedure, sequence, table, option, missing, rule,
+};
+
+struct standin {
+    element_kind kind = element_kind::none;
+    id element = no_id;
+    std::string why;
+    provenance prov;
+};
+
+// ---------------------------------------------------------------- rules
+
+enum class rule_kind : std::uint8_t { modifier, define, forbid, permit, require, trigger, invariant, example };
+enum class target_kind : std::uint8_t { none, roll, quantity, decision, action, event };
+
+struct rule {
+    std::string name;
+    rule_kind kind = rule_kind::modifier;
+    target_kind target = target_kind::none;
+    id target_id = no_id;
+    std::vector<local> locals;      // the target's parameters (bound by target args) first
+    std::uint32_t param_count = 0;
+    id amount = no_id;  // modifier: the signed term
+    id value = no_id;   // define: value; invariant: property; example: expectation
+    id guard = no_id;   // `when` (refinements AND-ed in), no_id when always
+    id body = no_id;    // trigger: effects; example: given
+    std::vector<id> overrides;  // rules this one beats
+    id group = no_id;   // index into ruleset::groups (no_id for invariants and examples)
+    std::string aid;
+    provenance prov;
+};
+
+// An override edge: `higher` wins over `lower` where both apply.
+enum class override_reason : std::uint8_t { declared, exception, exclusive_layer };
+
+struct override_edge {
+    id higher = no_id;
+    id lower = no_id;
+    override_reason reason = override_reason::declared;
+    bool operator==(const override_edge&) const = default;
+};
+
+// All rules contributing to one roll/quantity/decision/action/event, with their override order.
+struct rule_group {
+    target_kind target = target_kind::none;
+    id target_id = no_id;
+    std::vector<id> rules;
+    std::vector<override_edge> edges;
+};
+
+enum class errata_kind : std::uint8_t { correction, clarification, addition };
+enum class errata_op_kind : std::uint8_t { replace, refine, except, withdraw, amend, add };
+
+// One applied errata operation, for `westphalia diff` and the aid's errata notes.
+struct errata_op {
+    id layer = no_id;
+    errata_kind kind = errata_kind::correction;
+    std::string title;        // of the errata block
+    errata_op_kind op = errata_op_kind::add;
+    std::string target;       // the name it changes (empty for add)
+    element_kind result_kind = element_kind::none;  // the element it set (none for withdraw)
+    id result = no_id;
+    provenance prov;
+};
+
+// ---------------------------------------------------------------- nodes
+
+enum class op : std::uint8_t {
+    // expressions
+    absent,         // an optional operand that is not there
+    const_int,      // value
+    const_bool,     // value
+    const_string,   // value: index into strings
+    const_member,   // value: member index (type: the enum)
+    const_entity,   // value: entity id
+    const_node,     // value: node index (type: node of the map)
+    dice,           // ref: index into dice_terms
+    local,          // ref: local index in the enclosing element's frame
+    global,         // ref: slot (global scope)
+    player_field,   // ref: slot (per player); child: player
+    entity_field,   // ref: slot (per entity or per node); child: the entity or map node
+    attribute,      // ref: field index of the entity kind's record; child: entity
+    record_field,   // ref: field index; child: a record value
+    node_attribute, // ref: attribute index; child: map node
+    zone,           // ref: zone (a per-player zone has type map_of(player, zone))
+    index,          // children: map_of value, key
+    option,         // ref: option
+    type_members,   // every member/entity/node of type `ref` as a list (`all(t in trait: …)`)
+    roll,           // ref: roll; children: args
+    quantity,       // ref: derived; children: args (quantities and predicates)
+    decide,         // ref: decision; children: args
+    lookup,         // ref: table; children: args — the outcome, without effects
+    builtin,        // ref: builtin code; children: args (path_exists: value = predicate id)
+    neg, not_,
+    add, sub, mul, div, mod,
+    eq, ne, lt, le, gt, ge, in,
+    and_, or_,
+    cond,           // children: condition, then, else
+    any, all, count, sum, min, max,  // ref: binder local; children: set, body
+    // statements
+    seq,            // children: statements
+    block,          // ref: block; child: seq
+    let,            // ref: local; child: value
+    assign, add_assign, sub_assign,  // children: target, value
+    fix_roll,       // example given: children: roll node, value
+    if_,            // children: condition, then seq, else seq (absent when none)
+    for_each,       // ref: local; children: set, from (absent), body
+    repeat_until,   // children: body, condition
+    while_,         // children: condition, body
+    shuffle,        // children: zone
+    draw, deal,     // children: count, from, to
+    move,           // children: entity, from, to
+    reshuffle,      // children: from, into
+    choose_one, choose_subset, choose_order,  // ref: local; children: set, by, where, body
+    may,            // value: label string; children: by, body
+    do_action,      // ref: action; children: args
+    resolve,        // ref: table; children: args
+    emit,           // ref: event; children: args
+    call,           // ref: procedure; children: args
+    end_game,       // value: reason string; ref: 0 now, 1 at end of turn, 2 at end of round
+};
+
+enum class builtin : std::uint8_t {
+    players, active_player, opponents, count, size, top, min, max, abs, ceil_div, floor_div, odds,
+    adjacent, distance, neighbours, edge_kind, hexside, terrain, path_exists,
+};
+
+struct node {
+    op code = op::absent;
+    id type = no_id;
+    std::int64_t value = 0;
+    id ref = no_id;
+    id first_child = 0;  // children are ruleset::children[first_child, first_child + child_count)
+    std::uint32_t child_count = 0;
+    source_pos where;
+    id layer = no_id;
+    bool operator==(const node&) const = default;
+};
+
+// ---------------------------------------------------------------- the ruleset
+
+struct selected_option {
+    std::string name;
+    std::string value;
+};
+
+struct ruleset {
+    // metadata
+    std::string name;  // the manifest's ruleset id
+    std::string title;
+    std::string source;
+    std::string sha256;
+    std::int64_t min_players = 0;
+    std::int64_t max_players = 0;
+    std::vector<std::string> files;   // [0] the manifest, then the outline, then layer files
+    std::vector<layer> layers;        // the stack as compiled (up to --upto)
+    std::string upto;                 // the --upto layer, empty for the whole stack
+    std::vector<selected_option> selected_options;  // --option values given
+    std::vector<section> sections;
+
+    // tables
+    std::vector<type> types;
+    std::vector<enum_def> enums;
+    std::vector<type_alias> aliases;
+    std::vector<record> records;
+    std::vector<slot> slots;
+    std::vector<entity_kind> entity_kinds;
+    std::vector<entity> entities;
+    std::vector<zone> zones;
+    std::vector<map> maps;
+    std::vector<roll> rolls;
+    std::vector<derived> quantities;  // quantities and predicates
+    std::vector<decision> decisions;
+    std::vector<action> actions;
+    std::vector<event> events;
+    std::vector<procedure> procedures;
+    std::vector<sequence> sequences;
+    std::vector<block> blocks;
+    std::vector<table> tables;
+    std::vector<option> options;
+    std::vector<missing> missing_data;
+    std::vector<standin> standins;
+    std::vector<rule> rules;
+    std::vector<rule_group> groups;
+    std::vector<errata_op> errata;
+
+    // expression and statement storage
+    std::vector<node> nodes;
+    std::vector<id> children;
+    std::vector<dice_term> dice_terms;
+    std::vector<std::string> strings;
+};
+
+// Names of enumerators as written in JSON and the text dump.
+const char* name_of(layer_kind k);
+const char* name_of(section_status s);
+const char* name_of(type_kind k);
+const char* name_of(overflow o);
+const char* name_of(slot_scope s);
+const char* name_of(visibility v);
+const char* name_of(map_kind k);
+const char* name_of(key_source k);
+const char* name_of(rounding r);
+const char* name_of(key_range_kind k);
+const char* name_of(option_kind k);
+const char* name_of(element_kind k);
+const char* name_of(rule_kind k);
+const char* name_of(target_kind k);
+const char* name_of(override_reason r);
+const char* name_of(errata_kind k);
+const char* name_of(errata_op_kind k);
+const char* name_of(op o);
+const char* name_of(builtin b);
+
+// A readable spelling of type `t` ("0..9 error", "map trait -> bool", "card").
+std::string type_name(const ruleset& rs, id t);
+
+// Checks every index against its table, the node graph's shape (children come before their
+// parent; each op has its arity; locals exist in the enclosing frame) and table dimensions.
+// Returns the first problem, as "rules[3].guard: node 812 does not exist", or "" when sound.
+std::string check_integrity(const ruleset& rs);
+
+// The children of node `n` (ids into ruleset::nodes).
+std::span<const id> children_of(const ruleset& rs, id n);
+
+}  // namespace wp::ir

@@ -1,0 +1,66 @@
+// Enumerator spellings and small helpers of the IR.
+#include "westphalia/ir/ir.hpp"
+
+#include "ir_names.hpp"
+
+namespace wp::ir {
+
+#define WP_NAME_OF(E) \
+    const char* name_of(E e) { return detail::spell(e).data(); }
+WP_NAME_OF(layer_kind)
+WP_NAME_OF(section_status)
+WP_NAME_OF(type_kind)
+WP_NAME_OF(overflow)
+WP_NAME_OF(slot_scope)
+WP_NAME_OF(visibility)
+WP_NAME_OF(map_kind)
+WP_NAME_OF(key_source)
+WP_NAME_OF(rounding)
+WP_NAME_OF(key_range_kind)
+WP_NAME_OF(option_kind)
+WP_NAME_OF(element_kind)
+WP_NAME_OF(rule_kind)
+WP_NAME_OF(target_kind)
+WP_NAME_OF(override_reason)
+WP_NAME_OF(errata_kind)
+WP_NAME_OF(errata_op_kind)
+WP_NAME_OF(op)
+WP_NAME_OF(builtin)
+#undef WP_NAME_OF
+
+std::span<const id> children_of(const ruleset& rs, id n) {
+    if (n >= rs.nodes.size()) return {};
+    const node& x = rs.nodes[n];
+    if (x.first_child > rs.children.size() || x.child_count > rs.children.size() - x.first_child) return {};
+    return {rs.children.data() + x.first_child, x.child_count};
+}
+
+std::string type_name(const ruleset& rs, id t) {
+    if (t >= rs.types.size()) return "?";
+    const type& x = rs.types[t];
+    auto named = [](const auto& table, id i) -> std::string { return i < table.size() ? table[i].name : "?"; };
+    switch (x.kind) {
+        case type_kind::error: return "<error>";
+        case type_kind::void_: return "void";
+        case type_kind::boolean: return "bool";
+        case type_kind::integer: return "int";
+        case type_kind::range: {
+            std::string s = std::to_string(x.lo) + ".." + std::to_string(x.hi);
+            if (x.policy != overflow::none) s += std::string(" ") + name_of(x.policy);
+            return s;
+        }
+        case type_kind::string: return "text";
+        case type_kind::enumeration: return named(rs.enums, x.ref);
+        case type_kind::record: return named(rs.records, x.ref);
+        case type_kind::entity: return named(rs.entity_kinds, x.ref);
+        case type_kind::player: return "player";
+        case type_kind::zone: return "zone of " + named(rs.entity_kinds, x.ref);
+        case type_kind::node: return x.ref < rs.maps.size() ? "node of " + rs.maps[x.ref].name : "node of ?";
+        case type_kind::map_of: return type_name(rs, x.key) + " -> " + type_name(rs, x.value);
+        case type_kind::list_of: return "list of " + type_name(rs, x.value);
+        case type_kind::odds: return "odds";
+    }
+    return "?";
+}
+
+}  // namespace wp::ir

@@ -1,0 +1,524 @@
+// check_integrity(): every index of an IR against its table, the node graph's shape and
+// each op's arity. Run on every IR read from JSON, so consumers can index without checks.
+#include "westphalia/ir/ir.hpp"
+
+#include <limits>
+#include <string>
+
+namespace wp::ir {
+
+namespace {
+
+struct problem {
+    std::string message;
+};
+
+struct checker {
+    const ruleset& rs;
+
+    [[noreturn]] void fail(const std::string& path, const std::string& what) const { throw problem{path + ": " + what}; }
+
+    template <class Table>
+    void index(const std::string& path, id i, const Table& table, const char* what, bool optional = false) const {
+        if (i == no_id) {
+            if (!optional) fail(path, std::string("no ") + what + " given");
+            return;
+        }
+        if (i >= table.size())
+            fail(path, std::string(what) + " " + std::to_string(i) + " does not exist (there are " +
+                           std::to_string(table.size()) + ")");
+    }
+
+    void type_id(const std::string& path, id t, bool optional = false) const { index(path, t, rs.types, "type", optional); }
+
+    // A constant of type `t` in the encoding of ir.hpp (members, entities, nodes and strings exist).
+    void constant(const std::string& path, id t, std::int64_t v) const {
+        if (t >= rs.types.size()) return;  // the type itself is reported elsewhere
+        const type& x = rs.types[t];
+        auto fits = [&](std::int64_t lo, std::int64_t hi) {
+            if (v < lo || v > hi)
+                fail(path, "the value " + std::to_string(v) + " is not a " + type_name(rs, t) + " (" + std::to_string(lo) +
+                               ".." + std::to_string(hi) + ")");
+        };
+        auto size = [](std::size_t n) { return static_cast<std::int64_t>(n) - 1; };
+        switch (x.kind) {
+            case type_kind::boolean: fits(0, 1); break;
+            case type_kind::range: fits(x.lo, x.hi); break;
+            case type_kind::string: fits(0, size(rs.strings.size())); break;
+            case type_kind::enumeration:
+                if (x.ref < rs.enums.size()) fits(0, size(rs.enums[x.ref].members.size()));
+                break;
+            case type_kind::entity: fits(-1, size(rs.entities.size())); break;
+            case type_kind::node:
+                if (x.ref < rs.maps.size()) fits(-1, size(rs.maps[x.ref].nodes.size()));
+                break;
+            case type_kind::player: fits(-1, std::numeric_limits<std::int64_t>::max()); break;
+            case type_kind::map_of: constant(path, x.value, v); break;
+            default: break;
+        }
+    }
+
+    void prov(const std::string& path, const provenance& p) const {
+        index(path + ".where.file", p.where.file, rs.files, "file", true);
+        index(path + ".layer", p.layer, rs.layers, "layer", true);
+        for (std::size_t i = 0; i < p.anchors.size(); ++i)
+            index(path + ".anchors[" + std::to_string(i) + "].section", p.anchors[i].section, rs.sections, "section",
+                  true);
+    }
+
+    void locals(const std::string& path, const std::vector<local>& ls, std::uint32_t params) const {
+        for (std::size_t i = 0; i < ls.size(); ++i) type_id(path + ".locals[" + std::to_string(i) + "].type", ls[i].type);
+        if (params > ls.size()) fail(path + ".param_count", "more parameters than locals");
+    }
+
+    // Arity of each op: exact count, or -1 when it varies.
+    static int arity(op o) {
+        switch (o) {
+            case op::absent: case op::const_int: case op::const_bool: case op::const_string: case op::const_member:
+            case op::const_entity: case op::const_node: case op::dice: case op::local: case op::global:
+            case op::zone: case op::option: case op::type_members:
+                return 0;
+            case op::player_field: case op::entity_field: case op::attribute: case op::record_field:
+            case op::node_attribute: case op::neg: case op::not_: case op::block: case op::let: case op::shuffle:
+                return 1;
+            case op::index: case op::add: case op::sub: case op::mul: case op::div: case op::mod: case op::eq:
+            case op::ne: case op::lt: case op::le: case op::gt: case op::ge: case op::in: case op::and_:
+            case op::or_: case op::any: case op::all: case op::count: case op::sum: case op::min: case op::max:
+            case op::assign: case op::add_assign: case op::sub_assign: case op::fix_roll: case op::repeat_until:
+            case op::while_: case op::reshuffle: case op::may:
+                return 2;
+            case op::cond: case op::if_: case op::for_each: case op::draw: case op::deal: case op::move:
+                return 3;
+            case op::choose_one: case op::choose_subset: case op::choose_order:
+                return 4;
+            case op::roll: case op::quantity: case op::decide: case op::lookup: case op::builtin: case op::seq:
+            case op::do_action: case op::resolve: case op::emit: case op::call: case op::end_game:
+                return -1;
+        }
+        return -1;
+    }
+
+    // Every node on its own: children before the parent, refs in their tables.
+    void nodes() const {
+        for (std::size_t n = 0; n < rs.nodes.size(); ++n) {
+            const node& x = rs.nodes[n];
+            const std::string path = "nodes[" + std::to_string(n) + "]";
+            type_id(path + ".type", x.type);
+            index(path + ".where.file", x.where.file, rs.files, "file", true);
+            index(path + ".layer", x.layer, rs.layers, "layer", true);
+            if (x.first_child > rs.children.size() || x.child_count > rs.children.size() - x.first_child)
+                fail(path, "its children run past the end of `children`");
+            for (std::uint32_t c = 0; c < x.child_count; ++c) {
+                const id child = rs.children[x.first_child + c];
+                if (child >= n) fail(path, "child " + std::to_string(child) + " does not come before its parent");
+            }
+            const int want = arity(x.code);
+            if (want >= 0 && x.child_count != static_cast<std::uint32_t>(want))
+                fail(path, std::string("`") + name_of(x.code) + "` takes " + std::to_string(want) + " children, not " +
+                               std::to_string(x.child_count));
+            auto params = [&](std::uint32_t expected) {
+                if (x.child_count != expected)
+                    fail(path, "passes " + std::to_string(x.child_count) + " arguments where " +
+                                   std::to_string(expected) + " are declared");
+            };
+            auto string_value = [&] {
+                if (x.value < 0 || static_cast<std::uint64_t>(x.value) >= rs.strings.size())
+                    fail(path + ".value", "string " + std::to_string(x.value) + " does not exist");
+            };
+            const std::string ref = path + ".ref";
+            switch (x.code) {
+                case op::const_string: case op::may: string_value(); break;
+                case op::const_bool: case op::const_member: case op::const_entity: case op::const_node:
+                    constant(path + ".value", x.type, x.value);
+                    break;
+                case op::end_game:
+                    string_value();
+                    if (x.ref > 2) fail(ref, "end-game timing must be 0, 1 or 2");
+                    break;
+                case op::dice: index(ref, x.ref, rs.dice_terms, "dice term"); break;
+                case op::global: case op::player_field: case op::entity_field: index(ref, x.ref, rs.slots, "slot"); break;
+                case op::zone: index(ref, x.ref, rs.zones, "zone"); break;
+                case op::option: index(ref, x.ref, rs.options, "option"); break;
+                case op::type_members: index(ref, x.ref, rs.types, "type"); break;
+                case op::roll: index(ref, x.ref, rs.rolls, "roll"); params(rs.rolls[x.ref].param_count); break;
+                case op::quantity:
+                    index(ref, x.ref, rs.quantities, "quantity");
+                    params(rs.quantities[x.ref].param_count);
+                    break;
+                case op::decide:
+                    index(ref, x.ref, rs.decisions, "decision");
+                    params(static_cast<std::uint32_t>(rs.decisions[x.ref].params.size()));
+                    break;
+                case op::lookup: case op::resolve:
+                    index(ref, x.ref, rs.tables, "table");
+                    params(rs.tables[x.ref].param_count);
+                    break;
+                case op::builtin:
+                    if (x.ref > static_cast<id>(builtin::path_exists)) fail(ref, "unknown built-in");
+                    if (x.ref == static_cast<id>(builtin::path_exists) &&
+                        (x.value < 0 || static_cast<std::uint64_t>(x.value) >= rs.quantities.size()))
+                        fail(path + ".value", "path_exists names no predicate");
+                    break;
+                case op::block: index(ref, x.ref, rs.blocks, "block"); break;
+                case op::do_action:
+                    index(ref, x.ref, rs.actions, "action");
+                    params(rs.actions[x.ref].param_count);
+                    break;
+                case op::emit:
+                    index(ref, x.ref, rs.events, "event");
+                    params(static_cast<std::uint32_t>(rs.events[x.ref].params.size()));
+                    break;
+                case op::call:
+                    index(ref, x.ref, rs.procedures, "procedure");
+                    params(rs.procedures[x.ref].param_count);
+                    break;
+                case op::attribute: case op::record_field: case op::node_attribute: {
+                    // The field must exist in the record/map of the child's type.
+                    const node& child = rs.nodes[rs.children[x.first_child]];
+                    const type& t = rs.types[child.type];
+                    std::size_t count = 0;
+                    if (x.code == op::attribute && t.kind == type_kind::entity && t.ref < rs.entity_kinds.size() &&
+                        rs.entity_kinds[t.ref].record < rs.records.size())
+                        count = rs.records[rs.entity_kinds[t.ref].record].fields.size();
+                    else if (x.code == op::record_field && t.kind == type_kind::record && t.ref < rs.records.size())
+                        count = rs.records[t.ref].fields.size();
+                    else if (x.code == op::node_attribute && t.kind == type_kind::node && t.ref < rs.maps.size())
+                        count = rs.maps[t.ref].attributes.size();
+                    else
+                        fail(path, std::string("`") + name_of(x.code) + "` of a value of the wrong type");
+                    if (x.ref >= count) fail(ref, "field " + std::to_string(x.ref) + " does not exist");
+                    break;
+                }
+                default: break;
+            }
+        }
+    }
+
+    // A node tree belonging to one frame: every local it names exists in the frame.
+    void tree(const std::string& path, id root, std::size_t frame, bool optional = true) const {
+        index(path, root, rs.nodes, "node", optional);
+        if (root == no_id) return;
+        std::vector<id> stack{root};
+        while (!stack.empty()) {
+            const id n = stack.back();
+            stack.pop_back();
+            const node& x = rs.nodes[n];
+            switch (x.code) {
+                case op::local: case op::let: case op::for_each: case op::choose_one: case op::choose_subset:
+                case op::choose_order: case op::any: case op::all: case op::count: case op::sum: case op::min:
+                case op::max:
+                    if (x.ref >= frame)
+                        fail(path, "node " + std::to_string(n) + " uses local " + std::to_string(x.ref) +
+                                       " but the frame has " + std::to_string(frame));
+                    break;
+                default: break;
+            }
+            for (std::uint32_t c = 0; c < x.child_count; ++c) stack.push_back(rs.children[x.first_child + c]);
+        }
+    }
+
+    void types() const {
+        for (std::size_t i = 0; i < rs.types.size(); ++i) {
+            const type& t = rs.types[i];
+            const std::string path = "types[" + std::to_string(i) + "]";
+            auto earlier = [&](const char* what, id other) {
+                if (other == no_id || other >= i) fail(path + "." + what, "must name an earlier type");
+            };
+            switch (t.kind) {
+                case type_kind::range:
+                    if (t.lo > t.hi) fail(path, "empty range");
+                    break;
+                case type_kind::enumeration: index(path + ".ref", t.ref, rs.enums, "enum"); break;
+                case type_kind::record: index(path + ".ref", t.ref, rs.records, "record"); break;
+                case type_kind::entity: case type_kind::zone:
+                    index(path + ".ref", t.ref, rs.entity_kinds, "entity kind");
+                    break;
+                case type_kind::node: index(path + ".ref", t.ref, rs.maps, "map"); break;
+                case type_kind::map_of: earlier("key", t.key); earlier("value", t.value); break;
+                case type_kind::list_of: earlier("value", t.value); break;
+                default: break;
+            }
+        }
+    }
+
+    void element(const std::string& path, element_kind k, id e) const {
+        switch (k) {
+            case element_kind::none: break;
+            case element_kind::enumeration: index(path, e, rs.enums, "enum"); break;
+            case element_kind::alias: index(path, e, rs.aliases, "type"); break;
+            case element_kind::record: index(path, e, rs.records, "record"); break;
+            case element_kind::slot: index(path, e, rs.slots, "slot"); break;
+            case element_kind::entity_kind: index(path, e, rs.entity_kinds, "entity kind"); break;
+            case element_kind::entity: index(path, e, rs.entities, "entity"); break;
+            case element_kind::zone: index(path, e, rs.zones, "zone"); break;
+            case element_kind::map: index(path, e, rs.maps, "map"); break;
+            case element_kind::roll: index(path, e, rs.rolls, "roll"); break;
+            case element_kind::derived: index(path, e, rs.quantities, "quantity"); break;
+            case element_kind::decision: index(path, e, rs.decisions, "decision"); break;
+            case element_kind::action: index(path, e, rs.actions, "action"); break;
+            case element_kind::event: index(path, e, rs.events, "event"); break;
+            case element_kind::procedure: index(path, e, rs.procedures, "procedure"); break;
+            case element_kind::sequence: index(path, e, rs.sequences, "sequence"); break;
+            case element_kind::table: index(path, e, rs.tables, "table"); break;
+            case element_kind::option: index(path, e, rs.options, "option"); break;
+            case element_kind::missing: index(path, e, rs.missing_data, "missing-data declaration"); break;
+            case element_kind::rule: index(path, e, rs.rules, "rule"); break;
+        }
+    }
+
+    void key_map_ok(const std::string& path, const key_map& m, std::size_t size) const {
+        for (std::int32_t r : m.dense)
+            if (r < -1 || r >= static_cast<std::int64_t>(size)) fail(path + ".dense", "names a row or column that does not exist");
+        if (m.below < -1 || m.below >= static_cast<std::int64_t>(size)) fail(path + ".below", "no such row or column");
+        if (m.above < -1 || m.above >= static_cast<std::int64_t>(size)) fail(path + ".above", "no such row or column");
+        if (m.kind == key_range_kind::integer && !m.dense.empty() &&
+            (m.max < m.min || static_cast<std::uint64_t>(m.max) - static_cast<std::uint64_t>(m.min) + 1 != m.dense.size()))
+            fail(path, "dense holds " + std::to_string(m.dense.size()) + " entries for keys " + std::to_string(m.min) +
+                           ".." + std::to_string(m.max));
+    }
+
+    void run() const {
+        for (std::size_t i = 0; i < rs.layers.size(); ++i) {
+            const std::string path = "layers[" + std::to_string(i) + "]";
+            for (id f : rs.layers[i].files) index(path + ".files", f, rs.files, "file");
+            prov(path + ".prov", rs.layers[i].prov);
+        }
+        for (std::size_t i = 0; i < rs.sections.size(); ++i) prov("sections[" + std::to_string(i) + "].prov", rs.sections[i].prov);
+        types();
+        nodes();
+        for (std::size_t i = 0; i < rs.enums.size(); ++i) prov("enums[" + std::to_string(i) + "].prov", rs.enums[i].prov);
+        for (std::size_t i = 0; i < rs.aliases.size(); ++i) {
+            const std::string path = "aliases[" + std::to_string(i) + "]";
+            type_id(path + ".type", rs.aliases[i].type);
+            prov(path + ".prov", rs.aliases[i].prov);
+        }
+        for (std::size_t i = 0; i < rs.records.size(); ++i) {
+            const std::string path = "records[" + std::to_string(i) + "]";
+            for (std::size_t f = 0; f < rs.records[i].fields.size(); ++f) {
+                const field& fd = rs.records[i].fields[f];
+                type_id(path + ".fields[" + std::to_string(f) + "].type", fd.type);
+                if (fd.has_default) constant(path + ".fields[" + std::to_string(f) + "].default", fd.type, fd.default_value);
+                prov(path + ".fields[" + std::to_string(f) + "].prov", rs.records[i].fields[f].prov);
+            }
+            prov(path + ".prov", rs.records[i].prov);
+        }
+        for (std::size_t i = 0; i < rs.slots.size(); ++i) {
+            const std::string path = "slots[" + std::to_string(i) + "]";
+            const slot& s = rs.slots[i];
+            type_id(path + ".type", s.type);
+            index(path + ".entity_kind", s.entity_kind, rs.entity_kinds, "entity kind", s.scope != slot_scope::per_entity);
+            index(path + ".map", s.map, rs.maps, "map", s.scope != slot_scope::per_node);
+            constant(path + ".initial", s.type, s.initial);
+            prov(path + ".prov", s.prov);
+        }
+        for (std::size_t i = 0; i < rs.entity_kinds.size(); ++i) {
+            const std::string path = "entity_kinds[" + std::to_string(i) + "]";
+            const entity_kind& k = rs.entity_kinds[i];
+            index(path + ".record", k.record, rs.records, "record");
+            if (k.first_entity > rs.entities.size() || k.entity_count > rs.entities.size() - k.first_entity)
+                fail(path, "its entities run past the end of `entities`");
+            index(path + ".standin", k.standin, rs.standins, "stand-in", true);
+            prov(path + ".prov", k.prov);
+        }
+        for (std::size_t i = 0; i < rs.entities.size(); ++i) {
+            const std::string path = "entities[" + std::to_string(i) + "]";
+            const entity& e = rs.entities[i];
+            index(path + ".kind", e.kind, rs.entity_kinds, "entity kind");
+            const record& r = rs.records[rs.entity_kinds[e.kind].record];
+            if (e.values.size() != r.fields.size())
+                fail(path + ".values", "holds " + std::to_string(e.values.size()) + " values for " +
+                                           std::to_string(r.fields.size()) + " fields");
+            for (std::size_t f = 0; f < r.fields.size(); ++f)
+                constant(path + ".values[" + std::to_string(f) + "]", r.fields[f].type, e.values[f]);
+            prov(path + ".prov", e.prov);
+        }
+        for (std::size_t i = 0; i < rs.zones.size(); ++i) {
+            const std::string path = "zones[" + std::to_string(i) + "]";
+            index(path + ".entity_kind", rs.zones[i].entity_kind, rs.entity_kinds, "entity kind");
+            prov(path + ".prov", rs.zones[i].prov);
+        }
+        for (std::size_t i = 0; i < rs.maps.size(); ++i) {
+            const std::string path = "maps[" + std::to_string(i) + "]";
+            const map& m = rs.maps[i];
+            type_id(path + ".node_type", m.node_type);
+            index(path + ".terrain_enum", m.terrain_enum, rs.enums, "enum", true);
+            index(path + ".edge_enum", m.edge_enum, rs.enums, "enum", true);
+            index(path + ".standin", m.standin, rs.standins, "stand-in", true);
+            for (std::size_t a = 0; a < m.attributes.size(); ++a)
+                type_id(path + ".attributes[" + std::to_string(a) + "].type", m.attributes[a].type);
+            const std::size_t terrains = m.terrain_enum == no_id ? 0 : rs.enums[m.terrain_enum].members.size();
+            const std::size_t kinds = m.edge_enum == no_id ? 0 : rs.enums[m.edge_enum].members.size();
+            for (std::size_t n = 0; n < m.nodes.size(); ++n) {
+                const std::string np = path + ".nodes[" + std::to_string(n) + "]";
+                const map_node& x = m.nodes[n];
+                if (x.terrain < -1 || x.terrain >= static_cast<std::int64_t>(terrains)) fail(np + ".terrain", "no such terrain");
+                if (x.values.size() != m.attributes.size()) fail(np + ".values", "one value per attribute expected");
+                for (std::size_t a = 0; a < x.values.size(); ++a)
+                    constant(np + ".values[" + std::to_string(a) + "]", m.attributes[a].type, x.values[a]);
+                for (id nb : x.neighbours) index(np + ".neighbours", nb, m.nodes, "node");
+                prov(np + ".prov", x.prov);
+            }
+            for (std::size_t e = 0; e < m.edges.size(); ++e) {
+                const std::string ep = path + ".edges[" + std::to_string(e) + "]";
+                index(ep + ".a", m.edges[e].a, m.nodes, "node");
+                index(ep + ".b", m.edges[e].b, m.nodes, "node");
+                for (std::int64_t k : m.edges[e].kinds)
+                    if (k < 0 || k >= static_cast<std::int64_t>(kinds)) fail(ep + ".kinds", "no such edge kind");
+                prov(ep + ".prov", m.edges[e].prov);
+            }
+            prov(path + ".prov", m.prov);
+        }
+        for (std::size_t i = 0; i < rs.rolls.size(); ++i) {
+            const std::string path = "rolls[" + std::to_string(i) + "]";
+            const roll& r = rs.rolls[i];
+            locals(path, r.locals, r.param_count);
+            tree(path + ".expr", r.expr, r.locals.size(), false);
+            const distribution& d = r.dist;
+            if (!d.weights.empty() &&
+                (d.max < d.min || static_cast<std::uint64_t>(d.max) - static_cast<std::uint64_t>(d.min) + 1 != d.weights.size()))
+                fail(path + ".distribution", "one weight per total from min to max expected");
+            prov(path + ".prov", r.prov);
+        }
+        for (std::size_t i = 0; i < rs.quantities.size(); ++i) {
+            const std::string path = "derived[" + std::to_string(i) + "]";
+            const derived& d = rs.quantities[i];
+            locals(path, d.locals, d.param_count);
+            type_id(path + ".result", d.result);
+            tree(path + ".expr", d.expr, d.locals.size(), false);
+            prov(path + ".prov", d.prov);
+        }
+        for (std::size_t i = 0; i < rs.decisions.size(); ++i) {
+            const std::string path = "decisions[" + std::to_string(i) + "]";
+            locals(path, rs.decisions[i].params, 0);
+            type_id(path + ".result", rs.decisions[i].result);
+            prov(path + ".prov", rs.decisions[i].prov);
+        }
+        for (std::size_t i = 0; i < rs.actions.size(); ++i) {
+            const std::string path = "actions[" + std::to_string(i) + "]";
+            const action& a = rs.actions[i];
+            locals(path, a.locals, a.param_count);
+            tree(path + ".guard", a.guard, a.locals.size());
+            tree(path + ".body", a.body, a.locals.size());
+            prov(path + ".prov", a.prov);
+        }
+        for (std::size_t i = 0; i < rs.events.size(); ++i) {
+            locals("events[" + std::to_string(i) + "]", rs.events[i].params, 0);
+            prov("events[" + std::to_string(i) + "].prov", rs.events[i].prov);
+        }
+        for (std::size_t i = 0; i < rs.procedures.size(); ++i) {
+            const std::string path = "procedures[" + std::to_string(i) + "]";
+            const procedure& p = rs.procedures[i];
+            locals(path, p.locals, p.param_count);
+            tree(path + ".body", p.body, p.locals.size(), false);
+            prov(path + ".prov", p.prov);
+        }
+        for (std::size_t i = 0; i < rs.sequences.size(); ++i) {
+            const std::string path = "sequences[" + std::to_string(i) + "]";
+            const sequence& s = rs.sequences[i];
+            locals(path, s.locals, 0);
+            tree(path + ".body", s.body, s.locals.size(), false);
+            prov(path + ".prov", s.prov);
+        }
+        for (std::size_t i = 0; i < rs.blocks.size(); ++i) {
+            const std::string path = "blocks[" + std::to_string(i) + "]";
+            index(path + ".parent", rs.blocks[i].parent, rs.blocks, "block", true);
+            index(path + ".node", rs.blocks[i].node, rs.nodes, "node");
+            prov(path + ".prov", rs.blocks[i].prov);
+        }
+        for (std::size_t i = 0; i < rs.tables.size(); ++i) {
+            const std::string path = "tables[" + std::to_string(i) + "]";
+            const table& t = rs.tables[i];
+            locals(path, t.locals, t.param_count);
+            if (t.keys.empty() || t.keys.size() > 2) fail(path + ".keys", "a table has one or two keys");
+            for (std::size_t k = 0; k < t.keys.size(); ++k) {
+                const std::string kp = path + ".keys[" + std::to_string(k) + "]";
+                tree(kp + ".expr", t.keys[k].expr, t.locals.size(), false);
+                index(kp + ".var", t.keys[k].var, t.locals, "local", true);
+                type_id(kp + ".type", t.keys[k].type);
+                prov(kp + ".prov", t.keys[k].prov);
+            }
+            const std::size_t columns = std::max<std::size_t>(1, t.columns.size());
+            if (t.cells.size() != t.rows.size() * columns)
+                fail(path + ".cells", "holds " + std::to_string(t.cells.size()) + " cells for " +
+                                          std::to_string(t.rows.size()) + " rows of " + std::to_string(columns));
+            for (std::size_t c = 0; c < t.cells.size(); ++c) {
+                const std::string cp = path + ".cells[" + std::to_string(c) + "]";
+                tree(cp + ".effects", t.cells[c].effects, t.locals.size());
+                if (t.cells[c].has_outcome && t.outcome_type == no_id) fail(cp, "an outcome in a table without outcomes");
+                if (t.cells[c].has_outcome) constant(cp + ".outcome", t.outcome_type, t.cells[c].outcome);
+                prov(cp + ".prov", t.cells[c].prov);
+            }
+            for (std::size_t r = 0; r < t.rows.size(); ++r) prov(path + ".rows[" + std::to_string(r) + "].prov", t.rows[r].prov);
+            key_map_ok(path + ".row_map", t.row_map, t.rows.size());
+            key_map_ok(path + ".column_map", t.column_map, t.columns.size());
+            type_id(path + ".outcome_type", t.outcome_type, true);
+            index(path + ".standin", t.standin, rs.standins, "stand-in", true);
+            prov(path + ".prov", t.prov);
+        }
+        for (std::size_t i = 0; i < rs.options.size(); ++i) {
+            const std::string path = "options[" + std::to_string(i) + "]";
+            const option& o = rs.options[i];
+            type_id(path + ".type", o.type);
+            index(path + ".enum", o.enum_id, rs.enums, "enum", o.kind != option_kind::named);
+            if (o.values.empty()) fail(path + ".values", "an option needs at least one value");
+            for (std::size_t v = 0; v < o.values.size(); ++v)
+                constant(path + ".values[" + std::to_string(v) + "]", o.type, o.values[v]);
+            if (o.default_index >= o.values.size()) fail(path + ".default_index", "not one of the values");
+            if (o.selected_index >= o.values.size()) fail(path + ".selected_index", "not one of the values");
+            prov(path + ".prov", o.prov);
+        }
+        for (std::size_t i = 0; i < rs.missing_data.size(); ++i) prov("missing_data[" + std::to_string(i) + "].prov", rs.missing_data[i].prov);
+        for (std::size_t i = 0; i < rs.standins.size(); ++i) {
+            const std::string path = "standins[" + std::to_string(i) + "]";
+            element(path + ".element", rs.standins[i].kind, rs.standins[i].element);
+            prov(path + ".prov", rs.standins[i].prov);
+        }
+        for (std::size_t i = 0; i < rs.rules.size(); ++i) {
+            const std::string path = "rules[" + std::to_string(i) + "]";
+            const rule& r = rs.rules[i];
+            switch (r.target) {
+                case target_kind::none: break;
+                case target_kind::roll: index(path + ".target_id", r.target_id, rs.rolls, "roll"); break;
+                case target_kind::quantity: index(path + ".target_id", r.target_id, rs.quantities, "quantity"); break;
+                case target_kind::decision: index(path + ".target_id", r.target_id, rs.decisions, "decision"); break;
+                case target_kind::action: index(path + ".target_id", r.target_id, rs.actions, "action"); break;
+                case target_kind::event: index(path + ".target_id", r.target_id, rs.events, "event"); break;
+            }
+            locals(path, r.locals, r.param_count);
+            tree(path + ".amount", r.amount, r.locals.size());
+            tree(path + ".value", r.value, r.locals.size());
+            tree(path + ".guard", r.guard, r.locals.size());
+            tree(path + ".body", r.body, r.locals.size());
+            for (id o : r.overrides) index(path + ".overrides", o, rs.rules, "rule");
+            index(path + ".group", r.group, rs.groups, "rule group", true);
+            prov(path + ".prov", r.prov);
+        }
+        for (std::size_t i = 0; i < rs.groups.size(); ++i) {
+            const std::string path = "groups[" + std::to_string(i) + "]";
+            for (id r : rs.groups[i].rules) index(path + ".rules", r, rs.rules, "rule");
+            for (const override_edge& e : rs.groups[i].edges) {
+                index(path + ".edges", e.higher, rs.rules, "rule");
+                index(path + ".edges", e.lower, rs.rules, "rule");
+            }
+        }
+        for (std::size_t i = 0; i < rs.errata.size(); ++i) {
+            const std::string path = "errata[" + std::to_string(i) + "]";
+            index(path + ".layer", rs.errata[i].layer, rs.layers, "layer");
+            element(path + ".result", rs.errata[i].result_kind, rs.errata[i].result);
+            prov(path + ".prov", rs.errata[i].prov);
+        }
+    }
+};
+
+}  // namespace
+
+std::string check_integrity(const ruleset& rs) {
+    try {
+        checker{rs}.run();
+    } catch (const problem& p) {
+        return p.message;
+    }
+    return {};
+}
+
+}  // namespace wp::ir

@@ -1,0 +1,925 @@
+// Pass `lower`: assembles the IR. Checks every body through typecheck, builds tables as dense
+// arrays with key maps, rolls with exact distributions, rules with their targets and guards
+// (refinements AND-ed in), rule groups with override edges (cycles are errors), and the errata
+// record. After lower: the IR is complete and check_integrity() holds.
+#include "context.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <limits>
+#include <set>
+
+namespace wp::compiler::detail {
+
+namespace {
+
+struct lowerer {
+    context& cx;
+
+    frame_info frame(std::vector<ir::local>& locals, std::size_t params, ir::id layer, bool example = false) {
+        frame_info f;
+        f.locals = &locals;
+        f.params = params;
+        f.layer = layer;
+        f.example = example;
+        return f;
+    }
+
+    ir::id guard_with_refinements(const placed_decl& p, std::vector<ir::local>& locals, std::size_t params,
+                                  const std::optional<dsl::expr>& guard, const dsl::span& where, bool& ok) {
+        std::vector<ir::id> parts;
+        if (guard) {
+            body_checker b(cx, frame(locals, params, p.text_layer));
+            typed g = b.expect(*guard, cx.t_bool, "the condition (`when`)");
+            if (!g.ok()) ok = false;
+            else parts.push_back(g.node);
+        }
+        for (const refinement& r : p.refinements) {
+            body_checker b(cx, frame(locals, params, r.layer));
+            typed g = b.expect(*r.guard, cx.t_bool, "the refined condition");
+            if (!g.ok()) ok = false;
+            else parts.push_back(g.node);
+        }
+        if (!ok || parts.empty()) return ir::no_id;
+        body_checker b(cx, frame(locals, params, p.layer));
+        return b.and_all(parts, where);
+    }
+
+    // ------------------------------------------------------------ rolls
+
+    // A roll that is a sum of dice terms and constants gets its exact distribution.
+    bool linear_terms(const dsl::expr& e, bool negative, ir::roll& r) {
+        switch (e.kind) {
+            case dsl::expr_kind::dice:
+                r.terms.push_back({{e.dice.count, e.dice.low, e.dice.high}, negative});
+                return true;
+            case dsl::expr_kind::integer:
+                r.constant += negative ? -e.value : e.value;
+                return true;
+            case dsl::expr_kind::unary:
+                return e.text == "-" && e.args.size() == 1 && linear_terms(e.args[0], !negative, r);
+            case dsl::expr_kind::binary:
+                if (e.args.size() != 2 || (e.text != "+" && e.text != "-")) return false;
+                return linear_terms(e.args[0], negative, r) && linear_terms(e.args[1], e.text == "-" ? !negative : negative, r);
+            default: return false;
+        }
+    }
+
+    void distribution(ir::roll& r) {
+        ir::distribution& d = r.dist;
+        d.min = d.max = r.constant;
+        std::uint64_t total = 1;
+        bool listable = true;
+        for (const ir::signed_dice& t : r.terms) {
+            const std::int64_t lo = t.dice.count * t.dice.low, hi = t.dice.count * t.dice.high;
+            d.min += t.negative ? -hi : lo;
+            d.max += t.negative ? -lo : hi;
+            const auto faces = static_cast<std::uint64_t>(t.dice.high - t.dice.low + 1);
+            for (std::int64_t i = 0; i < t.dice.count && listable; ++i) {
+                if (total > (std::uint64_t{1} << 62) / faces) listable = false;
+                else total *= faces;
+            }
+        }
+        if (!listable || d.max - d.min > 1'000'000) return;
+        // Convolution, one die at a time.
+        std::vector<std::uint64_t> w{1};
+        std::int64_t lo = r.constant;
+        for (const ir::signed_dice& t : r.terms) {
+            for (std::int64_t i = 0; i < t.dice.count; ++i) {
+                const std::int64_t faces = t.dice.high - t.dice.low + 1;
+                std::vector<std::uint64_t> next(w.size() + static_cast<std::size_t>(faces) - 1, 0);
+                for (std::size_t a = 0; a < w.size(); ++a)
+                    for (std::int64_t f = 0; f < faces; ++f) {
+                        // A negated die adds -high .. -low: face index reversed.
+                        const std::size_t at = a + static_cast<std::size_t>(t.negative ? faces - 1 - f : f);
+                        next[at] += w[a];
+                    }
+                w = std::move(next);
+                lo += t.negative ? -t.dice.high : t.dice.low;
+            }
+        }
+        d.weights = std::move(w);
+        d.total = total;
+        d.min = lo;
+        d.max = lo + static_cast<std::int64_t>(d.weights.size()) - 1;
+    }
+
+    void rolls() {
+        for (std::size_t i = 0; i < cx.rs.rolls.size(); ++i) {
+            ir::roll& r = cx.rs.rolls[i];
+            const placed_decl& p = *cx.roll_src[i];
+            const auto& d = std::get<dsl::roll_decl>(p.d->node);
+            body_checker b(cx, frame(r.locals, r.param_count, p.text_layer));
+            typed t = b.expect(d.dice, cx.t_int, "a roll");
+            if (!t.ok()) continue;
+            r.expr = t.node;
+            ir::roll probe;
+            if (linear_terms(d.dice, false, probe) && !probe.terms.empty()) {
+                r.linear = true;
+                r.terms = probe.terms;
+                r.constant = probe.constant;
+                distribution(r);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------ quantities, actions, procedures, sequences
+
+    void quantities() {
+        for (std::size_t i = 0; i < cx.rs.quantities.size(); ++i) {
+            ir::derived& q = cx.rs.quantities[i];
+            const placed_decl& p = *cx.derived_src[i];
+            const auto& d = std::get<dsl::derived_decl>(p.d->node);
+            if (q.result == error_type) continue;
+            body_checker b(cx, frame(q.locals, q.param_count, p.text_layer));
+            typed t = b.expect(d.value, q.result, q.predicate ? "a predicate" : "the value of the quantity");
+            if (t.ok()) q.expr = t.node;
+        }
+    }
+
+    void actions() {
+        for (std::size_t i = 0; i < cx.rs.actions.size(); ++i) {
+            ir::action& a = cx.rs.actions[i];
+            const placed_decl& p = *cx.action_src[i];
+            const auto& d = std::get<dsl::action_decl>(p.d->node);
+            bool ok = true;
+            a.guard = guard_with_refinements(p, a.locals, a.param_count, d.guard, d.where, ok);
+            body_checker b(cx, frame(a.locals, a.param_count, p.text_layer));
+            b.path_prefix = a.name;
+            a.body = b.stmts(d.body, d.where);
+        }
+    }
+
+    void procedures() {
+        for (std::size_t i = 0; i < cx.rs.procedures.size(); ++i) {
+            ir::procedure& x = cx.rs.procedures[i];
+            const placed_decl& p = *cx.procedure_src[i];
+            const auto& d = std::get<dsl::procedure_decl>(p.d->node);
+            body_checker b(cx, frame(x.locals, x.param_count, p.text_layer));
+            b.path_prefix = x.name;
+            x.body = b.stmts(d.body, d.where);
+        }
+    }
+
+    void sequences() {
+        for (std::size_t i = 0; i < cx.rs.sequences.size(); ++i) {
+            ir::sequence& x = cx.rs.sequences[i];
+            const placed_decl& p = *cx.sequence_src[i];
+            const auto& d = std::get<dsl::sequence_decl>(p.d->node);
+            body_checker b(cx, frame(x.locals, 0, p.text_layer));
+            b.path_prefix = x.name;
+            x.body = b.stmts(d.body, d.where);
+        }
+    }
+
+    // ------------------------------------------------------------ tables
+
+    static const std::vector<const dsl::table_row*> rows_of(const placed_decl& p, const dsl::table_decl& t) {
+        if (p.amended) return p.amended_rows;
+        std::vector<const dsl::table_row*> rows;
+        for (const dsl::table_row& r : t.rows) rows.push_back(&r);
+        return rows;
+    }
+
+    // The outcome type of each table, before any body can look a table up.
+    void table_outcomes() {
+        for (std::size_t i = 0; i < cx.rs.tables.size(); ++i) {
+            ir::table& t = cx.rs.tables[i];
+            const placed_decl& p = *cx.table_src[i];
+            const auto& d = std::get<dsl::table_decl>(p.d->node);
+            ir::id type = ir::no_id;
+            const dsl::span* first = nullptr;
+            bool failed = false;
+            auto settle = [&](ir::id found, const dsl::span& where) {
+                if (found == error_type) {
+                    failed = true;
+                    return;
+                }
+                if (type == ir::no_id) {
+                    type = found;
+                    first = &where;
+                } else if (!compatible(cx, found, type) || (found != type && !(is_int(cx, found) && is_int(cx, type)))) {
+                    cx.sink.error(dsl::diag_kind::type_mismatch, where,
+                                  "the outcomes of table `" + t.name + "` must all be of one kind: this is " +
+                                      cx.type_text(found) + ", an earlier one is " + cx.type_text(type),
+                                  {{*first, "the first outcome is here"}});
+                    failed = true;
+                }
+            };
+            const bool two_keys = d.keys.size() == 2;
+            for (const dsl::table_row* row : rows_of(p, d)) {
+                bool cell_outcome = false;
+                for (const dsl::table_cell& c : row->cells) {
+                    if (!c.outcome) continue;
+                    cell_outcome = true;
+                    const dsl::expr& o = *c.outcome;
+                    if (o.kind == dsl::expr_kind::string) settle(cx.t_string, o.where);
+                    else if (o.kind == dsl::expr_kind::integer || o.kind == dsl::expr_kind::unary) settle(cx.t_int, o.where);
+                    else if (o.kind == dsl::expr_kind::name) {
+                        const auto [b, e] = cx.members.equal_range(o.text);
+                        if (b == e) {
+                            std::vector<std::string> names;
+                            for (const auto& [n, m] : cx.members) names.push_back(n);
+                            cx.unknown({o.text, o.where}, "outcome", names,
+                                       {{std::nullopt, "a named outcome is a member of an enum; for free text use quotes"}});
+                            settle(error_type, o.where);
+                        } else if (type != ir::no_id && cx.type_at(type).kind == ir::type_kind::enumeration) {
+                            // Prefer the enum the earlier outcomes use.
+                            bool found = false;
+                            for (auto it = b; it != e; ++it) found = found || it->second.first == cx.type_at(type).ref;
+                            if (!found) {
+                                ir::type et;
+                                et.kind = ir::type_kind::enumeration;
+                                et.ref = b->second.first;
+                                settle(cx.intern(et), o.where);
+                            }
+                        } else if (std::next(b) != e) {
+                            cx.sink.error(dsl::diag_kind::wrong_kind_of_name, o.where,
+                                          "`" + o.text + "` is a member of several enums; this table cannot tell which");
+                            settle(error_type, o.where);
+                        } else {
+                            ir::type et;
+                            et.kind = ir::type_kind::enumeration;
+                            et.ref = b->second.first;
+                            settle(cx.intern(et), o.where);
+                        }
+                    }
+                }
+                if (!cell_outcome && !two_keys && row->label) settle(cx.t_string, row->where);
+            }
+            t.outcome_type = failed ? error_type : type;
+        }
+    }
+
+    ir::key_range_kind axis_kind(ir::id type, const dsl::span& where, const std::string& table) {
+        if (type == error_type) return ir::key_range_kind::integer;
+        if (is_int(cx, type)) return ir::key_range_kind::integer;
+        const auto k = cx.type_at(type).kind;
+        if (k == ir::type_kind::enumeration) return ir::key_range_kind::member;
+        if (k == ir::type_kind::odds) return ir::key_range_kind::odds;
+        cx.sink.error(dsl::diag_kind::bad_table, where,
+                      "the key of table `" + table + "` must be a number, an enum value or odds, not " + cx.type_text(type));
+        return ir::key_range_kind::integer;
+    }
+
+    std::optional<ir::key_range> key_of(const dsl::key_range& k, ir::key_range_kind axis, ir::id type, const std::string& table) {
+        ir::key_range x;
+        x.kind = axis;
+        x.text = k.text;
+        auto bad = [&](const std::string& why) -> std::optional<ir::key_range> {
+            cx.sink.error(dsl::diag_kind::bad_table, k.where, "`" + k.text + "` " + why + " in table `" + table + "`");
+            return std::nullopt;
+        };
+        switch (axis) {
+            case ir::key_range_kind::integer:
+                switch (k.kind) {
+                    case dsl::key_kind::exact: x.lo = x.hi = k.lo; return x;
+                    case dsl::key_kind::range:
+                        if (k.lo > k.hi) return bad("is a range whose start is above its end");
+                        x.lo = k.lo;
+                        x.hi = k.hi;
+                        return x;
+                    case dsl::key_kind::at_least: x.lo = k.lo; x.hi = k.lo; x.open_hi = true; return x;
+                    case dsl::key_kind::at_most: x.lo = k.hi; x.hi = k.hi; x.open_lo = true; return x;
+                    case dsl::key_kind::odds: x.lo = k.lo; x.hi = k.hi; return x;  // not reached: odds only on odds keys
+                    case dsl::key_kind::value: return bad("is a name, but the key is a number");
+                }
+                break;
+            case ir::key_range_kind::odds:
+                if (k.kind != dsl::key_kind::odds && k.kind != dsl::key_kind::range) return bad("is not an odds ratio (`3-1`)");
+                if (k.lo < 1 || k.hi < 1) return bad("is not an odds ratio (both sides at least 1)");
+                x.lo = k.lo;
+                x.hi = k.hi;
+                return x;
+            case ir::key_range_kind::member: {
+                if (k.kind != dsl::key_kind::value) return bad("is not a member of the key's enum");
+                const ir::id en = cx.type_at(type).ref;
+                const auto& ms = cx.rs.enums[en].members;
+                for (std::size_t i = 0; i < ms.size(); ++i)
+                    if (ms[i].name == k.value.text) {
+                        x.lo = x.hi = static_cast<std::int64_t>(i);
+                        return x;
+                    }
+                std::vector<std::string> names;
+                for (const auto& m : ms) names.push_back(m.name);
+                cx.unknown(k.value, "member of `" + cx.rs.enums[en].name + "`", names);
+                return std::nullopt;
+            }
+        }
+        return std::nullopt;
+    }
+
+    std::optional<ir::key_range> clamp_end(const std::string& text, ir::key_range_kind axis, const dsl::span& where,
+                                           const std::string& table) {
+        ir::key_range x;
+        x.kind = axis;
+        x.text = text;
+        auto number = [](const std::string& s, std::size_t from, std::size_t to) -> std::optional<std::int64_t> {
+            if (from >= to || to - from > 15) return std::nullopt;
+            std::size_t i = from;
+            bool neg = false;
+            if (s[i] == '-') {
+                neg = true;
+                ++i;
+            }
+            if (i >= to) return std::nullopt;
+            std::int64_t v = 0;
+            for (; i < to; ++i) {
+                if (s[i] < '0' || s[i] > '9') return std::nullopt;
+                v = v * 10 + (s[i] - '0');
+            }
+            return neg ? -v : v;
+        };
+        if (axis == ir::key_range_kind::odds) {
+            const auto dash = text.find('-', 1);
+            auto a = dash == std::string::npos ? std::nullopt : number(text, 0, dash);
+            auto d = dash == std::string::npos ? std::nullopt : number(text, dash + 1, text.size());
+            if (a && d && *a >= 1 && *d >= 1) {
+                x.lo = *a;
+                x.hi = *d;
+                return x;
+            }
+        } else if (axis == ir::key_range_kind::integer) {
+            if (auto v = number(text, 0, text.size())) {
+                x.lo = x.hi = *v;
+                return x;
+            }
+        }
+        cx.sink.error(dsl::diag_kind::bad_table, where, "`clamp " + text + "` is not a key of table `" + table + "`");
+        return std::nullopt;
+    }
+
+    ir::key_map key_map_of(const std::vector<ir::key_range>& keys, ir::key_range_kind axis, ir::id type,
+                           const dsl::span& where, const std::string& table) {
+        ir::key_map m;
+        m.kind = axis;
+        if (axis == ir::key_range_kind::odds || keys.empty()) return m;
+        if (axis == ir::key_range_kind::member) {
+            const std::size_t n = cx.rs.enums[cx.type_at(type).ref].members.size();
+            m.min = 0;
+            m.max = static_cast<std::int64_t>(n) - 1;
+            m.dense.assign(n, -1);
+            for (std::size_t r = 0; r < keys.size(); ++r) {
+                auto& slot = m.dense[static_cast<std::size_t>(keys[r].lo)];
+                if (slot < 0) slot = static_cast<std::int32_t>(r);
+            }
+            return m;
+        }
+        std::int64_t lo = std::numeric_limits<std::int64_t>::max(), hi = std::numeric_limits<std::int64_t>::min();
+        for (const ir::key_range& k : keys) {
+            lo = std::min({lo, k.lo, k.hi});
+            hi = std::max({hi, k.lo, k.hi});
+        }
+        if (static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo) > 100000) {
+            cx.sink.error(dsl::diag_kind::bad_table, where,
+                          "the rows of table `" + table + "` span " + std::to_string(lo) + ".." + std::to_string(hi) +
+                              "; a table key may span at most 100000 values");
+            return m;
+        }
+        m.min = lo;
+        m.max = hi;
+        m.dense.assign(static_cast<std::size_t>(hi - lo + 1), -1);
+        for (std::size_t r = 0; r < keys.size(); ++r) {
+            const ir::key_range& k = keys[r];
+            const std::int64_t from = k.open_lo ? lo : k.lo;
+            const std::int64_t to = k.open_hi ? hi : k.hi;
+            for (std::int64_t v = from; v <= to; ++v) {
+                auto& slot = m.dense[static_cast<std::size_t>(v - lo)];
+                if (slot < 0) slot = static_cast<std::int32_t>(r);  // overlaps: the first row wins (the checker reports them)
+            }
+            if (k.open_lo && m.below < 0) m.below = static_cast<std::int32_t>(r);
+            if (k.open_hi && m.above < 0) m.above = static_cast<std::int32_t>(r);
+        }
+        return m;
+    }
+
+    void tables() {
+        for (std::size_t i = 0; i < cx.rs.tables.size(); ++i) {
+            ir::table& t = cx.rs.tables[i];
+            const placed_decl& p = *cx.table_src[i];
+            const auto& d = std::get<dsl::table_decl>(p.d->node);
+            const std::size_t params = d.params.size();
+            std::size_t next_var = params;
+            std::vector<ir::key_range_kind> axes;
+            std::vector<ir::id> axis_types;
+            bool ok = true;
+            for (const dsl::table_key& k : d.keys) {
+                ir::table_key key;
+                key.prov = cx.prov(k.where, {}, p.layer);
+                body_checker b(cx, frame(t.locals, t.param_count, p.text_layer));
+                typed src;
+                if (k.kind == dsl::table_key_kind::key && !k.var.text.empty()) {
+                    key.source = ir::key_source::key;
+                    key.var = static_cast<ir::id>(next_var++);
+                    dsl::expr var;
+                    var.kind = dsl::expr_kind::name;
+                    var.text = k.var.text;
+                    var.where = k.var.where;
+                    src = b.expr(var);
+                } else {
+                    key.source = k.kind == dsl::table_key_kind::roll   ? ir::key_source::roll
+                                 : k.kind == dsl::table_key_kind::dice ? ir::key_source::dice
+                                                                       : ir::key_source::key;
+                    src = b.expr(k.source);
+                }
+                if (!src.ok()) {
+                    ok = false;
+                    axes.push_back(ir::key_range_kind::integer);
+                    axis_types.push_back(error_type);
+                    t.keys.push_back(std::move(key));
+                    continue;
+                }
+                key.expr = src.node;
+                key.type = src.type;
+                const ir::key_range_kind axis = axis_kind(src.type, k.where, t.name);
+                axes.push_back(axis);
+                axis_types.push_back(src.type);
+                if (k.rounding) {
+                    if (axis != ir::key_range_kind::odds) {
+                        cx.sink.error(dsl::diag_kind::bad_table, k.rounding->where, "`round` applies to an odds key only");
+                    } else if (k.rounding->text == "attacker") {
+                        key.round = ir::rounding::attacker;
+                    } else if (k.rounding->text == "defender") {
+                        key.round = ir::rounding::defender;
+                    } else {
+                        cx.sink.error(dsl::diag_kind::bad_table, k.rounding->where,
+                                      "odds round in favour of the `attacker` or the `defender`, not `" + k.rounding->text + "`");
+                    }
+                }
+                if (k.clamp_lo || k.clamp_hi) {
+                    key.has_clamp = true;
+                    if (axis == ir::key_range_kind::member) {
+                        cx.sink.error(dsl::diag_kind::bad_table, k.where, "`clamp` applies to number and odds keys only");
+                    } else {
+                        if (k.clamp_lo) {
+                            if (auto c = clamp_end(*k.clamp_lo, axis, k.where, t.name)) key.clamp_lo = *c;
+                        } else {
+                            key.clamp_lo.kind = axis;
+                            key.clamp_lo.open_lo = true;
+                        }
+                        if (k.clamp_hi) {
+                            if (auto c = clamp_end(*k.clamp_hi, axis, k.where, t.name)) key.clamp_hi = *c;
+                        } else {
+                            key.clamp_hi.kind = axis;
+                            key.clamp_hi.open_hi = true;
+                        }
+                    }
+                }
+                t.keys.push_back(std::move(key));
+            }
+            if (!ok) continue;
+            const bool two = d.keys.size() == 2;
+            if (d.keys.empty() || d.keys.size() > 2) continue;
+            if (two && d.columns.empty()) {
+                cx.sink.error(dsl::diag_kind::bad_table, d.id.where,
+                              "table `" + t.name + "` has two keys but no `columns` line");
+                continue;
+            }
+            if (!two && !d.columns.empty()) {
+                cx.sink.error(dsl::diag_kind::bad_table, d.id.where,
+                              "table `" + t.name + "` has one key, so it takes no `columns` line");
+                continue;
+            }
+            for (const dsl::key_range& c : d.columns) {
+                if (auto k = key_of(c, axes[1], axis_types[1], t.name)) t.columns.push_back(*k);
+                else ok = false;
+            }
+            const std::size_t columns = std::max<std::size_t>(1, t.columns.size());
+            const auto rows = rows_of(p, d);
+            for (std::size_t r = 0; r < rows.size(); ++r) {
+                const dsl::table_row& row = *rows[r];
+                const ir::id row_layer = p.amended ? p.row_layers[r] : p.text_layer;
+                auto key = key_of(row.key, axes[0], axis_types[0], t.name);
+                if (!key) {
+                    ok = false;
+                    continue;
+                }
+                ir::table_row x;
+                x.key = *key;
+                x.label = row.label.value_or("");
+                x.prov = cx.prov(row.where, row.anchors, row_layer);
+                if (row.cells.size() > columns || (two && row.cells.size() != columns)) {
+                    cx.sink.error(dsl::diag_kind::bad_table, row.where,
+                                  "the row `" + row.key.text + "` of table `" + t.name + "` has " +
+                                      std::to_string(row.cells.size()) + " cells for " + std::to_string(columns) +
+                                      (columns == 1 ? " column" : " columns"));
+                    ok = false;
+                    continue;
+                }
+                t.rows.push_back(std::move(x));
+                for (std::size_t c = 0; c < columns; ++c) {
+                    ir::table_cell cell;
+                    const dsl::table_cell* src = c < row.cells.size() ? &row.cells[c] : nullptr;
+                    cell.prov = cx.prov(src ? src->where : row.where, {}, row_layer);
+                    if (src && src->outcome && t.outcome_type != error_type && t.outcome_type != ir::no_id) {
+                        if (auto v = constant(cx, *src->outcome, t.outcome_type, "the outcome")) {
+                            cell.has_outcome = true;
+                            cell.outcome = *v;
+                        } else {
+                            ok = false;
+                        }
+                    } else if (!two && row.label && t.outcome_type == cx.t_string) {
+                        cell.has_outcome = true;
+                        cell.outcome = cx.string_id(*row.label);
+                    }
+                    if (src && !src->effects.empty()) {
+                        body_checker b(cx, frame(t.locals, t.param_count, row_layer));
+                        b.path_prefix = t.name;
+                        cell.effects = b.stmts(src->effects, src->where);
+                        if (cell.effects == ir::no_id) ok = false;
+                    }
+                    t.cells.push_back(std::move(cell));
+                }
+            }
+            if (!ok) continue;
+            std::vector<ir::key_range> row_keys;
+            for (const ir::table_row& r : t.rows) row_keys.push_back(r.key);
+            t.row_map = key_map_of(row_keys, axes[0], axis_types[0], d.id.where, t.name);
+            if (two) t.column_map = key_map_of(t.columns, axes[1], axis_types[1], d.id.where, t.name);
+        }
+    }
+
+    // ------------------------------------------------------------ rules
+
+    struct target_info {
+        ir::target_kind kind = ir::target_kind::none;
+        ir::id id = ir::no_id;
+        std::vector<ir::local> params;
+    };
+
+    std::optional<target_info> rule_target(const dsl::rule_decl& d) {
+        target_info t;
+        if (d.kind == dsl::rule_kind::invariant || d.kind == dsl::rule_kind::example) return t;
+        auto it = cx.values.find(d.target.text);
+        if (auto alias = cx.patched.aliases.find(d.target.text); it == cx.values.end() && alias != cx.patched.aliases.end())
+            it = cx.values.find(alias->second);
+        const char* wanted = nullptr;
+        sym want1 = sym::roll, want2 = sym::roll;
+        switch (d.kind) {
+            case dsl::rule_kind::modifier: wanted = "a roll or a quantity"; want1 = sym::roll; want2 = sym::derived; break;
+            case dsl::rule_kind::define: wanted = "a decision"; want1 = want2 = sym::decision; break;
+            case dsl::rule_kind::trigger: wanted = "an event"; want1 = want2 = sym::event; break;
+            default: wanted = "an action"; want1 = want2 = sym::action; break;
+        }
+        if (it == cx.values.end()) {
+            if (auto type = cx.types.find(d.target.text); type != cx.types.end()) {
+                // A type name (an enum, a record…): the designer aimed the rule at the wrong thing.
+                cx.sink.error(dsl::diag_kind::bad_rule_target, d.target.where,
+                              std::string("a `") + rule_word(d.kind) + "` rule applies to " + wanted + ", but `" +
+                                  d.target.text + "` is " + article(sym_word(type->second.kind)) + " " +
+                                  sym_word(type->second.kind),
+                              {{type->second.where, "`" + d.target.text + "` is declared here"}});
+                return std::nullopt;
+            }
+            std::vector<std::string> names;
+            for (const auto& [n, s] : cx.values)
+                if (s.kind == want1 || s.kind == want2) names.push_back(n);
+            std::string what = d.kind == dsl::rule_kind::modifier ? "roll or quantity"
+                               : d.kind == dsl::rule_kind::define ? "decision"
+                               : d.kind == dsl::rule_kind::trigger ? "event"
+                                                                   : "action";
+            cx.unknown(d.target, what, names);
+            return std::nullopt;
+        }
+        const symbol& s = it->second;
+        const bool fits = (s.kind == want1 || s.kind == want2) &&
+                          !(s.kind == sym::derived && cx.rs.quantities[s.index].predicate);
+        if (!fits) {
+            std::vector<dsl::diag_note> notes{{s.where, "`" + d.target.text + "` is declared here"}};
+            if (s.kind == sym::table && d.kind == dsl::rule_kind::modifier) {
+                const ir::table& tb = cx.rs.tables[s.index];
+                if (!tb.keys.empty() && tb.keys[0].source == ir::key_source::roll && tb.keys[0].expr != ir::no_id) {
+                    const ir::node& n = cx.rs.nodes[tb.keys[0].expr];
+                    notes.push_back({std::nullopt, "the table reads the roll `" + cx.rs.rolls[n.ref].name +
+                                                       "`; aim the modifier at that roll"});
+                }
+            }
+            const std::string kind_word = s.kind == sym::derived && cx.rs.quantities[s.index].predicate ? "predicate" : sym_word(s.kind);
+            cx.sink.error(dsl::diag_kind::bad_rule_target, d.target.where,
+                          std::string("a `") + rule_word(d.kind) + "` rule applies to " + wanted + ", but `" + d.target.text +
+                              "` is " + article(kind_word) + " " + kind_word,
+                          std::move(notes));
+            return std::nullopt;
+        }
+        switch (s.kind) {
+            case sym::roll:
+                t.kind = ir::target_kind::roll;
+                t.params.assign(cx.rs.rolls[s.index].locals.begin(),
+                                cx.rs.rolls[s.index].locals.begin() + cx.rs.rolls[s.index].param_count);
+                break;
+            case sym::derived:
+                t.kind = ir::target_kind::quantity;
+                t.params.assign(cx.rs.quantities[s.index].locals.begin(),
+                                cx.rs.quantities[s.index].locals.begin() + cx.rs.quantities[s.index].param_count);
+                break;
+            case sym::decision: t.kind = ir::target_kind::decision; t.params = cx.rs.decisions[s.index].params; break;
+            case sym::action:
+                t.kind = ir::target_kind::action;
+                t.params.assign(cx.rs.actions[s.index].locals.begin(),
+                                cx.rs.actions[s.index].locals.begin() + cx.rs.actions[s.index].param_count);
+                break;
+            case sym::event: t.kind = ir::target_kind::event; t.params = cx.rs.events[s.index].params; break;
+            default: break;
+        }
+        t.id = s.index;
+        return t;
+    }
+
+    static const char* rule_word(dsl::rule_kind k) { return ir::name_of(static_cast<ir::rule_kind>(k)); }
+
+    void rules() {
+        for (std::size_t i = 0; i < cx.rs.rules.size(); ++i) {
+            ir::rule& r = cx.rs.rules[i];
+            const placed_decl& p = *cx.rule_src[i];
+            const auto& d = std::get<dsl::rule_decl>(p.d->node);
+            auto target = rule_target(d);
+            if (!target) continue;
+            r.target = target->kind;
+            r.target_id = target->id;
+            // The target's parameters, named by the rule's binders or by the target's own names.
+            if (!d.target_args.empty() && d.target_args.size() != target->params.size()) {
+                std::string sig;
+                for (std::size_t a = 0; a < target->params.size(); ++a)
+                    sig += (a ? ", " : "") + target->params[a].name + ": " + ir::type_name(cx.rs, target->params[a].type);
+                cx.sink.error(dsl::diag_kind::wrong_arity, d.target.where,
+                              "`" + d.target.text + "` has " + std::to_string(target->params.size()) +
+                                  (target->params.size() == 1 ? " parameter (" : " parameters (") + sig +
+                                  "); name each of them, or none to use these names");
+                continue;
+            }
+            for (std::size_t a = 0; a < target->params.size(); ++a) {
+                ir::local l = target->params[a];
+                if (!d.target_args.empty()) l.name = d.target_args[a].text;
+                r.locals.push_back(std::move(l));
+            }
+            r.param_count = static_cast<std::uint32_t>(r.locals.size());
+            bool ok = true;
+            r.guard = guard_with_refinements(p, r.locals, r.param_count, d.guard, d.where, ok);
+            body_checker b(cx, frame(r.locals, r.param_count, p.text_layer, d.kind == dsl::rule_kind::example));
+            b.path_prefix = r.name;
+            switch (d.kind) {
+                case dsl::rule_kind::modifier: {
+                    typed a = b.expect(d.amount, cx.t_int, "the amount of a modifier");
+                    if (a.ok()) r.amount = a.node;
+                    break;
+                }
+                case dsl::rule_kind::define: {
+                    const ir::id want = cx.rs.decisions[r.target_id].result;
+                    typed v = b.expect(d.value, want, "the defined value");
+                    if (v.ok()) r.value = v.node;
+                    break;
+                }
+                case dsl::rule_kind::trigger: r.body = b.stmts(d.body, d.where); break;
+                case dsl::rule_kind::invariant: {
+                    typed v = b.expect(d.value, cx.t_bool, "an invariant");
+                    if (v.ok()) r.value = v.node;
+                    break;
+                }
+                case dsl::rule_kind::example: {
+                    b.push_scope();
+                    r.body = b.stmts(d.body, d.where, true);
+                    typed v = b.expect(d.value, cx.t_bool, "the expected outcome of an example");
+                    b.pop_scope();
+                    if (v.ok()) r.value = v.node;
+                    break;
+                }
+                default: break;  // forbid / permit / require: the guard is the rule
+            }
+        }
+        overrides();
+    }
+
+    std::optional<ir::id> rule_named(const dsl::name& n) {
+        auto it = cx.values.find(n.text);
+        if (auto alias = cx.patched.aliases.find(n.text); it == cx.values.end() && alias != cx.patched.aliases.end())
+            it = cx.values.find(alias->second);
+        if (it == cx.values.end()) {
+            if (cx.patched.withdrawn.count(n.text)) return std::nullopt;  // orphan-exception already reported
+            std::vector<std::string> names;
+            for (const auto& [name, s] : cx.values)
+                if (s.kind == sym::rule) names.push_back(name);
+            cx.unknown(n, "rule", names);
+            return std::nullopt;
+        }
+        if (it->second.kind != sym::rule) {
+            cx.wrong_kind(n, it->second, "a rule");
+            return std::nullopt;
+        }
+        return it->second.index;
+    }
+
+    void overrides() {
+        // Groups by target.
+        std::map<std::pair<int, ir::id>, ir::id> group_of;
+        for (std::size_t i = 0; i < cx.rs.rules.size(); ++i) {
+            ir::rule& r = cx.rs.rules[i];
+            if (r.target == ir::target_kind::none || r.target_id == ir::no_id) continue;
+            const auto key = std::make_pair(static_cast<int>(r.target), r.target_id);
+            auto [it, fresh] = group_of.emplace(key, static_cast<ir::id>(cx.rs.groups.size()));
+            if (fresh) {
+                ir::rule_group g;
+                g.target = r.target;
+                g.target_id = r.target_id;
+                cx.rs.groups.push_back(std::move(g));
+            }
+            r.group = it->second;
+            cx.rs.groups[it->second].rules.push_back(static_cast<ir::id>(i));
+        }
+        // Edges: declared, exceptions (errata `except`), exclusive-layer precedence.
+        // Rules whose target failed are left out silently (their error is reported).
+        auto target_failed = [&](const ir::rule& x) {
+            return x.target == ir::target_kind::none && x.kind != ir::rule_kind::invariant && x.kind != ir::rule_kind::example;
+        };
+        auto add_edge = [&](ir::id higher, ir::id lower, ir::override_reason why, const dsl::span& where) {
+            ir::rule& h = cx.rs.rules[higher];
+            const ir::rule& l = cx.rs.rules[lower];
+            if (target_failed(h) || target_failed(l)) return;
+            if (higher == lower) {
+                cx.sink.error(dsl::diag_kind::override_cycle, where, "rule `" + h.name + "` overrides itself");
+                return;
+            }
+            if (h.group == ir::no_id || h.group != l.group) {
+                auto what = [&](const ir::rule& x) {
+                    if (x.target == ir::target_kind::none) return std::string("is an ") + ir::name_of(x.kind) + " (it applies to nothing)";
+                    return std::string("applies to ") + ir::name_of(x.target) + " `" + target_name(x) + "`";
+                };
+                cx.sink.error(dsl::diag_kind::bad_rule_target, where,
+                              "`" + h.name + "` " + what(h) + " but `" + l.name + "` " + what(l) +
+                                  ": an override only ranks rules that apply to the same thing");
+                return;
+            }
+            if (std::find(h.overrides.begin(), h.overrides.end(), lower) == h.overrides.end()) h.overrides.push_back(lower);
+            ir::override_edge e{higher, lower, why};
+            auto& edges = cx.rs.groups[h.group].edges;
+            if (std::find(edges.begin(), edges.end(), e) == edges.end()) edges.push_back(e);
+        };
+        std::map<ir::id, dsl::span> edge_site;
+        for (std::size_t i = 0; i < cx.rs.rules.size(); ++i) {
+            const placed_decl& p = *cx.rule_src[i];
+            const auto& d = std::get<dsl::rule_decl>(p.d->node);
+            for (const dsl::name& o : d.overrides)
+                if (auto l = rule_named(o)) add_edge(static_cast<ir::id>(i), *l, ir::override_reason::declared, o.where);
+            for (const exception_edge& e : p.exceptions)
+                if (auto l = rule_named({e.over, e.where})) add_edge(static_cast<ir::id>(i), *l, ir::override_reason::exception, e.where);
+            edge_site[static_cast<ir::id>(i)] = d.id.where;
+        }
+        // A define/forbid/permit/require rule introduced by an exclusive layer overrides the rules of
+        // the same target introduced by base layers.
+        auto legality = [](ir::rule_kind k) {
+            return k == ir::rule_kind::define || k == ir::rule_kind::forbid || k == ir::rule_kind::permit ||
+                   k == ir::rule_kind::require;
+        };
+        for (const ir::rule_group& g : std::vector<ir::rule_group>(cx.rs.groups)) {
+            for (ir::id h : g.rules) {
+                const placed_decl& hp = *cx.rule_src[h];
+                if (cx.rs.layers[hp.origin_layer].kind != ir::layer_kind::exclusive || !legality(cx.rs.rules[h].kind)) continue;
+                for (ir::id l : g.rules) {
+                    const placed_decl& lp = *cx.rule_src[l];
+                    if (cx.rs.layers[lp.origin_layer].kind != ir::layer_kind::base || !legality(cx.rs.rules[l].kind)) continue;
+                    add_edge(h, l, ir::override_reason::exclusive_layer, edge_site[h]);
+                }
+            }
+        }
+        cycles();
+    }
+
+    std::string target_name(const ir::rule& r) const {
+        switch (r.target) {
+            case ir::target_kind::roll: return cx.rs.rolls[r.target_id].name;
+            case ir::target_kind::quantity: return cx.rs.quantities[r.target_id].name;
+            case ir::target_kind::decision: return cx.rs.decisions[r.target_id].name;
+            case ir::target_kind::action: return cx.rs.actions[r.target_id].name;
+            case ir::target_kind::event: return cx.rs.events[r.target_id].name;
+            case ir::target_kind::none: break;
+        }
+        return "";
+    }
+
+    // Reports every cycle of the override order once, naming its rules in order.
+    void cycles() {
+        const std::size_t n = cx.rs.rules.size();
+        std::vector<int> state(n, 0);  // 0 new, 1 on the stack, 2 done
+        std::vector<ir::id> stack;
+        std::set<std::set<ir::id>> reported;
+        std::function<void(ir::id)> visit = [&](ir::id r) {
+            state[r] = 1;
+            stack.push_back(r);
+            for (ir::id next : cx.rs.rules[r].overrides) {
+                if (state[next] == 1) {
+                    const auto from = std::find(stack.begin(), stack.end(), next);
+                    std::vector<ir::id> cycle(from, stack.end());
+                    std::set<ir::id> members(cycle.begin(), cycle.end());
+                    if (!reported.insert(members).second) continue;
+                    std::string path;
+                    for (ir::id c : cycle) path += "`" + cx.rs.rules[c].name + "` → ";
+                    path += "`" + cx.rs.rules[next].name + "`";
+                    const ir::id first = *std::min_element(cycle.begin(), cycle.end());
+                    std::vector<dsl::diag_note> notes;
+                    for (ir::id c : cycle) {
+                        const auto& d = std::get<dsl::rule_decl>(cx.rule_src[c]->d->node);
+                        if (c != first) notes.push_back({d.id.where, "`" + cx.rs.rules[c].name + "` is declared here"});
+                    }
+                    notes.push_back({std::nullopt, "overrides must form a strict order: remove one of them"});
+                    const auto& d = std::get<dsl::rule_decl>(cx.rule_src[first]->d->node);
+                    cx.sink.error(dsl::diag_kind::override_cycle, d.id.where,
+                                  "these rules override each other in a cycle: " + path, std::move(notes));
+                } else if (state[next] == 0) {
+                    visit(next);
+                }
+            }
+            stack.pop_back();
+            state[r] = 2;
+        };
+        for (std::size_t r = 0; r < n; ++r)
+            if (state[r] == 0) visit(static_cast<ir::id>(r));
+    }
+
+    // ------------------------------------------------------------ errata record
+
+    void errata() {
+        std::map<const dsl::decl*, std::pair<ir::element_kind, ir::id>> element_of;
+        auto note = [&](const std::vector<const placed_decl*>& src, ir::element_kind k) {
+            for (std::size_t i = 0; i < src.size(); ++i) element_of[src[i]->d] = {k, static_cast<ir::id>(i)};
+        };
+        note(cx.alias_src, ir::element_kind::alias);
+        note(cx.record_src, ir::element_kind::record);
+        note(cx.entity_kind_src, ir::element_kind::entity_kind);
+        note(cx.zone_src, ir::element_kind::zone);
+        note(cx.map_src, ir::element_kind::map);
+        note(cx.roll_src, ir::element_kind::roll);
+        note(cx.derived_src, ir::element_kind::derived);
+        note(cx.decision_src, ir::element_kind::decision);
+        note(cx.action_src, ir::element_kind::action);
+        note(cx.event_src, ir::element_kind::event);
+        note(cx.procedure_src, ir::element_kind::procedure);
+        note(cx.sequence_src, ir::element_kind::sequence);
+        note(cx.table_src, ir::element_kind::table);
+        note(cx.option_src, ir::element_kind::option);
+        note(cx.missing_src, ir::element_kind::missing);
+        note(cx.rule_src, ir::element_kind::rule);
+        for (const applied_errata& a : cx.patched.errata) {
+            ir::errata_op x;
+            x.layer = a.layer;
+            x.kind = static_cast<ir::errata_kind>(a.block->kind);
+            x.title = a.block->title;
+            x.op = static_cast<ir::errata_op_kind>(a.op->kind);
+            x.target = a.op->target.text;
+            dsl::anchor_list anchors = a.block->anchors;
+            anchors.insert(anchors.end(), a.op->anchors.begin(), a.op->anchors.end());
+            x.prov = cx.prov(a.op->where, anchors, a.layer);
+            if (a.result) {
+                if (auto it = element_of.find(a.result); it != element_of.end()) {
+                    x.result_kind = it->second.first;
+                    x.result = it->second.second;
+                } else if (const auto* e = std::get_if<dsl::enum_decl>(&a.result->node)) {
+                    if (auto t = cx.types.find(e->id.text); t != cx.types.end() && t->second.kind == sym::enumeration) {
+                        x.result_kind = ir::element_kind::enumeration;
+                        x.result = t->second.index;
+                    }
+                }
+            }
+            cx.rs.errata.push_back(std::move(x));
+        }
+    }
+
+    void run() {
+        table_outcomes();
+        rolls();
+        quantities();
+        actions();
+        procedures();
+        sequences();
+        tables();
+        rules();
+        errata();
+    }
+};
+
+}  // namespace
+
+void lower_bodies(context& cx) {
+    lowerer l{cx};
+    l.run();
+}
+
+}  // namespace wp::compiler::detail
+
+namespace wp::compiler {
+
+std::optional<ir::ruleset> lower_ruleset(const loaded_ruleset& loaded, const outline_index& outline,
+                                         const patched_ruleset& patched, const compile_options& options,
+                                         const dsl::source_manager& sources, dsl::diagnostic_sink& sink) {
+    detail::context cx(loaded, outline, patched, options, sources, sink);
+    detail::resolve(cx);
+    detail::lower_bodies(cx);
+    if (sink.has_errors()) return std::nullopt;
+    std::string problem = ir::check_integrity(cx.rs);
+    if (!problem.empty()) {
+        sink.error(dsl::diag_kind::ir_invalid, "internal error: the compiler built an inconsistent IR (" + problem +
+                                                   "); please report this with the ruleset");
+        return std::nullopt;
+    }
+    return std::move(cx.rs);
+}
+
+}  // namespace wp::compiler

@@ -1,0 +1,238 @@
+// The IR's JSON form: an exact round trip of the all-constructs ruleset, and thorough
+// validation of IR files that are wrong (never a crash, always a clear message).
+#include "westphalia/compiler/compile.hpp"
+#include "westphalia/ir/json.hpp"
+#include "westphalia/ir/print.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <limits>
+#include <sstream>
+
+namespace {
+
+const wp::ir::ruleset& all_constructs_ir() {
+    static const wp::ir::ruleset rs = [] {
+        wp::dsl::source_manager sources;
+        wp::dsl::diagnostic_sink sink;
+        auto ir = wp::compiler::compile_ruleset(std::filesystem::path(WP_SOURCE_DIR) / "tests" / "rulesets" / "all-constructs",
+                                                {}, sources, sink);
+        if (!ir) {
+            std::ostringstream out;
+            wp::dsl::render(out, sources, sink.all(), wp::dsl::diag_format::gnu);
+            FAIL("all-constructs does not compile:\n" << out.str());
+        }
+        return *ir;
+    }();
+    return rs;
+}
+
+// Reads `j` and expects failure with a message containing `needle`.
+void expect_invalid(const nlohmann::json& j, const std::string& needle,
+                    wp::dsl::diag_kind kind = wp::dsl::diag_kind::ir_invalid) {
+    wp::ir::read_error error;
+    const auto rs = wp::ir::from_json(j, error);
+    CHECK_FALSE(rs.has_value());
+    CHECK(error.kind == kind);
+    INFO("message: " << error.message);
+    CHECK(error.message.find(needle) != std::string::npos);
+}
+
+}  // namespace
+
+TEST_CASE("ir json: round trip of the all-constructs ruleset is exact", "[ir][json]") {
+    const auto& rs = all_constructs_ir();
+    const nlohmann::json once = wp::ir::to_json(rs);
+    CHECK(once["schema"] == "westphalia-ir");
+    CHECK(once["version"] == 1);
+    wp::ir::read_error error;
+    const auto back = wp::ir::from_json(once, error);
+    INFO(error.message);
+    REQUIRE(back);
+    CHECK(wp::ir::to_json(*back) == once);
+    // Through text as well, and the text dump agrees.
+    const auto again = wp::ir::from_json_text(wp::ir::to_json_text(rs), error);
+    REQUIRE(again);
+    std::ostringstream a, b;
+    wp::ir::print(a, rs);
+    wp::ir::print(b, *again);
+    CHECK(a.str() == b.str());
+}
+
+TEST_CASE("ir json: an empty ruleset round-trips", "[ir][json]") {
+    wp::ir::ruleset rs;
+    rs.name = "empty";
+    wp::ir::read_error error;
+    const auto back = wp::ir::from_json(wp::ir::to_json(rs), error);
+    REQUIRE(back);
+    CHECK(back->name == "empty");
+    CHECK(wp::ir::to_json(*back) == wp::ir::to_json(rs));
+}
+
+TEST_CASE("ir json: schema and version", "[ir][json]") {
+    nlohmann::json j = wp::ir::to_json(all_constructs_ir());
+    SECTION("another version") {
+        j["version"] = 2;
+        expect_invalid(j, "schema version 2", wp::dsl::diag_kind::ir_version);
+    }
+    SECTION("no schema") {
+        j.erase("schema");
+        expect_invalid(j, "not a Westphalia IR file");
+    }
+    SECTION("not an object") { expect_invalid(nlohmann::json::array(), "expected a JSON object"); }
+}
+
+TEST_CASE("ir json: missing fields, wrong types and unknown fields", "[ir][json]") {
+    nlohmann::json j = wp::ir::to_json(all_constructs_ir());
+    SECTION("missing") {
+        j["rules"][0].erase("guard");
+        expect_invalid(j, "rules[0]: missing field `guard`");
+    }
+    SECTION("wrong type") {
+        j["rules"][1]["name"] = 3;
+        expect_invalid(j, "rules[1].name: expected a string, found an integer");
+    }
+    SECTION("wrong enumerator") {
+        j["rules"][0]["kind"] = "modifer";
+        expect_invalid(j, "rules[0].kind: `modifer` is not one of modifier");
+    }
+    SECTION("unknown field") {
+        j["tables"][0]["colour"] = "red";
+        expect_invalid(j, "tables[0]: unknown field `colour`");
+    }
+    SECTION("negative index") {
+        j["nodes"][3]["ref"] = -1;
+        expect_invalid(j, "nodes[3].ref: a negative number");
+    }
+    SECTION("fractional number") {
+        j["min_players"] = 2.5;
+        expect_invalid(j, "min_players: expected an integer, found a fractional number");
+    }
+    SECTION("a number too large") {
+        j["rules"][0]["group"] = 5000000000ull;
+        expect_invalid(j, "rules[0].group: number out of range");
+    }
+}
+
+TEST_CASE("ir json: indices out of range", "[ir][json]") {
+    nlohmann::json j = wp::ir::to_json(all_constructs_ir());
+    const auto nodes = j["nodes"].size();
+    SECTION("a rule's guard") {
+        j["rules"][1]["guard"] = nodes + 10;
+        expect_invalid(j, "rules[1].guard: node " + std::to_string(nodes + 10) + " does not exist");
+    }
+    SECTION("a type reference") {
+        j["slots"][0]["type"] = 99999;
+        expect_invalid(j, "slots[0].type: type 99999 does not exist");
+    }
+    SECTION("a child after its parent") {
+        // Point the first child of the last node at the last node itself: a cycle.
+        for (std::size_t n = nodes; n-- > 0;) {
+            if (j["nodes"][n]["child_count"].get<int>() > 0) {
+                const auto first = j["nodes"][n]["first_child"].get<std::size_t>();
+                j["children"][first] = n;
+                expect_invalid(j, "does not come before its parent");
+                break;
+            }
+        }
+    }
+    SECTION("children past the end") {
+        j["nodes"][nodes - 1]["first_child"] = j["children"].size() + 5;
+        j["nodes"][nodes - 1]["child_count"] = 1;
+        expect_invalid(j, "children run past the end");
+    }
+    SECTION("an op with the wrong arity") {
+        for (std::size_t n = 0; n < nodes; ++n) {
+            if (j["nodes"][n]["op"] == "not") {
+                j["nodes"][n]["child_count"] = 0;
+                expect_invalid(j, "`not` takes 1 children, not 0");
+                break;
+            }
+        }
+    }
+    SECTION("a local outside its frame") {
+        for (std::size_t n = 0; n < nodes; ++n) {
+            if (j["nodes"][n]["op"] == "local") {
+                j["nodes"][n]["ref"] = 77;
+                expect_invalid(j, "uses local 77");
+                break;
+            }
+        }
+    }
+    SECTION("a table with too few cells") {
+        j["tables"][1]["cells"].erase(0);
+        expect_invalid(j, "tables[1].cells: holds 23 cells for 6 rows of 4");
+    }
+    SECTION("a key map naming a missing row") {
+        j["tables"][0]["row_map"]["dense"][0] = 40;
+        expect_invalid(j, "tables[0].row_map.dense");
+    }
+    SECTION("an anchor's section") {
+        j["rules"][0]["prov"]["anchors"][0]["section"] = 500;
+        expect_invalid(j, "rules[0].prov.anchors[0].section: section 500 does not exist");
+    }
+    SECTION("an option's default") {
+        j["options"][0]["default_index"] = 9;
+        expect_invalid(j, "options[0].default_index: not one of the values");
+    }
+    SECTION("entity values against the record") {
+        j["entities"][0]["values"].erase(0);
+        expect_invalid(j, "entities[0].values: holds 2 values for 3 fields");
+    }
+    SECTION("a constant that is not of its type") {
+        j["entities"][0]["values"][0] = 7;  // arm has 3 members
+        expect_invalid(j, "entities[0].values[0]: the value 7 is not a arm");
+    }
+    SECTION("a slot's initial value outside its range") {
+        j["slots"][0]["initial"] = 9;
+        expect_invalid(j, "slots[0].initial: the value 9");
+    }
+    SECTION("a member constant out of its enum") {
+        for (std::size_t n = 0; n < nodes; ++n) {
+            if (j["nodes"][n]["op"] == "const-member") {
+                j["nodes"][n]["value"] = 40;
+                expect_invalid(j, "the value 40");
+                break;
+            }
+        }
+    }
+    SECTION("extreme key map bounds") {
+        j["tables"][0]["row_map"]["min"] = std::numeric_limits<std::int64_t>::min();
+        j["tables"][0]["row_map"]["max"] = std::numeric_limits<std::int64_t>::max();
+        expect_invalid(j, "tables[0].row_map: dense holds");
+    }
+    SECTION("an override edge") {
+        j["groups"][1]["edges"][0]["lower"] = 1000;
+        expect_invalid(j, "groups[1].edges: rule 1000 does not exist");
+    }
+}
+
+TEST_CASE("ir json: malformed text", "[ir][json]") {
+    wp::ir::read_error error;
+    CHECK_FALSE(wp::ir::from_json_text("{\"schema\": ", error));
+    CHECK(error.kind == wp::dsl::diag_kind::ir_invalid);
+    CHECK(error.message.find("not valid JSON") != std::string::npos);
+    CHECK_FALSE(wp::ir::from_json_text("", error));
+    const std::string deep(100000, '[');
+    CHECK_FALSE(wp::ir::from_json_text(deep, error));
+    CHECK_FALSE(wp::ir::from_json_text(std::string(50000, '[') + std::string(50000, ']'), error));
+}
+
+TEST_CASE("ir json: every field of every table is checked (fuzz by deletion)", "[ir][json]") {
+    // Removing any one field of the first element of each table must give a clear error.
+    const nlohmann::json j = wp::ir::to_json(all_constructs_ir());
+    std::size_t tried = 0;
+    for (const auto& [table, value] : j.items()) {
+        if (!value.is_array() || value.empty() || !value[0].is_object()) continue;
+        for (const auto& [field, ignored] : value[0].items()) {
+            nlohmann::json broken = j;
+            broken[table][0].erase(field);
+            wp::ir::read_error error;
+            CHECK_FALSE(wp::ir::from_json(broken, error));
+            CHECK(error.message.find("missing field `" + field + "`") != std::string::npos);
+            ++tried;
+        }
+    }
+    CHECK(tried > 100);
+}
