@@ -24,7 +24,6 @@ if ((${#missing[@]})); then
 fi
 
 build_dir=${WP_BUILD_DIR:-build}
-if [ ! -f "$build_dir/build.ninja" ]; then
-  cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DWP_WERROR=ON ${WP_CMAKE_ARGS:-}
-fi
+# Configuring again is quick and keeps the cache in step with WP_CMAKE_ARGS.
+cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DWP_WERROR=ON ${WP_CMAKE_ARGS:-} >/dev/null
 cmake --build "$build_dir" -j "$(nproc)"
