@@ -46,5 +46,6 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
 void add_parse_command(CLI::App& app, context& ctx);
 void add_compile_command(CLI::App& app, context& ctx);
 void add_info_command(CLI::App& app, context& ctx);
+void add_play_command(CLI::App& app, context& ctx);
 
 }  // namespace wp::cli

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# The main job: set up and build, then compile every bundled ruleset (one summary line each).
+# The main job: set up and build, then compile every bundled ruleset (one summary line each)
+# and play one seeded game of each.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 build_dir=${WP_BUILD_DIR:-build}
 status=0
 for ruleset in rulesets/*/; do
-  "$build_dir/app/westphalia" compile "${ruleset%/}" || status=1
+  "$build_dir/app/westphalia" compile "${ruleset%/}" || { status=1; continue; }
+  echo "  one game, 4 players, seed 1: $("$build_dir/app/westphalia" play "${ruleset%/}" --players 4 --seed 1 --quiet | tr '\n' ' ')" || status=1
 done
 exit $status

@@ -1,0 +1,249 @@
+// The Westphalia engine: plays a game from its IR. An OpenSpiel-style `state` (terminal,
+// chance or decision node; legal actions; chance outcomes with exact weights; apply one
+// action) over flat storage, interpreting the IR's statement nodes with an explicit
+// continuation stack so that execution suspends at every decision and chance node.
+#pragma once
+
+#include "westphalia/ir/ir.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace wp::engine {
+
+// A rule the game cannot follow: an `error` overflow, a table key no row covers, an illegal
+// `do`, a decision no rule decides. The message names the element and the source position.
+class engine_error : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// The engine's generator: splitmix64, one 64-bit word of state (a seed gives a byte-identical
+// game on every platform).
+struct rng {
+    std::uint64_t s = 0;
+    std::uint64_t next() {
+        std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        return z ^ (z >> 31);
+    }
+    // Uniform in [0, n), n > 0 (rejection sampling: no modulo bias).
+    std::uint64_t below(std::uint64_t n) {
+        const std::uint64_t limit = ~0ull - (~0ull % n);
+        std::uint64_t x = next();
+        while (x >= limit) x = next();
+        return x % n;
+    }
+};
+
+// Everything fixed for one game: the IR, the number of players and the storage layout.
+// Shared (read-only) by every state of the game.
+class game {
+public:
+    // `options`: name=value pairs overriding the IR's selected option values (as written in the
+    // rule language: `2`, `true`, `one_total`). Throws engine_error on an unknown name or value.
+    game(ir::ruleset rs, int players, const std::map<std::string, std::string>& options = {});
+
+    const ir::ruleset& ruleset() const { return rs_; }
+    int players() const { return players_; }
+
+    // Layout (public for the state's interpreter and for tests).
+    struct slot_layout { std::uint32_t offset = 0; std::uint32_t width = 1; };
+    std::vector<slot_layout> slots;           // per ruleset::slots
+    std::uint32_t value_count = 0;
+    std::vector<std::uint32_t> kind_first;    // first instance of each entity kind
+    std::vector<std::uint32_t> kind_count;    // instances of each kind
+    std::vector<std::uint32_t> entity_first;  // first instance of each entity
+    std::vector<ir::id> instance_entity;      // instance -> entity
+    std::vector<std::uint32_t> zone_first;    // first zone instance of each zone
+    std::vector<ir::id> zone_instance_zone;   // zone instance -> zone
+    std::vector<std::uint32_t> zone_capacity_offset;  // zone instance -> offset in contents
+    std::uint32_t contents_size = 0;
+    std::vector<std::int64_t> option_value;   // per ruleset::options
+    std::vector<ir::id> group_of_roll, group_of_quantity, group_of_decision, group_of_action, group_of_event;
+    ir::id main_sequence = ir::no_id;
+    ir::id wins_decision = ir::no_id;         // `decision wins(p: player) : bool`, if declared
+
+    std::string position(ir::id node) const;  // "base/rules.wph:12:3"
+    std::string value_text(ir::id type, std::int64_t v) const;
+    std::string instance_text(std::int64_t instance) const;
+
+private:
+    ir::ruleset rs_;
+    int players_ = 0;
+};
+
+struct action_info {
+    int id = 0;
+    std::string text;
+};
+
+struct chance_outcome {
+    std::int64_t value = 0;     // the total rolled (rolls, dice), or the chosen element
+    std::uint64_t weight = 0;   // ways to get it
+    std::uint64_t total = 0;    // out of
+    double probability = 0;
+    std::string text;
+};
+
+struct state_options {
+    // Resolve rolls and ownerless choices with the state's generator inside apply(), never
+    // stopping at a chance node. Shuffles always use the generator.
+    bool sampled_chance = false;
+    // Called with one readable line per turn, emitted event and game end (not copied state:
+    // the function must outlive the states).
+    const std::function<void(const std::string&)>* trace = nullptr;
+};
+
+class state {
+public:
+    // The game's start, executed up to its first decision or chance node.
+    state(const game& g, std::uint64_t seed, state_options options = {});
+
+    bool is_terminal() const { return pending_ == pending_kind::terminal; }
+    bool is_chance_node() const { return pending_ == pending_kind::chance_roll || pending_ == pending_kind::chance_choice; }
+    // The seat deciding, or -1 at a chance node, -2 when terminal.
+    int current_player() const;
+    std::vector<action_info> legal_actions() const;
+    std::size_t num_actions() const { return options_.size(); }
+    std::vector<chance_outcome> chance_outcomes() const;
+    // Applies the i-th legal action (decision node) or chance outcome (chance node), then runs
+    // to the next decision or chance node or the end. Throws engine_error.
+    void apply(int action);
+    // At a chance node: picks an outcome with the state's generator and applies it.
+    void apply_sampled();
+
+    const std::string& end_reason() const { return end_reason_; }
+    // The seats the `wins` decision holds for (empty when the ruleset has none). The define
+    // rules used are added to *fires when given.
+    std::vector<int> winners(std::vector<std::uint64_t>* fires = nullptr) const;
+    // Per-rule counts of firing (triggers run, modifiers added, defines used, forbid/permit/
+    // require applicable when legality was checked).
+    const std::vector<std::uint64_t>& rule_fires() const { return fires_; }
+    std::uint64_t decisions() const { return decisions_; }
+    // The names of the ruleset's invariants that do not hold in this state.
+    std::vector<std::string> violated_invariants() const;
+
+    // Reading state, for tests and tools.
+    std::int64_t slot_value(const std::string& slot, int index = 0, int key = 0) const;
+    std::vector<std::int64_t> zone_contents(const std::string& zone, int player = 0) const;  // instances
+    ir::id entity_of(std::int64_t instance) const { return g_->instance_entity.at(static_cast<std::size_t>(instance)); }
+
+    // What seat `viewer` sees (-1: everything): state values and zones, hidden zones (and
+    // `owner` zones of other seats) as card counts only.
+    std::string view(int viewer) const;
+    const game& the_game() const { return *g_; }
+
+private:
+    enum class pending_kind : std::uint8_t { none, decision, chance_roll, chance_choice, terminal };
+    enum class frame_kind : std::uint8_t { list, for_each, while_, repeat, block, subset, order };
+    struct frame {
+        ir::id node = ir::no_id;
+        std::uint32_t pc = 0;
+        std::uint32_t fb = 0;    // locals base
+        std::uint32_t mark = 0;  // locals size to restore on pop (npos: none)
+        std::uint32_t aux = 0;   // loop store offset (for_each)
+        std::uint32_t aux_len = 0;
+        frame_kind kind = frame_kind::list;
+        bool round = false;      // a loop over the players whose body holds a turn
+    };
+    struct need_chance {};
+
+    const game* g_;
+    const ir::ruleset* rs_;
+    state_options opt_;
+    rng rng_;
+    std::vector<std::int64_t> values_;
+    std::vector<std::int32_t> contents_;
+    std::vector<std::uint32_t> zone_size_;
+    std::vector<std::int64_t> locals_;
+    std::vector<std::int64_t> loop_store_;
+    std::vector<frame> frames_;
+    std::vector<std::uint64_t> fires_;
+    std::vector<ir::id> fire_log_;  // fires of the statement being run
+    std::vector<std::int64_t> scratch_;  // set elements being iterated (a stack)
+    std::vector<ir::id> rule_stack_;     // applicable rules being used (a stack)
+
+    pending_kind pending_ = pending_kind::none;
+    ir::id pending_node_ = ir::no_id;    // the choose/may statement waiting
+    std::uint32_t pending_fb_ = 0;
+    int pending_player_ = -1;
+    std::vector<std::int64_t> options_;  // decision: option values; may: 1 (yes), 0 (no)
+    std::vector<std::uint64_t> weights_; // chance_roll: weight of each option
+    std::uint64_t weight_total_ = 0;
+    std::vector<std::int64_t> step_results_;  // chance results of the step being replayed
+    std::size_t step_cursor_ = 0;
+    std::uint8_t end_at_ = 0;                 // 1: end at end of turn, 2: of round
+    std::string pending_end_;
+    std::string end_reason_;
+    std::uint64_t decisions_ = 0;
+    std::uint64_t quiet_steps_ = 0;  // steps since the last decision or chance node
+
+    friend struct interp;
+    void run();
+    void step();
+    void finish(const std::string& reason);
+};
+
+// ---------------------------------------------------------------- agents and the driver
+
+class agent {
+public:
+    virtual ~agent() = default;
+    // Index of the legal action to take at a decision node of `s`.
+    virtual int act(const state& s, rng& r) = 0;
+};
+
+class random_agent : public agent {
+public:
+    int act(const state& s, rng& r) override;
+};
+
+class first_legal_agent : public agent {
+public:
+    int act(const state&, rng&) override { return 0; }
+};
+
+// Plays the given action indices in order (then the first legal action): replays a game
+// from its play_result::actions and the same seed.
+class scripted_agent : public agent {
+public:
+    explicit scripted_agent(std::vector<int> actions) : actions_(std::move(actions)) {}
+    int act(const state&, rng&) override { return next_ < actions_.size() ? actions_[next_++] : 0; }
+
+private:
+    std::vector<int> actions_;
+    std::size_t next_ = 0;
+};
+
+struct play_options {
+    std::map<std::string, std::string> options;  // --option name=value
+    bool sampled_chance = true;                  // false: the driver samples each chance node
+    std::uint64_t max_decisions = 1'000'000;     // stop ("decision limit") beyond this
+    bool check_invariants = false;               // after every decision and at the end
+    const std::function<void(const std::string&)>* trace = nullptr;
+};
+
+struct play_result {
+    std::shared_ptr<const game> the_game;
+    std::unique_ptr<state> final_state;
+    std::string end_reason;
+    std::vector<int> winners;
+    std::uint64_t decisions = 0;
+    std::vector<int> actions;               // every decision's action index, in order
+    std::vector<std::uint64_t> rule_fires;  // per ruleset::rules
+    std::vector<std::string> invariant_violations;  // "name after decision N", first of each
+    std::string error;                      // an engine_error's message; empty when none
+};
+
+// Plays one game: agents[seat] decides for each seat (a single agent plays every seat).
+play_result play_game(const ir::ruleset& rs, int players, std::uint64_t seed, const std::vector<agent*>& agents,
+                      const play_options& options = {});
+
+}  // namespace wp::engine

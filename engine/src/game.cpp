@@ -1,0 +1,150 @@
+// The game: storage layout of one ruleset for a number of players, options, rule groups.
+#include "westphalia/engine/engine.hpp"
+
+#include "westphalia/ir/print.hpp"
+
+namespace wp::engine {
+
+namespace {
+
+std::uint32_t key_width(const ir::ruleset& rs, ir::id key_type, int players) {
+    const ir::type& k = rs.types.at(key_type);
+    switch (k.kind) {
+        case ir::type_kind::player: return static_cast<std::uint32_t>(players);
+        case ir::type_kind::enumeration: return static_cast<std::uint32_t>(rs.enums.at(k.ref).members.size());
+        case ir::type_kind::boolean: return 2;
+        case ir::type_kind::node: return static_cast<std::uint32_t>(rs.maps.at(k.ref).nodes.size());
+        default: throw engine_error("unsupported map key type " + ir::type_name(rs, key_type));
+    }
+}
+
+}  // namespace
+
+game::game(ir::ruleset rs, int players, const std::map<std::string, std::string>& options)
+    : rs_(std::move(rs)), players_(players) {
+    if (players < 1) throw engine_error("a game needs at least one player");
+    if (rs_.min_players > 0 && (players < rs_.min_players || players > rs_.max_players))
+        throw engine_error("ruleset " + rs_.name + " is for " + std::to_string(rs_.min_players) + ".." +
+                           std::to_string(rs_.max_players) + " players, not " + std::to_string(players));
+    // options
+    for (const auto& [name, text] : options) {
+        bool found = false;
+        for (ir::option& o : rs_.options) {
+            if (o.name != name) continue;
+            found = true;
+            bool matched = false;
+            for (std::uint32_t i = 0; i < o.values.size(); ++i)
+                if (ir::constant_text(rs_, o.type, o.values[i]) == text) { o.selected_index = i; matched = true; }
+            if (!matched) throw engine_error("option " + name + " has no value " + text);
+        }
+        if (!found) throw engine_error("no option named " + name);
+    }
+    for (const ir::option& o : rs_.options) option_value.push_back(o.values.empty() ? 0 : o.values.at(o.selected_index));
+
+    // entity instances
+    for (const ir::entity_kind& k : rs_.entity_kinds) {
+        kind_first.push_back(static_cast<std::uint32_t>(instance_entity.size()));
+        for (std::uint32_t e = k.first_entity; e < k.first_entity + k.entity_count; ++e) {
+            if (entity_first.size() <= e) entity_first.resize(e + 1, 0);
+            entity_first[e] = static_cast<std::uint32_t>(instance_entity.size());
+            for (std::int64_t c = 0; c < rs_.entities.at(e).count; ++c) instance_entity.push_back(e);
+        }
+        kind_count.push_back(static_cast<std::uint32_t>(instance_entity.size()) - kind_first.back());
+    }
+    entity_first.resize(rs_.entities.size(), 0);
+
+    // slots
+    for (const ir::slot& s : rs_.slots) {
+        slot_layout l;
+        l.offset = value_count;
+        const ir::type& t = rs_.types.at(s.type);
+        if (t.kind == ir::type_kind::map_of) l.width = key_width(rs_, t.key, players);
+        std::uint32_t copies = 1;
+        switch (s.scope) {
+            case ir::slot_scope::global: break;
+            case ir::slot_scope::per_player: copies = static_cast<std::uint32_t>(players); break;
+            case ir::slot_scope::per_entity: copies = kind_count.at(s.entity_kind); break;
+            case ir::slot_scope::per_node: copies = static_cast<std::uint32_t>(rs_.maps.at(s.map).nodes.size()); break;
+        }
+        value_count += l.width * copies;
+        slots.push_back(l);
+    }
+
+    // zones
+    for (ir::id z = 0; z < rs_.zones.size(); ++z) {
+        const ir::zone& zn = rs_.zones[z];
+        zone_first.push_back(static_cast<std::uint32_t>(zone_instance_zone.size()));
+        const int n = zn.per_player ? players : 1;
+        for (int i = 0; i < n; ++i) {
+            zone_instance_zone.push_back(z);
+            zone_capacity_offset.push_back(contents_size);
+            contents_size += kind_count.at(zn.entity_kind);
+        }
+    }
+
+    // rule groups
+    group_of_roll.assign(rs_.rolls.size(), ir::no_id);
+    group_of_quantity.assign(rs_.quantities.size(), ir::no_id);
+    group_of_decision.assign(rs_.decisions.size(), ir::no_id);
+    group_of_action.assign(rs_.actions.size(), ir::no_id);
+    group_of_event.assign(rs_.events.size(), ir::no_id);
+    for (ir::id g = 0; g < rs_.groups.size(); ++g) {
+        const ir::rule_group& gr = rs_.groups[g];
+        switch (gr.target) {
+            case ir::target_kind::roll: group_of_roll.at(gr.target_id) = g; break;
+            case ir::target_kind::quantity: group_of_quantity.at(gr.target_id) = g; break;
+            case ir::target_kind::decision: group_of_decision.at(gr.target_id) = g; break;
+            case ir::target_kind::action: group_of_action.at(gr.target_id) = g; break;
+            case ir::target_kind::event: group_of_event.at(gr.target_id) = g; break;
+            case ir::target_kind::none: break;
+        }
+    }
+
+    for (ir::id s = 0; s < rs_.sequences.size(); ++s)
+        if (main_sequence == ir::no_id || rs_.sequences[s].name == "game") main_sequence = s;
+    if (main_sequence == ir::no_id) throw engine_error("ruleset " + rs_.name + " has no sequence to play");
+    for (ir::id d = 0; d < rs_.decisions.size(); ++d) {
+        const ir::decision& dec = rs_.decisions[d];
+        if (dec.name == "wins" && dec.params.size() == 1 &&
+            rs_.types.at(dec.params[0].type).kind == ir::type_kind::player &&
+            rs_.types.at(dec.result).kind == ir::type_kind::boolean)
+            wins_decision = d;
+    }
+}
+
+std::string game::position(ir::id node) const {
+    if (node == ir::no_id || node >= rs_.nodes.size()) return "?";
+    const ir::source_pos& w = rs_.nodes[node].where;
+    std::string file = w.file < rs_.files.size() ? rs_.files[w.file] : "?";
+    return file + ":" + std::to_string(w.line) + ":" + std::to_string(w.column);
+}
+
+std::string game::instance_text(std::int64_t instance) const {
+    if (instance < 0 || static_cast<std::size_t>(instance) >= instance_entity.size()) return "none";
+    const ir::entity& e = rs_.entities.at(instance_entity[static_cast<std::size_t>(instance)]);
+    return e.display.empty() ? e.name : e.display;
+}
+
+std::string game::value_text(ir::id type, std::int64_t v) const {
+    if (type == ir::no_id) return std::to_string(v);
+    const ir::type& t = rs_.types.at(type);
+    switch (t.kind) {
+        case ir::type_kind::player: return v < 0 ? "none" : "P" + std::to_string(v + 1);
+        case ir::type_kind::entity: return instance_text(v);
+        case ir::type_kind::boolean: return v ? "true" : "false";
+        case ir::type_kind::enumeration:
+            if (v >= 0 && static_cast<std::size_t>(v) < rs_.enums.at(t.ref).members.size())
+                return rs_.enums.at(t.ref).members[static_cast<std::size_t>(v)].name;
+            return std::to_string(v);
+        case ir::type_kind::string:
+            if (v >= 0 && static_cast<std::size_t>(v) < rs_.strings.size()) return rs_.strings[static_cast<std::size_t>(v)];
+            return std::to_string(v);
+        case ir::type_kind::node:
+            if (v >= 0 && static_cast<std::size_t>(v) < rs_.maps.at(t.ref).nodes.size())
+                return rs_.maps.at(t.ref).nodes[static_cast<std::size_t>(v)].name;
+            return "none";
+        default: return std::to_string(v);
+    }
+}
+
+}  // namespace wp::engine

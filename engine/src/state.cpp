@@ -1,0 +1,1491 @@
+// The state and its interpreter. Expressions are evaluated recursively (they cannot suspend);
+// statements run from an explicit stack of frames (statement list + position, loop state),
+// so execution stops at a decision or chance node and resumes in apply().
+//
+// Chance inside a statement: every statement evaluates all its expressions before it changes
+// anything. When an expression needs a roll (or a bare dice term) and no result is known, the
+// state becomes a chance node and the statement is not performed; apply() records the outcome
+// and runs the statement again from its start, which now reads the recorded results in order.
+#include "westphalia/engine/engine.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <sstream>
+
+namespace wp::engine {
+
+using ir::id;
+using ir::op;
+
+namespace {
+constexpr std::uint32_t npos = 0xFFFFFFFFu;
+
+struct dist {
+    std::int64_t min = 0;
+    std::vector<std::uint64_t> w;
+    std::uint64_t total = 1;
+};
+
+dist dice_dist(const ir::dice_term& d) {
+    dist r;
+    r.min = 0;
+    r.w = {1};
+    const std::uint64_t faces = static_cast<std::uint64_t>(d.high - d.low + 1);
+    for (std::int64_t i = 0; i < d.count; ++i) {
+        std::vector<std::uint64_t> n(r.w.size() + faces - 1, 0);
+        for (std::size_t a = 0; a < r.w.size(); ++a)
+            for (std::size_t b = 0; b < faces; ++b) n[a + b] += r.w[a];
+        r.w = std::move(n);
+        r.total *= faces;
+    }
+    r.min = d.count * d.low;
+    return r;
+}
+}  // namespace
+
+// ------------------------------------------------------------------ the interpreter
+
+struct interp {
+    state& s;
+    const game& g;
+    const ir::ruleset& rs;
+
+    explicit interp(state& st) : s(st), g(*st.g_), rs(*st.rs_) {}
+
+    [[noreturn]] void fail(id node, const std::string& what) const {
+        throw engine_error(g.position(node) + ": " + what);
+    }
+
+    const ir::node& N(id n) const { return rs.nodes[n]; }
+    id child(id n, std::uint32_t i) const { return rs.children[rs.nodes[n].first_child + i]; }
+    ir::type_kind kind_of(id n) const {
+        const id t = rs.nodes[n].type;
+        return t == ir::no_id ? ir::type_kind::void_ : rs.types[t].kind;
+    }
+    std::int64_t& L(std::uint32_t fb, id local) { return s.locals_[fb + local]; }
+
+    // A new locals region of `size` values; returns its base.
+    std::uint32_t push_region(std::size_t size) {
+        const auto base = static_cast<std::uint32_t>(s.locals_.size());
+        s.locals_.resize(s.locals_.size() + size, -1);
+        return base;
+    }
+
+    // ------------------------------------------------ chance
+
+    // The value of a chance event with outcomes min + i weighted w[i]: a recorded result when
+    // replaying, a sample in sampled mode, else the state becomes a chance node.
+    std::int64_t chance(std::int64_t min, const std::vector<std::uint64_t>& w, std::uint64_t total) {
+        if (s.step_cursor_ < s.step_results_.size()) return s.step_results_[s.step_cursor_++];
+        if (s.opt_.sampled_chance) {
+            std::uint64_t x = s.rng_.below(total);
+            for (std::size_t i = 0; i < w.size(); ++i) {
+                if (x < w[i]) return min + static_cast<std::int64_t>(i);
+                x -= w[i];
+            }
+            return min + static_cast<std::int64_t>(w.size()) - 1;
+        }
+        s.options_.clear();
+        s.weights_.clear();
+        for (std::size_t i = 0; i < w.size(); ++i) {
+            if (w[i] == 0) continue;
+            s.options_.push_back(min + static_cast<std::int64_t>(i));
+            s.weights_.push_back(w[i]);
+        }
+        s.weight_total_ = total;
+        s.pending_ = state::pending_kind::chance_roll;
+        throw state::need_chance{};
+    }
+
+    // ------------------------------------------------ sets
+
+    // Pushes the elements of set expression `n` onto scratch; returns the start index.
+    std::size_t push_set(id n, std::uint32_t fb) {
+        const std::size_t start = s.scratch_.size();
+        const ir::node& nd = N(n);
+        const ir::type_kind k = kind_of(n);
+        if (k == ir::type_kind::zone) {
+            const std::int64_t zi = eval(n, fb);
+            if (zi < 0) fail(n, "no zone");
+            const auto z = static_cast<std::size_t>(zi);
+            const std::uint32_t off = g.zone_capacity_offset[z];
+            for (std::uint32_t i = 0; i < s.zone_size_[z]; ++i) s.scratch_.push_back(s.contents_[off + i]);
+            return start;
+        }
+        if (nd.code == op::builtin) {
+            const auto b = static_cast<ir::builtin>(nd.ref);
+            if (b == ir::builtin::players) {
+                for (int p = 0; p < g.players(); ++p) s.scratch_.push_back(p);
+                return start;
+            }
+            if (b == ir::builtin::opponents) {
+                const std::int64_t p = eval(child(n, 0), fb);
+                for (int i = 1; i < g.players(); ++i) s.scratch_.push_back((p + i) % g.players());
+                return start;
+            }
+            if (b == ir::builtin::neighbours) {
+                const std::int64_t v = eval(child(n, 0), fb);
+                const ir::type& t = rs.types[rs.nodes[child(n, 0)].type];
+                for (id x : rs.maps.at(t.ref).nodes.at(static_cast<std::size_t>(v)).neighbours) s.scratch_.push_back(x);
+                return start;
+            }
+        }
+        if (nd.code == op::local && k == ir::type_kind::list_of) {
+            // A list chosen by `choose subset|order`: a handle into the loop store.
+            const std::int64_t h = s.locals_[fb + nd.ref];
+            if (h < 0) fail(n, "no list chosen yet");
+            const auto off = static_cast<std::size_t>(h >> 24);
+            const auto len = static_cast<std::size_t>(h & 0xFFFFFF);
+            for (std::size_t i = 0; i < len; ++i) s.scratch_.push_back(s.loop_store_[off + i]);
+            return start;
+        }
+        if (nd.code == op::type_members) {
+            const ir::type& t = rs.types.at(nd.ref);
+            switch (t.kind) {
+                case ir::type_kind::player:
+                    for (int p = 0; p < g.players(); ++p) s.scratch_.push_back(p);
+                    break;
+                case ir::type_kind::enumeration:
+                    for (std::size_t m = 0; m < rs.enums.at(t.ref).members.size(); ++m)
+                        s.scratch_.push_back(static_cast<std::int64_t>(m));
+                    break;
+                case ir::type_kind::entity:
+                    for (std::uint32_t i = 0; i < g.kind_count.at(t.ref); ++i) s.scratch_.push_back(g.kind_first[t.ref] + i);
+                    break;
+                case ir::type_kind::node:
+                    for (std::size_t m = 0; m < rs.maps.at(t.ref).nodes.size(); ++m)
+                        s.scratch_.push_back(static_cast<std::int64_t>(m));
+                    break;
+                default: fail(n, "cannot list the members of " + ir::type_name(rs, nd.ref));
+            }
+            return start;
+        }
+        fail(n, std::string("unsupported set expression ") + ir::name_of(nd.code));
+    }
+
+    std::size_t set_size(id n, std::uint32_t fb) {
+        const std::size_t start = push_set(n, fb);
+        const std::size_t size = s.scratch_.size() - start;
+        s.scratch_.resize(start);
+        return size;
+    }
+
+    // ------------------------------------------------ storage addresses
+
+    std::uint32_t slot_addr(id n, id slot, std::int64_t index) const {
+        const ir::slot& sl = rs.slots[slot];
+        const game::slot_layout& l = g.slots[slot];
+        std::int64_t copy = 0;
+        switch (sl.scope) {
+            case ir::slot_scope::global: break;
+            case ir::slot_scope::per_player:
+                if (index < 0 || index >= g.players()) fail(n, "slot " + sl.name + " of no player");
+                copy = index;
+                break;
+            case ir::slot_scope::per_entity:
+                if (index < 0) fail(n, "slot " + sl.name + " of no " + rs.entity_kinds.at(sl.entity_kind).name);
+                copy = index - g.kind_first.at(sl.entity_kind);
+                break;
+            case ir::slot_scope::per_node:
+                if (index < 0) fail(n, "slot " + sl.name + " of no location");
+                copy = index;
+                break;
+        }
+        return l.offset + static_cast<std::uint32_t>(copy) * l.width;
+    }
+
+    // The address in values_ of an assignable expression (or of a map's first element).
+    std::uint32_t addr(id n, std::uint32_t fb) {
+        const ir::node& nd = N(n);
+        switch (nd.code) {
+            case op::global: return slot_addr(n, nd.ref, 0);
+            case op::player_field:
+            case op::entity_field: return slot_addr(n, nd.ref, eval(child(n, 0), fb));
+            case op::index: {
+                const std::uint32_t base = addr(child(n, 0), fb);
+                const std::int64_t k = eval(child(n, 1), fb);
+                const ir::type& mt = rs.types[N(child(n, 0)).type];
+                const std::int64_t width = static_cast<std::int64_t>(rs.types[mt.key].kind == ir::type_kind::player
+                                                                          ? g.players()
+                                                                          : 1 << 30);
+                if (k < 0 || k >= width) fail(n, "map key out of range");
+                return base + static_cast<std::uint32_t>(k);
+            }
+            default: fail(n, std::string("not assignable: ") + ir::name_of(nd.code));
+        }
+    }
+
+    id slot_of(id n) const {
+        const ir::node& nd = N(n);
+        if (nd.code == op::index) return slot_of(child(n, 0));
+        return nd.ref;
+    }
+
+    // ------------------------------------------------ rules
+
+    // Counts a rule firing; undone if the statement is replayed after a chance node.
+    void fire(id r) {
+        ++s.fires_[r];
+        s.fire_log_.push_back(r);
+    }
+
+    // A region for rule r's locals with the target's arguments in args[0..count).
+    std::uint32_t bind_rule(id r, const std::int64_t* args, std::size_t count) {
+        const ir::rule& rule = rs.rules[r];
+        const std::uint32_t fb = push_region(std::max<std::size_t>(rule.locals.size(), count));
+        for (std::size_t i = 0; i < count && i < rule.locals.size(); ++i) s.locals_[fb + i] = args[i];
+        return fb;
+    }
+
+    // The rules of group `gi` that apply to the arguments and that no applicable higher rule
+    // defeats (prioritised defaults), pushed in group order on the rule stack from the returned
+    // index; the caller truncates the stack back to it.
+    std::size_t applicable(id gi, const std::int64_t* args, std::size_t count) {
+        auto& st = s.rule_stack_;
+        const std::size_t start = st.size();
+        if (gi == ir::no_id) return start;
+        const ir::rule_group& gr = rs.groups[gi];
+        for (id r : gr.rules) {
+            const ir::rule& rule = rs.rules[r];
+            if (rule.guard == ir::no_id) {
+                st.push_back(r);
+                continue;
+            }
+            const std::size_t mark = s.locals_.size();
+            const bool a = eval(rule.guard, bind_rule(r, args, count)) != 0;
+            s.locals_.resize(mark);
+            if (a) st.push_back(r);
+        }
+        if (gr.edges.empty()) return start;
+        const std::size_t mid = st.size();
+        for (std::size_t i = start; i < mid; ++i) {
+            bool defeated = false;
+            for (const ir::override_edge& e : gr.edges)
+                if (e.lower == st[i])
+                    for (std::size_t j = start; j < mid && !defeated; ++j) defeated = st[j] == e.higher;
+            if (!defeated) st.push_back(st[i]);
+        }
+        std::copy(st.begin() + static_cast<std::ptrdiff_t>(mid), st.end(), st.begin() + static_cast<std::ptrdiff_t>(start));
+        st.resize(start + (st.size() - mid));
+        return start;
+    }
+
+    std::int64_t modifiers(id gi, const std::int64_t* args, std::size_t count) {
+        const std::size_t start = applicable(gi, args, count);
+        std::int64_t total = 0;
+        for (std::size_t i = start; i < s.rule_stack_.size(); ++i) {
+            const id r = s.rule_stack_[i];
+            const ir::rule& rule = rs.rules[r];
+            if (rule.kind != ir::rule_kind::modifier) continue;
+            const std::size_t mark = s.locals_.size();
+            total += eval(rule.amount, bind_rule(r, args, count));
+            s.locals_.resize(mark);
+            fire(r);
+        }
+        s.rule_stack_.resize(start);
+        return total;
+    }
+
+    // Whether action a is legal for args: its guard or an applicable permit, and no applicable
+    // forbid (each after overrides).
+    bool action_legal(id a, const std::int64_t* args, std::size_t count) {
+        const ir::action& act = rs.actions[a];
+        const std::size_t mark = s.locals_.size();
+        const std::uint32_t fb = push_region(std::max<std::size_t>(act.locals.size(), count));
+        for (std::size_t i = 0; i < count; ++i) s.locals_[fb + i] = args[i];
+        const bool guard = act.guard == ir::no_id || eval(act.guard, fb) != 0;
+        s.locals_.resize(mark);
+        const std::size_t start = applicable(g.group_of_action[a], args, count);
+        bool forbidden = false, permitted = false;
+        for (std::size_t i = start; i < s.rule_stack_.size(); ++i) {
+            const id r = s.rule_stack_[i];
+            const ir::rule_kind k = rs.rules[r].kind;
+            if (k == ir::rule_kind::forbid) forbidden = true;
+            if (k == ir::rule_kind::permit) permitted = true;
+            if (k == ir::rule_kind::forbid || k == ir::rule_kind::permit || k == ir::rule_kind::require) fire(r);
+        }
+        s.rule_stack_.resize(start);
+        return (guard || permitted) && !forbidden;
+    }
+
+    // A decision's value: the applicable, undefeated `define` rules must agree (none is a gap,
+    // two different values a contradiction: both engine errors).
+    std::int64_t decide(id n, id d, const std::int64_t* args, std::size_t count) {
+        const std::size_t start = applicable(g.group_of_decision[d], args, count);
+        bool have = false;
+        std::int64_t value = 0;
+        id first = ir::no_id;
+        for (std::size_t i = start; i < s.rule_stack_.size(); ++i) {
+            const id r = s.rule_stack_[i];
+            const ir::rule& rule = rs.rules[r];
+            if (rule.kind != ir::rule_kind::define) continue;
+            const std::size_t mark = s.locals_.size();
+            const std::int64_t v = eval(rule.value, bind_rule(r, args, count));
+            s.locals_.resize(mark);
+            fire(r);
+            if (have && v != value)
+                fail(n, "rules " + rs.rules[first].name + " and " + rule.name + " contradict each other on " +
+                            rs.decisions[d].name + args_text(rs.decisions[d].params, args, count));
+            if (!have) first = r;
+            have = true;
+            value = v;
+        }
+        s.rule_stack_.resize(start);
+        if (!have) fail(n, "no rule decides " + rs.decisions[d].name + args_text(rs.decisions[d].params, args, count));
+        return value;
+    }
+
+    std::string args_text(const std::vector<ir::local>& params, const std::int64_t* args, std::size_t count) const {
+        std::string t = "(";
+        for (std::size_t i = 0; i < count; ++i)
+            t += (i ? ", " : "") + g.value_text(i < params.size() ? params[i].type : ir::no_id, args[i]);
+        return t + ")";
+    }
+
+    // ------------------------------------------------ rolls and tables
+
+    std::int64_t roll(id r, const std::int64_t* args, std::size_t count) {
+        const ir::roll& ro = rs.rolls[r];
+        const std::int64_t mod = modifiers(g.group_of_roll[r], args, count);
+        if (ro.linear && !ro.dist.weights.empty()) return chance(ro.dist.min + mod, ro.dist.weights, ro.dist.total);
+        const std::size_t mark = s.locals_.size();
+        const std::uint32_t fb = push_region(std::max<std::size_t>(ro.locals.size(), count));
+        for (std::size_t i = 0; i < count; ++i) s.locals_[fb + i] = args[i];
+        const std::int64_t v = eval(ro.expr, fb);
+        s.locals_.resize(mark);
+        return v + mod;
+    }
+
+    static std::int32_t map_key(const ir::key_map& km, std::int64_t k) {
+        if (km.kind == ir::key_range_kind::member) {
+            if (k < 0 || static_cast<std::size_t>(k) >= km.dense.size()) return -1;
+            return km.dense[static_cast<std::size_t>(k)];
+        }
+        if (k < km.min) return km.below;
+        if (k > km.max) return km.above;
+        return km.dense[static_cast<std::size_t>(k - km.min)];
+    }
+
+    static std::int64_t clamp_key(const ir::table_key& key, std::int64_t k) {
+        if (!key.has_clamp) return k;
+        return std::clamp(k, key.clamp_lo.lo, std::max(key.clamp_lo.lo, key.clamp_hi.hi));
+    }
+
+    // Binds a table's arguments in a new region; returns the region and the cell.
+    std::pair<std::uint32_t, const ir::table_cell*> table_cell(id n, id t, const std::int64_t* args, std::size_t count) {
+        const ir::table& tb = rs.tables[t];
+        const std::uint32_t fb = push_region(std::max<std::size_t>(tb.locals.size(), count));
+        std::size_t a = 0;
+        for (; a < tb.param_count && a < count; ++a) s.locals_[fb + a] = args[a];
+        std::int64_t keys[2] = {0, 0};
+        for (std::size_t k = 0; k < tb.keys.size() && k < 2; ++k) {
+            const ir::table_key& key = tb.keys[k];
+            if (key.source == ir::key_source::key && key.var != ir::no_id && a < count) s.locals_[fb + key.var] = args[a++];
+            if (key.source == ir::key_source::key && key.var != ir::no_id && key.expr == ir::no_id)
+                keys[k] = s.locals_[fb + key.var];
+            else
+                keys[k] = eval(key.expr, fb);
+            if (key.round != ir::rounding::none || (key.type != ir::no_id && rs.types[key.type].kind == ir::type_kind::odds))
+                fail(n, "odds keys are not supported yet (table " + tb.name + ")");
+            keys[k] = clamp_key(key, keys[k]);
+        }
+        const std::int32_t row = map_key(tb.row_map, keys[0]);
+        if (row < 0) fail(n, "no row of table " + tb.name + " for key " + std::to_string(keys[0]));
+        std::int32_t col = 0;
+        if (!tb.columns.empty()) {
+            col = map_key(tb.column_map, keys[1]);
+            if (col < 0) fail(n, "no column of table " + tb.name + " for key " + std::to_string(keys[1]));
+        }
+        const std::size_t width = std::max<std::size_t>(1, tb.columns.size());
+        return {fb, &tb.cells.at(static_cast<std::size_t>(row) * width + static_cast<std::size_t>(col))};
+    }
+
+    // ------------------------------------------------ expressions
+
+    // Evaluates the arguments (children [from, count)) of node n into a small buffer.
+    std::size_t eval_args(id n, std::uint32_t fb, std::int64_t* out, std::uint32_t from = 0) {
+        const std::uint32_t c = N(n).child_count;
+        if (c - from > 16) fail(n, "too many arguments");
+        for (std::uint32_t i = from; i < c; ++i) out[i - from] = eval(child(n, i), fb);
+        return c - from;
+    }
+
+    std::int64_t eval(id n, std::uint32_t fb) {
+        const ir::node& nd = N(n);
+        switch (nd.code) {
+            case op::absent: return 0;
+            case op::const_int:
+            case op::const_bool:
+            case op::const_string:
+            case op::const_member:
+            case op::const_node: return nd.value;
+            case op::const_entity:
+                return nd.value < 0 ? -1 : static_cast<std::int64_t>(g.entity_first.at(static_cast<std::size_t>(nd.value)));
+            case op::dice: {
+                const dist d = dice_dist(rs.dice_terms.at(nd.ref));
+                return chance(d.min, d.w, d.total);
+            }
+            case op::local: return s.locals_[fb + nd.ref];
+            case op::global:
+            case op::player_field:
+            case op::entity_field: {
+                const std::uint32_t a = addr(n, fb);
+                return kind_of(n) == ir::type_kind::map_of ? a : s.values_[a];
+            }
+            case op::attribute: {
+                const std::int64_t inst = eval(child(n, 0), fb);
+                if (inst < 0) fail(n, "attribute of no entity");
+                return rs.entities[g.instance_entity.at(static_cast<std::size_t>(inst))].values.at(nd.ref);
+            }
+            case op::node_attribute: {
+                const std::int64_t v = eval(child(n, 0), fb);
+                const ir::type& t = rs.types[N(child(n, 0)).type];
+                if (v < 0) fail(n, "attribute of no location");
+                return rs.maps.at(t.ref).nodes.at(static_cast<std::size_t>(v)).values.at(nd.ref);
+            }
+            case op::zone: return g.zone_first.at(nd.ref);
+            case op::index: {
+                const ir::type& mt = rs.types[N(child(n, 0)).type];
+                if (mt.kind == ir::type_kind::map_of && rs.types[mt.value].kind == ir::type_kind::zone) {
+                    const std::int64_t base = eval(child(n, 0), fb);
+                    const std::int64_t k = eval(child(n, 1), fb);
+                    if (k < 0 || k >= g.players()) fail(n, "zone of no player");
+                    return base + k;
+                }
+                return s.values_[addr(n, fb)];
+            }
+            case op::option: return g.option_value.at(nd.ref);
+            case op::roll: {
+                std::int64_t args[16];
+                const std::size_t c = eval_args(n, fb, args);
+                return roll(nd.ref, args, c);
+            }
+            case op::quantity: {
+                std::int64_t args[16];
+                const std::size_t c = eval_args(n, fb, args);
+                const ir::derived& q = rs.quantities[nd.ref];
+                const std::size_t mark = s.locals_.size();
+                const std::uint32_t qfb = push_region(std::max<std::size_t>(q.locals.size(), c));
+                for (std::size_t i = 0; i < c; ++i) s.locals_[qfb + i] = args[i];
+                std::int64_t v = eval(q.expr, qfb);
+                s.locals_.resize(mark);
+                if (!q.predicate) v += modifiers(g.group_of_quantity[nd.ref], args, c);
+                return v;
+            }
+            case op::decide: {
+                std::int64_t args[16];
+                const std::size_t c = eval_args(n, fb, args);
+                return decide(n, nd.ref, args, c);
+            }
+            case op::lookup: {
+                std::int64_t args[16];
+                const std::size_t c = eval_args(n, fb, args);
+                const std::size_t mark = s.locals_.size();
+                const ir::table_cell* cell = table_cell(n, nd.ref, args, c).second;
+                s.locals_.resize(mark);
+                if (!cell->has_outcome) fail(n, "table " + rs.tables[nd.ref].name + " gives no outcome here");
+                return cell->outcome;
+            }
+            case op::builtin: return builtin(n, fb);
+            case op::neg: return -eval(child(n, 0), fb);
+            case op::not_: return eval(child(n, 0), fb) == 0;
+            case op::add: return eval(child(n, 0), fb) + eval(child(n, 1), fb);
+            case op::sub: return eval(child(n, 0), fb) - eval(child(n, 1), fb);
+            case op::mul: return eval(child(n, 0), fb) * eval(child(n, 1), fb);
+            case op::div:
+            case op::mod: {
+                const std::int64_t a = eval(child(n, 0), fb);
+                const std::int64_t b = eval(child(n, 1), fb);
+                if (b == 0) fail(n, "division by zero");
+                return nd.code == op::div ? a / b : a % b;
+            }
+            case op::eq:
+            case op::ne: {
+                std::int64_t a = eval(child(n, 0), fb);
+                std::int64_t b = eval(child(n, 1), fb);
+                // A card named in the rules stands for every copy of it.
+                if (N(child(n, 0)).code == op::const_entity || N(child(n, 1)).code == op::const_entity) {
+                    a = entity_or_none(a);
+                    b = entity_or_none(b);
+                }
+                return nd.code == op::eq ? a == b : a != b;
+            }
+            case op::lt: return eval(child(n, 0), fb) < eval(child(n, 1), fb);
+            case op::le: return eval(child(n, 0), fb) <= eval(child(n, 1), fb);
+            case op::gt: return eval(child(n, 0), fb) > eval(child(n, 1), fb);
+            case op::ge: return eval(child(n, 0), fb) >= eval(child(n, 1), fb);
+            case op::in: {
+                const std::int64_t v = eval(child(n, 0), fb);
+                const bool by_entity = N(child(n, 0)).code == op::const_entity;
+                const std::size_t start = push_set(child(n, 1), fb);
+                bool found = false;
+                for (std::size_t i = start; i < s.scratch_.size() && !found; ++i)
+                    found = by_entity ? entity_or_none(s.scratch_[i]) == entity_or_none(v) : s.scratch_[i] == v;
+                s.scratch_.resize(start);
+                return found;
+            }
+            case op::and_: return eval(child(n, 0), fb) != 0 && eval(child(n, 1), fb) != 0;
+            case op::or_: return eval(child(n, 0), fb) != 0 || eval(child(n, 1), fb) != 0;
+            case op::cond: return eval(child(n, 0), fb) != 0 ? eval(child(n, 1), fb) : eval(child(n, 2), fb);
+            case op::any:
+            case op::all:
+            case op::count:
+            case op::sum:
+            case op::min:
+            case op::max: return aggregate(n, fb);
+            default: fail(n, std::string("not an expression: ") + ir::name_of(nd.code));
+        }
+    }
+
+    std::int64_t entity_or_none(std::int64_t inst) const {
+        if (inst < 0 || static_cast<std::size_t>(inst) >= g.instance_entity.size()) return -1;
+        return g.instance_entity[static_cast<std::size_t>(inst)];
+    }
+
+    std::int64_t aggregate(id n, std::uint32_t fb) {
+        const ir::node& nd = N(n);
+        const std::size_t start = push_set(child(n, 0), fb);
+        const std::size_t end = s.scratch_.size();
+        std::int64_t acc = nd.code == op::all ? 1 : 0;
+        bool first = true;
+        for (std::size_t i = start; i < end; ++i) {
+            s.locals_[fb + nd.ref] = s.scratch_[i];
+            const std::int64_t v = eval(child(n, 1), fb);
+            switch (nd.code) {
+                case op::any: if (v) acc = 1; break;
+                case op::all: if (!v) acc = 0; break;
+                case op::count: acc += v != 0; break;
+                case op::sum: acc += v; break;
+                case op::min: acc = first ? v : std::min(acc, v); break;
+                case op::max: acc = first ? v : std::max(acc, v); break;
+                default: break;
+            }
+            first = false;
+            if ((nd.code == op::any && acc) || (nd.code == op::all && !acc)) break;
+        }
+        s.scratch_.resize(start);
+        return acc;
+    }
+
+    std::int64_t builtin(id n, std::uint32_t fb) {
+        const ir::node& nd = N(n);
+        const auto b = static_cast<ir::builtin>(nd.ref);
+        switch (b) {
+            case ir::builtin::count:
+            case ir::builtin::size: {
+                const id arg = child(n, 0);
+                if (kind_of(arg) == ir::type_kind::integer) return eval(arg, fb);
+                return static_cast<std::int64_t>(set_size(arg, fb));
+            }
+            case ir::builtin::top: {
+                const std::size_t start = push_set(child(n, 0), fb);
+                const std::int64_t v = s.scratch_.size() > start ? s.scratch_.back() : -1;
+                s.scratch_.resize(start);
+                return v;
+            }
+            case ir::builtin::active_player: return active_player();
+            case ir::builtin::min: return std::min(eval(child(n, 0), fb), eval(child(n, 1), fb));
+            case ir::builtin::max: return std::max(eval(child(n, 0), fb), eval(child(n, 1), fb));
+            case ir::builtin::abs: { const std::int64_t v = eval(child(n, 0), fb); return v < 0 ? -v : v; }
+            case ir::builtin::ceil_div:
+            case ir::builtin::floor_div: {
+                const std::int64_t a = eval(child(n, 0), fb);
+                const std::int64_t d = eval(child(n, 1), fb);
+                if (d == 0) fail(n, "division by zero");
+                std::int64_t q = a / d;
+                const bool inexact = q * d != a;
+                if (b == ir::builtin::floor_div && inexact && ((a < 0) != (d < 0))) --q;
+                if (b == ir::builtin::ceil_div && inexact && ((a < 0) == (d < 0))) ++q;
+                return q;
+            }
+            case ir::builtin::adjacent: {
+                const std::int64_t a = eval(child(n, 0), fb);
+                const std::int64_t c = eval(child(n, 1), fb);
+                const ir::type& t = rs.types[N(child(n, 0)).type];
+                if (a < 0 || c < 0) return 0;
+                const auto& nb = rs.maps.at(t.ref).nodes.at(static_cast<std::size_t>(a)).neighbours;
+                return std::find(nb.begin(), nb.end(), static_cast<id>(c)) != nb.end();
+            }
+            case ir::builtin::distance: {
+                const std::int64_t a = eval(child(n, 0), fb);
+                const std::int64_t c = eval(child(n, 1), fb);
+                if (a < 0 || c < 0) fail(n, "distance to no location");
+                return distance(n, rs.maps.at(rs.types[N(child(n, 0)).type].ref), a, c);
+            }
+            case ir::builtin::terrain: {
+                const std::int64_t v = eval(child(n, 0), fb);
+                const ir::type& t = rs.types[N(child(n, 0)).type];
+                if (v < 0) fail(n, "terrain of no location");
+                return rs.maps.at(t.ref).nodes.at(static_cast<std::size_t>(v)).terrain;
+            }
+            default: fail(n, std::string("built-in ") + ir::name_of(b) + " is not supported by the engine yet");
+        }
+    }
+
+    // Hexes: columns are "CC", rows "RR", odd columns half a hex higher (language.md), so in
+    // cube coordinates x = col, z = row - (col + (col & 1)) / 2. Areas: fewest edges crossed.
+    std::int64_t distance(id n, const ir::map& m, std::int64_t a, std::int64_t b) const {
+        if (m.kind == ir::map_kind::hexgrid) {
+            const ir::map_node& p = m.nodes.at(static_cast<std::size_t>(a));
+            const ir::map_node& q = m.nodes.at(static_cast<std::size_t>(b));
+            auto cube = [](const ir::map_node& h, std::int64_t& x, std::int64_t& z) {
+                x = h.col;
+                z = h.row - (h.col + (h.col & 1)) / 2;
+            };
+            std::int64_t x1 = 0, z1 = 0, x2 = 0, z2 = 0;
+            cube(p, x1, z1);
+            cube(q, x2, z2);
+            const std::int64_t dx = x1 - x2, dz = z1 - z2, dy = -dx - dz;
+            return (std::abs(dx) + std::abs(dy) + std::abs(dz)) / 2;
+        }
+        std::vector<std::int64_t> dist(m.nodes.size(), -1);
+        std::vector<id> queue{static_cast<id>(a)};
+        dist[static_cast<std::size_t>(a)] = 0;
+        for (std::size_t i = 0; i < queue.size(); ++i)
+            for (id nb : m.nodes[queue[i]].neighbours)
+                if (dist[nb] < 0) {
+                    dist[nb] = dist[queue[i]] + 1;
+                    queue.push_back(nb);
+                }
+        if (dist[static_cast<std::size_t>(b)] < 0)
+            fail(n, "no path from " + m.nodes[static_cast<std::size_t>(a)].name + " to " +
+                        m.nodes[static_cast<std::size_t>(b)].name);
+        return dist[static_cast<std::size_t>(b)];
+    }
+
+    std::int64_t active_player() const {
+        for (std::size_t i = s.frames_.size(); i-- > 0;) {
+            const state::frame& f = s.frames_[i];
+            if (f.kind != state::frame_kind::for_each || f.pc == 0) continue;
+            const ir::node& nd = N(f.node);
+            const id set = child(f.node, 0);
+            const id t = N(set).type;
+            if (t != ir::no_id && rs.types[t].kind == ir::type_kind::list_of &&
+                rs.types[rs.types[t].value].kind == ir::type_kind::player)
+                return s.locals_[f.fb + nd.ref];
+        }
+        return s.pending_player_;
+    }
+
+    // ------------------------------------------------ zones
+
+    void zone_remove(id n, std::int64_t zi, std::int64_t inst) {
+        const auto z = static_cast<std::size_t>(zi);
+        const std::uint32_t off = g.zone_capacity_offset[z];
+        std::uint32_t& size = s.zone_size_[z];
+        for (std::uint32_t i = size; i-- > 0;) {
+            if (s.contents_[off + i] == inst) {
+                for (std::uint32_t j = i; j + 1 < size; ++j) s.contents_[off + j] = s.contents_[off + j + 1];
+                --size;
+                return;
+            }
+        }
+        fail(n, g.instance_text(inst) + " is not in " + zone_text(zi));
+    }
+
+    // The topmost copy of inst's entity in zone zi (inst itself when there is none).
+    std::int64_t copy_in(std::int64_t zi, std::int64_t inst) const {
+        const auto z = static_cast<std::size_t>(zi);
+        const std::uint32_t off = g.zone_capacity_offset[z];
+        for (std::uint32_t i = s.zone_size_[z]; i-- > 0;)
+            if (entity_or_none(s.contents_[off + i]) == entity_or_none(inst)) return s.contents_[off + i];
+        return inst;
+    }
+
+    void zone_add(id n, std::int64_t zi, std::int64_t inst) {
+        const auto z = static_cast<std::size_t>(zi);
+        const ir::zone& zone = rs.zones[g.zone_instance_zone[z]];
+        if (inst < 0 || g.instance_entity.at(static_cast<std::size_t>(inst)) >= rs.entities.size() ||
+            rs.entities[g.instance_entity[static_cast<std::size_t>(inst)]].kind != zone.entity_kind)
+            fail(n, "cannot put " + g.instance_text(inst) + " in " + zone_text(zi));
+        s.contents_[g.zone_capacity_offset[z] + s.zone_size_[z]++] = static_cast<std::int32_t>(inst);
+    }
+
+    void zone_shuffle(std::int64_t zi) {
+        const auto z = static_cast<std::size_t>(zi);
+        const std::uint32_t off = g.zone_capacity_offset[z];
+        for (std::uint32_t i = s.zone_size_[z]; i > 1; --i) {
+            const auto j = static_cast<std::uint32_t>(s.rng_.below(i));
+            std::swap(s.contents_[off + i - 1], s.contents_[off + j]);
+        }
+    }
+
+    std::string zone_text(std::int64_t zi) const {
+        const auto z = static_cast<std::size_t>(zi);
+        const id zone = g.zone_instance_zone.at(z);
+        std::string t = rs.zones[zone].name;
+        if (rs.zones[zone].per_player) t += "[P" + std::to_string(zi - g.zone_first[zone] + 1) + "]";
+        return t;
+    }
+
+    // The zone instances an expression names: one, or each player's for a per-player zone.
+    void zone_targets(id n, std::uint32_t fb, std::vector<std::int64_t>& out) {
+        out.clear();
+        if (kind_of(n) == ir::type_kind::map_of) {
+            const std::int64_t base = eval(n, fb);
+            for (int p = 0; p < g.players(); ++p) out.push_back(base + p);
+        } else {
+            out.push_back(eval(n, fb));
+        }
+    }
+
+    // ------------------------------------------------ statements
+
+    void trace(const std::string& line) const {
+        if (s.opt_.trace && *s.opt_.trace) (*s.opt_.trace)(line);
+    }
+
+    void push_frame(state::frame_kind k, id node, std::uint32_t fb, std::uint32_t mark = npos) {
+        state::frame f;
+        f.kind = k;
+        f.node = node;
+        f.fb = fb;
+        f.mark = mark;
+        f.aux = static_cast<std::uint32_t>(s.loop_store_.size());
+        s.frames_.push_back(f);
+    }
+
+    // The number of statements of a statement list frame's node and the i-th.
+    std::uint32_t list_size(id n) const { return N(n).code == op::seq ? N(n).child_count : 1; }
+    id list_at(id n, std::uint32_t i) const { return N(n).code == op::seq ? child(n, i) : n; }
+
+    void store(id target, std::uint32_t fb, std::int64_t v, id stmt) {
+        const std::uint32_t a = addr(target, fb);
+        const id t = N(target).type;
+        const ir::type& ty = rs.types.at(t);
+        if (ty.kind == ir::type_kind::range) {
+            if (v < ty.lo || v > ty.hi) {
+                if (ty.policy == ir::overflow::clamp) {
+                    v = std::clamp(v, ty.lo, ty.hi);
+                } else if (ty.policy == ir::overflow::error) {
+                    fail(stmt, "slot " + rs.slots[slot_of(target)].name + " would be " + std::to_string(v) +
+                                   ", outside " + std::to_string(ty.lo) + ".." + std::to_string(ty.hi) + " (" +
+                                   statement_owner(stmt) + ")");
+                }
+            }
+        }
+        if (N(target).code != op::index && rs.slots[slot_of(target)].flag && s.values_[a] != 0 && v == 0)
+            fail(stmt, "flag " + rs.slots[slot_of(target)].name + " may not go back to false (" + statement_owner(stmt) + ")");
+        s.values_[a] = v;
+    }
+
+    // The named element whose text holds statement n (for error messages).
+    std::string statement_owner(id n) const {
+        const ir::source_pos& w = N(n).where;
+        std::string best;
+        std::uint32_t best_line = 0;
+        auto consider = [&](const std::string& what, const ir::provenance& p) {
+            if (p.where.file == w.file && p.where.line <= w.line && p.where.line >= best_line &&
+                (p.where.end_line == 0 || p.where.end_line >= w.line)) {
+                best = what;
+                best_line = p.where.line;
+            }
+        };
+        for (const ir::rule& r : rs.rules) consider("rule " + r.name, r.prov);
+        for (const ir::block& b : rs.blocks) consider(b.word + " " + b.path, b.prov);
+        for (const ir::procedure& p : rs.procedures) consider("procedure " + p.name, p.prov);
+        for (const ir::action& a : rs.actions) consider("action " + a.name, a.prov);
+        for (const ir::table& t : rs.tables) consider("table " + t.name, t.prov);
+        if (best.empty())
+            for (const ir::sequence& q : rs.sequences) consider("sequence " + q.name, q.prov);
+        return best.empty() ? "statement" : best;
+    }
+
+    // Whether the first statement of `body` can be done: a `do` that is legal, a `choose`
+    // with at least one option. Other statements can always be done.
+    bool body_possible(id body, std::uint32_t fb) {
+        if (body == ir::no_id) return true;
+        if (N(body).code == op::seq) {
+            if (N(body).child_count == 0) return true;
+            return body_possible(child(body, 0), fb);
+        }
+        const ir::node& nd = N(body);
+        if (nd.code == op::do_action) {
+            std::int64_t args[16];
+            const std::size_t c = eval_args(body, fb, args);
+            return action_legal(nd.ref, args, c);
+        }
+        if (nd.code == op::choose_one) {
+            std::vector<std::int64_t> opts;
+            choose_options(body, fb, opts);
+            return !opts.empty();
+        }
+        return true;
+    }
+
+    // Whether the first statement of `body` is a `do` that a `require` rule demands.
+    bool body_required(id body, std::uint32_t fb) {
+        if (body == ir::no_id) return false;
+        if (N(body).code == op::seq) return N(body).child_count > 0 && body_required(child(body, 0), fb);
+        if (N(body).code != op::do_action) return false;
+        std::int64_t args[16];
+        const std::size_t c = eval_args(body, fb, args);
+        const std::size_t start = applicable(g.group_of_action[N(body).ref], args, c);
+        bool required = false;
+        for (std::size_t i = start; i < s.rule_stack_.size(); ++i)
+            required = required || rs.rules[s.rule_stack_[i]].kind == ir::rule_kind::require;
+        s.rule_stack_.resize(start);
+        return required;
+    }
+
+    void choose_options(id n, std::uint32_t fb, std::vector<std::int64_t>& out) {
+        const ir::node& nd = N(n);
+        out.clear();
+        const std::size_t start = push_set(child(n, 0), fb);
+        const std::size_t end = s.scratch_.size();
+        std::vector<std::int64_t> cand(s.scratch_.begin() + static_cast<std::ptrdiff_t>(start),
+                                       s.scratch_.begin() + static_cast<std::ptrdiff_t>(end));
+        s.scratch_.resize(start);
+        const id where = child(n, 2);
+        const id body = child(n, 3);
+        for (std::int64_t v : cand) {
+            if (std::find(out.begin(), out.end(), v) != out.end()) continue;
+            s.locals_[fb + nd.ref] = v;
+            if (N(where).code != op::absent && eval(where, fb) == 0) continue;
+            if (!body_possible(body, fb)) continue;
+            out.push_back(v);
+        }
+    }
+
+    // Runs one statement of the top frame (or advances a loop frame).
+    void step() {
+        const std::size_t fi = s.frames_.size() - 1;
+        state::frame f = s.frames_[fi];
+        switch (f.kind) {
+            case state::frame_kind::list: {
+                if (f.pc >= list_size(f.node)) return pop();
+                statement(fi, list_at(f.node, f.pc), f.fb);
+                return;
+            }
+            case state::frame_kind::block: {
+                if (f.pc == 0) {
+                    s.frames_[fi].pc = 1;
+                    const ir::block& b = rs.blocks.at(N(f.node).ref);
+                    if (b.word == "turn") {
+                        trace("turn " + b.path + " (player " + std::to_string(active_player() + 1) + ")");
+                        for (std::size_t i = fi; i-- > 0;)
+                            if (s.frames_[i].kind == state::frame_kind::for_each && players_loop(s.frames_[i].node)) {
+                                s.frames_[i].round = true;
+                                break;
+                            }
+                    }
+                    push_frame(state::frame_kind::list, child(f.node, 0), f.fb);
+                    return;
+                }
+                const ir::block& b = rs.blocks.at(N(f.node).ref);
+                pop();
+                if (b.word == "turn" && s.end_at_ == 1) s.finish(s.pending_end_);
+                return;
+            }
+            case state::frame_kind::while_: {
+                if (eval(child(f.node, 0), f.fb) != 0) {
+                    push_frame(state::frame_kind::list, child(f.node, 1), f.fb);
+                } else {
+                    pop();
+                }
+                return;
+            }
+            case state::frame_kind::repeat: {
+                if (f.pc == 0) {
+                    s.frames_[fi].pc = 1;
+                    push_frame(state::frame_kind::list, child(f.node, 0), f.fb);
+                    return;
+                }
+                if (eval(child(f.node, 1), f.fb) != 0) return pop();
+                push_frame(state::frame_kind::list, child(f.node, 0), f.fb);
+                return;
+            }
+            case state::frame_kind::subset:
+            case state::frame_kind::order: {
+                const std::uint32_t n = f.aux_len;
+                const std::uint32_t chosen_at = f.aux + n;
+                const auto chosen = static_cast<std::uint32_t>(s.loop_store_.size()) - chosen_at;
+                if (f.pc > n) return pop();
+                const bool done = f.kind == state::frame_kind::subset ? f.pc == n : chosen == n;
+                if (done) {
+                    s.locals_[f.fb + N(f.node).ref] = (static_cast<std::int64_t>(chosen_at) << 24) | chosen;
+                    s.frames_[fi].pc = n + 1;
+                    push_frame(state::frame_kind::list, child(f.node, 3), f.fb);
+                    return;
+                }
+                std::vector<std::int64_t> opts;
+                if (f.kind == state::frame_kind::subset) {
+                    opts = {1, 0};
+                } else {
+                    for (std::uint32_t i = 0; i < n; ++i) {
+                        const std::int64_t v = s.loop_store_[f.aux + i];
+                        if (std::find(s.loop_store_.begin() + chosen_at, s.loop_store_.end(), v) == s.loop_store_.end())
+                            opts.push_back(v);
+                    }
+                    if (opts.size() == 1) {  // the last one takes the last place
+                        s.loop_store_.push_back(opts[0]);
+                        ++s.frames_[fi].pc;
+                        return;
+                    }
+                }
+                const id by = child(f.node, 1);
+                const std::int64_t player = N(by).code == op::absent ? -1 : eval(by, f.fb);
+                s.pending_node_ = f.node;
+                s.pending_fb_ = f.fb;
+                s.options_ = std::move(opts);
+                if (player < 0) {
+                    s.weights_.assign(s.options_.size(), 1);
+                    s.weight_total_ = s.options_.size();
+                    s.pending_player_ = -1;
+                    s.pending_ = state::pending_kind::chance_choice;
+                    if (s.opt_.sampled_chance) resolve_pending(static_cast<int>(s.rng_.below(s.options_.size())));
+                } else {
+                    s.pending_player_ = static_cast<int>(player);
+                    s.pending_ = state::pending_kind::decision;
+                }
+                return;
+            }
+            case state::frame_kind::for_each: {
+                if (f.pc >= f.aux_len) {
+                    pop();
+                    if (s.end_at_ == 2 && (f.round || (!has_turns() && players_loop(f.node)))) s.finish(s.pending_end_);
+                    return;
+                }
+                s.locals_[f.fb + N(f.node).ref] = s.loop_store_[f.aux + f.pc];
+                s.frames_[fi].pc = f.pc + 1;
+                push_frame(state::frame_kind::list, child(f.node, 2), f.fb);
+                return;
+            }
+        }
+    }
+
+    bool players_loop(id for_each) const {
+        const id t = N(child(for_each, 0)).type;
+        return t != ir::no_id && rs.types[t].kind == ir::type_kind::list_of &&
+               rs.types[rs.types[t].value].kind == ir::type_kind::player;
+    }
+
+    bool has_turns() const {
+        return std::any_of(rs.blocks.begin(), rs.blocks.end(), [](const ir::block& b) { return b.word == "turn"; });
+    }
+
+    void pop() {
+        const state::frame f = s.frames_.back();
+        s.frames_.pop_back();
+        if (f.kind == state::frame_kind::for_each || f.kind == state::frame_kind::subset ||
+            f.kind == state::frame_kind::order)
+            s.loop_store_.resize(f.aux);
+        if (f.mark != npos) s.locals_.resize(f.mark);
+    }
+
+    // A new region for an element's locals with args bound; pushes its body.
+    void call(id body, std::size_t locals, const std::int64_t* args, std::size_t count) {
+        const auto mark = static_cast<std::uint32_t>(s.locals_.size());
+        const std::uint32_t fb = push_region(std::max(locals, count));
+        for (std::size_t i = 0; i < count; ++i) s.locals_[fb + i] = args[i];
+        if (body == ir::no_id) {
+            s.locals_.resize(mark);
+            return;
+        }
+        push_frame(state::frame_kind::list, body, fb, mark);
+    }
+
+    void statement(std::size_t fi, id n, std::uint32_t fb) {
+        const ir::node& nd = N(n);
+        auto advance = [&] { ++s.frames_[fi].pc; };
+        switch (nd.code) {
+            case op::seq:
+                advance();
+                push_frame(state::frame_kind::list, n, fb);
+                return;
+            case op::block:
+                advance();
+                push_frame(state::frame_kind::block, n, fb);
+                return;
+            case op::let: {
+                const std::int64_t v = eval(child(n, 0), fb);
+                advance();
+                s.locals_[fb + nd.ref] = v;
+                return;
+            }
+            case op::assign:
+            case op::add_assign:
+            case op::sub_assign: {
+                std::int64_t v = eval(child(n, 1), fb);
+                if (nd.code != op::assign) {
+                    const std::int64_t old = eval(child(n, 0), fb);
+                    v = nd.code == op::add_assign ? old + v : old - v;
+                }
+                store(child(n, 0), fb, v, n);
+                advance();
+                return;
+            }
+            case op::if_: {
+                const bool c = eval(child(n, 0), fb) != 0;
+                advance();
+                if (c) push_frame(state::frame_kind::list, child(n, 1), fb);
+                else if (N(child(n, 2)).code != op::absent) push_frame(state::frame_kind::list, child(n, 2), fb);
+                return;
+            }
+            case op::for_each: {
+                const std::size_t start = push_set(child(n, 0), fb);
+                std::vector<std::int64_t> items(s.scratch_.begin() + static_cast<std::ptrdiff_t>(start), s.scratch_.end());
+                s.scratch_.resize(start);
+                if (N(child(n, 1)).code != op::absent) {
+                    const std::int64_t from = eval(child(n, 1), fb);
+                    const auto it = std::find(items.begin(), items.end(), from);
+                    if (it != items.end()) std::rotate(items.begin(), it, items.end());
+                }
+                advance();
+                push_frame(state::frame_kind::for_each, n, fb);
+                s.frames_.back().aux_len = static_cast<std::uint32_t>(items.size());
+                s.loop_store_.insert(s.loop_store_.end(), items.begin(), items.end());
+                return;
+            }
+            case op::while_:
+                advance();
+                push_frame(state::frame_kind::while_, n, fb);
+                return;
+            case op::repeat_until:
+                advance();
+                push_frame(state::frame_kind::repeat, n, fb);
+                return;
+            case op::shuffle: {
+                std::vector<std::int64_t> zs;
+                zone_targets(child(n, 0), fb, zs);
+                advance();
+                for (std::int64_t z : zs) zone_shuffle(z);
+                return;
+            }
+            case op::draw:
+            case op::deal: {
+                const std::int64_t count = eval(child(n, 0), fb);
+                const std::int64_t from = eval(child(n, 1), fb);
+                std::vector<std::int64_t> to;
+                zone_targets(child(n, 2), fb, to);
+                advance();
+                for (std::int64_t i = 0; i < count; ++i)
+                    for (std::int64_t z : to) {
+                        const auto fz = static_cast<std::size_t>(from);
+                        if (s.zone_size_[fz] == 0) return;
+                        const std::int64_t top = s.contents_[g.zone_capacity_offset[fz] + s.zone_size_[fz] - 1];
+                        zone_remove(n, from, top);
+                        zone_add(n, z, top);
+                    }
+                return;
+            }
+            case op::move: {
+                std::int64_t e = eval(child(n, 0), fb);
+                const std::int64_t from = eval(child(n, 1), fb);
+                const std::int64_t to = eval(child(n, 2), fb);
+                if (N(child(n, 0)).code == op::const_entity) e = copy_in(from, e);
+                advance();
+                zone_remove(n, from, e);
+                zone_add(n, to, e);
+                return;
+            }
+            case op::reshuffle: {
+                const std::int64_t from = eval(child(n, 0), fb);
+                const std::int64_t into = eval(child(n, 1), fb);
+                advance();
+                const auto fz = static_cast<std::size_t>(from);
+                while (s.zone_size_[fz] > 0) {
+                    const std::int64_t top = s.contents_[g.zone_capacity_offset[fz] + s.zone_size_[fz] - 1];
+                    zone_remove(n, from, top);
+                    zone_add(n, into, top);
+                }
+                zone_shuffle(into);
+                return;
+            }
+            case op::choose_one: {
+                std::vector<std::int64_t> opts;
+                choose_options(n, fb, opts);
+                const id by = child(n, 1);
+                const std::int64_t player = N(by).code == op::absent ? -1 : eval(by, fb);
+                if (opts.empty()) fail(n, "a choice with no legal option");
+                advance();
+                s.pending_node_ = n;
+                s.pending_fb_ = fb;
+                s.options_ = std::move(opts);
+                if (player < 0) {
+                    // No owner: a uniformly random pick (a chance node).
+                    s.weights_.assign(s.options_.size(), 1);
+                    s.weight_total_ = s.options_.size();
+                    s.pending_player_ = -1;
+                    s.pending_ = state::pending_kind::chance_choice;
+                    if (s.opt_.sampled_chance) resolve_pending(static_cast<int>(s.rng_.below(s.options_.size())));
+                } else {
+                    s.pending_player_ = static_cast<int>(player);
+                    s.pending_ = state::pending_kind::decision;
+                }
+                return;
+            }
+            case op::choose_subset:
+            case op::choose_order: {
+                if (N(child(n, 2)).code != op::absent)
+                    fail(n, std::string(ir::name_of(nd.code)) + " with `where` is not supported by the engine yet");
+                const std::size_t start = push_set(child(n, 0), fb);
+                std::vector<std::int64_t> items;
+                for (std::size_t i = start; i < s.scratch_.size(); ++i)
+                    if (std::find(items.begin(), items.end(), s.scratch_[i]) == items.end()) items.push_back(s.scratch_[i]);
+                s.scratch_.resize(start);
+                if (items.size() >= (1u << 24)) fail(n, "too many elements to choose from");
+                advance();
+                push_frame(nd.code == op::choose_subset ? state::frame_kind::subset : state::frame_kind::order, n, fb);
+                s.frames_.back().aux_len = static_cast<std::uint32_t>(items.size());
+                s.loop_store_.insert(s.loop_store_.end(), items.begin(), items.end());
+                return;
+            }
+            case op::may: {
+                const id by = child(n, 0);
+                std::int64_t player = N(by).code == op::absent ? active_player() : eval(by, fb);
+                if (player < 0) fail(n, "`may` with no player to decide");
+                const bool possible = body_possible(child(n, 1), fb);
+                const bool required = possible && body_required(child(n, 1), fb);
+                advance();
+                if (!possible) return;
+                s.pending_node_ = n;
+                s.pending_fb_ = fb;
+                s.options_ = {1, 0};
+                if (required) s.options_ = {1};
+                s.pending_player_ = static_cast<int>(player);
+                s.pending_ = state::pending_kind::decision;
+                return;
+            }
+            case op::do_action: {
+                std::int64_t args[16];
+                const std::size_t c = eval_args(n, fb, args);
+                if (!action_legal(nd.ref, args, c))
+                    fail(n, "action " + rs.actions[nd.ref].name + args_text(rs.actions[nd.ref].locals, args, c) +
+                                " is not legal");
+                advance();
+                call(rs.actions[nd.ref].body, rs.actions[nd.ref].locals.size(), args, c);
+                return;
+            }
+            case op::call: {
+                std::int64_t args[16];
+                const std::size_t c = eval_args(n, fb, args);
+                advance();
+                call(rs.procedures[nd.ref].body, rs.procedures[nd.ref].locals.size(), args, c);
+                return;
+            }
+            case op::resolve: {
+                std::int64_t args[16];
+                const std::size_t c = eval_args(n, fb, args);
+                const auto mark = static_cast<std::uint32_t>(s.locals_.size());
+                const auto [tfb, cell] = table_cell(n, nd.ref, args, c);
+                advance();
+                if (cell->effects == ir::no_id) {
+                    s.locals_.resize(mark);
+                    return;
+                }
+                push_frame(state::frame_kind::list, cell->effects, tfb, mark);
+                return;
+            }
+            case op::emit: {
+                std::int64_t args[16];
+                const std::size_t c = eval_args(n, fb, args);
+                const std::size_t start = applicable(g.group_of_event[nd.ref], args, c);
+                std::vector<id> rules(s.rule_stack_.begin() + static_cast<std::ptrdiff_t>(start), s.rule_stack_.end());
+                s.rule_stack_.resize(start);
+                advance();
+                trace("event " + rs.events[nd.ref].name + args_text(rs.events[nd.ref].params, args, c));
+                for (std::size_t i = rules.size(); i-- > 0;) {
+                    const ir::rule& r = rs.rules[rules[i]];
+                    if (r.kind != ir::rule_kind::trigger) continue;
+                    fire(rules[i]);
+                    call(r.body, r.locals.size(), args, c);
+                }
+                return;
+            }
+            case op::end_game: {
+                advance();
+                const std::string reason = nd.value >= 0 && static_cast<std::size_t>(nd.value) < rs.strings.size()
+                                               ? rs.strings[static_cast<std::size_t>(nd.value)]
+                                               : std::to_string(nd.value);
+                if (nd.ref == 0) {
+                    s.finish(reason);
+                } else if (s.end_at_ == 0) {
+                    s.end_at_ = static_cast<std::uint8_t>(nd.ref);
+                    s.pending_end_ = reason;
+                }
+                return;
+            }
+            case op::fix_roll: fail(n, "a fixed roll outside an example");
+            default: fail(n, std::string("not a statement: ") + ir::name_of(nd.code));
+        }
+    }
+
+    // Applies option i of the pending decision or ownerless choice.
+    void resolve_pending(int i) {
+        const id n = s.pending_node_;
+        const std::uint32_t fb = s.pending_fb_;
+        const std::int64_t v = s.options_.at(static_cast<std::size_t>(i));
+        s.pending_ = state::pending_kind::none;
+        s.options_.clear();
+        s.weights_.clear();
+        if (N(n).code == op::may) {
+            if (v) push_frame(state::frame_kind::list, child(n, 1), fb);
+            return;
+        }
+        if (N(n).code == op::choose_subset || N(n).code == op::choose_order) {
+            // The subset/order frame waiting is on top: record the answer, move on.
+            state::frame& f = s.frames_.back();
+            if (N(n).code == op::choose_order) s.loop_store_.push_back(v);
+            else if (v) s.loop_store_.push_back(s.loop_store_[f.aux + f.pc]);
+            ++f.pc;
+            return;
+        }
+        s.locals_[fb + N(n).ref] = v;
+        push_frame(state::frame_kind::list, child(n, 3), fb);
+    }
+};
+
+// ------------------------------------------------------------------ state
+
+state::state(const game& g, std::uint64_t seed, state_options options)
+    : g_(&g), rs_(&g.ruleset()), opt_(options) {
+    rng_.s = seed;
+    const ir::ruleset& rs = *rs_;
+    values_.assign(g.value_count, 0);
+    for (id sl = 0; sl < rs.slots.size(); ++sl) {
+        const ir::slot& slot = rs.slots[sl];
+        std::int64_t init = slot.initial;
+        const ir::type& t = rs.types[slot.type];
+        if (t.kind == ir::type_kind::entity && init >= 0) init = g.entity_first.at(static_cast<std::size_t>(init));
+        const game::slot_layout& l = g.slots[sl];
+        const std::uint32_t copies =
+            sl + 1 < rs.slots.size() ? (g.slots[sl + 1].offset - l.offset) / l.width : (g.value_count - l.offset) / l.width;
+        for (std::uint32_t i = 0; i < copies * l.width; ++i) values_[l.offset + i] = init;
+    }
+    contents_.assign(g.contents_size, -1);
+    zone_size_.assign(g.zone_instance_zone.size(), 0);
+    // Every entity starts in the first zone declared for its kind.
+    for (id k = 0; k < rs.entity_kinds.size(); ++k) {
+        for (id z = 0; z < rs.zones.size(); ++z) {
+            if (rs.zones[z].entity_kind != k) continue;
+            const std::uint32_t zi = g.zone_first[z];
+            for (std::uint32_t i = 0; i < g.kind_count[k]; ++i)
+                contents_[g.zone_capacity_offset[zi] + zone_size_[zi]++] = static_cast<std::int32_t>(g.kind_first[k] + i);
+            break;
+        }
+    }
+    fires_.assign(rs.rules.size(), 0);
+    const ir::sequence& seq = rs.sequences[g.main_sequence];
+    locals_.assign(seq.locals.size(), -1);
+    frame f;
+    f.node = seq.body;
+    f.mark = npos;
+    frames_.push_back(f);
+    run();
+}
+
+void state::finish(const std::string& reason) {
+    pending_ = pending_kind::terminal;
+    end_reason_ = reason;
+    if (opt_.trace && *opt_.trace) (*opt_.trace)("end of game: " + reason);
+}
+
+void state::step() { interp(*this).step(); }
+
+void state::run() {
+    while (pending_ == pending_kind::none) {
+        if (frames_.empty()) {
+            finish("sequence finished");
+            return;
+        }
+        const std::size_t locals_mark = locals_.size();
+        const std::size_t loop_mark = loop_store_.size();
+        step_cursor_ = 0;
+        if (++quiet_steps_ > 50'000'000)
+            throw engine_error("no decision, chance node or end in 50000000 steps: an endless loop in the rules?");
+        try {
+            step();
+        } catch (const need_chance&) {
+            quiet_steps_ = 0;
+            rule_stack_.clear();
+            for (ir::id r : fire_log_) --fires_[r];
+            fire_log_.clear();
+            locals_.resize(locals_mark);
+            loop_store_.resize(loop_mark);
+            scratch_.clear();
+            return;
+        }
+        step_results_.clear();
+        fire_log_.clear();
+        if (pending_ != pending_kind::none) quiet_steps_ = 0;
+    }
+}
+
+int state::current_player() const {
+    switch (pending_) {
+        case pending_kind::decision: return pending_player_;
+        case pending_kind::terminal: return -2;
+        default: return -1;
+    }
+}
+
+std::vector<action_info> state::legal_actions() const {
+    std::vector<action_info> out;
+    if (pending_ == pending_kind::terminal) return out;
+    if (is_chance_node()) {
+        for (std::size_t i = 0; i < options_.size(); ++i) out.push_back({static_cast<int>(i), chance_outcomes()[i].text});
+        return out;
+    }
+    const ir::ruleset& rs = *rs_;
+    const ir::node& nd = rs.nodes[pending_node_];
+    if (nd.code == ir::op::may) {
+        const std::string label = nd.value >= 0 && static_cast<std::size_t>(nd.value) < rs.strings.size()
+                                      ? rs.strings[static_cast<std::size_t>(nd.value)]
+                                      : "";
+        for (std::size_t i = 0; i < options_.size(); ++i)
+            out.push_back({static_cast<int>(i), options_[i] ? "yes: " + label : "no: do not " + label});
+        return out;
+    }
+    const id set = rs.children[nd.first_child];
+    const id set_type = rs.nodes[set].type;
+    id elem_type = ir::no_id;
+    if (set_type != ir::no_id) {
+        const ir::type& t = rs.types[set_type];
+        if (t.kind == ir::type_kind::zone) {
+            for (id i = 0; i < rs.types.size(); ++i)
+                if (rs.types[i].kind == ir::type_kind::entity && rs.types[i].ref == t.ref) elem_type = i;
+        } else if (t.kind == ir::type_kind::list_of) {
+            elem_type = t.value;
+        }
+    }
+    if (nd.code == ir::op::choose_subset) {
+        const frame& f = frames_.back();
+        const std::string item = g_->value_text(elem_type, loop_store_[f.aux + f.pc]);
+        for (std::size_t i = 0; i < options_.size(); ++i)
+            out.push_back({static_cast<int>(i), (options_[i] ? "include " : "leave out ") + item});
+        return out;
+    }
+    for (std::size_t i = 0; i < options_.size(); ++i)
+        out.push_back({static_cast<int>(i), g_->value_text(elem_type, options_[i])});
+    return out;
+}
+
+std::vector<chance_outcome> state::chance_outcomes() const {
+    std::vector<chance_outcome> out;
+    if (!is_chance_node()) return out;
+    for (std::size_t i = 0; i < options_.size(); ++i) {
+        chance_outcome o;
+        o.value = options_[i];
+        o.weight = weights_[i];
+        o.total = weight_total_;
+        o.probability = static_cast<double>(o.weight) / static_cast<double>(o.total);
+        o.text = pending_ == pending_kind::chance_roll ? std::to_string(o.value) : "pick " + std::to_string(o.value);
+        out.push_back(o);
+    }
+    return out;
+}
+
+void state::apply(int action) {
+    if (pending_ == pending_kind::terminal) throw engine_error("the game is over");
+    if (action < 0 || static_cast<std::size_t>(action) >= options_.size())
+        throw engine_error("action " + std::to_string(action) + " is not one of the " + std::to_string(options_.size()) +
+                           " legal actions");
+    if (pending_ == pending_kind::chance_roll) {
+        step_results_.push_back(options_[static_cast<std::size_t>(action)]);
+        pending_ = pending_kind::none;
+        options_.clear();
+        weights_.clear();
+    } else {
+        if (pending_ == pending_kind::decision) ++decisions_;
+        interp(*this).resolve_pending(action);
+    }
+    run();
+}
+
+void state::apply_sampled() {
+    if (!is_chance_node()) throw engine_error("not a chance node");
+    std::uint64_t x = rng_.below(weight_total_);
+    for (std::size_t i = 0; i < weights_.size(); ++i) {
+        if (x < weights_[i]) return apply(static_cast<int>(i));
+        x -= weights_[i];
+    }
+    apply(static_cast<int>(weights_.size()) - 1);
+}
+
+std::vector<int> state::winners(std::vector<std::uint64_t>* fires) const {
+    std::vector<int> out;
+    if (g_->wins_decision == ir::no_id) return out;
+    state copy(*this);
+    interp in(copy);
+    for (int p = 0; p < g_->players(); ++p) {
+        const std::int64_t arg = p;
+        if (in.decide(ir::no_id, g_->wins_decision, &arg, 1)) out.push_back(p);
+    }
+    if (fires)
+        for (std::size_t r = 0; r < fires->size() && r < copy.fires_.size(); ++r) (*fires)[r] += copy.fires_[r] - fires_[r];
+    return out;
+}
+
+std::vector<std::string> state::violated_invariants() const {
+    std::vector<std::string> out;
+    state copy(*this);
+    interp in(copy);
+    for (const ir::rule& r : rs_->rules) {
+        if (r.kind != ir::rule_kind::invariant || r.value == ir::no_id) continue;
+        const std::uint32_t fb = in.push_region(r.locals.size());
+        if (in.eval(r.value, fb) == 0) out.push_back(r.name);
+        copy.locals_.resize(fb);
+    }
+    return out;
+}
+
+std::int64_t state::slot_value(const std::string& slot, int index, int key) const {
+    for (id sl = 0; sl < rs_->slots.size(); ++sl) {
+        if (rs_->slots[sl].name != slot) continue;
+        const game::slot_layout& l = g_->slots[sl];
+        std::int64_t copy = index;
+        if (rs_->slots[sl].scope == ir::slot_scope::per_entity) copy -= g_->kind_first.at(rs_->slots[sl].entity_kind);
+        return values_.at(l.offset + static_cast<std::size_t>(copy) * l.width + static_cast<std::size_t>(key));
+    }
+    throw engine_error("no slot named " + slot);
+}
+
+std::vector<std::int64_t> state::zone_contents(const std::string& zone, int player) const {
+    for (id z = 0; z < rs_->zones.size(); ++z) {
+        if (rs_->zones[z].name != zone) continue;
+        const std::size_t zi = g_->zone_first[z] + (rs_->zones[z].per_player ? static_cast<std::size_t>(player) : 0);
+        std::vector<std::int64_t> out;
+        for (std::uint32_t i = 0; i < zone_size_.at(zi); ++i) out.push_back(contents_[g_->zone_capacity_offset[zi] + i]);
+        return out;
+    }
+    throw engine_error("no zone named " + zone);
+}
+
+std::string state::view(int viewer) const {
+    const ir::ruleset& rs = *rs_;
+    std::ostringstream out;
+    for (id sl = 0; sl < rs.slots.size(); ++sl) {
+        const ir::slot& slot = rs.slots[sl];
+        if (slot.scope == ir::slot_scope::per_entity || slot.scope == ir::slot_scope::per_node) continue;
+        const game::slot_layout& l = g_->slots[sl];
+        const ir::type& t = rs.types[slot.type];
+        const id vt = t.kind == ir::type_kind::map_of ? t.value : slot.type;
+        const int copies = slot.scope == ir::slot_scope::per_player ? g_->players() : 1;
+        for (int c = 0; c < copies; ++c) {
+            out << slot.name;
+            if (slot.scope == ir::slot_scope::per_player) out << "[P" << c + 1 << "]";
+            out << " =";
+            for (std::uint32_t k = 0; k < l.width; ++k)
+                out << ' ' << g_->value_text(vt, values_[l.offset + static_cast<std::uint32_t>(c) * l.width + k]);
+            out << '\n';
+        }
+    }
+    for (std::size_t zi = 0; zi < zone_size_.size(); ++zi) {
+        const id z = g_->zone_instance_zone[zi];
+        const ir::zone& zone = rs.zones[z];
+        const int owner = zone.per_player ? static_cast<int>(zi - g_->zone_first[z]) : -1;
+        out << zone.name;
+        if (zone.per_player) out << "[P" << owner + 1 << "]";
+        const bool visible = viewer < 0 || zone.vis == ir::visibility::public_ ||
+                             (zone.vis == ir::visibility::owner && owner == viewer);
+        out << " (" << zone_size_[zi] << ")";
+        if (visible)
+            for (std::uint32_t i = 0; i < zone_size_[zi]; ++i)
+                out << (i ? ", " : ": ") << g_->instance_text(contents_[g_->zone_capacity_offset[zi] + i]);
+        out << '\n';
+    }
+    return out.str();
+}
+
+}  // namespace wp::engine

@@ -1,0 +1,372 @@
+// The engine: statements, rolls with modifiers and their exact distributions, tables, triggers,
+// legality rules, decisions, errors, determinism, views, and random games of Contractor Cards.
+#include "westphalia/compiler/compile.hpp"
+#include "westphalia/engine/engine.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <iostream>
+
+using namespace wp;
+
+namespace {
+
+ir::ruleset compile(const std::string& relative, const std::map<std::string, std::string>& options = {}) {
+    dsl::source_manager sources;
+    dsl::diagnostic_sink sink;
+    compiler::compile_options opts;
+    opts.options = options;
+    auto rs = compiler::compile_ruleset(std::string(WP_SOURCE_DIR) + "/" + relative, opts, sources, sink);
+    REQUIRE(rs.has_value());
+    return *rs;
+}
+
+engine::state_options explicit_chance() {
+    engine::state_options o;
+    o.sampled_chance = false;
+    return o;
+}
+
+int action_with_text(const engine::state& s, const std::string& text) {
+    for (const engine::action_info& a : s.legal_actions())
+        if (a.text == text) return a.id;
+    FAIL("no legal action `" << text << "`");
+    return -1;
+}
+
+int outcome_with_value(const engine::state& s, std::int64_t value) {
+    const auto outcomes = s.chance_outcomes();
+    for (std::size_t i = 0; i < outcomes.size(); ++i)
+        if (outcomes[i].value == value) return static_cast<int>(i);
+    FAIL("no chance outcome " << value);
+    return -1;
+}
+
+std::vector<std::string> texts(const engine::state& s) {
+    std::vector<std::string> out;
+    for (const engine::action_info& a : s.legal_actions()) out.push_back(a.text);
+    return out;
+}
+
+const char* const statements = "tests/rulesets/engine-statements/game.wph";
+
+}  // namespace
+
+TEST_CASE("engine: statements, legality, triggers, rolls and tables step by step", "[engine]") {
+    const engine::game g(compile(statements), 2);
+    engine::state s(g, 7, explicit_chance());
+
+    // let, assignment, clamp, if, while, repeat, procedure call ran before the first decision
+    CHECK(s.slot_value("total") == 16);
+    CHECK(s.slot_value("capped") == 5);
+    CHECK(s.slot_value("loops") == 7);
+    // deal gave each player the top token; draw put the last two on the table
+    CHECK(s.zone_contents("pile").empty());
+    CHECK(s.zone_contents("table_zone").size() == 4);
+
+    REQUIRE_FALSE(s.is_terminal());
+    REQUIRE_FALSE(s.is_chance_node());
+    CHECK(s.current_player() == 0);
+    CHECK(texts(s) == std::vector<std::string>{"yes: take a token", "no: do not take a token"});
+    s.apply(0);
+    // the forbid rule makes both red tokens illegal options
+    CHECK(s.current_player() == 0);
+    CHECK(texts(s) == std::vector<std::string>{"Blue Three", "Green Two"});
+    s.apply(action_with_text(s, "Blue Three"));
+    CHECK(s.slot_value("score", 0) == 13);  // the quantity worth with its modifier: 3 + 10
+
+    CHECK(s.current_player() == 1);
+    s.apply(0);
+    CHECK(texts(s) == std::vector<std::string>{"Green Two"});
+    s.apply(0);
+    CHECK(s.slot_value("score", 1) == 2);
+
+    // triggers: big_scores overrides count_scores for P1 (+10); count_scores alone for P2 (+1)
+    CHECK(s.slot_value("fired") == 11);
+
+    // P1's roll: 1d6 + score 13 + option bonus 1, exactly 15..20 at 1/6 each
+    REQUIRE(s.is_chance_node());
+    CHECK(s.current_player() == -1);
+    const auto outcomes = s.chance_outcomes();
+    REQUIRE(outcomes.size() == 6);
+    for (std::size_t i = 0; i < outcomes.size(); ++i) {
+        CHECK(outcomes[i].value == 15 + static_cast<std::int64_t>(i));
+        CHECK(outcomes[i].weight == 1);
+        CHECK(outcomes[i].total == 6);
+    }
+    s.apply(outcome_with_value(s, 20));
+    CHECK(s.slot_value("rolled") == 20);
+    CHECK(s.slot_value("decided") == 1);  // best(P1): best_high overrides best_default
+
+    // P2's table roll: 1d6 + 2 + 1 = 4..9; 7 reads row 7+
+    REQUIRE(s.is_chance_node());
+    CHECK(s.chance_outcomes().front().value == 4);
+    CHECK(s.chance_outcomes().back().value == 9);
+    s.apply(outcome_with_value(s, 7));
+    CHECK(s.slot_value("outcome") == 3);
+    CHECK(s.slot_value("decided") == 1);
+
+    REQUIRE(s.is_terminal());
+    CHECK(s.current_player() == -2);
+    CHECK(s.end_reason() == "done");
+    CHECK(s.zone_contents("pile").size() == 2);  // reshuffle brought the table back
+    CHECK(s.zone_contents("hand", 0).size() == 1);
+
+    const ir::ruleset& rs = g.ruleset();
+    auto fires = [&](const std::string& rule) {
+        for (std::size_t r = 0; r < rs.rules.size(); ++r)
+            if (rs.rules[r].name == rule) return s.rule_fires()[r];
+        FAIL("no rule " << rule);
+        return std::uint64_t{0};
+    };
+    CHECK(fires("big_scores") == 1);
+    CHECK(fires("count_scores") == 1);
+    CHECK(fires("no_red") > 0);
+    CHECK(fires("blue_bonus") == 1);
+    CHECK(fires("best_high") == 1);
+}
+
+TEST_CASE("engine: an option changes the roll's distribution", "[engine]") {
+    const engine::game g(compile(statements), 2, {{"bonus", "0"}});
+    engine::state s(g, 7, explicit_chance());
+    s.apply(0);
+    s.apply(action_with_text(s, "Blue Three"));
+    s.apply(1);  // P2 declines
+    REQUIRE(s.is_chance_node());
+    CHECK(s.chance_outcomes().front().value == 14);
+    CHECK(s.chance_outcomes().back().value == 19);
+    CHECK_THROWS_AS(engine::game(compile(statements), 2, {{"bonus", "7"}}), engine::engine_error);
+}
+
+TEST_CASE("engine: states copy and diverge independently", "[engine]") {
+    const engine::game g(compile(statements), 2);
+    engine::state a(g, 7, explicit_chance());
+    a.apply(0);
+    engine::state b = a;
+    a.apply(action_with_text(a, "Blue Three"));
+    b.apply(action_with_text(b, "Green Two"));
+    CHECK(a.slot_value("score", 0) == 13);
+    CHECK(b.slot_value("score", 0) == 2);
+}
+
+TEST_CASE("engine: an error overflow names the slot and the position", "[engine]") {
+    const engine::game g(compile("tests/rulesets/engine-errors/overflow.wph"), 2);
+    try {
+        engine::state s(g, 1);
+        FAIL("no engine error");
+    } catch (const engine::engine_error& e) {
+        const std::string what = e.what();
+        CHECK(what.find("overflow.wph:6:3") != std::string::npos);
+        CHECK(what.find("slot small_total would be 7, outside 0..3") != std::string::npos);
+        CHECK(what.find("sequence game") != std::string::npos);
+    }
+}
+
+TEST_CASE("engine: a key no table row covers is an engine error", "[engine]") {
+    const engine::game g(compile("tests/rulesets/engine-errors/gap.wph"), 2);
+    engine::state s(g, 1, explicit_chance());
+    REQUIRE(s.is_chance_node());
+    CHECK(s.chance_outcomes().front().value == 4);
+    engine::state covered = s;
+    covered.apply(outcome_with_value(covered, 5));
+    CHECK(covered.slot_value("seen") == 1);
+    CHECK(covered.is_terminal());
+    CHECK_THROWS_WITH(s.apply(outcome_with_value(s, 7)), Catch::Contains("no row of table gappy for key 7"));
+}
+
+TEST_CASE("engine: Contractor Cards chance nodes have exact distributions", "[engine][contractor]") {
+    const engine::game g(compile("rulesets/contractor-cards"), 2);
+    engine::state s(g, 11, explicit_chance());
+    // The first player is a choice with no owner: a uniform chance node.
+    REQUIRE(s.is_chance_node());
+    REQUIRE(s.chance_outcomes().size() == 2);
+    CHECK(s.chance_outcomes()[0].probability == Approx(0.5));
+    s.apply(1);
+    CHECK(s.slot_value("first_player") == 1);
+    // starting_gold: 2d6, weights 1..6..1 out of 36
+    REQUIRE(s.is_chance_node());
+    const auto outcomes = s.chance_outcomes();
+    REQUIRE(outcomes.size() == 11);
+    CHECK(outcomes.front().value == 2);
+    CHECK(outcomes[5].value == 7);
+    CHECK(outcomes[5].weight == 6);
+    CHECK(outcomes[5].total == 36);
+    double sum = 0;
+    for (const auto& o : outcomes) sum += o.probability;
+    CHECK(sum == Approx(1.0));
+    s.apply(outcome_with_value(s, 12));
+    CHECK(s.slot_value("gold", 0) == 12);
+    // The deal gave five cards to each hand; hands are seen by their owners only.
+    CHECK(s.zone_contents("hand", 1).size() == 5);
+    const std::string view = s.view(0);
+    INFO(view);
+    CHECK(view.find("hand[P2] (5)\n") != std::string::npos);
+    CHECK(view.find("hand[P1] (5): ") != std::string::npos);
+    CHECK(view.find("deck (71)\n") != std::string::npos);
+    CHECK(s.view(-1).find("deck (71): ") != std::string::npos);
+}
+
+TEST_CASE("engine: the same seed plays the same game", "[engine][contractor]") {
+    const ir::ruleset rs = compile("rulesets/contractor-cards");
+    auto play = [&](std::uint64_t seed) {
+        std::string log;
+        const std::function<void(const std::string&)> trace = [&log](const std::string& line) { log += line + "\n"; };
+        engine::random_agent random;
+        engine::play_options o;
+        o.trace = &trace;
+        const auto r = engine::play_game(rs, 3, seed, {&random}, o);
+        REQUIRE(r.error.empty());
+        return log + r.final_state->view(-1);
+    };
+    const std::string a = play(42);
+    CHECK(a == play(42));
+    CHECK(a != play(43));
+}
+
+TEST_CASE("engine: random and first-legal games of Contractor Cards finish", "[engine][contractor]") {
+    const ir::ruleset rs = compile("rulesets/contractor-cards");
+    engine::random_agent random;
+    engine::first_legal_agent first;
+    for (int players : {2, 4}) {
+        int games = 0;
+        std::uint64_t decisions = 0;
+        const auto start = std::chrono::steady_clock::now();
+        for (std::uint64_t seed = 1; seed <= 100; ++seed) {
+            const auto r = engine::play_game(rs, players, seed, {seed % 5 == 0 ? static_cast<engine::agent*>(&first) : &random});
+            INFO("players " << players << " seed " << seed);
+            REQUIRE(r.error.empty());
+            CHECK(r.final_state->is_terminal());
+            CHECK((r.end_reason == "deck_empty_twice" || r.end_reason == "peace_1648"));
+            CHECK_FALSE(r.winners.empty());
+            ++games;
+            decisions += r.decisions;
+        }
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        std::cout << "Contractor Cards, " << players << " players: " << games << " games, " << decisions
+                  << " decisions, " << static_cast<int>(games / seconds) << " games/s\n";
+    }
+    // The driver may also stop at every chance node and sample it itself.
+    engine::play_options o;
+    o.sampled_chance = false;
+    const auto r = engine::play_game(rs, 4, 9, {&random}, o);
+    CHECK(r.error.empty());
+    CHECK_FALSE(r.end_reason.empty());
+}
+
+TEST_CASE("engine: the base layer's table gaps are engine errors; the errata fill them", "[engine][contractor]") {
+    // A campaign roll of 0 or less has no row at the base layer. Search seeds for one.
+    dsl::source_manager sources;
+    dsl::diagnostic_sink sink;
+    compiler::compile_options opts;
+    opts.upto_layer = "base";
+    const auto base = compiler::compile_ruleset(std::string(WP_SOURCE_DIR) + "/rulesets/contractor-cards", opts, sources, sink);
+    REQUIRE(base.has_value());
+    engine::random_agent random;
+    bool gap = false;
+    for (std::uint64_t seed = 1; seed <= 400 && !gap; ++seed) {
+        const auto r = engine::play_game(*base, 4, seed, {&random});
+        if (r.error.find("no row of table") != std::string::npos) gap = true;
+        else CHECK(r.error.empty());
+    }
+    CHECK(gap);
+}
+
+TEST_CASE("engine: end game at the end of the turn or of the round", "[engine]") {
+    for (const bool at_turn : {true, false}) {
+        const engine::game g(compile("tests/rulesets/engine-end/rounds.wph"), 2, {{"at_turn", at_turn ? "true" : "false"}});
+        engine::state s(g, 5, explicit_chance());
+        REQUIRE(s.is_chance_node());  // the ownerless choice of the first player
+        CHECK(s.chance_outcomes().size() == 2);
+        s.apply(1);
+        REQUIRE(s.is_terminal());
+        CHECK(s.end_reason() == "early");
+        CHECK(s.slot_value("ticks") == (at_turn ? 3 : 4));
+        CHECK(s.slot_value("last") == (at_turn ? 0 : 1));
+        CHECK(s.violated_invariants().empty());
+    }
+}
+
+TEST_CASE("engine: Contractor Cards keeps its invariants in random games", "[engine][contractor]") {
+    const ir::ruleset rs = compile("rulesets/contractor-cards");
+    engine::random_agent random;
+    engine::play_options o;
+    o.check_invariants = true;
+    for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+        const auto r = engine::play_game(rs, 2 + static_cast<int>(seed % 3), seed, {&random}, o);
+        REQUIRE(r.error.empty());
+        CHECK(r.invariant_violations.empty());
+    }
+}
+
+TEST_CASE("engine: choose subset and choose order", "[engine]") {
+    const engine::game g(compile("tests/rulesets/engine-statements/subsets.wph"), 3);
+    engine::state s(g, 5, explicit_chance());
+    REQUIRE(s.is_chance_node());  // who chooses: no owner
+    s.apply(outcome_with_value(s, 2));
+    CHECK(s.current_player() == 2);
+    CHECK(texts(s) == std::vector<std::string>{"include P1", "leave out P1"});
+    s.apply(0);
+    CHECK(texts(s) == std::vector<std::string>{"include P2", "leave out P2"});
+    s.apply(1);
+    s.apply(0);  // P3
+    CHECK(s.slot_value("picked") == 2);
+    CHECK(s.slot_value("marked", 0) == 1);
+    CHECK(s.slot_value("marked", 1) == 0);
+    CHECK(s.slot_value("marked", 2) == 1);
+    // order: pick P3, then P1; P2 comes last without a decision
+    CHECK(texts(s) == std::vector<std::string>{"P1", "P2", "P3"});
+    s.apply(action_with_text(s, "P3"));
+    CHECK(texts(s) == std::vector<std::string>{"P1", "P2"});
+    s.apply(action_with_text(s, "P1"));
+    REQUIRE(s.is_terminal());
+    CHECK(s.slot_value("order_code") == 312);
+    CHECK(s.decisions() == 5);
+}
+
+TEST_CASE("engine: a table looked up in an expression gives its outcome without effects", "[engine]") {
+    const engine::game g(compile("tests/rulesets/engine-statements/lookup.wph"), 2);
+    engine::state s(g, 3, explicit_chance());
+    // `band == "high" or band == "low"`: the first lookup rolls; 1..3 short-circuits the `or`
+    REQUIRE(s.is_chance_node());
+    s.apply(outcome_with_value(s, 2));
+    REQUIRE(s.is_chance_node());  // the second lookup rolls again
+    s.apply(outcome_with_value(s, 2));
+    REQUIRE(s.is_terminal());
+    CHECK(s.slot_value("value") == 5);
+    CHECK(s.slot_value("label_ok") == 1);
+    CHECK(s.slot_value("effects_ran") == 0);  // neither lookups nor `resolve price(Red)` ran Green's effects
+}
+
+TEST_CASE("engine: a game replays from its seed and its actions", "[engine][contractor]") {
+    const ir::ruleset rs = compile("rulesets/contractor-cards");
+    engine::random_agent random;
+    for (const bool sampled : {true, false}) {
+        engine::play_options o;
+        o.sampled_chance = sampled;
+        const auto played = engine::play_game(rs, 4, 77, {&random}, o);
+        REQUIRE(played.error.empty());
+        CHECK(played.actions.size() == played.decisions);
+        engine::scripted_agent script(played.actions);
+        const auto replayed = engine::play_game(rs, 4, 77, {&script}, o);
+        REQUIRE(replayed.error.empty());
+        CHECK(replayed.end_reason == played.end_reason);
+        CHECK(replayed.actions == played.actions);
+        CHECK(replayed.rule_fires == played.rule_fires);
+        CHECK(replayed.final_state->view(-1) == played.final_state->view(-1));
+    }
+}
+
+TEST_CASE("engine: map built-ins", "[engine]") {
+    const engine::game g(compile("tests/rulesets/engine-maps/maps.wph"), 2);
+    const engine::state s(g, 1);
+    REQUIRE(s.is_terminal());
+    CHECK(s.slot_value("d1") == 1);
+    CHECK(s.slot_value("d2") == 2);
+    CHECK(s.slot_value("d3") == 5);
+    CHECK(s.slot_value("d4") == 2);
+    CHECK(s.slot_value("near") == 1);
+    CHECK(s.slot_value("woods") == 2);
+    CHECK(s.slot_value("around") == 4);
+}
