@@ -70,6 +70,8 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     add_compile_command(app, ctx);
     add_info_command(app, ctx);
     add_play_command(app, ctx);
+    add_replay_command(app, ctx);
+    add_sim_command(app, ctx);
 
     // CLI11 would call an unknown command "a missing subcommand"; name it and suggest one instead.
     if (!args.empty() && !args[0].empty() && args[0][0] != '-') {

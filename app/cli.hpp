@@ -47,5 +47,7 @@ void add_parse_command(CLI::App& app, context& ctx);
 void add_compile_command(CLI::App& app, context& ctx);
 void add_info_command(CLI::App& app, context& ctx);
 void add_play_command(CLI::App& app, context& ctx);
+void add_replay_command(CLI::App& app, context& ctx);
+void add_sim_command(CLI::App& app, context& ctx);
 
 }  // namespace wp::cli

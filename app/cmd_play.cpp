@@ -1,11 +1,19 @@
-// `westphalia play <ruleset> --players N --seed S [--option k=v] [--agent random|first]`:
-// plays one game with the engine, printing one line per turn, emitted event and the end.
+// `westphalia play <ruleset> --players N --seed S [--option k=v] [--agent A] [--seat N=A]
+// [--log FILE]`: plays one game with the engine, printing one line per turn, emitted event and
+// the end, with every player's final state fields. Agents: random, first, human (at the
+// terminal) or script:FILE (one action per line: its index or its exact text).
 #include "cli.hpp"
+#include "human_agent.hpp"
+#include "play_summary.hpp"
 #include "ruleset_input.hpp"
 
+#include "westphalia/engine/agents.hpp"
 #include "westphalia/engine/engine.hpp"
+#include "westphalia/engine/log.hpp"
 
 #include <functional>
+#include <iostream>
+#include <memory>
 
 namespace wp::cli {
 
@@ -16,8 +24,16 @@ struct play_args {
     int players = 2;
     std::uint64_t seed = 1;
     std::string agent = "random";
+    std::vector<std::string> seats;  // N=AGENT
+    std::string log;
     bool quiet = false;
 };
+
+std::string check_agent(const std::string& a) {
+    if (a == "random" || a == "first" || a == "human") return {};
+    if (a.rfind("script:", 0) == 0 && a.size() > 7) return {};
+    return "`" + a + "` is not an agent: random, first, human or script:FILE";
+}
 
 }  // namespace
 
@@ -27,9 +43,13 @@ void add_play_command(CLI::App& app, context& ctx) {
     args->input.add_to(*command);
     command->add_option("--players", args->players, "Number of players")->default_val(2);
     command->add_option("--seed", args->seed, "Random seed (the same seed plays the same game)")->default_val(1);
-    command->add_option("--agent", args->agent, "Agent for every seat: random or first")
-        ->check(CLI::IsMember({"random", "first"}))
+    command->add_option("--agent", args->agent,
+                        "Agent for every seat: random, first, human (at the terminal) or script:FILE "
+                        "(one action per line: its index or its exact text; the end of the script is an error)")
+        ->check(check_agent)
         ->default_val("random");
+    command->add_option("--seat", args->seats, "Agent for one seat: --seat 2=human (repeatable)");
+    command->add_option("--log", args->log, "Write a JSON-lines game log to this file (replay it with `replay`)");
     command->add_flag("--quiet", args->quiet, "Print only the result");
     command->callback([args, &ctx] {
         dsl::source_manager sources;
@@ -43,23 +63,79 @@ void add_play_command(CLI::App& app, context& ctx) {
             ctx.exit_code = exit_bad_input;
             return;
         }
-        engine::random_agent random;
-        engine::first_legal_agent first;
-        std::vector<engine::agent*> agents{args->agent == "first" ? static_cast<engine::agent*>(&first) : &random};
+        std::vector<std::string> names(static_cast<std::size_t>(args->players), args->agent);
+        for (const std::string& s : args->seats) {
+            const auto eq = s.find('=');
+            int seat = 0;
+            try {
+                seat = eq == std::string::npos ? 0 : std::stoi(s.substr(0, eq));
+            } catch (const std::exception&) {
+                seat = 0;
+            }
+            const std::string problem = eq == std::string::npos ? "" : check_agent(s.substr(eq + 1));
+            if (seat < 1 || seat > args->players || !problem.empty()) {
+                ctx.err << "westphalia: error: --seat `" << s << "` must be SEAT=AGENT with SEAT from 1 to "
+                        << args->players << (problem.empty() ? "" : "; " + problem) << '\n';
+                ctx.exit_code = exit_bad_input;
+                return;
+            }
+            names[static_cast<std::size_t>(seat - 1)] = s.substr(eq + 1);
+        }
+        std::vector<std::unique_ptr<engine::agent>> owned;
+        std::vector<engine::agent*> agents;
+        try {
+            for (const std::string& n : names) {
+                if (n == "random") owned.push_back(std::make_unique<engine::random_agent>());
+                else if (n == "first") owned.push_back(std::make_unique<engine::first_legal_agent>());
+                else if (n == "human") owned.push_back(std::make_unique<human_agent>(std::cin, ctx.out));
+                else owned.push_back(std::make_unique<engine::script_agent>(engine::script_agent::from_file(n.substr(7))));
+                agents.push_back(owned.back().get());
+            }
+        } catch (const engine::agent_stop& e) {
+            ctx.err << "westphalia: error: " << e.what() << '\n';
+            ctx.exit_code = exit_bad_input;
+            return;
+        }
+        engine::log_header header;
+        header.ruleset_name = rs->name;
+        header.ruleset_path = args->input.path;
+        header.fingerprint = engine::ir_fingerprint(*rs);
+        header.upto = args->input.upto;
+        for (const std::string& o : args->input.options) {
+            const auto eq = o.find('=');
+            header.options[o.substr(0, eq)] = o.substr(eq + 1);
+        }
+        header.players = args->players;
+        header.seed = args->seed;
+        bool same = true;
+        for (const std::string& n : names) same = same && n == names[0];
+        header.agents = same ? std::vector<std::string>{names[0]} : names;
+        if (same) agents.resize(1);
+
         const std::function<void(const std::string&)> trace = [&ctx](const std::string& line) { ctx.out << line << '\n'; };
         engine::play_options options;
         if (!args->quiet) options.trace = &trace;
-        const engine::play_result r = engine::play_game(*rs, args->players, args->seed, agents, options);
+        const engine::logged_play played = engine::play_logged(*rs, header, agents, options);
+        if (!args->log.empty() && !write_file_atomically(ctx, args->log, played.log)) {
+            ctx.exit_code = exit_bad_input;
+            return;
+        }
+        const engine::play_result& r = played.result;
         if (!r.error.empty()) {
             ctx.err << "westphalia: engine error: " << r.error << '\n';
             ctx.exit_code = exit_findings;
             return;
         }
-        ctx.out << "end: " << r.end_reason << " after " << r.decisions << " decisions\n";
-        ctx.out << "winners:";
-        if (r.winners.empty()) ctx.out << " none";
-        for (int w : r.winners) ctx.out << " P" << w + 1;
-        ctx.out << '\n';
+        if (!played.stop.empty()) {
+            if (played.stop_is_error) {
+                ctx.err << "westphalia: error: " << played.stop << '\n';
+                ctx.exit_code = exit_bad_input;
+            } else {
+                ctx.out << "game abandoned: " << played.stop << " after " << r.decisions << " decisions\n";
+            }
+            return;
+        }
+        print_summary(ctx, r);
     });
 }
 

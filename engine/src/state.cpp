@@ -1393,14 +1393,18 @@ void state::apply(int action) {
     run();
 }
 
-void state::apply_sampled() {
+int state::apply_sampled() {
     if (!is_chance_node()) throw engine_error("not a chance node");
     std::uint64_t x = rng_.below(weight_total_);
     for (std::size_t i = 0; i < weights_.size(); ++i) {
-        if (x < weights_[i]) return apply(static_cast<int>(i));
+        if (x < weights_[i]) {
+            apply(static_cast<int>(i));
+            return static_cast<int>(i);
+        }
         x -= weights_[i];
     }
     apply(static_cast<int>(weights_.size()) - 1);
+    return static_cast<int>(weights_.size()) - 1;
 }
 
 std::vector<int> state::winners(std::vector<std::uint64_t>* fires) const {

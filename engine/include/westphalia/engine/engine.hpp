@@ -116,8 +116,9 @@ public:
     // Applies the i-th legal action (decision node) or chance outcome (chance node), then runs
     // to the next decision or chance node or the end. Throws engine_error.
     void apply(int action);
-    // At a chance node: picks an outcome with the state's generator and applies it.
-    void apply_sampled();
+    // At a chance node: picks an outcome with the state's generator and applies it; returns
+    // the index of the outcome applied.
+    int apply_sampled();
 
     const std::string& end_reason() const { return end_reason_; }
     // The seats the `wins` decision holds for (empty when the ruleset has none). The define

@@ -1,0 +1,91 @@
+// `westphalia replay game.jsonl [--ruleset DIR] [--check] [--quiet]`: rebuilds the game from
+// the log's header, replays every step checking that it is legal and matches the engine, and
+// prints the same account as `play`. `--check` also confirms that logging the replay again
+// gives the identical log, byte for byte. A bad log: `game.jsonl:LINE: error: … [kind]`, exit 2.
+#include "cli.hpp"
+#include "play_summary.hpp"
+#include "ruleset_input.hpp"
+
+#include "westphalia/engine/log.hpp"
+
+#include <fstream>
+#include <functional>
+#include <memory>
+#include <sstream>
+
+namespace wp::cli {
+
+namespace {
+
+struct replay_args {
+    std::string log;
+    std::string ruleset;
+    bool check = false;
+    bool quiet = false;
+    diagnostic_options diagnostics;
+};
+
+}  // namespace
+
+void add_replay_command(CLI::App& app, context& ctx) {
+    auto args = std::make_shared<replay_args>();
+    CLI::App* command = app.add_subcommand("replay", "Replay a game log written by `play --log`, checking every step");
+    command->add_option("log", args->log, "A JSON-lines game log")->required();
+    command->add_option("--ruleset", args->ruleset, "The ruleset to replay with (default: the path in the log)");
+    command->add_flag("--check", args->check, "Also confirm that re-logging the replay gives the identical log");
+    command->add_flag("--quiet", args->quiet, "Print only the result");
+    args->diagnostics.add_to(*command);
+    command->callback([args, &ctx] {
+        auto fail = [&](const engine::log_error& e) {
+            ctx.err << args->log << ':' << e.line << ": error: " << e.message << " [" << e.kind << "]\n";
+            ctx.exit_code = exit_bad_input;
+        };
+        std::ifstream in(args->log, std::ios::binary);
+        if (!in) {
+            ctx.err << "westphalia: error: cannot read `" << args->log << "`\n";
+            ctx.exit_code = exit_bad_input;
+            return;
+        }
+        std::stringstream whole;
+        whole << in.rdbuf();
+        const std::string text = whole.str();
+        engine::log_error error;
+        const auto header = engine::read_log_header(text, error);
+        if (!header) return fail(error);
+
+        ruleset_input input;
+        input.path = args->ruleset.empty() ? header->ruleset_path : args->ruleset;
+        for (const auto& [k, v] : header->options) input.options.push_back(k + "=" + v);
+        input.upto = header->upto;
+        input.diagnostics = args->diagnostics;
+        dsl::source_manager sources;
+        dsl::diagnostic_sink sink;
+        const auto rs = input.load(ctx, sources, sink);
+        report(ctx, sources, sink, input.diagnostics);
+        if (!rs) return fail({1, "cannot load the ruleset `" + input.path + "`", "log-ruleset"});
+
+        const std::function<void(const std::string&)> trace = [&ctx](const std::string& line) { ctx.out << line << '\n'; };
+        const engine::replay_result r = engine::replay_log(text, *rs, *header, args->quiet ? nullptr : &trace);
+        if (r.error) return fail(*r.error);
+        if (!r.result.error.empty()) {
+            ctx.err << "westphalia: engine error: " << r.result.error << '\n';
+            ctx.exit_code = exit_findings;
+        } else if (r.result.end_reason == "stopped") {
+            ctx.out << "game abandoned after " << r.result.decisions << " decisions\n";
+        } else {
+            print_summary(ctx, r.result);
+        }
+        if (args->check) {
+            if (r.relog != text) {
+                std::size_t line = 1;
+                for (std::size_t i = 0; i < text.size() && i < r.relog.size() && text[i] == r.relog[i]; ++i)
+                    line += text[i] == '\n';
+                return fail({line, "re-logging the replay gives a different log from this line on", "log-check"});
+            }
+            ctx.out << "check: re-logging the replay gives the identical log ("
+                    << std::count(text.begin(), text.end(), '\n') << " lines)\n";
+        }
+    });
+}
+
+}  // namespace wp::cli

@@ -1,0 +1,193 @@
+// `westphalia sim <ruleset> -n N --players P --seed S -j J [--json] [--agent random|first]
+// [--no-check-invariants]`: plays N seeded games on J threads and summarises them (lengths,
+// wins, end reasons, rule coverage, engine errors, invariant violations). The output does not
+// depend on J.
+#include "cli.hpp"
+#include "ruleset_input.hpp"
+
+#include "westphalia/engine/sim.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+#include <thread>
+#include <unistd.h>
+
+namespace wp::cli {
+
+namespace {
+
+struct sim_args {
+    ruleset_input input;
+    std::uint64_t games = 1000;
+    int players = 2;
+    std::uint64_t seed = 1;
+    unsigned threads = 0;
+    std::string agent = "random";
+    bool json = false;
+    bool no_check_invariants = false;
+};
+
+std::string fixed(double v, int decimals) {
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, v);
+    return buffer;
+}
+
+std::string percent(double part, double whole) { return whole > 0 ? fixed(100.0 * part / whole, 1) + "%" : "-"; }
+
+nlohmann::ordered_json to_json(const engine::sim_report& r) {
+    using nlohmann::ordered_json;
+    ordered_json j;
+    j["ruleset"] = r.ruleset;
+    j["players"] = r.players;
+    j["seed"] = r.seed;
+    j["agent"] = r.agent;
+    j["games"] = r.games;
+    auto messages = [](const std::vector<engine::sim_message>& list) {
+        ordered_json a = ordered_json::array();
+        for (const auto& m : list) a.push_back({{"game", m.game}, {"seed", m.seed}, {"message", m.text}});
+        return a;
+    };
+    j["engine_errors"] = {{"count", r.engine_errors}, {"first", messages(r.first_errors)}};
+    j["invariant_violations"] = {
+        {"checked", r.invariants_checked}, {"count", r.invariant_violations}, {"first", messages(r.first_violations)}};
+    ordered_json length = {{"games", r.finished},        {"mean", r.mean_decisions},
+                           {"min", r.min_decisions},     {"max", r.max_decisions}};
+    ordered_json percentiles = ordered_json::object();
+    for (const auto& [p, v] : r.decision_percentiles) percentiles["p" + std::to_string(p)] = v;
+    length["percentiles"] = percentiles;
+    j["decisions"] = length;
+    ordered_json wins = ordered_json::array();
+    for (std::size_t s = 0; s < r.wins.size(); ++s)
+        wins.push_back({{"seat", s + 1},
+                        {"wins", r.wins[s]},
+                        {"share", r.finished > 0 ? r.wins[s] / static_cast<double>(r.finished) : 0.0}});
+    j["wins"] = {{"ties", "split: each winner of a game with k winners counts 1/k"},
+                 {"seats", wins},
+                 {"games_without_winner", r.games_without_winner}};
+    ordered_json reasons = ordered_json::object();
+    for (const auto& [reason, count] : r.end_reasons) reasons[reason] = count;
+    j["end_reasons"] = reasons;
+    ordered_json rules = ordered_json::array();
+    for (const auto& rule : r.rules)
+        rules.push_back({{"name", rule.name}, {"kind", rule.kind}, {"fires", rule.fires}, {"games", rule.games}});
+    j["rules"] = rules;
+    j["never_fired"] = r.never_fired;
+    return j;
+}
+
+void print_human(std::ostream& out, const engine::sim_report& r) {
+    out << r.ruleset << ": " << r.games << " games, " << r.players << " players, seed " << r.seed << ", " << r.agent
+        << " agents\n";
+    out << "length in decisions: ";
+    if (r.finished == 0) {
+        out << "no finished game\n";
+    } else {
+        out << "mean " << fixed(r.mean_decisions, 1) << ", min " << r.min_decisions << ", max " << r.max_decisions;
+        out << " (";
+        bool first = true;
+        for (const auto& [p, v] : r.decision_percentiles) {
+            out << (first ? "" : ", ") << (p == 50 ? std::string("median") : "p" + std::to_string(p)) << ' ' << v;
+            first = false;
+        }
+        out << ")\n";
+    }
+    out << "end reasons:";
+    for (const auto& [reason, count] : r.end_reasons)
+        out << ' ' << reason << ' ' << count << " (" << percent(static_cast<double>(count), static_cast<double>(r.games))
+            << ")" << (&reason == &r.end_reasons.rbegin()->first ? "" : ",");
+    out << '\n';
+    out << "wins (a tie splits the win):";
+    for (std::size_t s = 0; s < r.wins.size(); ++s)
+        out << " P" << s + 1 << ' ' << percent(r.wins[s], static_cast<double>(r.finished))
+            << (s + 1 < r.wins.size() ? "," : "");
+    out << "; no winner " << r.games_without_winner << '\n';
+    out << "engine errors: " << r.engine_errors << '\n';
+    for (const auto& m : r.first_errors)
+        out << "  game " << m.game << " (seed " << m.seed << "): " << m.text << '\n';
+    out << "invariant violations: " << (r.invariants_checked ? std::to_string(r.invariant_violations) : "not checked")
+        << '\n';
+    for (const auto& m : r.first_violations)
+        out << "  game " << m.game << " (seed " << m.seed << "): " << m.text << '\n';
+    out << "rules fired: " << r.rules.size() - r.never_fired.size() << " of " << r.rules.size() << "; never fired:";
+    if (r.never_fired.empty()) out << " none";
+    for (std::size_t i = 0; i < r.never_fired.size(); ++i) out << (i ? ", " : " ") << r.never_fired[i];
+    out << '\n';
+    if (r.rules.empty()) return;
+    std::size_t width = 4;
+    for (const auto& rule : r.rules) width = std::max(width, rule.name.size());
+    std::size_t digits = 5;
+    for (const auto& rule : r.rules) digits = std::max(digits, std::to_string(rule.fires).size());
+    out << "rule" << std::string(width + 4 - 4 + digits - 5, ' ') << "fires  games\n";
+    for (const auto& rule : r.rules) {
+        const std::string fires = std::to_string(rule.fires);
+        const std::string games = percent(static_cast<double>(rule.games), static_cast<double>(r.games));
+        out << "  " << rule.name << std::string(width - rule.name.size() + 2 + digits - fires.size(), ' ') << fires
+            << std::string(7 - std::min<std::size_t>(games.size(), 6), ' ') << games << '\n';
+    }
+}
+
+}  // namespace
+
+void add_sim_command(CLI::App& app, context& ctx) {
+    auto args = std::make_shared<sim_args>();
+    CLI::App* command = app.add_subcommand("sim", "Play many seeded games on several threads and summarise them");
+    args->input.add_to(*command);
+    command->add_option("-n,--games", args->games, "Number of games")->default_val(1000);
+    command->add_option("--players", args->players, "Number of players")->default_val(2);
+    command->add_option("--seed", args->seed, "Random seed; game i is seeded from (seed, i) only")->default_val(1);
+    command->add_option("-j,--jobs", args->threads, "Threads (default: one per core); the report does not depend on it");
+    command->add_option("--agent", args->agent, "Agent for every seat: random or first")
+        ->check(CLI::IsMember({"random", "first"}))
+        ->default_val("random");
+    command->add_flag("--json", args->json, "Print the report as one JSON object");
+    command->add_flag("--no-check-invariants", args->no_check_invariants,
+                      "Do not check the invariants after every decision");
+    command->callback([args, &ctx] {
+        dsl::source_manager sources;
+        dsl::diagnostic_sink sink;
+        const auto rs = args->input.load(ctx, sources, sink);
+        report(ctx, sources, sink, args->input.diagnostics);
+        if (!rs) return;
+        if (args->players < rs->min_players || args->players > rs->max_players) {
+            ctx.err << "westphalia: error: " << rs->name << " is played by " << rs->min_players << " to "
+                    << rs->max_players << " players, not " << args->players << " (--players)\n";
+            ctx.exit_code = exit_bad_input;
+            return;
+        }
+        engine::sim_options options;
+        options.games = args->games;
+        options.players = args->players;
+        options.seed = args->seed;
+        options.threads = args->threads > 0 ? args->threads : std::max(1u, std::thread::hardware_concurrency());
+        options.agent = args->agent;
+        options.check_invariants = !args->no_check_invariants;
+        // A progress line only for a person watching: never when stderr is a file, a pipe or a test stream.
+        const bool show_progress = &ctx.err == &std::cerr && isatty(STDERR_FILENO) == 1;
+        if (show_progress) {
+            options.progress = [&ctx](std::uint64_t done, std::uint64_t total) {
+                ctx.err << "\rsim: " << done << '/' << total << " games" << std::flush;
+            };
+        }
+        engine::sim_report r;
+        try {
+            r = engine::simulate(*rs, options);
+        } catch (const engine::engine_error& e) {
+            if (show_progress) ctx.err << '\n';
+            ctx.err << "westphalia: error: " << e.what() << '\n';
+            ctx.exit_code = exit_bad_input;
+            return;
+        }
+        if (show_progress) ctx.err << "\r\033[K" << std::flush;
+        if (args->json)
+            ctx.out << to_json(r).dump(2) << '\n';
+        else
+            print_human(ctx.out, r);
+        if (r.engine_errors > 0 || r.invariant_violations > 0) ctx.exit_code = exit_findings;
+    });
+}
+
+}  // namespace wp::cli

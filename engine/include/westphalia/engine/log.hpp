@@ -1,0 +1,73 @@
+// Game logs: JSON lines. A header (schema "westphalia-log", version 1, the ruleset's name, path
+// and IR fingerprint, players, seed, options, agents), one line per step (a decision: the seat,
+// the action's index and text; a chance node: the outcome's index, value and text), then a
+// footer (end reason, decisions, winners, every per-player state field of every player).
+// A logged game replays from its log: every step is checked against the engine.
+#pragma once
+
+#include "westphalia/engine/engine.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace wp::engine {
+
+inline constexpr const char* log_schema = "westphalia-log";
+inline constexpr int log_version = 1;
+
+struct log_header {
+    std::string ruleset_name;
+    std::string ruleset_path;  // as given on the command line
+    std::string fingerprint;   // of the IR: 16 hex digits
+    std::string upto;          // --upto, empty for the whole stack
+    std::map<std::string, std::string> options;  // --option name=value
+    int players = 2;
+    std::uint64_t seed = 1;
+    std::vector<std::string> agents;  // one per seat, or one for every seat
+};
+
+// FNV-1a 64 of the IR's JSON text.
+std::string ir_fingerprint(const ir::ruleset& rs);
+
+// Every per-player state field of `seat` in slot order: name -> value text (`a,b,c` for a map).
+std::vector<std::pair<std::string, std::string>> player_fields(const state& s, int seat);
+
+// A problem in a log: its line (1-based), message and kind (`log-json`, `log-schema` …).
+struct log_error {
+    std::size_t line = 0;
+    std::string message;
+    std::string kind;
+};
+
+struct logged_play {
+    play_result result;
+    std::string log;          // the whole log, footer included
+    std::string stop;         // an agent_stop's message; empty when none
+    bool stop_is_error = false;
+};
+
+// Plays one game like play_game (same seed, same game), stopping at chance nodes to record
+// each outcome, and writes its log.
+logged_play play_logged(const ir::ruleset& rs, const log_header& header, const std::vector<agent*>& agents,
+                        const play_options& options = {});
+
+// Reads the header (line 1) of a log.
+std::optional<log_header> read_log_header(const std::string& text, log_error& error);
+
+struct replay_result {
+    play_result result;
+    std::string relog;                 // the log written again from the replay
+    std::optional<log_error> error;
+};
+
+// Replays a log over `rs` (built from its header), checking the fingerprint, that every step
+// is legal and matches the engine, and the footer. `trace` receives the same lines as play.
+replay_result replay_log(const std::string& text, const ir::ruleset& rs, const log_header& header,
+                         const std::function<void(const std::string&)>* trace = nullptr);
+
+}  // namespace wp::engine

@@ -1,0 +1,80 @@
+// Simulation: many seeded games of one ruleset on several threads, summarised (lengths, wins,
+// end reasons, rule coverage, engine errors, invariant violations). The report depends only
+// on the options, never on the number of threads: game i is seeded from (seed, i) alone and
+// the results are merged in game order.
+#pragma once
+
+#include "westphalia/engine/engine.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace wp::engine {
+
+struct sim_options {
+    std::uint64_t games = 1000;
+    int players = 2;
+    std::uint64_t seed = 1;
+    unsigned threads = 1;                        // 0: one
+    std::string agent = "random";                // random or first (every seat)
+    bool check_invariants = true;                // after every decision and at the end
+    std::uint64_t max_decisions = 1'000'000;     // a game stops ("decision limit") beyond this
+    std::map<std::string, std::string> options;  // name=value, as play_options::options
+    std::size_t max_messages = 5;                // errors and violations quoted in the report
+    // Called on the calling thread about ten times a second with (games finished, games).
+    std::function<void(std::uint64_t, std::uint64_t)> progress;
+};
+
+// The seed of game `index`: the index-th output of splitmix64 seeded with `seed`.
+// `westphalia play --seed <it>` with the same agent plays the same game.
+std::uint64_t game_seed(std::uint64_t seed, std::uint64_t index);
+
+struct sim_message {
+    std::uint64_t game = 0;  // index, from 0
+    std::uint64_t seed = 0;  // the game's seed
+    std::string text;
+};
+
+struct sim_rule {
+    std::string name;
+    std::string kind;           // modifier, define, forbid, permit, require, trigger
+    std::uint64_t fires = 0;    // in all games
+    std::uint64_t games = 0;    // games in which it fired at least once
+};
+
+struct sim_report {
+    std::string ruleset;
+    int players = 0;
+    std::uint64_t seed = 0;
+    std::string agent;
+    bool invariants_checked = true;
+
+    std::uint64_t games = 0;
+    std::uint64_t engine_errors = 0;             // games stopped by an engine error
+    std::vector<sim_message> first_errors;       // up to max_messages, in game order
+    std::uint64_t invariant_violations = 0;      // (game, invariant) pairs violated
+    std::vector<sim_message> first_violations;
+
+    // Length in decisions, over the games without an engine error (`finished`).
+    std::uint64_t finished = 0;
+    double mean_decisions = 0;
+    std::uint64_t min_decisions = 0, max_decisions = 0;
+    std::map<int, std::uint64_t> decision_percentiles;  // 5, 25, 50, 75, 95 (nearest rank)
+
+    // Win share per seat: each game's win is split equally among its winners (a tie between
+    // two seats gives each 0.5), so the shares add up to the games with a winner.
+    std::vector<double> wins;
+    std::uint64_t games_without_winner = 0;      // finished games with no winner
+    std::map<std::string, std::uint64_t> end_reasons;  // errored games: "engine error"; sums to games
+
+    std::vector<sim_rule> rules;                 // every rule that can fire, in ruleset order
+    std::vector<std::string> never_fired;        // names of the rules with fires == 0
+};
+
+// Plays the games. Throws engine_error when the game cannot be set up (unknown option).
+sim_report simulate(const ir::ruleset& rs, const sim_options& options);
+
+}  // namespace wp::engine

@@ -1,0 +1,381 @@
+// Game logs (JSON lines) and replay.
+#include "westphalia/engine/log.hpp"
+
+#include "westphalia/engine/agents.hpp"
+#include "westphalia/ir/json.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <sstream>
+
+namespace wp::engine {
+
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+constexpr std::uint64_t agent_seed_mix = 0xA5A5A5A5DEADBEEFull;  // as play_game
+
+ojson value_json(const std::string& text) {
+    bool numeric = !text.empty() && text.size() < 18;
+    for (std::size_t i = 0; i < text.size(); ++i)
+        numeric = numeric && ((text[i] >= '0' && text[i] <= '9') || (i == 0 && text[i] == '-' && text.size() > 1));
+    if (numeric) return ojson(std::stoll(text));
+    return ojson(text);
+}
+
+std::string header_line(const log_header& h) {
+    ojson j;
+    j["schema"] = log_schema;
+    j["version"] = log_version;
+    j["ruleset"] = {{"name", h.ruleset_name}, {"path", h.ruleset_path}, {"fingerprint", h.fingerprint}, {"upto", h.upto}};
+    j["players"] = h.players;
+    j["seed"] = h.seed;
+    j["options"] = ojson::object();
+    for (const auto& [k, v] : h.options) j["options"][k] = v;
+    j["agents"] = h.agents;
+    return j.dump() + '\n';
+}
+
+std::string decision_line(std::uint64_t step, int seat, int action, const std::string& text) {
+    ojson j;
+    j["step"] = step;
+    j["kind"] = "decision";
+    j["player"] = seat + 1;
+    j["action"] = action;
+    j["text"] = text;
+    return j.dump() + '\n';
+}
+
+std::string chance_line(std::uint64_t step, int outcome, const chance_outcome& o) {
+    ojson j;
+    j["step"] = step;
+    j["kind"] = "chance";
+    j["outcome"] = outcome;
+    j["value"] = o.value;
+    j["text"] = o.text;
+    return j.dump() + '\n';
+}
+
+std::string footer_line(const play_result& r, const std::string& stop) {
+    ojson j;
+    j["end"] = !r.error.empty() ? std::string("error") : !stop.empty() ? std::string("stopped") : r.end_reason;
+    j["decisions"] = r.decisions;
+    j["winners"] = ojson::array();
+    for (int w : r.winners) j["winners"].push_back(w + 1);
+    if (!r.error.empty()) j["error"] = r.error;
+    if (!stop.empty()) j["stopped"] = stop;
+    j["players"] = ojson::array();
+    if (r.final_state)
+        for (int p = 0; p < r.final_state->the_game().players(); ++p) {
+            ojson fields = ojson::object();
+            for (const auto& [name, value] : player_fields(*r.final_state, p)) fields[name] = value_json(value);
+            j["players"].push_back(fields);
+        }
+    return j.dump() + '\n';
+}
+
+void finish(play_result& r) {
+    state& s = *r.final_state;
+    r.end_reason = s.is_terminal() ? s.end_reason() : "decision limit";
+    r.decisions = s.decisions();
+    r.rule_fires = s.rule_fires();
+    if (s.is_terminal()) r.winners = s.winners(&r.rule_fires);
+}
+
+std::string legal_list(const std::vector<action_info>& legal) {
+    std::ostringstream out;
+    for (std::size_t i = 0; i < legal.size(); ++i) out << (i ? ", " : "") << i << " `" << legal[i].text << "`";
+    return out.str();
+}
+
+}  // namespace
+
+std::string ir_fingerprint(const ir::ruleset& rs) {
+    const std::string text = ir::to_json_text(rs, -1);
+    std::uint64_t h = 0xcbf29ce484222325ull;
+    for (unsigned char c : text) {
+        h ^= c;
+        h *= 0x100000001b3ull;
+    }
+    char buf[17];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+    return buf;
+}
+
+std::vector<std::pair<std::string, std::string>> player_fields(const state& s, int seat) {
+    std::vector<std::pair<std::string, std::string>> out;
+    const game& g = s.the_game();
+    const ir::ruleset& rs = g.ruleset();
+    for (ir::id sl = 0; sl < rs.slots.size(); ++sl) {
+        const ir::slot& slot = rs.slots[sl];
+        if (slot.scope != ir::slot_scope::per_player) continue;
+        const ir::type& t = rs.types[slot.type];
+        const ir::id vt = t.kind == ir::type_kind::map_of ? t.value : slot.type;
+        std::string text;
+        for (std::uint32_t k = 0; k < g.slots[sl].width; ++k)
+            text += (k ? "," : "") + g.value_text(vt, s.slot_value(slot.name, seat, static_cast<int>(k)));
+        out.emplace_back(slot.name, text);
+    }
+    return out;
+}
+
+logged_play play_logged(const ir::ruleset& rs, const log_header& header, const std::vector<agent*>& agents,
+                        const play_options& options) {
+    logged_play out;
+    play_result& result = out.result;
+    out.log = header_line(header);
+    try {
+        auto g = std::make_shared<const game>(rs, header.players, options.options);
+        result.the_game = g;
+        state_options so;
+        so.sampled_chance = false;  // stop at each chance node to log it; the same draws as sampling
+        so.trace = options.trace;
+        rng agent_rng{header.seed ^ agent_seed_mix};
+        result.final_state = std::make_unique<state>(*g, header.seed, so);
+        state& s = *result.final_state;
+        std::uint64_t step = 0;
+        while (!s.is_terminal()) {
+            if (s.is_chance_node()) {
+                const std::vector<chance_outcome> outcomes = s.chance_outcomes();
+                const std::uint64_t k = ++step;
+                const int i = s.apply_sampled();
+                out.log += chance_line(k, i, outcomes.at(static_cast<std::size_t>(i)));
+                continue;
+            }
+            if (s.decisions() >= options.max_decisions) break;
+            const int seat = s.current_player();
+            agent* a = agents.empty() ? nullptr
+                                      : agents[agents.size() == 1 ? 0 : static_cast<std::size_t>(seat) % agents.size()];
+            const int choice = a ? a->act(s, agent_rng) : 0;
+            const std::vector<action_info> legal = s.legal_actions();
+            if (choice < 0 || static_cast<std::size_t>(choice) >= legal.size())
+                throw engine_error("the agent chose action " + std::to_string(choice) + " of " +
+                                   std::to_string(legal.size()));
+            out.log += decision_line(++step, seat, choice, legal[static_cast<std::size_t>(choice)].text);
+            result.actions.push_back(choice);
+            s.apply(choice);
+        }
+        finish(result);
+    } catch (const agent_stop& e) {
+        out.stop = e.what();
+        out.stop_is_error = e.is_error;
+        if (result.final_state) {
+            result.decisions = result.final_state->decisions();
+            result.rule_fires = result.final_state->rule_fires();
+            result.end_reason = "stopped";
+        }
+    } catch (const engine_error& e) {
+        result.error = e.what();
+        if (result.final_state) {
+            result.decisions = result.final_state->decisions();
+            result.rule_fires = result.final_state->rule_fires();
+        }
+    }
+    out.log += footer_line(result, out.stop);
+    return out;
+}
+
+std::optional<log_header> read_log_header(const std::string& text, log_error& error) {
+    const std::string line = text.substr(0, text.find('\n'));
+    ojson j;
+    try {
+        j = ojson::parse(line);
+    } catch (const nlohmann::json::exception&) {
+        error = {1, "the header is not JSON", "log-json"};
+        return std::nullopt;
+    }
+    try {
+        if (!j.is_object() || !j.contains("schema") || j["schema"] != log_schema) {
+            error = {1, std::string("not a game log: the header's schema is not \"") + log_schema + "\"", "log-schema"};
+            return std::nullopt;
+        }
+        if (!j.contains("version") || !j["version"].is_number_integer() || j["version"].get<int>() != log_version) {
+            error = {1, "log version " + (j.contains("version") ? j["version"].dump() : std::string("(none)")) +
+                            " is not supported; this westphalia reads version " + std::to_string(log_version),
+                     "log-version"};
+            return std::nullopt;
+        }
+        log_header h;
+        const ojson& r = j.at("ruleset");
+        h.ruleset_name = r.at("name").get<std::string>();
+        h.ruleset_path = r.at("path").get<std::string>();
+        h.fingerprint = r.at("fingerprint").get<std::string>();
+        h.upto = r.at("upto").get<std::string>();
+        h.players = j.at("players").get<int>();
+        h.seed = j.at("seed").get<std::uint64_t>();
+        for (const auto& [k, v] : j.at("options").items()) h.options[k] = v.get<std::string>();
+        h.agents = j.at("agents").get<std::vector<std::string>>();
+        if (header_line(h) != line + '\n') {
+            error = {1, "the header has fields this version does not know or writes differently", "log-schema"};
+            return std::nullopt;
+        }
+        return h;
+    } catch (const nlohmann::json::exception& e) {
+        error = {1, std::string("the header lacks a field or has one of the wrong type: ") + e.what(), "log-schema"};
+        return std::nullopt;
+    }
+}
+
+replay_result replay_log(const std::string& text, const ir::ruleset& rs, const log_header& header,
+                         const std::function<void(const std::string&)>* trace) {
+    replay_result out;
+    play_result& result = out.result;
+    std::vector<std::string> lines;
+    {
+        std::size_t at = 0;
+        while (at < text.size()) {
+            const std::size_t end = text.find('\n', at);
+            lines.push_back(text.substr(at, end == std::string::npos ? std::string::npos : end - at));
+            if (end == std::string::npos) break;
+            at = end + 1;
+        }
+    }
+    if (ir_fingerprint(rs) != header.fingerprint) {
+        out.error = log_error{1, "the ruleset's fingerprint is " + ir_fingerprint(rs) + ", not " + header.fingerprint +
+                                     " as logged: the rules changed since the game was played",
+                              "log-fingerprint"};
+        return out;
+    }
+    if (header.players < rs.min_players || header.players > rs.max_players) {
+        out.error = log_error{1, rs.name + " is played by " + std::to_string(rs.min_players) + " to " +
+                                     std::to_string(rs.max_players) + " players, not " + std::to_string(header.players),
+                              "log-ruleset"};
+        return out;
+    }
+    out.relog = header_line(header);
+    const play_options defaults;
+    try {
+        auto g = std::make_shared<const game>(rs, header.players);  // header.options were compile options
+        result.the_game = g;
+        state_options so;
+        so.sampled_chance = false;
+        so.trace = trace;
+        result.final_state = std::make_unique<state>(*g, header.seed, so);
+    } catch (const engine_error& e) {
+        out.error = log_error{1, std::string("cannot start the game: ") + e.what(), "log-ruleset"};
+        return out;
+    }
+    state& s = *result.final_state;
+    std::uint64_t step = 0;
+    bool errored = false;
+    bool footer = false;
+    auto fail = [&](std::size_t line, std::string message, const char* kind) -> replay_result&& {
+        out.error = log_error{line, std::move(message), kind};
+        return std::move(out);
+    };
+    for (std::size_t n = 1; n < lines.size(); ++n) {
+        const std::size_t line = n + 1;
+        ojson j;
+        try {
+            j = ojson::parse(lines[n]);
+        } catch (const nlohmann::json::exception&) {
+            return fail(line, "not JSON", "log-json");
+        }
+        try {
+            if (footer) return fail(line, "a line after the footer", "log-schema");
+            if (!j.is_object()) return fail(line, "not a JSON object", "log-schema");
+            if (j.contains("step")) {
+                const std::int64_t logged_step = j.at("step").get<std::int64_t>();
+                if (logged_step != static_cast<std::int64_t>(step + 1))
+                    return fail(line, "step " + std::to_string(logged_step) + " where step " + std::to_string(step + 1) +
+                                          " was expected", "log-mismatch");
+                const std::uint64_t k = ++step;
+                if (errored) return fail(line, "step " + std::to_string(k) + " after the engine error", "log-mismatch");
+                if (s.is_terminal()) return fail(line, "step " + std::to_string(k) + ": the game is already over", "log-mismatch");
+                const std::string kind = j.at("kind").get<std::string>();
+                if (kind == "chance") {
+                    if (!s.is_chance_node())
+                        return fail(line, "step " + std::to_string(k) + " is a chance outcome but P" +
+                                              std::to_string(s.current_player() + 1) + " decides here", "log-mismatch");
+                    const std::vector<chance_outcome> outcomes = s.chance_outcomes();
+                    const int logged = j.at("outcome").get<int>();
+                    const std::int64_t value = j.at("value").get<std::int64_t>();
+                    if (logged < 0 || static_cast<std::size_t>(logged) >= outcomes.size())
+                        return fail(line, "step " + std::to_string(k) + ": outcome " + std::to_string(logged) +
+                                              " is not one of the " + std::to_string(outcomes.size()) + " outcomes",
+                                    "log-illegal-action");
+                    int i = 0;
+                    try {
+                        i = s.apply_sampled();
+                    } catch (const engine_error& e) {
+                        result.error = e.what();
+                        errored = true;
+                        i = logged;
+                    }
+                    const chance_outcome& o = outcomes[static_cast<std::size_t>(i)];
+                    if (i != logged || o.value != value || o.text != j.at("text").get<std::string>())
+                        return fail(line, "step " + std::to_string(k) + ": the log has outcome " + std::to_string(logged) +
+                                              " (value " + std::to_string(value) + ") but the seed gives outcome " +
+                                              std::to_string(i) + " (value " + std::to_string(o.value) + ")",
+                                    "log-mismatch");
+                    out.relog += chance_line(k, i, o);
+                } else if (kind == "decision") {
+                    if (s.is_chance_node())
+                        return fail(line, "step " + std::to_string(k) + " is a decision but the engine is at a chance node",
+                                    "log-mismatch");
+                    const int player = j.at("player").get<int>();
+                    if (player != s.current_player() + 1)
+                        return fail(line, "step " + std::to_string(k) + " is a decision by P" + std::to_string(player) +
+                                              " but P" + std::to_string(s.current_player() + 1) + " decides here",
+                                    "log-mismatch");
+                    const std::vector<action_info> legal = s.legal_actions();
+                    const int a = j.at("action").get<int>();
+                    const std::string t = j.at("text").get<std::string>();
+                    if (a < 0 || static_cast<std::size_t>(a) >= legal.size())
+                        return fail(line, "step " + std::to_string(k) + ": action " + std::to_string(a) + " `" + t +
+                                              "` is not legal; the legal actions are " + legal_list(legal),
+                                    "log-illegal-action");
+                    if (legal[static_cast<std::size_t>(a)].text != t)
+                        return fail(line, "step " + std::to_string(k) + ": action " + std::to_string(a) + " is `" +
+                                              legal[static_cast<std::size_t>(a)].text + "`, not `" + t +
+                                              "` as logged; the legal actions are " + legal_list(legal),
+                                    "log-mismatch");
+                    out.relog += decision_line(k, player - 1, a, t);
+                    result.actions.push_back(a);
+                    try {
+                        s.apply(a);
+                    } catch (const engine_error& e) {
+                        result.error = e.what();
+                        errored = true;
+                    }
+                } else {
+                    return fail(line, "unknown step kind `" + kind + "`", "log-schema");
+                }
+            } else if (j.contains("end")) {
+                footer = true;
+                std::string stop;
+                if (errored) {
+                    result.decisions = s.decisions();
+                    result.rule_fires = s.rule_fires();
+                } else if (!s.is_terminal() && j.contains("stopped")) {
+                    stop = j.at("stopped").get<std::string>();
+                    result.decisions = s.decisions();
+                    result.rule_fires = s.rule_fires();
+                    result.end_reason = "stopped";
+                } else if (!s.is_terminal() && s.decisions() < defaults.max_decisions) {
+                    return fail(line, "the footer comes after step " + std::to_string(step) +
+                                          " but the game is not over", "log-mismatch");
+                } else {
+                    finish(result);
+                }
+                const std::string f = footer_line(result, stop);
+                out.relog += f;
+                if (f != lines[n] + '\n')
+                    return fail(line, "the footer does not match the replay, which ends " + f.substr(0, f.size() - 1),
+                                "log-mismatch");
+            } else {
+                return fail(line, "neither a step nor the footer", "log-schema");
+            }
+        } catch (const nlohmann::json::exception& e) {
+            return fail(line, std::string("a field is missing or of the wrong type: ") + e.what(), "log-schema");
+        }
+    }
+    if (!footer)
+        return fail(lines.size() + 1, "the log ends after step " + std::to_string(step) +
+                                          " without a footer: it is truncated", "log-missing-footer");
+    return out;
+}
+
+}  // namespace wp::engine

@@ -1,0 +1,196 @@
+// Simulation: many seeded games on several threads, merged in game order.
+#include "westphalia/engine/sim.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <exception>
+#include <memory>
+#include <thread>
+
+namespace wp::engine {
+
+std::uint64_t game_seed(std::uint64_t seed, std::uint64_t index) {
+    rng r{seed + index * 0x9E3779B97F4A7C15ull};
+    return r.next();
+}
+
+namespace {
+
+// What one game leaves for the report (fire counts are summed per thread: integer sums do not
+// depend on the order).
+struct game_outcome {
+    std::uint64_t decisions = 0;
+    std::string end_reason;
+    std::vector<int> winners;
+    std::string error;
+    std::vector<std::string> violations;
+};
+
+struct thread_totals {
+    std::vector<std::uint64_t> fires;
+    std::vector<std::uint64_t> games;
+};
+
+void note_violations(const state& s, std::vector<std::string>& seen) {
+    for (const std::string& name : s.violated_invariants()) {
+        bool known = false;
+        for (const std::string& v : seen) known = known || v.rfind(name + " ", 0) == 0;
+        if (!known) seen.push_back(name + " after decision " + std::to_string(s.decisions()));
+    }
+}
+
+// The same game as play_game(rs, players, seed, {agent}, options), on a shared `game`.
+game_outcome play_one(const game& g, std::uint64_t seed, agent& a, const sim_options& o, thread_totals& totals) {
+    game_outcome out;
+    std::vector<std::uint64_t> fires;
+    std::unique_ptr<state> sp;
+    try {
+        state_options so;
+        so.sampled_chance = true;
+        rng agent_rng{seed ^ 0xA5A5A5A5DEADBEEFull};
+        sp = std::make_unique<state>(g, seed, so);
+        state& s = *sp;
+        while (!s.is_terminal()) {
+            if (s.is_chance_node()) {
+                s.apply_sampled();
+                continue;
+            }
+            if (s.decisions() >= o.max_decisions) break;
+            s.apply(a.act(s, agent_rng));
+            if (o.check_invariants) note_violations(s, out.violations);
+        }
+        if (o.check_invariants) note_violations(s, out.violations);
+        out.end_reason = s.is_terminal() ? s.end_reason() : "decision limit";
+        out.decisions = s.decisions();
+        fires = s.rule_fires();
+        if (s.is_terminal()) out.winners = s.winners(&fires);
+    } catch (const std::exception& e) {
+        out.error = e.what();
+        if (sp) {
+            out.decisions = sp->decisions();
+            fires = sp->rule_fires();
+        }
+    }
+    for (std::size_t r = 0; r < fires.size() && r < totals.fires.size(); ++r) {
+        totals.fires[r] += fires[r];
+        if (fires[r] > 0) ++totals.games[r];
+    }
+    return out;
+}
+
+const char* kind_name(ir::rule_kind k) {
+    switch (k) {
+        case ir::rule_kind::modifier: return "modifier";
+        case ir::rule_kind::define: return "define";
+        case ir::rule_kind::forbid: return "forbid";
+        case ir::rule_kind::permit: return "permit";
+        case ir::rule_kind::require: return "require";
+        case ir::rule_kind::trigger: return "trigger";
+        case ir::rule_kind::invariant: return "invariant";
+        case ir::rule_kind::example: return "example";
+    }
+    return "rule";
+}
+
+}  // namespace
+
+sim_report simulate(const ir::ruleset& rs, const sim_options& o) {
+    const game g(rs, o.players, o.options);  // throws on an unknown option
+    const std::uint64_t n = o.games;
+    const std::size_t rule_count = rs.rules.size();
+    const unsigned threads = static_cast<unsigned>(
+        std::max<std::uint64_t>(1, std::min<std::uint64_t>(o.threads == 0 ? 1 : o.threads, std::max<std::uint64_t>(n, 1))));
+
+    std::vector<game_outcome> outcomes(n);
+    std::vector<thread_totals> totals(threads, thread_totals{std::vector<std::uint64_t>(rule_count, 0),
+                                                             std::vector<std::uint64_t>(rule_count, 0)});
+    std::atomic<std::uint64_t> next{0};
+    std::atomic<std::uint64_t> done{0};
+    auto work = [&](unsigned t) {
+        random_agent random;
+        first_legal_agent first;
+        agent& a = o.agent == "first" ? static_cast<agent&>(first) : random;
+        for (std::uint64_t i = next++; i < n; i = next++) {
+            outcomes[i] = play_one(g, game_seed(o.seed, i), a, o, totals[t]);
+            ++done;
+        }
+    };
+    std::vector<std::thread> pool;
+    if (o.progress) {
+        // Every game on the workers; the calling thread reports progress.
+        for (unsigned t = 0; t < threads; ++t) pool.emplace_back(work, t);
+        while (done.load() < n) {
+            o.progress(done.load(), n);
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        }
+    } else {
+        for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work, t);
+        work(0);
+    }
+    for (std::thread& t : pool) t.join();
+    if (o.progress) o.progress(n, n);
+
+    sim_report r;
+    r.ruleset = rs.name;
+    r.players = o.players;
+    r.seed = o.seed;
+    r.agent = o.agent;
+    r.invariants_checked = o.check_invariants;
+    r.games = n;
+    r.wins.assign(static_cast<std::size_t>(std::max(o.players, 0)), 0.0);
+    std::vector<std::uint64_t> lengths;
+    lengths.reserve(n);
+    double length_sum = 0;
+    for (std::uint64_t i = 0; i < n; ++i) {
+        const game_outcome& go = outcomes[i];
+        for (const std::string& v : go.violations) {
+            ++r.invariant_violations;
+            if (r.first_violations.size() < o.max_messages) r.first_violations.push_back({i, game_seed(o.seed, i), v});
+        }
+        if (!go.error.empty()) {
+            ++r.engine_errors;
+            ++r.end_reasons["engine error"];
+            if (r.first_errors.size() < o.max_messages) r.first_errors.push_back({i, game_seed(o.seed, i), go.error});
+            continue;
+        }
+        ++r.finished;
+        ++r.end_reasons[go.end_reason];
+        lengths.push_back(go.decisions);
+        length_sum += static_cast<double>(go.decisions);
+        if (go.winners.empty()) {
+            ++r.games_without_winner;
+        } else {
+            const double share = 1.0 / static_cast<double>(go.winners.size());
+            for (int w : go.winners)
+                if (w >= 0 && static_cast<std::size_t>(w) < r.wins.size()) r.wins[static_cast<std::size_t>(w)] += share;
+        }
+    }
+    if (!lengths.empty()) {
+        r.mean_decisions = length_sum / static_cast<double>(lengths.size());
+        std::sort(lengths.begin(), lengths.end());
+        r.min_decisions = lengths.front();
+        r.max_decisions = lengths.back();
+        for (int p : {5, 25, 50, 75, 95}) {
+            // Nearest rank: the smallest length with at least p% of the games at or below it.
+            const std::size_t m = lengths.size();
+            std::size_t rank = (static_cast<std::size_t>(p) * m + 99) / 100;
+            rank = std::clamp<std::size_t>(rank, 1, m);
+            r.decision_percentiles[p] = lengths[rank - 1];
+        }
+    }
+    for (std::size_t k = 0; k < rule_count; ++k) {
+        const ir::rule& rule = rs.rules[k];
+        if (rule.kind == ir::rule_kind::invariant || rule.kind == ir::rule_kind::example) continue;
+        sim_rule sr{rule.name, kind_name(rule.kind), 0, 0};
+        for (const thread_totals& t : totals) {
+            sr.fires += t.fires[k];
+            sr.games += t.games[k];
+        }
+        if (sr.fires == 0) r.never_fired.push_back(sr.name);
+        r.rules.push_back(std::move(sr));
+    }
+    return r;
+}
+
+}  // namespace wp::engine

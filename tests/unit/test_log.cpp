@@ -1,0 +1,231 @@
+// Game logs, replay, the scripted agent reading a script and the human agent.
+#include "human_agent.hpp"
+
+#include "westphalia/compiler/compile.hpp"
+#include "westphalia/engine/agents.hpp"
+#include "westphalia/engine/log.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <sstream>
+
+using namespace wp;
+
+namespace {
+
+const ir::ruleset& contractor_cards() {
+    static const ir::ruleset rs = [] {
+        dsl::source_manager sources;
+        dsl::diagnostic_sink sink;
+        auto r = compiler::compile_ruleset(std::string(WP_SOURCE_DIR) + "/rulesets/contractor-cards", {}, sources, sink);
+        REQUIRE(r.has_value());
+        return *r;
+    }();
+    return rs;
+}
+
+engine::log_header header_for(int players, std::uint64_t seed, const std::string& agent = "random") {
+    engine::log_header h;
+    h.ruleset_name = contractor_cards().name;
+    h.ruleset_path = "rulesets/contractor-cards";
+    h.fingerprint = engine::ir_fingerprint(contractor_cards());
+    h.players = players;
+    h.seed = seed;
+    h.agents = {agent};
+    return h;
+}
+
+std::vector<std::string> split_lines(const std::string& text) {
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string l; std::getline(in, l);) lines.push_back(l);
+    return lines;
+}
+
+std::string join_lines(const std::vector<std::string>& lines) {
+    std::string out;
+    for (const std::string& l : lines) out += l + '\n';
+    return out;
+}
+
+engine::log_error replay_error(const std::string& text) {
+    engine::log_error error;
+    const auto h = engine::read_log_header(text, error);
+    if (!h) return error;
+    const engine::replay_result r = engine::replay_log(text, contractor_cards(), *h);
+    REQUIRE(r.error.has_value());
+    return *r.error;
+}
+
+std::size_t find_line(const std::vector<std::string>& lines, const std::string& part) {
+    for (std::size_t i = 0; i < lines.size(); ++i)
+        if (lines[i].find(part) != std::string::npos) return i;
+    FAIL("no line contains " << part);
+    return 0;
+}
+
+}  // namespace
+
+TEST_CASE("log: a logged game replays byte for byte and is the game play_game plays", "[log]") {
+    engine::random_agent random;
+    for (int players : {2, 3, 5}) {
+        for (std::uint64_t seed : {1u, 2u, 7u}) {
+            CAPTURE(players, seed);
+            const auto h = header_for(players, seed);
+            const engine::logged_play played = engine::play_logged(contractor_cards(), h, {&random});
+            REQUIRE(played.result.error.empty());
+            const engine::play_result direct = engine::play_game(contractor_cards(), players, seed, {&random});
+            CHECK(played.result.actions == direct.actions);
+            CHECK(played.result.end_reason == direct.end_reason);
+            CHECK(played.result.winners == direct.winners);
+
+            engine::log_error error;
+            const auto read = engine::read_log_header(played.log, error);
+            REQUIRE(read.has_value());
+            const engine::replay_result r = engine::replay_log(played.log, contractor_cards(), *read);
+            REQUIRE_FALSE(r.error.has_value());
+            CHECK(r.relog == played.log);
+            CHECK(r.result.actions == played.result.actions);
+            CHECK(r.result.winners == played.result.winners);
+            CHECK(split_lines(played.log).back().rfind("{\"end\":", 0) == 0);
+        }
+    }
+}
+
+TEST_CASE("log: every corruption is an error on its line", "[log]") {
+    engine::random_agent random;
+    const std::string log = engine::play_logged(contractor_cards(), header_for(2, 3), {&random}).log;
+    const std::vector<std::string> lines = split_lines(log);
+    REQUIRE(lines.size() > 60);
+
+    SECTION("truncated") {
+        const auto e = replay_error(join_lines({lines.begin(), lines.begin() + 50}));
+        CHECK(e.line == 51);
+        CHECK(e.kind == "log-missing-footer");
+    }
+    SECTION("not JSON") {
+        auto bad = lines;
+        bad[9] = "{\"step\": 9, \"kind\"";
+        const auto e = replay_error(join_lines(bad));
+        CHECK(e.line == 10);
+        CHECK(e.kind == "log-json");
+    }
+    SECTION("header not JSON") {
+        auto bad = lines;
+        bad[0] = "westphalia";
+        CHECK(replay_error(join_lines(bad)).kind == "log-json");
+    }
+    SECTION("wrong version") {
+        auto bad = lines;
+        bad[0].replace(bad[0].find("\"version\":1"), 11, "\"version\":7");
+        const auto e = replay_error(join_lines(bad));
+        CHECK(e.line == 1);
+        CHECK(e.kind == "log-version");
+    }
+    SECTION("wrong schema") {
+        auto bad = lines;
+        bad[0].replace(bad[0].find("westphalia-log"), 14, "other-log-kind");
+        CHECK(replay_error(join_lines(bad)).kind == "log-schema");
+    }
+    SECTION("fingerprint mismatch") {
+        auto bad = lines;
+        const std::size_t at = bad[0].find("\"fingerprint\":\"") + 15;
+        bad[0].replace(at, 16, "0123456789abcdef");
+        const auto e = replay_error(join_lines(bad));
+        CHECK(e.line == 1);
+        CHECK(e.kind == "log-fingerprint");
+    }
+    SECTION("an illegal action") {
+        auto bad = lines;
+        const std::size_t k = find_line(bad, "\"kind\":\"decision\"");
+        const std::size_t a = bad[k].find("\"action\":");
+        bad[k].replace(a, bad[k].find(',', a) - a, "\"action\":999");
+        const auto e = replay_error(join_lines(bad));
+        CHECK(e.line == k + 1);
+        CHECK(e.kind == "log-illegal-action");
+    }
+    SECTION("an edited action text") {
+        auto bad = lines;
+        const std::size_t k = find_line(bad, "\"kind\":\"decision\"");
+        const std::size_t t = bad[k].find("\"text\":\"");
+        bad[k].replace(t, bad[k].size() - t, "\"text\":\"something else\"}");
+        const auto e = replay_error(join_lines(bad));
+        CHECK(e.line == k + 1);
+        CHECK(e.kind == "log-mismatch");
+    }
+    SECTION("an edited chance outcome") {
+        auto bad = lines;
+        const std::size_t k = find_line(bad, "\"kind\":\"chance\",\"outcome\":9");
+        bad[k].replace(bad[k].find("\"outcome\":9"), 11, "\"outcome\":0");
+        const auto e = replay_error(join_lines(bad));
+        CHECK(e.line == k + 1);
+        CHECK(e.kind == "log-mismatch");
+    }
+    SECTION("an edited footer") {
+        auto bad = lines;
+        bad.back().replace(bad.back().find("\"gold\":"), 7, "\"gold\":1");
+        const auto e = replay_error(join_lines(bad));
+        CHECK(e.line == lines.size());
+        CHECK(e.kind == "log-mismatch");
+    }
+    SECTION("a missing footer") {
+        const auto e = replay_error(join_lines({lines.begin(), lines.end() - 1}));
+        CHECK(e.line == lines.size());
+        CHECK(e.kind == "log-missing-footer");
+    }
+}
+
+TEST_CASE("agents: a script plays indices or texts and stops on an illegal action or its end", "[log]") {
+    engine::first_legal_agent first;
+    const auto direct = engine::play_logged(contractor_cards(), header_for(2, 3, "first"), {&first});
+    std::vector<std::string> texts;
+    for (const std::string& l : split_lines(direct.log))
+        if (l.find("\"kind\":\"decision\"") != std::string::npos) {
+            const std::size_t t = l.find("\"text\":\"") + 8;
+            texts.push_back(l.substr(t, l.size() - 2 - t));
+        }
+    REQUIRE(texts.size() == direct.result.decisions);
+
+    SECTION("the whole game as texts and indices") {
+        std::vector<std::string> script{"# the first-legal game"};
+        for (std::size_t i = 0; i < texts.size(); ++i) script.push_back(i % 2 ? "0" : texts[i]);
+        engine::script_agent s("script", script);
+        const auto played = engine::play_logged(contractor_cards(), header_for(2, 3, "first"), {&s});
+        CHECK(played.stop.empty());
+        CHECK(played.log == direct.log);
+    }
+    SECTION("an action that is not legal") {
+        engine::script_agent s("moves.txt", {texts[0], "Not an action"});
+        const auto played = engine::play_logged(contractor_cards(), header_for(2, 3), {&s});
+        CHECK(played.stop_is_error);
+        CHECK_THAT(played.stop, Catch::Contains("moves.txt:2") && Catch::Contains("Not an action") &&
+                                    Catch::Contains("decision 2") && Catch::Contains("legal actions are 0 `"));
+    }
+    SECTION("the end of the script") {
+        engine::script_agent s("moves.txt", {"0"});
+        const auto played = engine::play_logged(contractor_cards(), header_for(2, 3), {&s});
+        CHECK(played.stop_is_error);
+        CHECK_THAT(played.stop, Catch::Contains("ended before decision 2"));
+        CHECK(played.result.actions.size() == 1);
+    }
+}
+
+TEST_CASE("agents: the human agent asks again on invalid input and leaves at end of input", "[log]") {
+    std::istringstream in("abc\n0\n\n2\n");
+    std::ostringstream out;
+    cli::human_agent human(in, out);
+    const auto played = engine::play_logged(contractor_cards(), header_for(2, 3, "human"), {&human});
+    CHECK(played.result.actions == std::vector<int>{1});
+    CHECK_FALSE(played.stop_is_error);
+    CHECK_THAT(played.stop, Catch::Contains("end of input"));
+    const std::string text = out.str();
+    CHECK_THAT(text, Catch::Contains("P1 sees:") && Catch::Contains("gold[P1] =") && Catch::Contains("  1) ") &&
+                         Catch::Contains("`abc` is not a choice") && Catch::Contains("`0` is not a choice"));
+    // The abandoned game's log still replays.
+    engine::log_error error;
+    const auto h = engine::read_log_header(played.log, error);
+    REQUIRE(h.has_value());
+    const auto r = engine::replay_log(played.log, contractor_cards(), *h);
+    CHECK_FALSE(r.error.has_value());
+    CHECK(r.relog == played.log);
+}
