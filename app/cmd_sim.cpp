@@ -152,12 +152,7 @@ void add_sim_command(CLI::App& app, context& ctx) {
         const auto rs = args->input.load(ctx, sources, sink);
         report(ctx, sources, sink, args->input.diagnostics);
         if (!rs) return;
-        if (args->players < rs->min_players || args->players > rs->max_players) {
-            ctx.err << "westphalia: error: " << rs->name << " is played by " << rs->min_players << " to "
-                    << rs->max_players << " players, not " << args->players << " (--players)\n";
-            ctx.exit_code = exit_bad_input;
-            return;
-        }
+        if (!check_player_count(ctx, *rs, args->players)) return;
         engine::sim_options options;
         options.games = args->games;
         options.players = args->players;

@@ -49,4 +49,12 @@ std::optional<ir::ruleset> ruleset_input::load(context& ctx, dsl::source_manager
     return result;
 }
 
+bool check_player_count(context& ctx, const ir::ruleset& rs, int players) {
+    if (players >= rs.min_players && players <= rs.max_players) return true;
+    ctx.err << "westphalia: error: " << rs.name << " is played by " << rs.min_players << " to " << rs.max_players
+            << " players, not " << players << " (--players)\n";
+    ctx.exit_code = exit_bad_input;
+    return false;
+}
+
 }  // namespace wp::cli

@@ -25,4 +25,7 @@ struct ruleset_input {
     std::optional<ir::ruleset> load(context& ctx, dsl::source_manager& sources, dsl::diagnostic_sink& sink) const;
 };
 
+// False, with an explanation and exit code 2, when `players` is outside the ruleset's range.
+bool check_player_count(context& ctx, const ir::ruleset& rs, int players);
+
 }  // namespace wp::cli
