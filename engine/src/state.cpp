@@ -925,19 +925,7 @@ struct interp {
                 }
                 const id by = child(f.node, 1);
                 const std::int64_t player = N(by).code == op::absent ? -1 : eval(by, f.fb);
-                s.pending_node_ = f.node;
-                s.pending_fb_ = f.fb;
-                s.options_ = std::move(opts);
-                if (player < 0) {
-                    s.weights_.assign(s.options_.size(), 1);
-                    s.weight_total_ = s.options_.size();
-                    s.pending_player_ = -1;
-                    s.pending_ = state::pending_kind::chance_choice;
-                    if (s.opt_.sampled_chance) resolve_pending(static_cast<int>(s.rng_.below(s.options_.size())));
-                } else {
-                    s.pending_player_ = static_cast<int>(player);
-                    s.pending_ = state::pending_kind::decision;
-                }
+                await_choice(f.node, f.fb, std::move(opts), player);
                 return;
             }
             case state::frame_kind::for_each: {
@@ -1099,20 +1087,7 @@ struct interp {
                 const std::int64_t player = N(by).code == op::absent ? -1 : eval(by, fb);
                 if (opts.empty()) fail(n, "a choice with no legal option");
                 advance();
-                s.pending_node_ = n;
-                s.pending_fb_ = fb;
-                s.options_ = std::move(opts);
-                if (player < 0) {
-                    // No owner: a uniformly random pick (a chance node).
-                    s.weights_.assign(s.options_.size(), 1);
-                    s.weight_total_ = s.options_.size();
-                    s.pending_player_ = -1;
-                    s.pending_ = state::pending_kind::chance_choice;
-                    if (s.opt_.sampled_chance) resolve_pending(static_cast<int>(s.rng_.below(s.options_.size())));
-                } else {
-                    s.pending_player_ = static_cast<int>(player);
-                    s.pending_ = state::pending_kind::decision;
-                }
+                await_choice(n, fb, std::move(opts), player);
                 return;
             }
             case op::choose_subset:
@@ -1212,6 +1187,24 @@ struct interp {
     }
 
     // Applies option i of the pending decision or ownerless choice.
+    // Suspends at a choice among `opts`: a decision of `player`, or, with no owner (player < 0),
+    // a uniformly random pick (a chance node, sampled at once when chance is sampled).
+    void await_choice(id node, std::uint32_t fb, std::vector<std::int64_t> opts, std::int64_t player) {
+        s.pending_node_ = node;
+        s.pending_fb_ = fb;
+        s.options_ = std::move(opts);
+        if (player < 0) {
+            s.weights_.assign(s.options_.size(), 1);
+            s.weight_total_ = s.options_.size();
+            s.pending_player_ = -1;
+            s.pending_ = state::pending_kind::chance_choice;
+            if (s.opt_.sampled_chance) resolve_pending(static_cast<int>(s.rng_.below(s.options_.size())));
+        } else {
+            s.pending_player_ = static_cast<int>(player);
+            s.pending_ = state::pending_kind::decision;
+        }
+    }
+
     void resolve_pending(int i) {
         const id n = s.pending_node_;
         const std::uint32_t fb = s.pending_fb_;
