@@ -146,6 +146,15 @@ void add_sim_command(CLI::App& app, context& ctx) {
     command->add_flag("--json", args->json, "Print the report as one JSON object");
     command->add_flag("--no-check-invariants", args->no_check_invariants,
                       "Do not check the invariants after every decision");
+    command->footer(
+        "Rule fires count the points where a rule changed or decided something, once per point however\n"
+        "often it was evaluated there: a trigger once per run; a modifier once per roll (or quantity\n"
+        "evaluation) it was added to; a define once per decision it decided; a forbid once per decision\n"
+        "point (choose, may, do) where it removed an option that would otherwise be legal; a permit once\n"
+        "per decision point where it made legal an option whose guard fails; a require once per `may` it\n"
+        "made mandatory. `games` is the share of games in which the rule fired at least once.\n"
+        "An invariant violation names the invariant, the decision after which it first failed, and the\n"
+        "rule or step whose statement last changed the state the invariant reads, with its position.");
     command->callback([args, &ctx] {
         dsl::source_manager sources;
         dsl::diagnostic_sink sink;

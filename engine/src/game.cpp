@@ -3,6 +3,8 @@
 
 #include "westphalia/ir/print.hpp"
 
+#include <algorithm>
+
 namespace wp::engine {
 
 namespace {
@@ -19,6 +21,23 @@ std::uint32_t key_width(const ir::ruleset& rs, ir::id key_type, int players) {
 }
 
 }  // namespace
+
+ir::distribution dice_distribution(const ir::dice_term& d) {
+    ir::distribution r;
+    r.weights = {1};
+    r.total = 1;
+    const auto faces = static_cast<std::uint64_t>(d.high - d.low + 1);
+    for (std::int64_t i = 0; i < d.count; ++i) {
+        std::vector<std::uint64_t> n(r.weights.size() + faces - 1, 0);
+        for (std::size_t a = 0; a < r.weights.size(); ++a)
+            for (std::size_t b = 0; b < faces; ++b) n[a + b] += r.weights[a];
+        r.weights = std::move(n);
+        r.total *= faces;
+    }
+    r.min = d.count * d.low;
+    r.max = d.count * d.high;
+    return r;
+}
 
 game::game(ir::ruleset rs, int players, const std::map<std::string, std::string>& options)
     : rs_(std::move(rs)), players_(players) {
@@ -109,6 +128,72 @@ game::game(ir::ruleset rs, int players, const std::map<std::string, std::string>
             rs_.types.at(dec.params[0].type).kind == ir::type_kind::player &&
             rs_.types.at(dec.result).kind == ir::type_kind::boolean)
             wins_decision = d;
+    }
+
+    // Flat lookups for the interpreter.
+    for (const ir::entity& e : rs_.entities) attribute_stride = std::max(attribute_stride, static_cast<std::uint32_t>(e.values.size()));
+    instance_attributes.assign(instance_entity.size() * attribute_stride, 0);
+    for (std::size_t i = 0; i < instance_entity.size(); ++i) {
+        const std::vector<std::int64_t>& v = rs_.entities.at(instance_entity[i]).values;
+        std::copy(v.begin(), v.end(), instance_attributes.begin() + static_cast<std::ptrdiff_t>(i * attribute_stride));
+    }
+    for (const ir::dice_term& d : rs_.dice_terms) dice.push_back(dice_distribution(d));
+    for (const ir::block& b : rs_.blocks) {
+        block_is_turn.push_back(b.word == "turn");
+        has_turns = has_turns || b.word == "turn";
+    }
+    prepare_rules(*this);
+    tabulate_quantities(*this);
+    find_invariant_reads();
+}
+
+// Walks an expression (and the quantities, decisions and rules it calls) for the slots and
+// zones it reads.
+void game::collect_reads(ir::id n, std::vector<std::uint8_t>& seen_slot, std::vector<std::uint8_t>& seen_zone,
+                         std::vector<std::uint8_t>& seen_call) const {
+    if (n == ir::no_id || n >= rs_.nodes.size()) return;
+    const ir::node& nd = rs_.nodes[n];
+    auto rules_of = [&](ir::id group) {
+        if (group == ir::no_id) return;
+        for (ir::id r : rs_.groups[group].rules) {
+            collect_reads(rs_.rules[r].guard, seen_slot, seen_zone, seen_call);
+            collect_reads(rs_.rules[r].amount, seen_slot, seen_zone, seen_call);
+            collect_reads(rs_.rules[r].value, seen_slot, seen_zone, seen_call);
+        }
+    };
+    switch (nd.code) {
+        case ir::op::global:
+        case ir::op::player_field:
+        case ir::op::entity_field: seen_slot.at(nd.ref) = 1; break;
+        case ir::op::zone: seen_zone.at(nd.ref) = 1; break;
+        case ir::op::quantity:
+            if (!seen_call.at(nd.ref)) {
+                seen_call[nd.ref] = 1;
+                collect_reads(rs_.quantities[nd.ref].expr, seen_slot, seen_zone, seen_call);
+                rules_of(group_of_quantity[nd.ref]);
+            }
+            break;
+        case ir::op::decide: rules_of(group_of_decision[nd.ref]); break;
+        default: break;
+    }
+    for (std::uint32_t i = 0; i < nd.child_count; ++i) collect_reads(rs_.children[nd.first_child + i], seen_slot, seen_zone, seen_call);
+}
+
+void game::find_invariant_reads() {
+    for (const ir::rule& r : rs_.rules) {
+        if (r.kind != ir::rule_kind::invariant) continue;
+        std::vector<std::uint8_t> seen_slot(rs_.slots.size(), 0), seen_zone(rs_.zones.size(), 0),
+            seen_call(rs_.quantities.size(), 0);
+        collect_reads(r.value, seen_slot, seen_zone, seen_call);
+        state_reads reads;
+        for (ir::id sl = 0; sl < rs_.slots.size(); ++sl)
+            if (seen_slot[sl])
+                reads.values.emplace_back(slots[sl].offset, sl + 1 < slots.size() ? slots[sl + 1].offset : value_count);
+        for (ir::id z = 0; z < rs_.zones.size(); ++z)
+            if (seen_zone[z])
+                reads.zones.emplace_back(zone_first[z], z + 1 < zone_first.size() ? zone_first[z + 1]
+                                                                                  : static_cast<std::uint32_t>(zone_instance_zone.size()));
+        invariant_reads.push_back(std::move(reads));
     }
 }
 

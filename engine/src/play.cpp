@@ -14,7 +14,10 @@ void note_violations(const state& s, std::vector<std::string>& seen) {
     for (const std::string& name : s.violated_invariants()) {
         bool known = false;
         for (const std::string& v : seen) known = known || v.rfind(name + " ", 0) == 0;
-        if (!known) seen.push_back(name + " after decision " + std::to_string(s.decisions()));
+        if (known) continue;
+        const std::string cause = s.last_change(name);
+        seen.push_back(name + " after decision " + std::to_string(s.decisions()) +
+                       (cause.empty() ? "" : " (last changed by " + cause + ")"));
     }
 }
 
@@ -29,6 +32,7 @@ play_result play_game(const ir::ruleset& rs, int players, std::uint64_t seed, co
         state_options so;
         so.sampled_chance = options.sampled_chance;
         so.trace = options.trace;
+        so.track_changes = options.check_invariants;
         // The state's generator and the agents' generator are separate streams of one seed.
         rng agent_rng{seed ^ 0xA5A5A5A5DEADBEEFull};
         result.final_state = std::make_unique<state>(*g, seed, so);

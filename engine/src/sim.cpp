@@ -36,7 +36,10 @@ void note_violations(const state& s, std::vector<std::string>& seen) {
     for (const std::string& name : s.violated_invariants()) {
         bool known = false;
         for (const std::string& v : seen) known = known || v.rfind(name + " ", 0) == 0;
-        if (!known) seen.push_back(name + " after decision " + std::to_string(s.decisions()));
+        if (known) continue;
+        const std::string cause = s.last_change(name);
+        seen.push_back(name + " after decision " + std::to_string(s.decisions()) +
+                       (cause.empty() ? "" : " (last changed by " + cause + ")"));
     }
 }
 
@@ -48,6 +51,7 @@ game_outcome play_one(const game& g, std::uint64_t seed, agent& a, const sim_opt
     try {
         state_options so;
         so.sampled_chance = true;
+        so.track_changes = o.check_invariants;
         rng agent_rng{seed ^ 0xA5A5A5A5DEADBEEFull};
         sp = std::make_unique<state>(g, seed, so);
         state& s = *sp;

@@ -19,28 +19,6 @@ using ir::op;
 
 namespace {
 constexpr std::uint32_t npos = 0xFFFFFFFFu;
-
-struct dist {
-    std::int64_t min = 0;
-    std::vector<std::uint64_t> w;
-    std::uint64_t total = 1;
-};
-
-dist dice_dist(const ir::dice_term& d) {
-    dist r;
-    r.min = 0;
-    r.w = {1};
-    const std::uint64_t faces = static_cast<std::uint64_t>(d.high - d.low + 1);
-    for (std::int64_t i = 0; i < d.count; ++i) {
-        std::vector<std::uint64_t> n(r.w.size() + faces - 1, 0);
-        for (std::size_t a = 0; a < r.w.size(); ++a)
-            for (std::size_t b = 0; b < faces; ++b) n[a + b] += r.w[a];
-        r.w = std::move(n);
-        r.total *= faces;
-    }
-    r.min = d.count * d.low;
-    return r;
-}
 }  // namespace
 
 // ------------------------------------------------------------------ the interpreter
@@ -63,6 +41,9 @@ struct interp {
         return t == ir::no_id ? ir::type_kind::void_ : rs.types[t].kind;
     }
     std::int64_t& L(std::uint32_t fb, id local) { return s.locals_[fb + local]; }
+
+    // Drops the locals region at fb and every region above it.
+    void drop_region(std::uint32_t fb) { s.locals_.resize(fb); }
 
     // A new locals region of `size` values; returns its base.
     std::uint32_t push_region(std::size_t size) {
@@ -163,7 +144,15 @@ struct interp {
         fail(n, std::string("unsupported set expression ") + ir::name_of(nd.code));
     }
 
+    // A zone instance named by an expression of zone type.
+    std::int64_t eval_zone(id n, std::uint32_t fb) {
+        const std::int64_t zi = eval(n, fb);
+        if (zi < 0 || static_cast<std::size_t>(zi) >= s.zone_size_.size()) fail(n, "no zone");
+        return zi;
+    }
+
     std::size_t set_size(id n, std::uint32_t fb) {
+        if (kind_of(n) == ir::type_kind::zone) return s.zone_size_[static_cast<std::size_t>(eval_zone(n, fb))];
         const std::size_t start = push_set(n, fb);
         const std::size_t size = s.scratch_.size() - start;
         s.scratch_.resize(start);
@@ -223,8 +212,11 @@ struct interp {
 
     // ------------------------------------------------ rules
 
-    // Counts a rule firing; undone if the statement is replayed after a chance node.
+    // Counts a rule firing: at most once per statement run (one decision point, roll, event or
+    // table row), however often its guard is evaluated there; undone if the statement is replayed
+    // after a chance node.
     void fire(id r) {
+        if (std::find(s.fire_log_.begin(), s.fire_log_.end(), r) != s.fire_log_.end()) return;
         ++s.fires_[r];
         s.fire_log_.push_back(r);
     }
@@ -245,11 +237,28 @@ struct interp {
         const std::size_t start = st.size();
         if (gi == ir::no_id) return start;
         const ir::rule_group& gr = rs.groups[gi];
-        for (id r : gr.rules) {
+        for (id r : g.live_rules[gi]) {
             const ir::rule& rule = rs.rules[r];
             if (rule.guard == ir::no_id) {
                 st.push_back(r);
                 continue;
+            }
+            // The conjuncts that read only the arguments, from a table made once per game (when
+            // they are false the rest of the guard is not evaluated, in whatever order it is written).
+            const game::tabulated& table = g.guard_tables[r];
+            if (!table.values.empty() && count >= table.sizes.size()) {
+                std::size_t index = 0;
+                bool inside = true;
+                for (std::size_t i = 0; i < table.sizes.size(); ++i) {
+                    const std::int64_t v = args[i] - table.bases[i];
+                    inside = inside && v >= 0 && v < table.sizes[i];
+                    index = index * static_cast<std::size_t>(table.sizes[i]) + static_cast<std::size_t>(v);
+                }
+                if (inside && table.values[index] == 0) continue;
+                if (inside && g.guard_is_tabulated[r]) {
+                    st.push_back(r);
+                    continue;
+                }
             }
             const std::size_t mark = s.locals_.size();
             const bool a = eval(rule.guard, bind_rule(r, args, count)) != 0;
@@ -287,7 +296,8 @@ struct interp {
     }
 
     // Whether action a is legal for args: its guard or an applicable permit, and no applicable
-    // forbid (each after overrides).
+    // forbid (each after overrides). Counts a forbid only where it removes an action that would
+    // otherwise be legal, a permit only where it makes legal an action whose guard fails.
     bool action_legal(id a, const std::int64_t* args, std::size_t count) {
         const ir::action& act = rs.actions[a];
         const std::size_t mark = s.locals_.size();
@@ -298,11 +308,15 @@ struct interp {
         const std::size_t start = applicable(g.group_of_action[a], args, count);
         bool forbidden = false, permitted = false;
         for (std::size_t i = start; i < s.rule_stack_.size(); ++i) {
+            const ir::rule_kind k = rs.rules[s.rule_stack_[i]].kind;
+            forbidden = forbidden || k == ir::rule_kind::forbid;
+            permitted = permitted || k == ir::rule_kind::permit;
+        }
+        for (std::size_t i = start; i < s.rule_stack_.size(); ++i) {
             const id r = s.rule_stack_[i];
             const ir::rule_kind k = rs.rules[r].kind;
-            if (k == ir::rule_kind::forbid) forbidden = true;
-            if (k == ir::rule_kind::permit) permitted = true;
-            if (k == ir::rule_kind::forbid || k == ir::rule_kind::permit || k == ir::rule_kind::require) fire(r);
+            if ((k == ir::rule_kind::forbid && (guard || permitted)) || (k == ir::rule_kind::permit && !guard && !forbidden))
+                fire(r);
         }
         s.rule_stack_.resize(start);
         return (guard || permitted) && !forbidden;
@@ -410,7 +424,64 @@ struct interp {
         return c - from;
     }
 
+    // Calls (rolls, quantities, decisions, table lookups): out of eval() so that its frame stays
+    // small (each needs an argument buffer).
+    [[gnu::noinline]] std::int64_t eval_call(id n, std::uint32_t fb) {
+        const ir::node& nd = N(n);
+        std::int64_t args[16];
+        const std::size_t c = eval_args(n, fb, args);
+        switch (nd.code) {
+            case op::roll: return roll(nd.ref, args, c);
+            case op::quantity: {
+                const game::tabulated& table = g.quantity_tables[nd.ref];
+                if (!table.values.empty()) {
+                    std::size_t index = 0;
+                    bool inside = true;
+                    for (std::size_t i = 0; i < c; ++i) {
+                        const std::int64_t v = args[i] - table.bases[i];
+                        inside = inside && v >= 0 && v < table.sizes[i];
+                        index = index * static_cast<std::size_t>(table.sizes[i]) + static_cast<std::size_t>(v);
+                    }
+                    if (inside) return table.values[index];
+                }
+                const ir::derived& q = rs.quantities[nd.ref];
+                const std::size_t mark = s.locals_.size();
+                const std::uint32_t qfb = push_region(std::max<std::size_t>(q.locals.size(), c));
+                for (std::size_t i = 0; i < c; ++i) s.locals_[qfb + i] = args[i];
+                std::int64_t v = eval(q.expr, qfb);
+                s.locals_.resize(mark);
+                if (!q.predicate) v += modifiers(g.group_of_quantity[nd.ref], args, c);
+                return v;
+            }
+            case op::decide: return decide(n, nd.ref, args, c);
+            case op::lookup: {
+                const std::size_t mark = s.locals_.size();
+                const ir::table_cell* cell = table_cell(n, nd.ref, args, c).second;
+                s.locals_.resize(mark);
+                if (!cell->has_outcome) fail(n, "table " + rs.tables[nd.ref].name + " gives no outcome here");
+                return cell->outcome;
+            }
+            default: fail(n, std::string("not a call: ") + ir::name_of(nd.code));
+        }
+    }
+
+    // Leaves (locals and constants, over half of all evaluations) inline; the rest out of line.
     std::int64_t eval(id n, std::uint32_t fb) {
+        const ir::node& nd = N(n);
+        switch (nd.code) {
+            case op::local: return s.locals_[fb + nd.ref];
+            case op::const_int:
+            case op::const_bool:
+            case op::const_string:
+            case op::const_member:
+            case op::const_node: return nd.value;
+            case op::option: return g.option_value[nd.ref];
+            case op::zone: return g.zone_first[nd.ref];
+            default: return eval_node(n, fb);
+        }
+    }
+
+    [[gnu::noinline]] std::int64_t eval_node(id n, std::uint32_t fb) {
         const ir::node& nd = N(n);
         switch (nd.code) {
             case op::absent: return 0;
@@ -422,8 +493,8 @@ struct interp {
             case op::const_entity:
                 return nd.value < 0 ? -1 : static_cast<std::int64_t>(g.entity_first.at(static_cast<std::size_t>(nd.value)));
             case op::dice: {
-                const dist d = dice_dist(rs.dice_terms.at(nd.ref));
-                return chance(d.min, d.w, d.total);
+                const ir::distribution& d = g.dice[nd.ref];
+                return chance(d.min, d.weights, d.total);
             }
             case op::local: return s.locals_[fb + nd.ref];
             case op::global:
@@ -434,8 +505,8 @@ struct interp {
             }
             case op::attribute: {
                 const std::int64_t inst = eval(child(n, 0), fb);
-                if (inst < 0) fail(n, "attribute of no entity");
-                return rs.entities[g.instance_entity.at(static_cast<std::size_t>(inst))].values.at(nd.ref);
+                if (inst < 0 || static_cast<std::size_t>(inst) >= g.instance_entity.size()) fail(n, "attribute of no entity");
+                return g.instance_attributes[static_cast<std::size_t>(inst) * g.attribute_stride + nd.ref];
             }
             case op::node_attribute: {
                 const std::int64_t v = eval(child(n, 0), fb);
@@ -455,37 +526,10 @@ struct interp {
                 return s.values_[addr(n, fb)];
             }
             case op::option: return g.option_value.at(nd.ref);
-            case op::roll: {
-                std::int64_t args[16];
-                const std::size_t c = eval_args(n, fb, args);
-                return roll(nd.ref, args, c);
-            }
-            case op::quantity: {
-                std::int64_t args[16];
-                const std::size_t c = eval_args(n, fb, args);
-                const ir::derived& q = rs.quantities[nd.ref];
-                const std::size_t mark = s.locals_.size();
-                const std::uint32_t qfb = push_region(std::max<std::size_t>(q.locals.size(), c));
-                for (std::size_t i = 0; i < c; ++i) s.locals_[qfb + i] = args[i];
-                std::int64_t v = eval(q.expr, qfb);
-                s.locals_.resize(mark);
-                if (!q.predicate) v += modifiers(g.group_of_quantity[nd.ref], args, c);
-                return v;
-            }
-            case op::decide: {
-                std::int64_t args[16];
-                const std::size_t c = eval_args(n, fb, args);
-                return decide(n, nd.ref, args, c);
-            }
-            case op::lookup: {
-                std::int64_t args[16];
-                const std::size_t c = eval_args(n, fb, args);
-                const std::size_t mark = s.locals_.size();
-                const ir::table_cell* cell = table_cell(n, nd.ref, args, c).second;
-                s.locals_.resize(mark);
-                if (!cell->has_outcome) fail(n, "table " + rs.tables[nd.ref].name + " gives no outcome here");
-                return cell->outcome;
-            }
+            case op::roll:
+            case op::quantity:
+            case op::decide:
+            case op::lookup: return eval_call(n, fb);
             case op::builtin: return builtin(n, fb);
             case op::neg: return -eval(child(n, 0), fb);
             case op::not_: return eval(child(n, 0), fb) == 0;
@@ -517,6 +561,13 @@ struct interp {
             case op::in: {
                 const std::int64_t v = eval(child(n, 0), fb);
                 const bool by_entity = N(child(n, 0)).code == op::const_entity;
+                if (kind_of(child(n, 1)) == ir::type_kind::zone) {
+                    const auto z = static_cast<std::size_t>(eval_zone(child(n, 1), fb));
+                    const std::int32_t* c = s.contents_.data() + g.zone_capacity_offset[z];
+                    for (std::uint32_t i = 0; i < s.zone_size_[z]; ++i)
+                        if (by_entity ? entity_or_none(c[i]) == entity_or_none(v) : c[i] == v) return 1;
+                    return 0;
+                }
                 const std::size_t start = push_set(child(n, 1), fb);
                 bool found = false;
                 for (std::size_t i = start; i < s.scratch_.size() && !found; ++i)
@@ -544,12 +595,22 @@ struct interp {
 
     std::int64_t aggregate(id n, std::uint32_t fb) {
         const ir::node& nd = N(n);
-        const std::size_t start = push_set(child(n, 0), fb);
-        const std::size_t end = s.scratch_.size();
+        // A zone is read in place (an expression cannot change it); other sets go on scratch.
+        const bool zone = kind_of(child(n, 0)) == ir::type_kind::zone;
+        std::size_t start = 0, end = 0;
+        const std::int32_t* contents = nullptr;
+        if (zone) {
+            const auto z = static_cast<std::size_t>(eval_zone(child(n, 0), fb));
+            contents = s.contents_.data() + g.zone_capacity_offset[z];
+            end = s.zone_size_[z];
+        } else {
+            start = push_set(child(n, 0), fb);
+            end = s.scratch_.size();
+        }
         std::int64_t acc = nd.code == op::all ? 1 : 0;
         bool first = true;
         for (std::size_t i = start; i < end; ++i) {
-            s.locals_[fb + nd.ref] = s.scratch_[i];
+            s.locals_[fb + nd.ref] = zone ? contents[i] : s.scratch_[i];
             const std::int64_t v = eval(child(n, 1), fb);
             switch (nd.code) {
                 case op::any: if (v) acc = 1; break;
@@ -563,7 +624,7 @@ struct interp {
             first = false;
             if ((nd.code == op::any && acc) || (nd.code == op::all && !acc)) break;
         }
-        s.scratch_.resize(start);
+        if (!zone) s.scratch_.resize(start);
         return acc;
     }
 
@@ -578,6 +639,10 @@ struct interp {
                 return static_cast<std::int64_t>(set_size(arg, fb));
             }
             case ir::builtin::top: {
+                if (kind_of(child(n, 0)) == ir::type_kind::zone) {
+                    const auto z = static_cast<std::size_t>(eval_zone(child(n, 0), fb));
+                    return s.zone_size_[z] > 0 ? s.contents_[g.zone_capacity_offset[z] + s.zone_size_[z] - 1] : -1;
+                }
                 const std::size_t start = push_set(child(n, 0), fb);
                 const std::int64_t v = s.scratch_.size() > start ? s.scratch_.back() : -1;
                 s.scratch_.resize(start);
@@ -669,8 +734,21 @@ struct interp {
 
     // ------------------------------------------------ zones
 
+    // Records that statement n changed value cell a / zone instance z (when tracking changes).
+    void changed_value(std::uint32_t a, id n) {
+        if (!s.opt_.track_changes) return;
+        s.value_writer_[a] = n;
+        s.value_time_[a] = ++s.change_clock_;
+    }
+    void changed_zone(std::size_t z, id n) {
+        if (!s.opt_.track_changes) return;
+        s.zone_writer_[z] = n;
+        s.zone_time_[z] = ++s.change_clock_;
+    }
+
     void zone_remove(id n, std::int64_t zi, std::int64_t inst) {
         const auto z = static_cast<std::size_t>(zi);
+        changed_zone(z, n);
         const std::uint32_t off = g.zone_capacity_offset[z];
         std::uint32_t& size = s.zone_size_[z];
         for (std::uint32_t i = size; i-- > 0;) {
@@ -699,10 +777,12 @@ struct interp {
             rs.entities[g.instance_entity[static_cast<std::size_t>(inst)]].kind != zone.entity_kind)
             fail(n, "cannot put " + g.instance_text(inst) + " in " + zone_text(zi));
         s.contents_[g.zone_capacity_offset[z] + s.zone_size_[z]++] = static_cast<std::int32_t>(inst);
+        changed_zone(z, n);
     }
 
-    void zone_shuffle(std::int64_t zi) {
+    void zone_shuffle(id n, std::int64_t zi) {
         const auto z = static_cast<std::size_t>(zi);
+        changed_zone(z, n);
         const std::uint32_t off = g.zone_capacity_offset[z];
         for (std::uint32_t i = s.zone_size_[z]; i > 1; --i) {
             const auto j = static_cast<std::uint32_t>(s.rng_.below(i));
@@ -731,8 +811,9 @@ struct interp {
 
     // ------------------------------------------------ statements
 
+    bool tracing() const { return s.opt_.trace && *s.opt_.trace; }
     void trace(const std::string& line) const {
-        if (s.opt_.trace && *s.opt_.trace) (*s.opt_.trace)(line);
+        if (tracing()) (*s.opt_.trace)(line);
     }
 
     void push_frame(state::frame_kind k, id node, std::uint32_t fb, std::uint32_t mark = npos) {
@@ -767,6 +848,7 @@ struct interp {
         if (N(target).code != op::index && rs.slots[slot_of(target)].flag && s.values_[a] != 0 && v == 0)
             fail(stmt, "flag " + rs.slots[slot_of(target)].name + " may not go back to false (" + statement_owner(stmt) + ")");
         s.values_[a] = v;
+        changed_value(a, stmt);
     }
 
     // The named element whose text holds statement n (for error messages).
@@ -805,11 +887,7 @@ struct interp {
             const std::size_t c = eval_args(body, fb, args);
             return action_legal(nd.ref, args, c);
         }
-        if (nd.code == op::choose_one) {
-            std::vector<std::int64_t> opts;
-            choose_options(body, fb, opts);
-            return !opts.empty();
-        }
+        if (nd.code == op::choose_one) return choose_options(body, fb, nullptr);
         return true;
     }
 
@@ -823,28 +901,45 @@ struct interp {
         const std::size_t start = applicable(g.group_of_action[N(body).ref], args, c);
         bool required = false;
         for (std::size_t i = start; i < s.rule_stack_.size(); ++i)
-            required = required || rs.rules[s.rule_stack_[i]].kind == ir::rule_kind::require;
+            if (rs.rules[s.rule_stack_[i]].kind == ir::rule_kind::require) {
+                required = true;
+                fire(s.rule_stack_[i]);  // it takes "no" away from the `may`
+            }
         s.rule_stack_.resize(start);
         return required;
     }
 
-    void choose_options(id n, std::uint32_t fb, std::vector<std::int64_t>& out) {
+    // The legal options of `choose` statement n, in set order, into *out (cleared first); with
+    // no `out`, only whether there is one. Returns whether there is at least one.
+    bool choose_options(id n, std::uint32_t fb, std::vector<std::int64_t>* out) {
         const ir::node& nd = N(n);
-        out.clear();
+        if (out) out->clear();
         const std::size_t start = push_set(child(n, 0), fb);
         const std::size_t end = s.scratch_.size();
-        std::vector<std::int64_t> cand(s.scratch_.begin() + static_cast<std::ptrdiff_t>(start),
-                                       s.scratch_.begin() + static_cast<std::ptrdiff_t>(end));
-        s.scratch_.resize(start);
         const id where = child(n, 2);
         const id body = child(n, 3);
-        for (std::int64_t v : cand) {
-            if (std::find(out.begin(), out.end(), v) != out.end()) continue;
+        const std::size_t fires_mark = s.fire_log_.size();
+        bool any = false;
+        // By index: evaluating `where` and the body pushes above `end` (and may reallocate).
+        for (std::size_t i = start; i < end; ++i) {
+            const std::int64_t v = s.scratch_[i];
+            if (out && std::find(out->begin(), out->end(), v) != out->end()) continue;
             s.locals_[fb + nd.ref] = v;
             if (N(where).code != op::absent && eval(where, fb) == 0) continue;
             if (!body_possible(body, fb)) continue;
-            out.push_back(v);
+            any = true;
+            if (!out) break;
+            out->push_back(v);
         }
+        s.scratch_.resize(start);
+        if (!out && any) {
+            // Only asked whether the choice can be made (for an enclosing `may` or `choose`): it
+            // can, so the rules met on the way decided nothing there; they count where the
+            // choice itself is listed.
+            for (std::size_t i = fires_mark; i < s.fire_log_.size(); ++i) --s.fires_[s.fire_log_[i]];
+            s.fire_log_.resize(fires_mark);
+        }
+        return any;
     }
 
     // Runs one statement of the top frame (or advances a loop frame).
@@ -858,11 +953,13 @@ struct interp {
                 return;
             }
             case state::frame_kind::block: {
+                const bool turn = g.block_is_turn[N(f.node).ref] != 0;
                 if (f.pc == 0) {
                     s.frames_[fi].pc = 1;
-                    const ir::block& b = rs.blocks.at(N(f.node).ref);
-                    if (b.word == "turn") {
-                        trace("turn " + b.path + " (player " + std::to_string(active_player() + 1) + ")");
+                    if (turn) {
+                        if (tracing())
+                            trace("turn " + rs.blocks[N(f.node).ref].path + " (player " + std::to_string(active_player() + 1) +
+                                  ")");
                         for (std::size_t i = fi; i-- > 0;)
                             if (s.frames_[i].kind == state::frame_kind::for_each && players_loop(s.frames_[i].node)) {
                                 s.frames_[i].round = true;
@@ -872,9 +969,8 @@ struct interp {
                     push_frame(state::frame_kind::list, child(f.node, 0), f.fb);
                     return;
                 }
-                const ir::block& b = rs.blocks.at(N(f.node).ref);
                 pop();
-                if (b.word == "turn" && s.end_at_ == 1) s.finish(s.pending_end_);
+                if (turn && s.end_at_ == 1) s.finish(s.pending_end_);
                 return;
             }
             case state::frame_kind::while_: {
@@ -908,9 +1004,11 @@ struct interp {
                     push_frame(state::frame_kind::list, child(f.node, 3), f.fb);
                     return;
                 }
-                std::vector<std::int64_t> opts;
+                std::vector<std::int64_t>& opts = s.options_;
+                opts.clear();
                 if (f.kind == state::frame_kind::subset) {
-                    opts = {1, 0};
+                    opts.push_back(1);
+                    opts.push_back(0);
                 } else {
                     for (std::uint32_t i = 0; i < n; ++i) {
                         const std::int64_t v = s.loop_store_[f.aux + i];
@@ -919,19 +1017,20 @@ struct interp {
                     }
                     if (opts.size() == 1) {  // the last one takes the last place
                         s.loop_store_.push_back(opts[0]);
+                        opts.clear();
                         ++s.frames_[fi].pc;
                         return;
                     }
                 }
                 const id by = child(f.node, 1);
                 const std::int64_t player = N(by).code == op::absent ? -1 : eval(by, f.fb);
-                await_choice(f.node, f.fb, std::move(opts), player);
+                await_choice(f.node, f.fb, player);
                 return;
             }
             case state::frame_kind::for_each: {
                 if (f.pc >= f.aux_len) {
                     pop();
-                    if (s.end_at_ == 2 && (f.round || (!has_turns() && players_loop(f.node)))) s.finish(s.pending_end_);
+                    if (s.end_at_ == 2 && (f.round || (!g.has_turns && players_loop(f.node)))) s.finish(s.pending_end_);
                     return;
                 }
                 s.locals_[f.fb + N(f.node).ref] = s.loop_store_[f.aux + f.pc];
@@ -946,10 +1045,6 @@ struct interp {
         const id t = N(child(for_each, 0)).type;
         return t != ir::no_id && rs.types[t].kind == ir::type_kind::list_of &&
                rs.types[rs.types[t].value].kind == ir::type_kind::player;
-    }
-
-    bool has_turns() const {
-        return std::any_of(rs.blocks.begin(), rs.blocks.end(), [](const ir::block& b) { return b.word == "turn"; });
     }
 
     void pop() {
@@ -983,7 +1078,10 @@ struct interp {
                 return;
             case op::block:
                 advance();
-                push_frame(state::frame_kind::block, n, fb);
+                // Only a `turn` needs a frame of its own (its start is traced, its end may end the
+                // game); phases and steps run as plain statement lists.
+                push_frame(g.block_is_turn[nd.ref] ? state::frame_kind::block : state::frame_kind::list,
+                           g.block_is_turn[nd.ref] ? n : child(n, 0), fb);
                 return;
             case op::let: {
                 const std::int64_t v = eval(child(n, 0), fb);
@@ -1004,7 +1102,8 @@ struct interp {
                 return;
             }
             case op::if_: {
-                const bool c = eval(child(n, 0), fb) != 0;
+                const std::uint8_t known = g.if_condition[n];
+                const bool c = known == game::condition_varies ? eval(child(n, 0), fb) != 0 : known == game::condition_true;
                 advance();
                 if (c) push_frame(state::frame_kind::list, child(n, 1), fb);
                 else if (N(child(n, 2)).code != op::absent) push_frame(state::frame_kind::list, child(n, 2), fb);
@@ -1012,17 +1111,18 @@ struct interp {
             }
             case op::for_each: {
                 const std::size_t start = push_set(child(n, 0), fb);
-                std::vector<std::int64_t> items(s.scratch_.begin() + static_cast<std::ptrdiff_t>(start), s.scratch_.end());
-                s.scratch_.resize(start);
-                if (N(child(n, 1)).code != op::absent) {
-                    const std::int64_t from = eval(child(n, 1), fb);
-                    const auto it = std::find(items.begin(), items.end(), from);
-                    if (it != items.end()) std::rotate(items.begin(), it, items.end());
-                }
+                const std::int64_t from = N(child(n, 1)).code != op::absent ? eval(child(n, 1), fb) : -1;
                 advance();
                 push_frame(state::frame_kind::for_each, n, fb);
-                s.frames_.back().aux_len = static_cast<std::uint32_t>(items.size());
-                s.loop_store_.insert(s.loop_store_.end(), items.begin(), items.end());
+                const std::size_t at = s.loop_store_.size();
+                s.loop_store_.insert(s.loop_store_.end(), s.scratch_.begin() + static_cast<std::ptrdiff_t>(start), s.scratch_.end());
+                s.frames_.back().aux_len = static_cast<std::uint32_t>(s.loop_store_.size() - at);
+                s.scratch_.resize(start);
+                if (N(child(n, 1)).code != op::absent) {
+                    const auto first = s.loop_store_.begin() + static_cast<std::ptrdiff_t>(at);
+                    const auto it = std::find(first, s.loop_store_.end(), from);
+                    if (it != s.loop_store_.end()) std::rotate(first, it, s.loop_store_.end());
+                }
                 return;
             }
             case op::while_:
@@ -1034,18 +1134,17 @@ struct interp {
                 push_frame(state::frame_kind::repeat, n, fb);
                 return;
             case op::shuffle: {
-                std::vector<std::int64_t> zs;
-                zone_targets(child(n, 0), fb, zs);
+                zone_targets(child(n, 0), fb, s.targets_);
                 advance();
-                for (std::int64_t z : zs) zone_shuffle(z);
+                for (std::int64_t z : s.targets_) zone_shuffle(n, z);
                 return;
             }
             case op::draw:
             case op::deal: {
                 const std::int64_t count = eval(child(n, 0), fb);
                 const std::int64_t from = eval(child(n, 1), fb);
-                std::vector<std::int64_t> to;
-                zone_targets(child(n, 2), fb, to);
+                zone_targets(child(n, 2), fb, s.targets_);
+                const std::vector<std::int64_t>& to = s.targets_;
                 advance();
                 for (std::int64_t i = 0; i < count; ++i)
                     for (std::int64_t z : to) {
@@ -1077,17 +1176,15 @@ struct interp {
                     zone_remove(n, from, top);
                     zone_add(n, into, top);
                 }
-                zone_shuffle(into);
+                zone_shuffle(n, into);
                 return;
             }
             case op::choose_one: {
-                std::vector<std::int64_t> opts;
-                choose_options(n, fb, opts);
+                if (!choose_options(n, fb, &s.options_)) fail(n, "a choice with no legal option");
                 const id by = child(n, 1);
                 const std::int64_t player = N(by).code == op::absent ? -1 : eval(by, fb);
-                if (opts.empty()) fail(n, "a choice with no legal option");
                 advance();
-                await_choice(n, fb, std::move(opts), player);
+                await_choice(n, fb, player);
                 return;
             }
             case op::choose_subset:
@@ -1095,15 +1192,16 @@ struct interp {
                 if (N(child(n, 2)).code != op::absent)
                     fail(n, std::string(ir::name_of(nd.code)) + " with `where` is not supported by the engine yet");
                 const std::size_t start = push_set(child(n, 0), fb);
-                std::vector<std::int64_t> items;
-                for (std::size_t i = start; i < s.scratch_.size(); ++i)
-                    if (std::find(items.begin(), items.end(), s.scratch_[i]) == items.end()) items.push_back(s.scratch_[i]);
-                s.scratch_.resize(start);
-                if (items.size() >= (1u << 24)) fail(n, "too many elements to choose from");
                 advance();
                 push_frame(nd.code == op::choose_subset ? state::frame_kind::subset : state::frame_kind::order, n, fb);
-                s.frames_.back().aux_len = static_cast<std::uint32_t>(items.size());
-                s.loop_store_.insert(s.loop_store_.end(), items.begin(), items.end());
+                const auto at = static_cast<std::ptrdiff_t>(s.loop_store_.size());
+                for (std::size_t i = start; i < s.scratch_.size(); ++i)
+                    if (std::find(s.loop_store_.begin() + at, s.loop_store_.end(), s.scratch_[i]) == s.loop_store_.end())
+                        s.loop_store_.push_back(s.scratch_[i]);
+                s.scratch_.resize(start);
+                const std::size_t count = s.loop_store_.size() - static_cast<std::size_t>(at);
+                if (count >= (1u << 24)) fail(n, "too many elements to choose from");
+                s.frames_.back().aux_len = static_cast<std::uint32_t>(count);
                 return;
             }
             case op::may: {
@@ -1156,23 +1254,23 @@ struct interp {
                 std::int64_t args[16];
                 const std::size_t c = eval_args(n, fb, args);
                 const std::size_t start = applicable(g.group_of_event[nd.ref], args, c);
-                std::vector<id> rules(s.rule_stack_.begin() + static_cast<std::ptrdiff_t>(start), s.rule_stack_.end());
-                s.rule_stack_.resize(start);
                 advance();
-                trace("event " + rs.events[nd.ref].name + args_text(rs.events[nd.ref].params, args, c));
-                for (std::size_t i = rules.size(); i-- > 0;) {
-                    const ir::rule& r = rs.rules[rules[i]];
-                    if (r.kind != ir::rule_kind::trigger) continue;
-                    fire(rules[i]);
-                    call(r.body, r.locals.size(), args, c);
+                if (tracing()) trace("event " + rs.events[nd.ref].name + args_text(rs.events[nd.ref].params, args, c));
+                // Pushed last first, so that the triggers run in group order.
+                for (std::size_t i = s.rule_stack_.size(); i-- > start;) {
+                    const id r = s.rule_stack_[i];
+                    if (rs.rules[r].kind != ir::rule_kind::trigger) continue;
+                    fire(r);
+                    call(rs.rules[r].body, rs.rules[r].locals.size(), args, c);
                 }
+                s.rule_stack_.resize(start);
                 return;
             }
             case op::end_game: {
                 advance();
-                const std::string reason = nd.value >= 0 && static_cast<std::size_t>(nd.value) < rs.strings.size()
-                                               ? rs.strings[static_cast<std::size_t>(nd.value)]
-                                               : std::to_string(nd.value);
+                const bool named = nd.value >= 0 && static_cast<std::size_t>(nd.value) < rs.strings.size();
+                const std::string number = named ? std::string() : std::to_string(nd.value);
+                const std::string& reason = named ? rs.strings[static_cast<std::size_t>(nd.value)] : number;
                 if (nd.ref == 0) {
                     s.finish(reason);
                 } else if (s.end_at_ == 0) {
@@ -1189,12 +1287,12 @@ struct interp {
     // Applies option i of the pending decision or ownerless choice.
     // Suspends at a choice among `opts`: a decision of `player`, or, with no owner (player < 0),
     // a uniformly random pick (a chance node, sampled at once when chance is sampled).
-    void await_choice(id node, std::uint32_t fb, std::vector<std::int64_t> opts, std::int64_t player) {
+    // The options are in s.options_.
+    void await_choice(id node, std::uint32_t fb, std::int64_t player) {
         s.pending_node_ = node;
         s.pending_fb_ = fb;
-        s.options_ = std::move(opts);
         if (player < 0) {
-            s.weights_.assign(s.options_.size(), 1);
+            s.weights_.assign(s.options_.size(), 1);  // (sampled: no weights needed, but cheap)
             s.weight_total_ = s.options_.size();
             s.pending_player_ = -1;
             s.pending_ = state::pending_kind::chance_choice;
@@ -1259,6 +1357,24 @@ state::state(const game& g, std::uint64_t seed, state_options options)
         }
     }
     fires_.assign(rs.rules.size(), 0);
+    // Room for the stacks up front, so that the play loop does not grow them step by step.
+    locals_.reserve(256);
+    loop_store_.reserve(256);
+    scratch_.reserve(256);
+    frames_.reserve(64);
+    rule_stack_.reserve(64);
+    fire_log_.reserve(64);
+    options_.reserve(32);
+    weights_.reserve(32);
+    targets_.reserve(16);
+    end_reason_.reserve(64);
+    pending_end_.reserve(64);
+    if (opt_.track_changes) {
+        value_writer_.assign(values_.size(), ir::no_id);
+        value_time_.assign(values_.size(), 0);
+        zone_writer_.assign(zone_size_.size(), ir::no_id);
+        zone_time_.assign(zone_size_.size(), 0);
+    }
     const ir::sequence& seq = rs.sequences[g.main_sequence];
     locals_.assign(seq.locals.size(), -1);
     frame f;
@@ -1266,6 +1382,234 @@ state::state(const game& g, std::uint64_t seed, state_options options)
     f.mark = npos;
     frames_.push_back(f);
     run();
+}
+
+state::state(const game& g, unstarted) : g_(&g), rs_(&g.ruleset()) {
+    values_.assign(g.value_count, 0);
+    contents_.assign(g.contents_size, -1);
+    zone_size_.assign(g.zone_instance_zone.size(), 0);
+    fires_.assign(rs_->rules.size(), 0);
+}
+
+namespace {
+
+// Whether expression n reads nothing but its element's first `params` locals, entity
+// attributes, constants, options and tabulable quantities (so its value depends on those
+// parameters alone). `pure` holds the quantities found so: 1 yes, 0 no, 2 being looked at.
+bool reads_only_parameters(const ir::ruleset& rs, id n, std::uint32_t params, std::vector<std::uint8_t>& pure,
+                           const game& g);
+
+bool quantity_is_pure(const ir::ruleset& rs, id q, std::vector<std::uint8_t>& pure, const game& g) {
+    if (pure[q] != 3) return pure[q] == 1;
+    pure[q] = 2;  // a cycle through here is not pure
+    const bool modified = g.group_of_quantity[q] != ir::no_id && !g.live_rules[g.group_of_quantity[q]].empty();
+    const ir::derived& d = rs.quantities[q];
+    const bool p = !modified && reads_only_parameters(rs, d.expr, d.param_count, pure, g);
+    pure[q] = p ? 1 : 0;
+    return p;
+}
+
+bool reads_only_parameters(const ir::ruleset& rs, id n, std::uint32_t params, std::vector<std::uint8_t>& pure,
+                           const game& g) {
+    if (n == ir::no_id) return true;
+    const ir::node& nd = rs.nodes[n];
+    auto children = [&] {
+        for (std::uint32_t i = 0; i < nd.child_count; ++i)
+            if (!reads_only_parameters(rs, rs.children[nd.first_child + i], params, pure, g)) return false;
+        return true;
+    };
+    switch (nd.code) {
+        case op::absent:
+        case op::const_int:
+        case op::const_bool:
+        case op::const_string:
+        case op::const_member:
+        case op::const_entity:
+        case op::const_node:
+        case op::option: return true;
+        case op::local: return nd.ref < params;
+        case op::attribute:
+        case op::neg:
+        case op::not_:
+        case op::add:
+        case op::sub:
+        case op::mul:
+        case op::div:
+        case op::mod:
+        case op::eq:
+        case op::ne:
+        case op::lt:
+        case op::le:
+        case op::gt:
+        case op::ge:
+        case op::and_:
+        case op::or_:
+        case op::cond: return children();
+        case op::quantity: return quantity_is_pure(rs, nd.ref, pure, g) && children();
+        case op::builtin: {
+            const auto b = static_cast<ir::builtin>(nd.ref);
+            const bool arithmetic = b == ir::builtin::min || b == ir::builtin::max || b == ir::builtin::abs ||
+                                    b == ir::builtin::ceil_div || b == ir::builtin::floor_div;
+            return arithmetic && children();
+        }
+        default: return false;
+    }
+}
+
+}  // namespace
+
+void prepare_rules(game& g) {
+    const ir::ruleset& rs = g.ruleset();
+    g.live_rules.clear();
+    for (const ir::rule_group& gr : rs.groups) g.live_rules.push_back(gr.rules);  // until pruned below
+    std::vector<std::uint8_t> pure(rs.quantities.size(), 3);
+    state scratch(g, state::unstarted{});
+    interp in(scratch);
+    // A conjunct of the guard that reads no parameter and no state (options and constants only)
+    // and is false under the chosen options makes the rule dead for the whole game.
+    auto dead = [&](const ir::rule& r) {
+        if (r.guard == ir::no_id) return false;
+        std::vector<id> conjuncts{r.guard};
+        while (!conjuncts.empty()) {
+            const id c = conjuncts.back();
+            conjuncts.pop_back();
+            if (rs.nodes[c].code == op::and_) {
+                conjuncts.push_back(rs.children[rs.nodes[c].first_child]);
+                conjuncts.push_back(rs.children[rs.nodes[c].first_child + 1]);
+                continue;
+            }
+            if (!reads_only_parameters(rs, c, 0, pure, g)) continue;
+            try {
+                const std::uint32_t fb = in.push_region(r.locals.size());
+                const bool holds = in.eval(c, fb) != 0;
+                scratch.locals_.resize(fb);
+                if (!holds) return true;
+            } catch (const engine_error&) {
+                scratch.locals_.resize(0);  // left to the interpreter, which reports it
+            }
+        }
+        return false;
+    };
+    std::vector<std::vector<id>> live(rs.groups.size());
+    for (id gi = 0; gi < rs.groups.size(); ++gi)
+        for (id r : rs.groups[gi].rules)
+            if (!dead(rs.rules[r])) live[gi].push_back(r);
+    g.live_rules = std::move(live);
+
+    // `if` statements whose condition the options decide (errata that read an option).
+    g.if_condition.assign(rs.nodes.size(), game::condition_varies);
+    for (id n = 0; n < rs.nodes.size(); ++n) {
+        if (rs.nodes[n].code != op::if_) continue;
+        const id c = rs.children[rs.nodes[n].first_child];
+        if (!reads_only_parameters(rs, c, 0, pure, g)) {
+            ir::rule no_locals;
+            no_locals.guard = c;
+            if (dead(no_locals)) g.if_condition[n] = game::condition_false;  // a conjunct is false
+            continue;
+        }
+        try {
+            const std::uint32_t fb = in.push_region(0);
+            g.if_condition[n] = in.eval(c, fb) != 0 ? game::condition_true : game::condition_false;
+            scratch.locals_.resize(fb);
+        } catch (const engine_error&) {
+            scratch.locals_.resize(0);
+        }
+    }
+}
+
+namespace {
+
+// Tabulates `value` (an evaluation in a region holding the parameters) over every combination of
+// the first `params` locals' values; false when a parameter's type is not small and finite, the
+// table would be too big, or some combination fails (left to the interpreter, which reports it).
+template <class Value>
+bool tabulate(const game& g, interp& in, const std::vector<ir::local>& locals, std::uint32_t params,
+              Value value, game::tabulated& t) {
+    const ir::ruleset& rs = g.ruleset();
+    constexpr std::int64_t max_cells = 1 << 16;
+    if (params == 0 || params > 16 || params > locals.size()) return false;
+    std::int64_t cells = 1;
+    for (std::uint32_t i = 0; i < params && cells <= max_cells; ++i) {
+        const ir::type& ty = rs.types.at(locals[i].type);
+        std::int64_t base = 0, size = 0;
+        switch (ty.kind) {
+            case ir::type_kind::entity:
+                base = g.kind_first.at(ty.ref);
+                size = g.kind_count.at(ty.ref);
+                break;
+            case ir::type_kind::enumeration: size = static_cast<std::int64_t>(rs.enums.at(ty.ref).members.size()); break;
+            case ir::type_kind::boolean: size = 2; break;
+            case ir::type_kind::player: size = g.players(); break;
+            default: size = max_cells + 1; break;  // not a small finite type
+        }
+        t.bases.push_back(base);
+        t.sizes.push_back(size);
+        cells *= std::max<std::int64_t>(size, 1);
+    }
+    if (cells > max_cells || cells == 0) return false;
+    try {
+        for (std::int64_t cell = 0; cell < cells; ++cell) {
+            const std::uint32_t fb = in.push_region(locals.size());
+            std::int64_t rest = cell;
+            for (std::size_t i = params; i-- > 0;) {
+                in.L(fb, static_cast<id>(i)) = t.bases[i] + rest % t.sizes[i];
+                rest /= t.sizes[i];
+            }
+            t.values.push_back(value(fb));
+            in.drop_region(fb);
+        }
+    } catch (const engine_error&) {
+        return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+void tabulate_quantities(game& g) {
+    const ir::ruleset& rs = g.ruleset();
+    g.quantity_tables.assign(rs.quantities.size(), {});
+    std::vector<std::uint8_t> pure(rs.quantities.size(), 3);
+    state scratch(g, state::unstarted{});
+    interp in(scratch);
+    for (id q = 0; q < rs.quantities.size(); ++q) {
+        const ir::derived& d = rs.quantities[q];
+        if (!quantity_is_pure(rs, q, pure, g)) continue;
+        game::tabulated t;
+        if (tabulate(g, in, d.locals, d.param_count, [&](std::uint32_t fb) { return in.eval(d.expr, fb); }, t))
+            g.quantity_tables[q] = std::move(t);
+    }
+    // Rule guards: the conjuncts that read only the target's arguments, tabulated together.
+    g.guard_tables.assign(rs.rules.size(), {});
+    g.guard_is_tabulated.assign(rs.rules.size(), 0);
+    for (id r = 0; r < rs.rules.size(); ++r) {
+        const ir::rule& rule = rs.rules[r];
+        if (rule.guard == ir::no_id || rule.group == ir::no_id) continue;
+        std::vector<id> conjuncts{rule.guard}, fixed;
+        bool all_fixed = true;
+        while (!conjuncts.empty()) {
+            const id c = conjuncts.back();
+            conjuncts.pop_back();
+            if (rs.nodes[c].code == op::and_) {
+                conjuncts.push_back(rs.children[rs.nodes[c].first_child]);
+                conjuncts.push_back(rs.children[rs.nodes[c].first_child + 1]);
+            } else if (reads_only_parameters(rs, c, rule.param_count, pure, g)) {
+                fixed.push_back(c);
+            } else {
+                all_fixed = false;
+            }
+        }
+        if (fixed.empty()) continue;
+        auto holds = [&](std::uint32_t fb) -> std::int64_t {
+            for (id c : fixed)
+                if (in.eval(c, fb) == 0) return 0;
+            return 1;
+        };
+        game::tabulated t;
+        if (!tabulate(g, in, rule.locals, rule.param_count, holds, t)) continue;
+        g.guard_tables[r] = std::move(t);
+        g.guard_is_tabulated[r] = all_fixed;
+    }
 }
 
 void state::finish(const std::string& reason) {
@@ -1407,6 +1751,7 @@ std::vector<int> state::winners(std::vector<std::uint64_t>* fires) const {
     interp in(copy);
     for (int p = 0; p < g_->players(); ++p) {
         const std::int64_t arg = p;
+        copy.fire_log_.clear();  // each seat's `wins` is a decision of its own
         if (in.decide(ir::no_id, g_->wins_decision, &arg, 1)) out.push_back(p);
     }
     if (fires)
@@ -1416,15 +1761,80 @@ std::vector<int> state::winners(std::vector<std::uint64_t>* fires) const {
 
 std::vector<std::string> state::violated_invariants() const {
     std::vector<std::string> out;
-    state copy(*this);
-    interp in(copy);
+    // Evaluated on this state's own stacks, left as they were found (no copy: this runs after
+    // every decision of a simulation). Expressions change nothing else but the fire counts, the
+    // generator (a die in sampled mode) or the pending node (a die otherwise); those are put back.
+    state& self = const_cast<state&>(*this);
+    const std::size_t locals = locals_.size(), scratch = scratch_.size(), rules = rule_stack_.size();
+    const std::size_t fired = fire_log_.size();
+    const rng generator = rng_;
+    const pending_kind pending = pending_;
+    std::vector<std::int64_t> options;
+    std::vector<std::uint64_t> weights;
+    options.swap(self.options_);
+    weights.swap(self.weights_);
+    const std::uint64_t weight_total = weight_total_;
+    interp in(self);
     for (const ir::rule& r : rs_->rules) {
         if (r.kind != ir::rule_kind::invariant || r.value == ir::no_id) continue;
         const std::uint32_t fb = in.push_region(r.locals.size());
-        if (in.eval(r.value, fb) == 0) out.push_back(r.name);
-        copy.locals_.resize(fb);
+        bool holds = true;
+        try {
+            holds = in.eval(r.value, fb) != 0;
+        } catch (const need_chance&) {
+            // an invariant that rolls a die has no value here: not reported
+        } catch (...) {
+            self.options_.swap(options);
+            self.weights_.swap(weights);
+            self.pending_ = pending;
+            throw;
+        }
+        if (!holds) out.push_back(r.name);
+        self.locals_.resize(locals);
+        self.scratch_.resize(scratch);
+        self.rule_stack_.resize(rules);
     }
+    for (std::size_t i = fired; i < fire_log_.size(); ++i) --self.fires_[fire_log_[i]];
+    self.fire_log_.resize(fired);
+    self.rng_ = generator;
+    self.pending_ = pending;
+    self.options_.swap(options);
+    self.weights_.swap(weights);
+    self.weight_total_ = weight_total;
     return out;
+}
+
+std::string state::last_change(const std::string& invariant) const {
+    if (!opt_.track_changes) return "";
+    const ir::rule* rule = nullptr;
+    std::size_t k = 0;
+    for (const ir::rule& r : rs_->rules) {
+        if (r.kind != ir::rule_kind::invariant) continue;
+        if (r.name == invariant) {
+            rule = &r;
+            break;
+        }
+        ++k;
+    }
+    if (!rule || k >= g_->invariant_reads.size()) return "";
+    id writer = ir::no_id;
+    std::uint64_t latest = 0;
+    const game::state_reads& reads = g_->invariant_reads[k];
+    for (const auto& [first, end] : reads.values)
+        for (std::uint32_t a = first; a < end; ++a)
+            if (value_time_[a] > latest) {
+                latest = value_time_[a];
+                writer = value_writer_[a];
+            }
+    for (const auto& [first, end] : reads.zones)
+        for (std::uint32_t z = first; z < end; ++z)
+            if (zone_time_[z] > latest) {
+                latest = zone_time_[z];
+                writer = zone_writer_[z];
+            }
+    if (writer == ir::no_id) return "";
+    state copy(*this);
+    return interp(copy).statement_owner(writer) + " at " + g_->position(writer);
 }
 
 std::int64_t state::slot_value(const std::string& slot, int index, int key) const {

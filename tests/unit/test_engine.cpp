@@ -2,6 +2,7 @@
 // legality rules, decisions, errors, determinism, views, and random games of Contractor Cards.
 #include "westphalia/compiler/compile.hpp"
 #include "westphalia/engine/engine.hpp"
+#include "westphalia/engine/sim.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -123,9 +124,85 @@ TEST_CASE("engine: statements, legality, triggers, rolls and tables step by step
     };
     CHECK(fires("big_scores") == 1);
     CHECK(fires("count_scores") == 1);
-    CHECK(fires("no_red") > 0);
-    CHECK(fires("blue_bonus") == 1);
-    CHECK(fires("best_high") == 1);
+    // once per decision point where it took the red tokens away: each player's `choose` (not the
+    // `may` before it, whose "yes" stayed legal)
+    CHECK(fires("no_red") == 2);
+    CHECK(fires("blue_bonus") == 1);    // once: the one worth() that Blue Three was
+    CHECK(fires("score_bonus") == 2);   // once per roll of die: P1's roll and P2's table roll
+    CHECK(fires("flat_bonus") == 2);
+    CHECK(fires("best_high") == 1);     // best(P1)
+    CHECK(fires("best_default") == 1);  // best(P2); defeated for P1, so not counted there
+}
+
+TEST_CASE("engine: pure quantities and predicates are tabulated, others are not", "[engine]") {
+    const engine::game g(compile(statements), 2);
+    const ir::ruleset& rs = g.ruleset();
+    auto table_of = [&](const std::string& name) -> const engine::game::tabulated& {
+        for (std::size_t q = 0; q < rs.quantities.size(); ++q)
+            if (rs.quantities[q].name == name) return g.quantity_tables[q];
+        FAIL("no quantity " << name);
+        return g.quantity_tables.front();
+    };
+    const engine::game::tabulated& is_red = table_of("is_red");
+    REQUIRE(is_red.values.size() == 4);  // four token instances: Red One x2, Green Two, Blue Three
+    CHECK(is_red.values == std::vector<std::int64_t>{1, 1, 0, 0});
+    CHECK(table_of("worth").values.empty());  // blue_bonus modifies it: evaluated each time
+}
+
+TEST_CASE("engine: a rule whose guard the chosen options make false is left out of its group", "[engine][contractor]") {
+    const ir::ruleset rs = compile("rulesets/contractor-cards");
+    auto live = [&](const engine::game& g, const std::string& rule) {
+        for (const std::vector<ir::id>& group : g.live_rules)
+            for (ir::id r : group)
+                if (rs.rules[r].name == rule) return true;
+        return false;
+    };
+    const engine::game by_default(rs, 2);
+    CHECK_FALSE(live(by_default, "negotiations_cards_own_roll_only"));  // option.n_card_players == owner_only
+    CHECK_FALSE(live(by_default, "etiquette_on_renewal_roll"));         // option.etiquette_on_renewal
+    CHECK(live(by_default, "one_adversary_per_roll"));                  // option.adversary_limit == one_total holds
+    CHECK(live(by_default, "strategy_by_roller_only"));                 // no option in its guard
+    // Guards: the conjuncts that read only the arguments are tabulated; the whole guard when it can be.
+    auto rule_id = [&](const std::string& name) {
+        for (ir::id r = 0; r < rs.rules.size(); ++r)
+            if (rs.rules[r].name == name) return r;
+        FAIL("no rule " << name);
+        return ir::id{0};
+    };
+    CHECK(by_default.guard_is_tabulated[rule_id("strategy_by_roller_only")]);  // c.kind == S and q != p
+    CHECK_FALSE(by_default.guard_tables[rule_id("adversary_one_per_opponent")].values.empty());  // c.kind == V ...
+    CHECK_FALSE(by_default.guard_is_tabulated[rule_id("adversary_one_per_opponent")]);  // ... and q.adversaries_played >= 1
+
+    const engine::game owner_only(rs, 2, {{"n_card_players", "owner_only"}});
+    CHECK(live(owner_only, "negotiations_cards_own_roll_only"));
+    CHECK_FALSE(live(owner_only, "negotiations_cards_by_sign"));
+
+    // The rule then plays: 200 random games with the option fire it.
+    engine::sim_options o;
+    o.games = 200;
+    o.options = {{"n_card_players", "owner_only"}};
+    const engine::sim_report r = engine::simulate(rs, o);
+    for (const engine::sim_rule& rule : r.rules)
+        if (rule.name == "negotiations_cards_own_roll_only") CHECK(rule.fires > 0);
+}
+
+TEST_CASE("engine: an invariant violation names the rule that last changed what it reads", "[engine]") {
+    const ir::ruleset rs = compile("tests/rulesets/engine-invariants/drained.wph");
+    engine::first_legal_agent first;
+    engine::play_options o;
+    o.check_invariants = true;
+    const engine::play_result r = engine::play_game(rs, 2, 1, {&first}, o);
+    REQUIRE(r.error.empty());
+    REQUIRE(r.invariant_violations.size() == 1);
+    CHECK_THAT(r.invariant_violations[0], Catch::StartsWith("stock_kept after decision 4 (last changed by rule drain at "));
+    CHECK_THAT(r.invariant_violations[0], Catch::EndsWith("drained.wph:14:3)"));
+
+    // Without tracking the report has no cause.
+    const engine::game g(rs, 2);
+    engine::state s(g, 1);
+    while (!s.is_terminal()) s.apply(0);
+    CHECK(s.violated_invariants() == std::vector<std::string>{"stock_kept"});
+    CHECK(s.last_change("stock_kept").empty());
 }
 
 TEST_CASE("engine: an option changes the roll's distribution", "[engine]") {

@@ -16,6 +16,13 @@
 
 namespace wp::engine {
 
+class game;
+// Fill game::live_rules and game::quantity_tables (state.cpp: they evaluate with the interpreter).
+void prepare_rules(game& g);
+void tabulate_quantities(game& g);
+// The exact distribution of the sum of a dice term's dice.
+ir::distribution dice_distribution(const ir::dice_term& d);
+
 // A rule the game cannot follow: an `error` overflow, a table key no row covers, an illegal
 // `do`, a decision no rule decides. The message names the element and the source position.
 class engine_error : public std::runtime_error {
@@ -70,6 +77,40 @@ public:
     ir::id main_sequence = ir::no_id;
     ir::id wins_decision = ir::no_id;         // `decision wins(p: player) : bool`, if declared
 
+    // Precomputed so that the interpreter looks nothing up by name and builds nothing per step.
+    std::uint32_t attribute_stride = 0;       // record fields per entity instance
+    std::vector<std::int64_t> instance_attributes;  // instance * stride + field -> value
+    std::vector<ir::distribution> dice;       // per ruleset::dice_terms: the exact distribution
+    std::vector<std::uint8_t> block_is_turn;  // per ruleset::blocks: a `turn` block
+    bool has_turns = false;
+    // A quantity or predicate that reads only its parameters (entity attributes, constants,
+    // options, other such quantities) and has no modifier is tabulated over its parameters'
+    // values: quantity -> table (empty when not tabulated); parameter i takes the values
+    // bases[i] .. bases[i] + sizes[i] - 1, and the table is indexed in row-major order.
+    struct tabulated {
+        std::vector<std::int64_t> values;
+        std::vector<std::int64_t> bases, sizes;
+    };
+    std::vector<tabulated> quantity_tables;
+    // Per ruleset::rules: the conjuncts of its guard that read only the target's arguments (and
+    // options, constants, attributes), tabulated over the arguments like a quantity (empty when
+    // none or not tabulable); guard_is_tabulated when that is the whole guard.
+    std::vector<tabulated> guard_tables;
+    std::vector<std::uint8_t> guard_is_tabulated;
+    // Per ruleset::groups: its rules minus those whose guard is false under the chosen options
+    // whatever the state (a conjunct reading only options and constants is false), in group order.
+    std::vector<std::vector<ir::id>> live_rules;
+    // Per ruleset::nodes: for an `if` statement whose condition the options decide (it reads
+    // only options and constants, or one such conjunct is false), its value; else varies.
+    static constexpr std::uint8_t condition_false = 0, condition_true = 1, condition_varies = 2;
+    std::vector<std::uint8_t> if_condition;
+    // What each invariant (in ruleset order, invariants only) reads: ranges [first, end) of value
+    // cells and of zone instances, through the quantities and predicates it calls.
+    struct state_reads {
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> values, zones;
+    };
+    std::vector<state_reads> invariant_reads;
+
     std::string position(ir::id node) const;  // "base/rules.wph:12:3"
     std::string value_text(ir::id type, std::int64_t v) const;
     std::string instance_text(std::int64_t instance) const;
@@ -77,6 +118,10 @@ public:
 private:
     ir::ruleset rs_;
     int players_ = 0;
+
+    void find_invariant_reads();
+    void collect_reads(ir::id n, std::vector<std::uint8_t>& seen_slot, std::vector<std::uint8_t>& seen_zone,
+                       std::vector<std::uint8_t>& seen_call) const;
 };
 
 struct action_info {
@@ -99,6 +144,9 @@ struct state_options {
     // Called with one readable line per turn, emitted event and game end (not copied state:
     // the function must outlive the states).
     const std::function<void(const std::string&)>* trace = nullptr;
+    // Record which statement last changed each value and zone, so that last_change() can name
+    // what broke an invariant (a little slower).
+    bool track_changes = false;
 };
 
 class state {
@@ -124,12 +172,20 @@ public:
     // The seats the `wins` decision holds for (empty when the ruleset has none). The define
     // rules used are added to *fires when given.
     std::vector<int> winners(std::vector<std::uint64_t>* fires = nullptr) const;
-    // Per-rule counts of firing (triggers run, modifiers added, defines used, forbid/permit/
-    // require applicable when legality was checked).
+    // Per-rule counts of firing, once per point where the rule changed or decided something:
+    // a trigger once per run, a modifier once per roll (or quantity evaluation) it is added to,
+    // a define once per decision it decides, a forbid once per decision point (choose, may, do)
+    // where it removes an option that would otherwise be legal, a permit once per decision point
+    // where it makes legal an option whose guard fails, a require once per `may` it makes
+    // mandatory. Several evaluations within one statement count once.
     const std::vector<std::uint64_t>& rule_fires() const { return fires_; }
     std::uint64_t decisions() const { return decisions_; }
     // The names of the ruleset's invariants that do not hold in this state.
     std::vector<std::string> violated_invariants() const;
+    // The statement that last changed the state an invariant reads: "rule lost_all_units at
+    // base/rules.wph:150:3" (the rule, action, procedure, table or step whose text holds it, and
+    // its position); empty when not tracked (state_options::track_changes) or unchanged since setup.
+    std::string last_change(const std::string& invariant) const;
 
     // Reading state, for tests and tools.
     std::int64_t slot_value(const std::string& slot, int index = 0, int key = 0) const;
@@ -144,7 +200,8 @@ public:
 private:
     enum class pending_kind : std::uint8_t { none, decision, chance_roll, chance_choice, terminal };
     enum class frame_kind : std::uint8_t { list, for_each, while_, repeat, block, subset, order };
-    struct frame {
+    // 32 bytes, aligned: frames are pushed and read on every step.
+    struct alignas(32) frame {
         ir::id node = ir::no_id;
         std::uint32_t pc = 0;
         std::uint32_t fb = 0;    // locals base
@@ -169,6 +226,7 @@ private:
     std::vector<std::uint64_t> fires_;
     std::vector<ir::id> fire_log_;  // fires of the statement being run
     std::vector<std::int64_t> scratch_;  // set elements being iterated (a stack)
+    std::vector<std::int64_t> targets_;  // zone instances a statement acts on
     std::vector<ir::id> rule_stack_;     // applicable rules being used (a stack)
 
     pending_kind pending_ = pending_kind::none;
@@ -185,8 +243,16 @@ private:
     std::string end_reason_;
     std::uint64_t decisions_ = 0;
     std::uint64_t quiet_steps_ = 0;  // steps since the last decision or chance node
+    // With track_changes: the statement that last changed each value / zone instance, and when.
+    std::vector<ir::id> value_writer_, zone_writer_;
+    std::vector<std::uint64_t> value_time_, zone_time_;
+    std::uint64_t change_clock_ = 0;
 
     friend struct interp;
+    friend void tabulate_quantities(game& g);
+    friend void prepare_rules(game& g);
+    struct unstarted {};
+    state(const game& g, unstarted);  // storage only, for evaluating expressions
     void run();
     void step();
     void finish(const std::string& reason);
