@@ -38,7 +38,8 @@ WP_IR_NAMES(rule_kind, "modifier", "define", "forbid", "permit", "require", "tri
 WP_IR_NAMES(target_kind, "none", "roll", "quantity", "decision", "action", "event")
 WP_IR_NAMES(override_reason, "declared", "exception", "exclusive-layer")
 WP_IR_NAMES(errata_kind, "correction", "clarification", "addition")
-WP_IR_NAMES(errata_op_kind, "replace", "refine", "except", "withdraw", "amend", "add")
+WP_IR_NAMES(errata_op_kind, "replace", "refine", "except", "withdraw", "amend", "add", "replace-block",
+            "insert-block")
 WP_IR_NAMES(op, "absent", "const-int", "const-bool", "const-string", "const-member", "const-entity", "const-node",
             "dice", "local", "global", "player-field", "entity-field", "attribute", "record-field", "node-attribute",
             "zone", "index", "option", "type-members", "roll", "quantity", "decide", "lookup", "builtin", "neg",

@@ -213,6 +213,7 @@ struct anchor_walker {
                         check(op.anchors);
                         for (const auto& r : op.replacement) decl(r);
                         if (op.row) row(*op.row);
+                        stmts(op.block);
                     }
                 } else {
                     check(x.anchors);

@@ -1,11 +1,15 @@
 // Pass `patch`: the layer stack. Declarations of base, exclusive and options layers are added in
 // manifest order; errata blocks (only in errata layers) replace, refine, except, withdraw, amend
-// and add. After patch: one list of declarations in force, each knowing the layer that last set
-// it; errata targets exist; no exception is left pointing at a withdrawn rule.
+// and add; they also replace and insert named blocks of sequences and procedures (on a copy of
+// the declaration, so the parsed files stay as written). After patch: one list of declarations
+// in force, each knowing the layer that last set it; errata targets exist; no exception is left
+// pointing at a withdrawn rule; block_layers names the layer of every block an errata put in.
 #include "westphalia/compiler/passes.hpp"
 
 #include <algorithm>
 #include <limits>
+#include <map>
+#include <memory>
 
 namespace wp::compiler {
 
@@ -84,11 +88,70 @@ bool keys_overlap(const dsl::key_range& a, const dsl::key_range& b) {
     return false;
 }
 
+// ---- blocks of sequences and procedures, found by dotted path
+
+std::string block_component(const dsl::stmt& s) { return s.id.text.empty() ? s.word : s.id.text; }
+
+std::vector<std::string> split_path(const std::string& path) {
+    std::vector<std::string> parts;
+    std::size_t start = 0;
+    while (true) {
+        const std::size_t dot = path.find('.', start);
+        parts.push_back(path.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
+        if (dot == std::string::npos) return parts;
+        start = dot + 1;
+    }
+}
+
+// Where a block statement sits: the statement list holding it and its index there.
+struct block_site {
+    std::vector<dsl::stmt>* list = nullptr;
+    std::size_t index = 0;
+    dsl::stmt& get() const { return (*list)[index]; }
+};
+
+// The blocks at path parts[at..] below `ss`. Statements that are not blocks (if, while, for,
+// may, choose) do not add to a path, as in typecheck.
+void find_blocks(std::vector<dsl::stmt>& ss, const std::vector<std::string>& parts, std::size_t at,
+                 std::vector<block_site>& found) {
+    for (std::size_t i = 0; i < ss.size(); ++i) {
+        dsl::stmt& s = ss[i];
+        if (s.kind == dsl::stmt_kind::block) {
+            if (block_component(s) != parts[at]) continue;
+            if (at + 1 == parts.size()) found.push_back({&ss, i});
+            else find_blocks(s.body, parts, at + 1, found);
+            continue;
+        }
+        find_blocks(s.body, parts, at, found);
+        find_blocks(s.else_body, parts, at, found);
+    }
+}
+
+void block_paths(const std::vector<dsl::stmt>& ss, const std::string& prefix, std::vector<std::string>& out) {
+    for (const dsl::stmt& s : ss) {
+        if (s.kind == dsl::stmt_kind::block) {
+            const std::string path = prefix + "." + block_component(s);  // a copy: `out` grows below
+            out.push_back(path);
+            block_paths(s.body, path, out);
+            continue;
+        }
+        block_paths(s.body, prefix, out);
+        block_paths(s.else_body, prefix, out);
+    }
+}
+
+std::vector<dsl::stmt>* body_of(dsl::decl& d) {
+    if (auto* x = std::get_if<dsl::sequence_decl>(&d.node)) return &x->body;
+    if (auto* x = std::get_if<dsl::procedure_decl>(&d.node)) return &x->body;
+    return nullptr;
+}
+
 struct patcher {
     const loaded_ruleset& loaded;
     dsl::diagnostic_sink& sink;
     patched_ruleset out;
     std::vector<bool> live;
+    std::map<const dsl::decl*, const dsl::decl*> copied;  // original -> patched copy (own())
 
     std::optional<std::size_t> find(const std::string& name) const {
         for (std::size_t i = 0; i < out.decls.size(); ++i) {
@@ -135,6 +198,114 @@ struct patcher {
     const dsl::decl* single_replacement(const dsl::errata_op& op) {
         if (op.replacement.size() != 1) return nullptr;  // the grammar gives exactly one
         return &op.replacement.front();
+    }
+
+    // A placed sequence or procedure the patcher may change: its own copy of the declaration.
+    dsl::decl& own(placed_decl& p) {
+        for (const auto& o : out.owned)
+            if (o.get() == p.d) return *o;
+        out.owned.push_back(std::make_unique<dsl::decl>(*p.d));
+        copied[p.d] = out.owned.back().get();
+        p.d = out.owned.back().get();
+        return *out.owned.back();
+    }
+
+    std::vector<std::string> all_block_paths() const {
+        std::vector<std::string> paths;
+        for (std::size_t i = 0; i < out.decls.size(); ++i) {
+            if (!live[i]) continue;
+            const dsl::decl& d = *out.decls[i].d;
+            if (const auto* x = std::get_if<dsl::sequence_decl>(&d.node)) block_paths(x->body, x->id.text, paths);
+            if (const auto* x = std::get_if<dsl::procedure_decl>(&d.node)) block_paths(x->body, x->id.text, paths);
+        }
+        return paths;
+    }
+
+    void missing_block(const dsl::errata_op& op, const std::string& why) {
+        std::vector<dsl::diag_note> notes;
+        if (auto near = dsl::closest_name(op.target.text, all_block_paths()))
+            notes.push_back({std::nullopt, "did you mean `" + *near + "`?"});
+        else
+            notes.push_back({std::nullopt, "a block path starts with the sequence or procedure name: `game.turn.phase.step`"});
+        sink.error(dsl::diag_kind::errata_target_missing, op.target.where, why, std::move(notes));
+    }
+
+    // replace_block and insert_block: the target block, found by path in its sequence or procedure.
+    bool apply_block_op(const dsl::errata_op& op, std::uint32_t layer) {
+        if (op.block.size() != 1) return false;  // the grammar gives exactly one
+        const dsl::stmt& incoming = op.block.front();
+        const std::vector<std::string> parts = split_path(op.target.text);
+        const auto owner = find(parts.front());
+        if (!owner || parts.size() < 2) {
+            missing_block(op, "this errata names the block `" + op.target.text + "`, but no layer below has it");
+            return false;
+        }
+        placed_decl& p = out.decls[*owner];
+        if (!std::holds_alternative<dsl::sequence_decl>(p.d->node) &&
+            !std::holds_alternative<dsl::procedure_decl>(p.d->node)) {
+            sink.error(dsl::diag_kind::wrong_kind_of_name, op.target.where,
+                       "`" + parts.front() + "` is a " + decl_kind_word(*p.d) +
+                           "; a block path starts with the name of a sequence or a procedure",
+                       {{decl_where(*p.d), "`" + parts.front() + "` is declared here"}});
+            return false;
+        }
+        // The patcher's own copy of the declaration; when the operation fails it stays unchanged.
+        dsl::decl& d = own(p);
+        std::vector<block_site> found;
+        find_blocks(*body_of(d), parts, 1, found);
+        if (found.size() != 1) {
+            if (found.empty())
+                missing_block(op, "this errata names the block `" + op.target.text + "`, but no layer below has it");
+            else
+                sink.error(dsl::diag_kind::errata_target_missing, op.target.where,
+                           "`" + op.target.text + "` names " + std::to_string(found.size()) +
+                               " blocks; give the blocks different names so each has its own path");
+            return false;
+        }
+        const block_site site = found.front();
+        const dsl::stmt& target = site.get();
+        if (target.word != op.block_word) {
+            sink.error(dsl::diag_kind::wrong_kind_of_name, op.target.where,
+                       "`" + op.target.text + "` is a " + target.word + ", not a " + op.block_word,
+                       {{target.where, "the " + target.word + " is here"},
+                        {std::nullopt, "write `" + target.word + " " + op.target.text + "`"}});
+            return false;
+        }
+        if (op.kind == dsl::errata_op_kind::replace_block && incoming.word != target.word) {
+            sink.error(dsl::diag_kind::wrong_kind_of_name, incoming.where,
+                       "a " + target.word + " can only be replaced by a " + target.word + ", not by a " + incoming.word,
+                       {{target.where, "the " + target.word + " being replaced is here"}});
+            return false;
+        }
+        // The path the incoming block will have, which no other block may have.
+        std::string parent;
+        for (std::size_t i = 0; i + 1 < parts.size(); ++i) parent += (i ? "." : "") + parts[i];
+        const std::string new_path = parent + "." + block_component(incoming);
+        if (op.kind == dsl::errata_op_kind::insert_block || new_path != op.target.text) {
+            std::vector<block_site> clash;
+            find_blocks(*body_of(d), split_path(new_path), 1, clash);
+            if (!clash.empty()) {
+                sink.error(dsl::diag_kind::duplicate_name, incoming.id.text.empty() ? incoming.where : incoming.id.where,
+                           "a block `" + new_path + "` already exists; each block needs its own path",
+                           {{clash.front().get().where, "the existing block is here"}});
+                return false;
+            }
+        }
+        if (op.kind == dsl::errata_op_kind::replace_block) {
+            // The replaced block's inner blocks are gone with it.
+            for (auto it = out.block_layers.begin(); it != out.block_layers.end();) {
+                const std::string& k = it->first;
+                if (k == op.target.text || k.rfind(op.target.text + ".", 0) == 0) it = out.block_layers.erase(it);
+                else ++it;
+            }
+            site.get() = incoming;
+        } else {
+            const std::size_t at = site.index + (op.position == "after" ? 1 : 0);
+            site.list->insert(site.list->begin() + static_cast<std::ptrdiff_t>(at), incoming);
+        }
+        out.block_layers[new_path] = layer;
+        p.layer = layer;
+        return true;
     }
 
     void apply(const dsl::errata_decl& block, const dsl::errata_op& op, std::uint32_t layer) {
@@ -248,6 +419,12 @@ struct patcher {
                 record.result = p.d;
                 break;
             }
+            case dsl::errata_op_kind::replace_block:
+            case dsl::errata_op_kind::insert_block: {
+                if (!apply_block_op(op, layer)) return;
+                record.result = out.decls[*find(split_path(op.target.text).front())].d;
+                break;
+            }
             case dsl::errata_op_kind::add: {
                 const dsl::decl* r = single_replacement(op);
                 if (!r) return;
@@ -318,6 +495,14 @@ struct patcher {
             if (const auto* r = std::get_if<dsl::rule_decl>(&p.d->node))
                 for (const dsl::name& o : r->overrides) orphan(o.text, o.where, "this rule overrides");
         }
+        // Errata records that set a declaration later copied by a block operation point at the copy.
+        for (applied_errata& a : out.errata) {
+            while (a.result) {
+                auto it = copied.find(a.result);
+                if (it == copied.end()) break;
+                a.result = it->second;
+            }
+        }
         std::vector<placed_decl> kept;
         for (std::size_t i = 0; i < out.decls.size(); ++i)
             if (live[i]) kept.push_back(std::move(out.decls[i]));
@@ -328,7 +513,7 @@ struct patcher {
 }  // namespace
 
 patched_ruleset patch(const loaded_ruleset& loaded, dsl::diagnostic_sink& sink) {
-    patcher p{loaded, sink, {}, {}};
+    patcher p{loaded, sink, {}, {}, {}};
     p.run();
     return std::move(p.out);
 }

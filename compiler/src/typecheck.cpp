@@ -954,6 +954,10 @@ ir::id body_checker::stmt(const dsl::stmt& s) {
             b.name = s.id.text;
             b.path = path_prefix + "." + (s.id.text.empty() ? s.word : s.id.text);
             b.parent = current_block_;
+            // A block an errata replaced or inserted belongs, with all it holds, to the errata's layer.
+            const ir::id saved_layer = frame_.layer;
+            if (auto it = cx_.patched.block_layers.find(b.path); it != cx_.patched.block_layers.end())
+                frame_.layer = it->second;
             b.prov = cx_.prov(s.where, s.anchors, frame_.layer);
             const auto id = static_cast<ir::id>(cx_.rs.blocks.size());
             cx_.rs.blocks.push_back(std::move(b));
@@ -964,8 +968,12 @@ ir::id body_checker::stmt(const dsl::stmt& s) {
             const ir::id body = stmts(s.body, s.where);
             path_prefix = saved_prefix;
             current_block_ = saved_block;
-            if (body == ir::no_id) return ir::no_id;
+            if (body == ir::no_id) {
+                frame_.layer = saved_layer;
+                return ir::no_id;
+            }
             const ir::id n = emit(ir::op::block, cx_.t_void, 0, id, {body}, s.where);
+            frame_.layer = saved_layer;
             cx_.rs.blocks[id].node = n;
             return n;
         }

@@ -155,6 +155,8 @@ const char* errata_op_name(errata_op_kind k) {
         case errata_op_kind::withdraw: return "withdraw";
         case errata_op_kind::amend: return "amend";
         case errata_op_kind::add: return "add";
+        case errata_op_kind::replace_block: return "replace-block";
+        case errata_op_kind::insert_block: return "insert-block";
     }
     return "?";
 }
@@ -400,8 +402,11 @@ private:
                                                                : "addition";
         line(d, std::string("errata ") + k + " " + quote(n.title) + anchors_text(n.anchors) + at(n.where));
         for (const auto& op : n.ops) {
-            line(d + 1, std::string(errata_op_name(op.kind)) + (op.target.text.empty() ? "" : " " + op.target.text) +
-                            anchors_text(op.anchors) + (op.guard ? " when " + expr_text(*op.guard) : "") + at(op.where));
+            line(d + 1, std::string(errata_op_name(op.kind)) + (op.position.empty() ? "" : " " + op.position) +
+                            (op.block_word.empty() ? "" : " " + op.block_word) +
+                            (op.target.text.empty() ? "" : " " + op.target.text) + anchors_text(op.anchors) +
+                            (op.guard ? " when " + expr_text(*op.guard) : "") + at(op.where));
+            body(d + 2, op.block);
             for (const auto& r : op.replacement) decl(d + 2, r);
             if (op.row) row(d + 2, *op.row);
         }

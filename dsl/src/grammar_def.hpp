@@ -1002,6 +1002,8 @@ WP_RULE(invariant_r, rule_decl, "an invariant")
 WP_RULE(example_r, rule_decl, "an example")
 WP_RULE(errata_r, errata_decl, "an errata block")
 WP_RULE(errata_op_r, errata_op, "an errata operation")
+WP_RULE(block_path_r, wp::dsl::name, "the dotted path of a block (`game.turn.upkeep`)")
+WP_RULE(block_stmt_r, stmt, "a block (`phase name { … }` or `step name { … }`)")
 
 #undef WP_RULE
 file_type const file_r = "a rule file";
@@ -1351,10 +1353,22 @@ auto const example_r_def = spanned[WP_KW("example")[const_<&rule_decl::kind, rul
 
 // ---- errata
 inline auto const rule_or_table = named("`rule` or `table`", WP_KW("rule") | WP_KW("table"));
+inline auto const block_words = words("`setup`, `turn`, `phase` or `step`", "setup", "turn", "phase", "step");
+// A block path is one lexeme: `game.upkeep` with no spaces around the dots.
+auto const block_path_r_def = spanned[raw[lexeme[ident_token >> *(x3::lit('.') >> ident_token)]][set_range_<&name::text>]];
+auto const block_stmt_r_def = spanned[block_s[move_val]];
 auto const errata_op_r_def = spanned[
-    (WP_KW("replace")[const_<&errata_op::kind, errata_op_kind::replace>] > rule_or_table >
-     name_r[set_<&errata_op::target>] > anchors_r[set_<&errata_op::anchors>] > WP_KW("with") >
-     decl_r[push_<&errata_op::replacement>]) |
+    (WP_KW("replace") >
+     named("`rule`, `table`, `setup`, `turn`, `phase` or `step`",
+           (rule_or_table[const_<&errata_op::kind, errata_op_kind::replace>] > name_r[set_<&errata_op::target>] >
+            anchors_r[set_<&errata_op::anchors>] > WP_KW("with") > decl_r[push_<&errata_op::replacement>]) |
+               ((block_words[set_<&errata_op::block_word>] >> eps[const_<&errata_op::kind, errata_op_kind::replace_block>]) >
+                block_path_r[set_<&errata_op::target>] > anchors_r[set_<&errata_op::anchors>] > WP_KW("with") >
+                block_stmt_r[push_<&errata_op::block>]))) |
+    (WP_KW("insert")[const_<&errata_op::kind, errata_op_kind::insert_block>] >
+     words("`before` or `after`", "before", "after")[set_<&errata_op::position>] >
+     block_words[set_<&errata_op::block_word>] > block_path_r[set_<&errata_op::target>] >
+     anchors_r[set_<&errata_op::anchors>] > WP_KW("with") > block_stmt_r[push_<&errata_op::block>]) |
     (WP_KW("refine")[const_<&errata_op::kind, errata_op_kind::refine>] > WP_KW("rule") >
      name_r[set_<&errata_op::target>] > anchors_r[set_<&errata_op::anchors>] > WP_KW("when") >
      expr_r[set_<&errata_op::guard>] > semi) |
@@ -1401,7 +1415,7 @@ BOOST_SPIRIT_DEFINE(decl_r, file_r, ruleset_r, layer_r, outline_r, outline_entry
 BOOST_SPIRIT_DEFINE(roll_r, quantity_r, predicate_r, decision_r, action_r, event_r, procedure_r, sequence_r, option_r,
                     option_value_r, missing_r, table_r, table_key_r, key_range_r, key_atom_r, row_r, cell_r, block_cell_r,
                     cell_value_r, modifier_r, define_r, legality_r, trigger_r, invariant_r, example_r, errata_r,
-                    errata_op_r)
+                    errata_op_r, block_path_r, block_stmt_r)
 
 
 }  // namespace wp::dsl::grammar

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -131,6 +132,10 @@ struct patched_ruleset {
     std::vector<applied_errata> errata;
     // Rules withdrawn, with the withdrawing operation (for orphan-exception notes).
     std::map<std::string, dsl::span> withdrawn;
+    // Sequences and procedures whose blocks an errata replaced or inserted: patched copies
+    // (placed_decl::d points here), and the layer of each block an errata put in, by path.
+    std::vector<std::unique_ptr<dsl::decl>> owned;
+    std::map<std::string, std::uint32_t> block_layers;
 };
 
 patched_ruleset patch(const loaded_ruleset& loaded, dsl::diagnostic_sink& sink);

@@ -478,7 +478,8 @@ struct rule_group {
 };
 
 enum class errata_kind : std::uint8_t { correction, clarification, addition };
-enum class errata_op_kind : std::uint8_t { replace, refine, except, withdraw, amend, add };
+// replace_block / insert_block: a named block of a sequence or procedure (target: its path).
+enum class errata_op_kind : std::uint8_t { replace, refine, except, withdraw, amend, add, replace_block, insert_block };
 
 // One applied errata operation, for `westphalia diff` and the aid's errata notes.
 struct errata_op {

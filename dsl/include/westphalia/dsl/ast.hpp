@@ -429,15 +429,20 @@ struct rule_decl {
 // -- errata
 
 enum class errata_kind : std::uint8_t { correction, clarification, addition };
-enum class errata_op_kind : std::uint8_t { replace, refine, except, withdraw, amend, add };
+// replace_block and insert_block act on a named block (setup, turn, phase, step) of a sequence
+// or procedure, found by its dotted path (`game.contractor_turn.upkeep.back_pay`).
+enum class errata_op_kind : std::uint8_t { replace, refine, except, withdraw, amend, add, replace_block, insert_block };
 
 struct errata_op {
     errata_op_kind kind = errata_op_kind::add;
-    name target;                    // the rule or table it changes (empty for add)
+    name target;                    // the rule or table it changes (empty for add); a block's path
     anchor_list anchors;
     std::optional<expr> guard;      // refine
     std::vector<decl> replacement;  // replace/except/add: exactly one declaration
     std::optional<table_row> row;   // amend
+    std::string block_word;         // replace_block/insert_block: the target's word (setup|turn|phase|step)
+    std::string position;           // insert_block: "before" or "after" the target
+    std::vector<stmt> block;        // replace_block/insert_block: exactly one block statement
     span where;
 };
 
