@@ -1,0 +1,528 @@
+// English templates over IR nodes. Each op has one template; operators become words only where
+// the words read better than the symbol (≥ stays ≥: wargamers read DRM charts).
+#include "english.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace wp::docgen {
+
+namespace {
+
+const std::string minus = "\xE2\x88\x92";  // U+2212, the minus sign
+
+bool is_upper(char c) { return c >= 'A' && c <= 'Z'; }
+bool is_lower(char c) { return c >= 'a' && c <= 'z'; }
+
+}  // namespace
+
+std::string humanize(const std::string& identifier) {
+    std::string out;
+    for (std::size_t i = 0; i < identifier.size(); ++i) {
+        const char c = identifier[i];
+        if (c == '_') {
+            if (!out.empty() && out.back() != ' ') out += ' ';
+            continue;
+        }
+        // A camel-case boundary: "EmploymentRoll" -> "employment roll" (not inside "AB").
+        if (is_upper(c) && i > 0 && is_lower(identifier[i - 1])) out += ' ';
+        const bool acronym = is_upper(c) && (i + 1 >= identifier.size() || !is_lower(identifier[i + 1])) &&
+                             (i == 0 || !is_lower(identifier[i - 1]));
+        out += acronym ? c : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+    while (!out.empty() && out.back() == ' ') out.pop_back();
+    return out;
+}
+
+std::string with_article(const std::string& noun) {
+    const bool vowel = !noun.empty() && std::string("aeiouAEIOU").find(noun[0]) != std::string::npos;
+    return (vowel ? "an " : "a ") + noun;
+}
+
+std::string capitalised(std::string text) {
+    if (!text.empty() && is_lower(text[0])) text[0] = static_cast<char>(text[0] - 'a' + 'A');
+    return text;
+}
+
+std::string anchors_text(const ir::provenance& p) {
+    std::string s;
+    std::vector<std::string> seen;
+    for (const ir::anchor& a : p.anchors) {
+        const std::string one = "§" + a.first + (a.last.empty() ? "" : "-" + a.last);
+        if (std::find(seen.begin(), seen.end(), one) != seen.end()) continue;
+        seen.push_back(one);
+        s += (s.empty() ? "" : " ") + one;
+    }
+    return s;
+}
+
+std::string table_name(const std::string& identifier) {
+    const std::string name = humanize(identifier);
+    return name.size() >= 5 && name.compare(name.size() - 5, 5, "table") == 0 ? name : name + " table";
+}
+
+std::string number(std::int64_t v) { return v < 0 ? minus + std::to_string(-v) : std::to_string(v); }
+
+std::string signed_number(std::int64_t v) { return v > 0 ? "+" + std::to_string(v) : number(v); }
+
+std::string constant_english(const ir::ruleset& rs, ir::id t, std::int64_t v) {
+    if (t >= rs.types.size()) return number(v);
+    const ir::type& x = rs.types[t];
+    const auto i = static_cast<std::size_t>(v);
+    switch (x.kind) {
+        case ir::type_kind::boolean: return v ? "yes" : "no";
+        case ir::type_kind::string: return v >= 0 && i < rs.strings.size() ? "“" + rs.strings[i] + "”" : "?";
+        case ir::type_kind::enumeration:
+            if (x.ref < rs.enums.size() && v >= 0 && i < rs.enums[x.ref].members.size()) {
+                const ir::enum_member& m = rs.enums[x.ref].members[i];
+                return m.label.empty() ? m.name : m.label;
+            }
+            return "?";
+        case ir::type_kind::entity:
+            if (v >= 0 && i < rs.entities.size()) return rs.entities[i].display.empty() ? humanize(rs.entities[i].name) : rs.entities[i].display;
+            return "none";
+        case ir::type_kind::node:
+            if (x.ref < rs.maps.size() && v >= 0 && i < rs.maps[x.ref].nodes.size()) {
+                const ir::map_node& n = rs.maps[x.ref].nodes[i];
+                return n.display.empty() ? n.name : n.display;
+            }
+            return "none";
+        case ir::type_kind::player: return v < 0 ? "nobody" : "player " + std::to_string(v + 1);
+        default: return number(v);
+    }
+}
+
+std::string dice_text(const ir::roll& r) {
+    std::string s;
+    for (const ir::signed_dice& t : r.terms) {
+        if (!s.empty()) s += t.negative ? " " + minus + " " : " + ";
+        else if (t.negative) s += minus;
+        s += std::to_string(t.dice.count) + "d";
+        s += t.dice.low == 1 ? std::to_string(t.dice.high)
+                             : "[" + std::to_string(t.dice.low) + ".." + std::to_string(t.dice.high) + "]";
+    }
+    if (r.constant != 0 || s.empty()) s += s.empty() ? number(r.constant) : (r.constant > 0 ? " + " : " " + minus + " ") + std::to_string(r.constant < 0 ? -r.constant : r.constant);
+    return s;
+}
+
+// ---------------------------------------------------------------- static values
+
+std::optional<std::int64_t> static_value(const ir::ruleset& rs, ir::id n) {
+    if (n >= rs.nodes.size()) return std::nullopt;
+    const ir::node& x = rs.nodes[n];
+    const auto kids = ir::children_of(rs, n);
+    auto kid = [&](std::size_t i) { return i < kids.size() ? static_value(rs, kids[i]) : std::nullopt; };
+    switch (x.code) {
+        case ir::op::const_int: case ir::op::const_bool: case ir::op::const_member: return x.value;
+        case ir::op::option: {
+            if (x.ref >= rs.options.size()) return std::nullopt;
+            const ir::option& o = rs.options[x.ref];
+            if (o.selected_index >= o.values.size()) return std::nullopt;
+            return o.values[o.selected_index];
+        }
+        case ir::op::not_: {
+            const auto a = kid(0);
+            return a ? std::optional<std::int64_t>(!*a) : std::nullopt;
+        }
+        case ir::op::and_: {
+            const auto a = kid(0), b = kid(1);
+            if ((a && !*a) || (b && !*b)) return 0;
+            if (a && b) return 1;
+            return std::nullopt;
+        }
+        case ir::op::or_: {
+            const auto a = kid(0), b = kid(1);
+            if ((a && *a) || (b && *b)) return 1;
+            if (a && b) return 0;
+            return std::nullopt;
+        }
+        case ir::op::eq: case ir::op::ne: case ir::op::lt: case ir::op::le: case ir::op::gt: case ir::op::ge: {
+            const auto a = kid(0), b = kid(1);
+            if (!a || !b) return std::nullopt;
+            switch (x.code) {
+                case ir::op::eq: return *a == *b;
+                case ir::op::ne: return *a != *b;
+                case ir::op::lt: return *a < *b;
+                case ir::op::le: return *a <= *b;
+                case ir::op::gt: return *a > *b;
+                default: return *a >= *b;
+            }
+        }
+        default: return std::nullopt;
+    }
+}
+
+// ---------------------------------------------------------------- expressions
+
+std::string english::local_name(ir::id l) const {
+    if (auto it = renamed_.find(l); it != renamed_.end()) return it->second;
+    return l < frame_.size() ? frame_[l].name : "?";
+}
+
+std::string english::args(ir::id n, std::size_t from) const {
+    const auto kids = ir::children_of(rs_, n);
+    std::string s;
+    for (std::size_t i = from; i < kids.size(); ++i) s += (s.empty() ? "" : ", ") + expr(kids[i]);
+    return s.empty() ? "" : " (" + s + ")";
+}
+
+// "p's gold" for a local owner, "the X's gold" otherwise.
+std::string english::owner_field(ir::id owner_node, const std::string& field) const {
+    const std::string owner = expr(owner_node);
+    return owner + (owner.empty() || owner.back() == 's' ? "’ " : "’s ") + field;
+}
+
+std::string english::operand(ir::id n, ir::op parent) const {
+    const ir::op code = rs_.nodes[n].code;
+    bool mixed_logic = (parent == ir::op::and_ && code == ir::op::or_) || (parent == ir::op::or_ && code == ir::op::and_);
+    if (mixed_logic) {
+        // `a or <false option>` prints as `a` alone: no parentheses needed.
+        const auto kids = ir::children_of(rs_, n);
+        if (kids.size() == 2 && (static_value(rs_, kids[0]) || static_value(rs_, kids[1]))) mixed_logic = false;
+    }
+    const bool arithmetic_in_product = (parent == ir::op::mul || parent == ir::op::div || parent == ir::op::sub || parent == ir::op::neg) &&
+                                       (code == ir::op::add || code == ir::op::sub);
+    const bool logic_under_not = parent == ir::op::not_ && (code == ir::op::and_ || code == ir::op::or_);
+    const std::string s = expr(n);
+    return mixed_logic || arithmetic_in_product || logic_under_not ? "(" + s + ")" : s;
+}
+
+bool english::is_zero_size(ir::id n) const {
+    const ir::node& x = rs_.nodes[n];
+    return x.code == ir::op::const_int && x.value == 0;
+}
+
+std::string english::comparison(ir::op code, ir::id left, ir::id right) const {
+    const ir::node& l = rs_.nodes[left];
+    const ir::node& r = rs_.nodes[right];
+    // "the deck is empty" for size(z) == 0.
+    if (l.code == ir::op::builtin && (l.ref == static_cast<ir::id>(ir::builtin::size) || l.ref == static_cast<ir::id>(ir::builtin::count)) &&
+        is_zero_size(right) && l.child_count == 1) {
+        const std::string what = expr(ir::children_of(rs_, left)[0]);
+        if (code == ir::op::eq || code == ir::op::le) return what + " is empty";
+        if (code == ir::op::gt || code == ir::op::ne) return what + " is not empty";
+    }
+    const std::string a = expr(left), b = expr(right);
+    const bool number_on_right = r.code == ir::op::const_int ||
+                                 (r.code == ir::op::option && r.type < rs_.types.size() && static_value(rs_, right) &&
+                                  (rs_.types[r.type].kind == ir::type_kind::integer || rs_.types[r.type].kind == ir::type_kind::range));
+    if (number_on_right) {
+        switch (code) {
+            case ir::op::ge: return a + " is " + b + " or more";
+            case ir::op::le: return a + " is " + b + " or less";
+            case ir::op::gt: return a + " is more than " + b;
+            case ir::op::lt: return a + " is less than " + b;
+            default: break;
+        }
+    }
+    switch (code) {
+        case ir::op::eq: return a + " is " + b;
+        case ir::op::ne: return a + " is not " + b;
+        case ir::op::lt: return a + " < " + b;
+        case ir::op::le: return a + " ≤ " + b;
+        case ir::op::gt: return a + " > " + b;
+        case ir::op::ge: return a + " ≥ " + b;
+        case ir::op::in: return a + " is in " + b;
+        default: return a + " ? " + b;
+    }
+}
+
+std::string english::expr(ir::id n) const {
+    if (n >= rs_.nodes.size()) return "?";
+    const ir::node& x = rs_.nodes[n];
+    const auto kids = ir::children_of(rs_, n);
+    auto kid = [&](std::size_t i) { return i < kids.size() ? expr(kids[i]) : std::string("?"); };
+    auto named = [&](const auto& table) { return x.ref < table.size() ? humanize(table[x.ref].name) : std::string("?"); };
+    switch (x.code) {
+        case ir::op::absent: return "";
+        case ir::op::const_int: return number(x.value);
+        case ir::op::const_bool: return x.value ? "true" : "false";
+        case ir::op::const_string:
+            return x.value >= 0 && static_cast<std::size_t>(x.value) < rs_.strings.size() ? "“" + rs_.strings[static_cast<std::size_t>(x.value)] + "”" : "?";
+        case ir::op::const_member: case ir::op::const_entity: case ir::op::const_node: return constant_english(rs_, x.type, x.value);
+        case ir::op::dice: {
+            if (x.ref >= rs_.dice_terms.size()) return "?";
+            const ir::dice_term& d = rs_.dice_terms[x.ref];
+            return std::to_string(d.count) + "d" + (d.low == 1 ? std::to_string(d.high) : "[" + std::to_string(d.low) + ".." + std::to_string(d.high) + "]");
+        }
+        case ir::op::local: return local_name(x.ref);
+        case ir::op::global: return named(rs_.slots);
+        case ir::op::player_field: case ir::op::entity_field:
+            return kids.empty() ? named(rs_.slots) : owner_field(kids[0], named(rs_.slots));
+        case ir::op::attribute: case ir::op::record_field: case ir::op::node_attribute: {
+            if (kids.empty()) return "?";
+            std::string field = "?";
+            const ir::id t = rs_.nodes[kids[0]].type;
+            if (t < rs_.types.size()) {
+                const ir::type& ty = rs_.types[t];
+                if (x.code == ir::op::attribute && ty.kind == ir::type_kind::entity && ty.ref < rs_.entity_kinds.size()) {
+                    const ir::id r = rs_.entity_kinds[ty.ref].record;
+                    if (r < rs_.records.size() && x.ref < rs_.records[r].fields.size()) field = humanize(rs_.records[r].fields[x.ref].name);
+                } else if (x.code == ir::op::record_field && ty.kind == ir::type_kind::record && ty.ref < rs_.records.size() &&
+                           x.ref < rs_.records[ty.ref].fields.size()) {
+                    field = humanize(rs_.records[ty.ref].fields[x.ref].name);
+                } else if (x.code == ir::op::node_attribute && ty.kind == ir::type_kind::node && ty.ref < rs_.maps.size() &&
+                           x.ref < rs_.maps[ty.ref].attributes.size()) {
+                    field = humanize(rs_.maps[ty.ref].attributes[x.ref].name);
+                }
+            }
+            return owner_field(kids[0], field);
+        }
+        case ir::op::zone:
+            // A per-player zone without a player (`deal 5 from deck to hand`) is every player's.
+            if (x.ref < rs_.zones.size() && rs_.zones[x.ref].per_player) return "each player’s " + named(rs_.zones);
+            return "the " + named(rs_.zones);
+        case ir::op::index: {
+            if (kids.size() < 2) return "?";
+            const ir::node& base = rs_.nodes[kids[0]];
+            // hand[p] -> "p's hand"; p.traits[Etiquette] -> "p's Etiquette traits".
+            if (base.code == ir::op::zone) return owner_field(kids[1], base.ref < rs_.zones.size() ? humanize(rs_.zones[base.ref].name) : "?");
+            if (base.code == ir::op::player_field || base.code == ir::op::entity_field) {
+                const auto owner = ir::children_of(rs_, kids[0]);
+                const std::string field = base.ref < rs_.slots.size() ? humanize(rs_.slots[base.ref].name) : "?";
+                if (!owner.empty()) return owner_field(owner[0], kid(1) + " " + field);
+            }
+            return kid(0) + " [" + kid(1) + "]";
+        }
+        case ir::op::option: {
+            // The aid is made for one choice of options: print the chosen value itself.
+            if (const auto v = static_value(rs_, n)) return constant_english(rs_, x.type, *v);
+            return "option “" + (x.ref < rs_.options.size() ? rs_.options[x.ref].name : std::string("?")) + "”";
+        }
+        case ir::op::type_members: return "every " + ir::type_name(rs_, x.ref);
+        case ir::op::roll: {
+            if (x.ref >= rs_.rolls.size()) return "?";
+            const ir::roll& r = rs_.rolls[x.ref];
+            return with_article(humanize(r.name)) + (r.linear ? " (" + dice_text(r) + ")" : "");
+        }
+        case ir::op::quantity: case ir::op::lookup: case ir::op::decide: {
+            const std::string name = x.code == ir::op::quantity ? named(rs_.quantities)
+                                   : x.code == ir::op::lookup   ? named(rs_.tables)
+                                                                : named(rs_.decisions);
+            // hand_limit(p) -> "p's hand limit" when the only argument is a player.
+            const bool predicate = x.code == ir::op::quantity && x.ref < rs_.quantities.size() && rs_.quantities[x.ref].predicate;
+            if (!predicate && kids.size() == 1 && rs_.nodes[kids[0]].type < rs_.types.size() &&
+                rs_.types[rs_.nodes[kids[0]].type].kind == ir::type_kind::player)
+                return owner_field(kids[0], name);
+            return name + args(n);
+        }
+        case ir::op::builtin: {
+            const auto b = static_cast<ir::builtin>(x.ref);
+            switch (b) {
+                case ir::builtin::players: return "the players";
+                case ir::builtin::active_player: return "the active player";
+                case ir::builtin::opponents: return kids.empty() ? "the opponents" : owner_field(kids[0], "opponents");
+                case ir::builtin::count: case ir::builtin::size: return "the number in " + kid(0);
+                case ir::builtin::top: return "the top card of " + kid(0);
+                case ir::builtin::min: return "the smaller of " + kid(0) + " and " + kid(1);
+                case ir::builtin::max: return "the larger of " + kid(0) + " and " + kid(1);
+                case ir::builtin::abs: return "the size of " + kid(0);
+                case ir::builtin::ceil_div: return kid(0) + " ÷ " + kid(1) + " rounded up";
+                case ir::builtin::floor_div: return kid(0) + " ÷ " + kid(1) + " rounded down";
+                case ir::builtin::odds: return "the odds " + kid(0) + " to " + kid(1);
+                case ir::builtin::adjacent: return kid(0) + " is next to " + kid(1);
+                case ir::builtin::distance: return "the distance from " + kid(0) + " to " + kid(1);
+                case ir::builtin::neighbours: return "the neighbours of " + kid(0);
+                case ir::builtin::edge_kind: return "the kind of edge between " + kid(0) + " and " + kid(1);
+                case ir::builtin::hexside: return "the hexside between " + kid(0) + " and " + kid(1);
+                case ir::builtin::terrain: return "the terrain of " + kid(0);
+                case ir::builtin::path_exists: {
+                    const std::string via = x.value >= 0 && static_cast<std::size_t>(x.value) < rs_.quantities.size()
+                                                ? humanize(rs_.quantities[static_cast<std::size_t>(x.value)].name) : "?";
+                    return "a path leads from " + kid(0) + " to " + kid(1) + " through " + via + " spaces";
+                }
+            }
+            return "?";
+        }
+        case ir::op::neg: return minus + operand(kids[0], ir::op::neg);
+        case ir::op::not_: return "not " + operand(kids[0], ir::op::not_);
+        case ir::op::add: {
+            // a + -3 reads "a − 3"
+            const ir::node& r = rs_.nodes[kids[1]];
+            if (r.code == ir::op::const_int && r.value < 0) return kid(0) + " " + minus + " " + std::to_string(-r.value);
+            return kid(0) + " + " + kid(1);
+        }
+        case ir::op::sub: return kid(0) + " " + minus + " " + operand(kids[1], ir::op::sub);
+        case ir::op::mul: return operand(kids[0], ir::op::mul) + " × " + operand(kids[1], ir::op::mul);
+        case ir::op::div: return operand(kids[0], ir::op::div) + " ÷ " + operand(kids[1], ir::op::div);
+        case ir::op::mod: return "the remainder of " + kid(0) + " ÷ " + kid(1);
+        case ir::op::eq: case ir::op::ne: case ir::op::lt: case ir::op::le: case ir::op::gt: case ir::op::ge: case ir::op::in:
+            return comparison(x.code, kids[0], kids[1]);
+        case ir::op::and_: {
+            // An operand the chosen options make true says nothing: leave it out.
+            const auto a = static_value(rs_, kids[0]), b = static_value(rs_, kids[1]);
+            if (a && *a) return expr(kids[1]);
+            if (b && *b) return expr(kids[0]);
+            return operand(kids[0], ir::op::and_) + " and " + operand(kids[1], ir::op::and_);
+        }
+        case ir::op::or_: {
+            // An operand the chosen options make false says nothing either.
+            const auto a = static_value(rs_, kids[0]), b = static_value(rs_, kids[1]);
+            if (a && !*a) return expr(kids[1]);
+            if (b && !*b) return expr(kids[0]);
+            return operand(kids[0], ir::op::or_) + " or " + operand(kids[1], ir::op::or_);
+        }
+        case ir::op::cond: return "if " + kid(0) + " then " + kid(1) + ", else " + kid(2);
+        case ir::op::any: {
+            // any(c in hand[p] : c.kind == E) reads "p's hand holds an Employer".
+            const ir::node& b = rs_.nodes[kids[1]];
+            if (b.code == ir::op::eq) {
+                const auto bk = ir::children_of(rs_, kids[1]);
+                const ir::node& l = rs_.nodes[bk[0]];
+                const auto lk = ir::children_of(rs_, bk[0]);
+                const ir::node& r = rs_.nodes[bk[1]];
+                if (l.code == ir::op::attribute && lk.size() == 1 && rs_.nodes[lk[0]].code == ir::op::local &&
+                    rs_.nodes[lk[0]].ref == x.ref && (r.code == ir::op::const_member || r.code == ir::op::const_entity))
+                    return kid(0) + " holds " + with_article(expr(bk[1]));
+            }
+            return "some " + local_name(x.ref) + " in " + kid(0) + " where " + kid(1);
+        }
+        case ir::op::all: return "for every " + local_name(x.ref) + " in " + kid(0) + ", " + kid(1);
+        case ir::op::count: return "the number of " + local_name(x.ref) + " in " + kid(0) + " where " + kid(1);
+        case ir::op::sum: {
+            // sum(c in pending : c.contract_mod) reads "the total contract mod of the cards in the pending".
+            const ir::node& b = rs_.nodes[kids[1]];
+            const auto bk = ir::children_of(rs_, kids[1]);
+            if (b.code == ir::op::attribute && bk.size() == 1 && rs_.nodes[bk[0]].code == ir::op::local && rs_.nodes[bk[0]].ref == x.ref) {
+                const std::string whole = expr(kids[1]);
+                const std::string field = whole.substr(whole.find(' ') + 1);
+                std::string things = "cards";
+                if (x.ref < frame_.size() && frame_[x.ref].type < rs_.types.size()) {
+                    const ir::type& t = rs_.types[frame_[x.ref].type];
+                    if (t.kind == ir::type_kind::entity && t.ref < rs_.entity_kinds.size()) things = humanize(rs_.entity_kinds[t.ref].name) + "s";
+                }
+                return "the total " + field + " of the " + things + " in " + kid(0);
+            }
+            return "the total of " + kid(1) + " for each " + local_name(x.ref) + " in " + kid(0);
+        }
+        case ir::op::min: return "the least " + kid(1) + " of any " + local_name(x.ref) + " in " + kid(0);
+        case ir::op::max: return "the greatest " + kid(1) + " of any " + local_name(x.ref) + " in " + kid(0);
+        default: return statement(n, nullptr);
+    }
+}
+
+// ---------------------------------------------------------------- statements
+
+std::string english::body(ir::id n, std::vector<ir::id>* nested) const {
+    const std::string s = statements(n, nested);
+    return s.empty() ? "nothing" : s;
+}
+
+std::string english::statements(ir::id n, std::vector<ir::id>* nested, bool top) const {
+    if (n >= rs_.nodes.size()) return "";
+    if (rs_.nodes[n].code != ir::op::seq) return statement(n, nested);
+    std::string s;
+    for (ir::id c : ir::children_of(rs_, n)) {
+        if (top && nested && rs_.nodes[c].code == ir::op::block) {
+            nested->push_back(rs_.nodes[c].ref);
+            continue;
+        }
+        const std::string one = statement(c, nested);
+        if (!one.empty()) s += (s.empty() ? "" : "; ") + one;
+    }
+    return s;
+}
+
+std::string english::statement(ir::id n, std::vector<ir::id>* nested) const {
+    if (n >= rs_.nodes.size()) return "?";
+    const ir::node& x = rs_.nodes[n];
+    const auto kids = ir::children_of(rs_, n);
+    auto kid = [&](std::size_t i) { return i < kids.size() ? expr(kids[i]) : std::string("?"); };
+    auto present = [&](std::size_t i) { return i < kids.size() && rs_.nodes[kids[i]].code != ir::op::absent; };
+    auto sub = [&](std::size_t i) { return i < kids.size() ? body(kids[i], nested) : std::string("nothing"); };
+    switch (x.code) {
+        case ir::op::seq: return statements(n, nested);
+        case ir::op::block: {
+            if (x.ref >= rs_.blocks.size()) return "";
+            const ir::block& b = rs_.blocks[x.ref];
+            if (nested) {
+                // Named here, printed as an entry of its own after this one — unless the chosen
+                // options leave it nothing to do, in which case it is not printed at all.
+                std::vector<ir::id> inner;
+                if (!kids.empty() && statements(kids[0], &inner, true).empty() && inner.empty()) return "";
+                nested->push_back(x.ref);
+                if (b.name.empty()) return capitalised(b.word);
+                const std::string name = humanize(b.name);
+                return name.find(b.word) != std::string::npos ? capitalised(name) : b.word + " " + capitalised(name);
+            }
+            return kids.empty() ? "" : statements(kids[0], nullptr);
+        }
+        case ir::op::let:
+            // `let r = roll renewal_roll(p)` reads "make a renewal roll (1d10)"; later uses of r
+            // read "the renewal roll" (see name_local).
+            if (!kids.empty() && rs_.nodes[kids[0]].code == ir::op::roll) return "make " + kid(0);
+            return local_name(x.ref) + " = " + kid(0);
+        case ir::op::assign: case ir::op::fix_roll: return kid(0) + " = " + kid(1);
+        case ir::op::add_assign: case ir::op::sub_assign: {
+            const ir::node& v = rs_.nodes[kids[1]];
+            if (v.code == ir::op::const_int)
+                return kid(0) + " " + (v.value == 0 ? "+0" : signed_number(x.code == ir::op::add_assign ? v.value : -v.value));
+            return (x.code == ir::op::add_assign ? "add " + kid(1) + " to " : "take " + kid(1) + " from ") + kid(0);
+        }
+        case ir::op::if_: {
+            if (const auto known = static_value(rs_, kids[0])) {
+                if (*known) return kids.size() > 1 ? statements(kids[1], nested) : "";
+                return present(2) ? statements(kids[2], nested) : "";
+            }
+            std::string s = "if " + kid(0) + ": " + sub(1);
+            if (present(2)) s += "; otherwise " + sub(2);
+            return s;
+        }
+        case ir::op::for_each: {
+            // for each c in pending { move c from pending to discard; } reads "move every card in
+            // the pending to the discard".
+            if (kids.size() > 2 && !present(1)) {
+                ir::id only = kids[2];
+                if (rs_.nodes[only].code == ir::op::seq && rs_.nodes[only].child_count == 1) only = ir::children_of(rs_, only)[0];
+                const auto mk = ir::children_of(rs_, only);
+                if (rs_.nodes[only].code == ir::op::move && mk.size() == 3 && rs_.nodes[mk[0]].code == ir::op::local &&
+                    rs_.nodes[mk[0]].ref == x.ref && expr(mk[1]) == kid(0)) {
+                    std::string what = "thing";
+                    if (x.ref < frame_.size() && frame_[x.ref].type < rs_.types.size()) {
+                        const ir::type& t = rs_.types[frame_[x.ref].type];
+                        if (t.kind == ir::type_kind::entity && t.ref < rs_.entity_kinds.size()) what = humanize(rs_.entity_kinds[t.ref].name);
+                    }
+                    return "move every " + what + " in " + kid(0) + " to " + expr(mk[2]);
+                }
+            }
+            std::string s = "for each " + local_name(x.ref) + " in " + kid(0);
+            if (present(1)) s += " starting with " + kid(1);
+            return s + ": " + sub(2);
+        }
+        case ir::op::repeat_until: return "repeat (" + sub(0) + ") until " + kid(1);
+        case ir::op::while_: return "while " + kid(0) + ": " + sub(1);
+        case ir::op::shuffle: return "shuffle " + kid(0);
+        case ir::op::draw: return "draw " + kid(0) + " from " + kid(1) + " into " + kid(2);
+        case ir::op::deal: return "deal " + kid(0) + " from " + kid(1) + " to " + kid(2);
+        case ir::op::move: return "move " + kid(0) + " from " + kid(1) + " to " + kid(2);
+        case ir::op::reshuffle: return "shuffle " + kid(0) + " into " + kid(1);
+        case ir::op::choose_one: case ir::op::choose_subset: case ir::op::choose_order: {
+            std::string s = present(1) ? kid(1) + " chooses " : "choose ";
+            s += x.code == ir::op::choose_one ? local_name(x.ref) + " from "
+                 : x.code == ir::op::choose_subset ? "some " + local_name(x.ref) + " from " : "the order of " + local_name(x.ref) + " in ";
+            s += kid(0);
+            if (present(2)) s += " where " + kid(2);
+            return s + ": " + sub(3);
+        }
+        case ir::op::may: {
+            const std::string label = x.value >= 0 && static_cast<std::size_t>(x.value) < rs_.strings.size()
+                                          ? rs_.strings[static_cast<std::size_t>(x.value)] : "act";
+            return (present(0) ? kid(0) : std::string("the player")) + " may " + label + ": " + sub(1);
+        }
+        case ir::op::do_action: return (x.ref < rs_.actions.size() ? humanize(rs_.actions[x.ref].name) : "?") + args(n);
+        case ir::op::resolve: return "roll on the " + (x.ref < rs_.tables.size() ? table_name(rs_.tables[x.ref].name) : "?");
+        case ir::op::emit:
+            if (!show_events_) return "";
+            return "→ " + (x.ref < rs_.events.size() ? humanize(rs_.events[x.ref].name) : "?") + args(n);
+        case ir::op::call: return (x.ref < rs_.procedures.size() ? humanize(rs_.procedures[x.ref].name) : "?") + args(n);
+        case ir::op::end_game: {
+            const std::string reason = x.value >= 0 && static_cast<std::size_t>(x.value) < rs_.strings.size()
+                                           ? humanize(rs_.strings[static_cast<std::size_t>(x.value)]) : "?";
+            return std::string("the game ends") + (x.ref == 1 ? " at the end of the turn" : x.ref == 2 ? " at the end of the round" : "") +
+                   " (" + reason + ")";
+        }
+        default: return expr(n);
+    }
+}
+
+}  // namespace wp::docgen

@@ -1,0 +1,71 @@
+// English from the IR by templates: expressions, conditions and statements read as short
+// sentences in our own words ("p's reputation −2", "if the renewal roll is 6 or more").
+#pragma once
+
+#include "westphalia/ir/ir.hpp"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace wp::docgen {
+
+// "renewal_roll" -> "renewal roll"; "EmploymentRoll" -> "employment roll".
+std::string humanize(const std::string& identifier);
+// "an employment roll", "a renewal roll".
+std::string with_article(const std::string& noun);
+// "campaign outcome table" for campaign_outcome and for trait_table alike.
+std::string table_name(const std::string& identifier);
+// The first letter in upper case ("renewal roll" -> "Renewal roll").
+std::string capitalised(std::string text);
+// "§L56-62 §L63-68" (empty when the element cites nothing).
+std::string anchors_text(const ir::provenance& p);
+// "+1", "−2" (a true minus sign), "0".
+std::string signed_number(std::int64_t v);
+// "−2", "3".
+std::string number(std::int64_t v);
+// A constant of type `t` for a reader: a member's label, an entity's display name, a number.
+std::string constant_english(const ir::ruleset& rs, ir::id t, std::int64_t v);
+// The dice of a linear roll as printed ("2d6", "1d3 − 1", "1d[0..9]").
+std::string dice_text(const ir::roll& r);
+
+// The value of an expression that depends only on constants and the chosen options
+// (`option.end_timing == end_of_round`), or nothing when it depends on the game state.
+// The aid prints what the chosen options make of the rules, so a branch no option reaches is
+// left out.
+std::optional<std::int64_t> static_value(const ir::ruleset& rs, ir::id n);
+
+// Renders nodes of one element (its locals in `frame`) as English.
+class english {
+public:
+    english(const ir::ruleset& rs, const std::vector<ir::local>& frame) : rs_(rs), frame_(frame) {}
+
+    // Reads local `l` as `words` ("the renewal roll" for a local bound to that roll).
+    void name_local(ir::id l, std::string words) { renamed_[l] = std::move(words); }
+    // Whether `emit` statements are read out ("→ hired (p, e)"); table cells leave them out.
+    void show_events(bool show) { show_events_ = show; }
+
+    std::string expr(ir::id n) const;
+    // A statement sequence as one run of clauses; nested blocks (steps) are not entered: they
+    // are named and appended to `nested` so the caller can print them as entries of their own.
+    // At the top of a block (`top`), a nested block is only collected, not named in the text.
+    std::string statements(ir::id n, std::vector<ir::id>* nested = nullptr, bool top = false) const;
+
+private:
+    std::string operand(ir::id n, ir::op parent) const;
+    std::string owner_field(ir::id owner_node, const std::string& field) const;
+    std::string local_name(ir::id l) const;
+    std::string statement(ir::id n, std::vector<ir::id>* nested) const;
+    std::string body(ir::id n, std::vector<ir::id>* nested) const;
+    std::string args(ir::id n, std::size_t from = 0) const;
+    std::string comparison(ir::op code, ir::id left, ir::id right) const;
+    bool is_zero_size(ir::id n) const;
+
+    const ir::ruleset& rs_;
+    const std::vector<ir::local>& frame_;
+    std::map<ir::id, std::string> renamed_;
+    bool show_events_ = true;
+};
+
+}  // namespace wp::docgen

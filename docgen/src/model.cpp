@@ -1,0 +1,876 @@
+// The aid model of a ruleset. Sections, in the order a player needs them at the table:
+// sequence of play, rolls with their modifiers and odds, tables, actions and who may take them,
+// cards, limits and tracked values, what happens when, end of game and victory, then options
+// and the layers the rules come from. Every entry carries its rulebook anchors.
+#include "model.hpp"
+
+#include "english.hpp"
+#include "odds.hpp"
+
+#include "westphalia/ir/print.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <set>
+#include <sstream>
+
+namespace wp::docgen {
+
+namespace {
+
+span bold(std::string s) { return {std::move(s), face::bold, false}; }
+span text(std::string s) { return {std::move(s), face::regular, false}; }
+span muted(std::string s) { return {std::move(s), face::regular, true}; }
+
+// Every node reachable from `root`.
+void visit(const ir::ruleset& rs, ir::id root, const std::function<void(ir::id)>& f) {
+    if (root >= rs.nodes.size()) return;
+    f(root);
+    for (ir::id c : ir::children_of(rs, root)) visit(rs, c, f);
+}
+
+bool contains(const ir::ruleset& rs, ir::id root, ir::op code) {
+    bool found = false;
+    visit(rs, root, [&](ir::id n) { found = found || rs.nodes[n].code == code; });
+    return found;
+}
+
+// "Renewal roll" for a table/roll name, title-like.
+std::string title_of(const std::string& identifier) { return capitalised(humanize(identifier)); }
+
+// "0 to 13", "−3 to +3" (a scale through zero shows both signs).
+std::string range_text(std::int64_t lo, std::int64_t hi) { return number(lo) + " to " + (lo < 0 ? signed_number(hi) : number(hi)); }
+
+// A row or column key as a wargamer reads it: "≤2" for an open low end ("..2" in the rules).
+std::string key_text(const ir::key_range& k) {
+    if (k.kind == ir::key_range_kind::integer && k.open_lo && !k.open_hi) return "≤" + number(k.hi);
+    return k.text;
+}
+
+struct builder {
+    const ir::ruleset& rs;
+    document doc;
+    std::map<ir::id, std::vector<threshold>> thresholds = roll_thresholds(rs);
+
+    void add(block b) { doc.blocks.push_back(std::move(b)); }
+
+    // A rule whose guard the chosen options make false never applies: the aid leaves it out.
+    bool live(const ir::rule& r) const {
+        if (r.guard == ir::no_id) return true;
+        const auto v = static_value(rs, r.guard);
+        return !v || *v != 0;
+    }
+    // " when <guard>", or nothing when the rule always applies (no guard, or one the chosen
+    // options make true).
+    std::string when(const english& en, ir::id guard) const {
+        if (guard == ir::no_id) return "";
+        if (const auto v = static_value(rs, guard); v && *v) return "";
+        return " when " + en.expr(guard);
+    }
+    std::size_t dead_rules() const {
+        std::size_t n = 0;
+        for (const ir::rule& r : rs.rules) n += !live(r);
+        return n;
+    }
+    void section(const std::string& title) { add(heading{1, title, ""}); }
+    void entry(rich_text t, int indent = 0, bool small = false) { add(paragraph{std::move(t), indent, small}); }
+
+    std::string layer_note(const ir::provenance& p) const {
+        if (p.layer >= rs.layers.size() || rs.layers[p.layer].kind == ir::layer_kind::base) return "";
+        return " [" + rs.layers[p.layer].name + "]";
+    }
+    // The muted tail of an entry: anchors and, when not the base layer, the layer.
+    span source(const ir::provenance& p) const {
+        const std::string a = anchors_text(p);
+        const std::string l = layer_note(p);
+        return muted((a.empty() ? "" : " " + a) + l);
+    }
+
+    // English for one element, with locals bound to rolls read as "the <roll>".
+    english speaker(const std::vector<ir::local>& frame, std::initializer_list<ir::id> roots) const {
+        english en(rs, frame);
+        for (ir::id root : roots)
+            visit(rs, root, [&](ir::id n) {
+                const ir::node& x = rs.nodes[n];
+                const auto kids = ir::children_of(rs, n);
+                if (x.code == ir::op::let && kids.size() == 1 && rs.nodes[kids[0]].code == ir::op::roll &&
+                    rs.nodes[kids[0]].ref < rs.rolls.size())
+                    en.name_local(x.ref, "the " + humanize(rs.rolls[rs.nodes[kids[0]].ref].name));
+            });
+        return en;
+    }
+
+    // ------------------------------------------------------------ header and footer
+
+    void header_and_footer() {
+        doc.title = rs.title.empty() ? title_of(rs.name) : rs.title;
+        doc.subtitle = "Player aid · " + std::to_string(rs.min_players) + "–" + std::to_string(rs.max_players) +
+                       " players · every entry cites its rulebook section (§)";
+        std::string layers;
+        std::size_t errata_ops = 0;
+        for (const ir::layer& l : rs.layers)
+            layers += (layers.empty() ? "" : ", ") + l.name + (l.kind == ir::layer_kind::base ? "" : " (" + std::string(ir::name_of(l.kind)) + ")");
+        errata_ops = rs.errata.size();
+        std::string line = doc.title + " (" + rs.name + ")";
+        if (!rs.source.empty()) line += " · source " + rs.source;
+        line += " · layers: " + layers;
+        if (!rs.upto.empty()) line += " (up to " + rs.upto + ")";
+        std::set<std::string> editions;
+        for (const ir::errata_op& e : rs.errata) {
+            std::string t = e.title;
+            // "… errata 2026, no. 3: subject" -> the edition "… errata 2026"
+            if (auto cut = t.find(", no."); cut != std::string::npos) t = t.substr(0, cut);
+            else if (auto colon = t.find(':'); colon != std::string::npos) t = t.substr(0, colon);
+            editions.insert(t);
+        }
+        std::string errata;
+        for (const std::string& e : editions) errata += (errata.empty() ? "" : "; ") + e;
+        line += errata.empty() ? " · no errata" : " · errata: " + errata + " (" + std::to_string(errata_ops) + " changes)";
+        doc.footer.push_back(line);
+        std::string options;
+        for (const ir::option& o : rs.options) {
+            if (o.values.empty()) continue;
+            const bool chosen = o.selected_index != o.default_index;
+            options += (options.empty() ? "" : ", ") + o.name + "=" + ir::constant_text(rs, o.type, o.values.at(o.selected_index)) +
+                       (chosen ? " (chosen)" : "");
+        }
+        doc.footer.push_back("options: " + (options.empty() ? std::string("none declared") : options));
+    }
+
+    // ------------------------------------------------------------ sequence of play
+
+    std::string block_title(const ir::block& b, int number) const {
+        std::string word = capitalised(b.word);
+        if (number > 0) word += " " + std::to_string(number);
+        if (b.name.empty()) return word;
+        const std::string name = capitalised(humanize(b.name));
+        // "turn contractor_turn" reads "Contractor turn", not "Turn Contractor turn".
+        if (humanize(b.name).find(b.word) != std::string::npos && number == 0) return name;
+        return word + " · " + name;
+    }
+
+    void sequence_block(const english& en, ir::id b, int depth, int number) {
+        const ir::block& bl = rs.blocks[b];
+        const auto kids = ir::children_of(rs, bl.node);
+        std::vector<ir::id> nested;
+        const std::string what = kids.empty() ? "" : en.statements(kids[0], &nested, true);
+        if (what.empty() && nested.empty()) return;  // nothing happens here under the chosen options
+        rich_text t{bold(block_title(bl, number))};
+        if (!what.empty()) t.push_back(text(": " + what));
+        t.push_back(source(bl.prov));
+        entry(std::move(t), depth);
+        int phase = 0;
+        for (ir::id n : nested) sequence_block(en, n, depth + 1, rs.blocks[n].word == "phase" ? ++phase : 0);
+    }
+
+    void sequence_of_play() {
+        if (rs.sequences.empty()) return;
+        section("Sequence of play");
+        for (const ir::sequence& s : rs.sequences) {
+            const english en = speaker(s.locals, {s.body});
+            std::vector<ir::id> nested;
+            const std::string top = en.statements(s.body, &nested, true);
+            entry({bold(title_of(s.name)), text(": " + top), source(s.prov)});
+            int phase = 0;
+            for (ir::id n : nested) sequence_block(en, n, 1, rs.blocks[n].word == "phase" ? ++phase : 0);
+        }
+    }
+
+    // ------------------------------------------------------------ rolls, modifiers, odds
+
+    std::vector<ir::id> tables_reading(ir::id roll) const {
+        std::vector<ir::id> out;
+        for (std::size_t t = 0; t < rs.tables.size(); ++t) {
+            const ir::table& tb = rs.tables[t];
+            if (tb.keys.empty() || tb.keys[0].source != ir::key_source::roll) continue;
+            const ir::id e = tb.keys[0].expr;
+            if (e < rs.nodes.size() && rs.nodes[e].code == ir::op::roll && rs.nodes[e].ref == roll) out.push_back(static_cast<ir::id>(t));
+        }
+        return out;
+    }
+
+    // One line per modifier: "+1 when …", or the designer's own aid text.
+    void modifier_lines(const std::vector<ir::id>& mods, int indent) {
+        for (ir::id m : mods) {
+            const ir::rule& r = rs.rules[m];
+            if (!live(r)) continue;
+            rich_text t;
+            if (!r.aid.empty()) {
+                t.push_back(text(r.aid));
+            } else {
+                const english en = speaker(r.locals, {r.amount, r.guard});
+                const ir::node& a = rs.nodes[r.amount];
+                if (a.code == ir::op::const_int) {
+                    t.push_back(bold(signed_number(a.value)));
+                } else if (a.code == ir::op::neg) {
+                    t.push_back(text(en.expr(r.amount)));
+                } else {
+                    t.push_back(bold("+ "));
+                    t.push_back(text(en.expr(r.amount)));
+                }
+                if (const std::string w = when(en, r.guard); !w.empty()) t.push_back(text(w));
+            }
+            t.push_back(muted(" (" + humanize(r.name) + ")"));
+            t.push_back(source(r.prov));
+            entry(std::move(t), indent, true);
+        }
+    }
+
+    void rolls() {
+        if (rs.rolls.empty()) return;
+        section("Rolls and their modifiers");
+        for (std::size_t i = 0; i < rs.rolls.size(); ++i) {
+            const ir::roll& r = rs.rolls[i];
+            const auto id = static_cast<ir::id>(i);
+            const auto mods = modifiers_of(rs, ir::target_kind::roll, id);
+            rich_text t{bold(title_of(r.name) + ": ")};
+            if (r.linear) t.push_back(span{dice_text(r), face::bold, false});
+            else t.push_back(text(english(rs, r.locals).expr(r.expr)));
+            if (!mods.empty()) t.push_back(text(" + modifiers"));
+            std::string more;
+            if (auto it = thresholds.find(id); it != thresholds.end()) {
+                std::string needs;
+                for (const threshold& th : it->second) needs += (needs.empty() ? "" : " or ") + threshold_text(th);
+                more += "; the rules ask for " + needs;
+            }
+            for (ir::id tb : tables_reading(id)) more += "; read on the " + table_name(rs.tables[tb].name);
+            if (!r.aid.empty()) more += "; " + r.aid;
+            if (!more.empty()) t.push_back(text(more));
+            t.push_back(source(r.prov));
+            entry(std::move(t));
+            modifier_lines(mods, 1);
+        }
+        success_odds();
+    }
+
+    // One grid per span of net modifiers: the chance each compared roll reaches its threshold.
+    void success_odds() {
+        std::map<std::pair<std::int64_t, std::int64_t>, std::vector<std::pair<ir::id, threshold>>> by_span;
+        std::map<std::pair<std::int64_t, std::int64_t>, std::set<std::string>> labels;
+        for (const auto& [roll, list] : thresholds) {
+            const ir::roll& r = rs.rolls[roll];
+            if (r.dist.weights.empty()) continue;
+            const bool modified = !modifiers_of(rs, ir::target_kind::roll, roll).empty();
+            const modifier_span sp = modified ? odds_span(rs, roll) : modifier_span{0, 0, ""};
+            for (const threshold& th : list) by_span[{sp.lo, sp.hi}].push_back({roll, th});
+            if (modified) labels[{sp.lo, sp.hi}].insert(sp.label);
+        }
+        for (const auto& [range, list] : by_span) {
+            grid g;
+            g.caption = "Chance of success by net modifier";
+            std::vector<cell> head{cell{{bold("Roll, needing")}, align::left}};
+            for (std::int64_t m = range.first; m <= range.second; ++m)
+                head.push_back(cell{{bold(range.first == range.second ? "Chance" : signed_number(m))}, align::right});
+            g.header.push_back(std::move(head));
+            std::string anchors;
+            for (const auto& [roll, th] : list) {
+                const ir::roll& r = rs.rolls[roll];
+                std::vector<cell> row{cell{{text(title_of(r.name) + ", " + threshold_text(th)), muted(" " + anchors_text(r.prov))}, align::left}};
+                for (std::int64_t m = range.first; m <= range.second; ++m) {
+                    chance c = chance_in(r.dist, m, threshold_range(th));
+                    if (th.code == ir::op::ne) c.ways = c.total - c.ways;  // the range is the one value it must not be
+                    row.push_back(cell{{text(percent_text(c))}, align::right});
+                }
+                g.rows.push_back(std::move(row));
+            }
+            std::string note = "Net modifier: the sum of every modifier that applies to the roll.";
+            for (const std::string& l : labels[range])
+                if (l != "net modifier") note += " With no other modifier it is the " + l + " (" + range_text(range.first, range.second) + ").";
+            if (range.first != range.second) g.notes.push_back(note);
+            g.notes.push_back("Exact odds from the dice; percentages rounded to one decimal.");
+            add(std::move(g));
+        }
+    }
+
+    // ------------------------------------------------------------ tables
+
+    std::string key_label(const ir::table& tb, std::size_t k) const {
+        const ir::table_key& key = tb.keys[k];
+        const ir::node& e = rs.nodes[key.expr];
+        if (key.source == ir::key_source::roll && e.code == ir::op::roll && e.ref < rs.rolls.size()) {
+            const ir::roll& r = rs.rolls[e.ref];
+            return r.linear ? dice_text(r) + (modifiers_of(rs, ir::target_kind::roll, e.ref).empty() ? "" : " + mod.") : title_of(r.name);
+        }
+        if (key.var < tb.locals.size() && key.source == ir::key_source::key) return title_of(tb.locals[key.var].name);
+        return english(rs, tb.locals).expr(key.expr);
+    }
+
+    std::string cell_result(const ir::table& tb, const ir::table_cell& c) const {
+        if (!c.has_outcome) return "—";
+        return constant_english(rs, tb.outcome_type, c.outcome);
+    }
+
+    void table_grid(ir::id t) {
+        const ir::table& tb = rs.tables[t];
+        if (tb.keys.empty()) return;
+        english en(rs, tb.locals);
+        en.show_events(false);
+        grid g;
+        g.caption = capitalised(table_name(tb.name));
+        g.anchor = anchors_text(tb.prov) + layer_note(tb.prov);
+        const std::size_t ncols = std::max<std::size_t>(1, tb.columns.size());
+        if (!tb.columns.empty()) {
+            // A two-key grid: rows by the first key, columns by the second.
+            std::vector<cell> head{cell{{bold(key_label(tb, 0) + " \\ " + (tb.keys.size() > 1 ? key_label(tb, 1) : ""))}, align::left}};
+            for (const ir::key_range& c : tb.columns) head.push_back(cell{{bold(key_text(c))}, align::centre});
+            g.header.push_back(std::move(head));
+            for (std::size_t r = 0; r < tb.rows.size(); ++r) {
+                std::vector<cell> row{cell{{bold(key_text(tb.rows[r].key))}, align::left}};
+                for (std::size_t c = 0; c < ncols; ++c) {
+                    const ir::table_cell& x = tb.cells[r * ncols + c];
+                    rich_text content{text(cell_result(tb, x))};
+                    if (x.effects != ir::no_id) content.push_back(text(": " + en.statements(x.effects)));
+                    row.push_back(cell{std::move(content), align::centre});
+                }
+                g.rows.push_back(std::move(row));
+            }
+        } else {
+            const ir::node& e = rs.nodes[tb.keys[0].expr];
+            const ir::roll* roll = tb.keys[0].source == ir::key_source::roll && e.code == ir::op::roll && e.ref < rs.rolls.size()
+                                       ? &rs.rolls[e.ref] : nullptr;
+            const bool odds_column = roll && !roll->dist.weights.empty() && modifiers_of(rs, ir::target_kind::roll, e.ref).empty() &&
+                                     tb.row_map.kind == ir::key_range_kind::integer;
+            bool any_effects = false, any_label = false;
+            for (std::size_t r = 0; r < tb.rows.size(); ++r) {
+                any_effects = any_effects || tb.cells[r].effects != ir::no_id;
+                any_label = any_label || !tb.rows[r].label.empty() || tb.cells[r].has_outcome;
+            }
+            std::vector<cell> head{cell{{bold(key_label(tb, 0))}, align::left}};
+            if (any_label) head.push_back(cell{{bold("Result")}, align::left});
+            if (any_effects) head.push_back(cell{{bold("Effect")}, align::left});
+            if (odds_column) head.push_back(cell{{bold("Chance")}, align::right});
+            g.header.push_back(std::move(head));
+            for (std::size_t r = 0; r < tb.rows.size(); ++r) {
+                const ir::table_row& row = tb.rows[r];
+                const ir::table_cell& c = tb.cells[r];
+                std::vector<cell> line{cell{{bold(key_text(row.key))}, align::left}};
+                if (any_label) line.push_back(cell{{text(!row.label.empty() ? row.label : cell_result(tb, c))}, align::left});
+                if (any_effects) {
+                    const std::string effect = c.effects == ir::no_id ? "" : en.statements(c.effects);
+                    line.push_back(cell{{text(effect.empty() ? "—" : effect), muted(layer_note(row.prov))}, align::left});
+                }
+                if (odds_column) line.push_back(cell{{text(percent_text(chance_in(roll->dist, 0, row.key)))}, align::right});
+                g.rows.push_back(std::move(line));
+            }
+        }
+        for (std::size_t k = 0; k < tb.keys.size(); ++k) {
+            const ir::table_key& key = tb.keys[k];
+            if (key.has_clamp)
+                g.notes.push_back("Keys below " + key.clamp_lo.text + " are read as " + key.clamp_lo.text + ", above " +
+                                  key.clamp_hi.text + " as " + key.clamp_hi.text + ".");
+            if (key.round == ir::rounding::defender) g.notes.push_back("Odds are rounded in favour of the defender.");
+            if (key.round == ir::rounding::attacker) g.notes.push_back("Odds are rounded in favour of the attacker.");
+        }
+        if (tb.standin != ir::no_id && tb.standin < rs.standins.size())
+            g.notes.push_back("Stand-in data, not from the rulebook: " + rs.standins[tb.standin].why);
+        if (!tb.aid.empty()) g.notes.push_back(tb.aid);
+        add(std::move(g));
+        if (tb.columns.empty()) table_odds(t);
+    }
+
+    // The chance of each row of a table read with a modified roll, by net modifier.
+    void table_odds(ir::id t) {
+        const ir::table& tb = rs.tables[t];
+        const ir::node& e = rs.nodes[tb.keys[0].expr];
+        if (tb.keys[0].source != ir::key_source::roll || e.code != ir::op::roll || e.ref >= rs.rolls.size()) return;
+        const ir::roll& roll = rs.rolls[e.ref];
+        if (roll.dist.weights.empty() || modifiers_of(rs, ir::target_kind::roll, e.ref).empty() ||
+            tb.row_map.kind != ir::key_range_kind::integer)
+            return;
+        const modifier_span sp = odds_span(rs, e.ref);
+        grid g;
+        g.caption = title_of(tb.name) + ": chance of each result by net modifier";
+        std::vector<cell> head{cell{{bold("Result")}, align::left}};
+        for (std::int64_t m = sp.lo; m <= sp.hi; ++m) head.push_back(cell{{bold(signed_number(m))}, align::right});
+        g.header.push_back(std::move(head));
+        std::vector<chance> covered(static_cast<std::size_t>(sp.hi - sp.lo + 1), chance{0, roll.dist.total});
+        for (const ir::table_row& row : tb.rows) {
+            std::vector<cell> line{cell{{bold(key_text(row.key)), text(row.label.empty() ? "" : " " + row.label)}, align::left}};
+            for (std::int64_t m = sp.lo; m <= sp.hi; ++m) {
+                const chance c = chance_in(roll.dist, m, row.key);
+                covered[static_cast<std::size_t>(m - sp.lo)].ways += c.ways;
+                line.push_back(cell{{text(percent_text(c))}, align::right});
+            }
+            g.rows.push_back(std::move(line));
+        }
+        bool gap = false;
+        for (const chance& c : covered) gap = gap || c.ways != c.total;
+        if (gap) {
+            std::vector<cell> line{cell{{text("no row (a gap in the table)")}, align::left}};
+            for (const chance& c : covered) line.push_back(cell{{text(percent_text(chance{c.total - c.ways, c.total}))}, align::right});
+            g.rows.push_back(std::move(line));
+        }
+        g.notes.push_back("Net modifier: the sum of every modifier to the " + humanize(roll.name) + ".");
+        add(std::move(g));
+    }
+
+    void tables() {
+        if (rs.tables.empty()) return;
+        section("Tables");
+        for (std::size_t t = 0; t < rs.tables.size(); ++t) table_grid(static_cast<ir::id>(t));
+    }
+
+    // ------------------------------------------------------------ actions and legality
+
+    std::vector<ir::id> rules_on(ir::target_kind kind, ir::id target, std::initializer_list<ir::rule_kind> kinds) const {
+        std::vector<ir::id> out;
+        for (std::size_t i = 0; i < rs.rules.size(); ++i) {
+            const ir::rule& r = rs.rules[i];
+            if (r.target == kind && r.target_id == target && std::find(kinds.begin(), kinds.end(), r.kind) != kinds.end())
+                out.push_back(static_cast<ir::id>(i));
+        }
+        return out;
+    }
+
+    std::string params_text(const std::vector<ir::local>& locals, std::size_t count) const {
+        std::string s;
+        for (std::size_t i = 0; i < count && i < locals.size(); ++i) s += (s.empty() ? "" : ", ") + locals[i].name;
+        return s.empty() ? "" : " (" + s + ")";
+    }
+    // "(q: player, c: card, k: roll kind)": an action's parameters with what each one is.
+    std::string typed_params(const std::vector<ir::local>& locals, std::size_t count) const {
+        std::string s;
+        for (std::size_t i = 0; i < count && i < locals.size(); ++i)
+            s += (s.empty() ? "" : ", ") + locals[i].name + ": " + humanize(ir::type_name(rs, locals[i].type));
+        return s.empty() ? "" : " (" + s + ")";
+    }
+
+    void actions() {
+        if (rs.actions.empty()) return;
+        section("Actions and who may take them");
+        for (std::size_t i = 0; i < rs.actions.size(); ++i) {
+            const ir::action& a = rs.actions[i];
+            const english en = speaker(a.locals, {a.guard, a.body});
+            rich_text t{bold(title_of(a.name)), text(typed_params(a.locals, a.param_count))};
+            if (a.guard != ir::no_id) t.push_back(text(": allowed when " + en.expr(a.guard)));
+            t.push_back(text(". Does: " + en.statements(a.body)));
+            if (!a.aid.empty()) t.push_back(text(". " + capitalised(a.aid)));
+            t.push_back(source(a.prov));
+            entry(std::move(t));
+            for (ir::id r : rules_on(ir::target_kind::action, static_cast<ir::id>(i),
+                                     {ir::rule_kind::forbid, ir::rule_kind::permit, ir::rule_kind::require})) {
+                const ir::rule& rule = rs.rules[r];
+                if (!live(rule)) continue;
+                const english ren = speaker(rule.locals, {rule.guard});
+                const char* word = rule.kind == ir::rule_kind::forbid ? "Not allowed" : rule.kind == ir::rule_kind::permit ? "Allowed" : "Required";
+                rich_text line{bold(word)};
+                line.push_back(text(rule.aid.empty() ? (when(ren, rule.guard).empty() ? " always" : when(ren, rule.guard)) : ": " + rule.aid));
+                line.push_back(muted(" (" + humanize(rule.name) + ")"));
+                line.push_back(source(rule.prov));
+                entry(std::move(line), 1, true);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------ cards and pieces
+
+    std::string field_value(const ir::field& f, std::int64_t v) const {
+        const ir::type& t = rs.types[f.type];
+        if (t.kind == ir::type_kind::boolean) return v ? humanize(f.name) : "";
+        if (t.kind == ir::type_kind::range || t.kind == ir::type_kind::integer)
+            return humanize(f.name) + " " + (t.lo < 0 ? signed_number(v) : number(v));
+        return humanize(f.name) + ": " + constant_english(rs, f.type, v);
+    }
+
+    void components() {
+        for (std::size_t k = 0; k < rs.entity_kinds.size(); ++k) {
+            const ir::entity_kind& kind = rs.entity_kinds[k];
+            if (kind.entity_count == 0) continue;
+            const ir::record* rec = kind.record < rs.records.size() ? &rs.records[kind.record] : nullptr;
+            // Group by the record's first enumeration field (a card's type letter).
+            std::size_t group_field = rec ? rec->fields.size() : 0;
+            for (std::size_t f = 0; rec && f < rec->fields.size(); ++f)
+                if (rs.types[rec->fields[f].type].kind == ir::type_kind::enumeration) {
+                    group_field = f;
+                    break;
+                }
+            std::vector<ir::id> order;
+            std::int64_t total = 0;
+            for (ir::id e = kind.first_entity; e < kind.first_entity + kind.entity_count; ++e) {
+                order.push_back(e);
+                total += rs.entities[e].count;
+            }
+            const bool grouped = rec && group_field < rec->fields.size();
+            if (grouped)
+                std::stable_sort(order.begin(), order.end(), [&](ir::id a, ir::id b) {
+                    return rs.entities[a].values[group_field] < rs.entities[b].values[group_field];
+                });
+            grid g;
+            // "Cards (82)" for a kind named `card`; "General pieces (2)" for `general`.
+            const std::string noun = kind.pieces ? "pieces" : "cards";
+            std::string name = humanize(kind.name);
+            if (name + "s" == noun || name == noun) name = capitalised(noun);
+            else if (name.find(noun.substr(0, noun.size() - 1)) == std::string::npos) name = capitalised(name) + " " + noun;
+            else name = capitalised(name);
+            g.caption = name + " (" + std::to_string(total) + ")";
+            g.anchor = anchors_text(kind.prov) + layer_note(kind.prov);
+            std::vector<cell> head;
+            if (grouped) head.push_back(cell{{bold(capitalised(humanize(rec->fields[group_field].name)))}, align::left});
+            head.push_back(cell{{bold("×")}, align::right});
+            head.push_back(cell{{bold("Name")}, align::left});
+            head.push_back(cell{{bold("Effect")}, align::left});
+            g.header.push_back(std::move(head));
+            // Cards of one type with the same effect share a row: "Pikemen ×3, Arquebusiers ×4".
+            struct merged {
+                std::int64_t group = -1;
+                std::string effect;
+                std::string names;
+                std::int64_t count = 0;
+            };
+            std::vector<merged> lines;
+            for (ir::id e : order) {
+                const ir::entity& x = rs.entities[e];
+                std::string effect;
+                for (std::size_t f = 0; rec && f < rec->fields.size() && f < x.values.size(); ++f) {
+                    if (grouped && f == group_field) continue;
+                    const ir::field& fd = rec->fields[f];
+                    if (fd.has_default && x.values[f] == fd.default_value) continue;
+                    const std::string v = field_value(fd, x.values[f]);
+                    if (!v.empty()) effect += (effect.empty() ? "" : ", ") + v;
+                }
+                const std::int64_t gv = grouped ? x.values[group_field] : -1;
+                auto it = std::find_if(lines.begin(), lines.end(), [&](const merged& m) { return m.group == gv && m.effect == effect; });
+                if (it == lines.end()) it = lines.insert(lines.end(), merged{gv, effect, "", 0});
+                const std::string name = x.display.empty() ? humanize(x.name) : x.display;
+                it->names += (it->names.empty() ? "" : ", ") + name + (x.count > 1 ? " ×" + std::to_string(x.count) : "");
+                it->count += x.count;
+            }
+            std::int64_t previous = -1;
+            for (const merged& m : lines) {
+                std::vector<cell> row;
+                if (grouped) {
+                    std::string label;
+                    if (m.group != previous) {
+                        const ir::type& t = rs.types[rec->fields[group_field].type];
+                        const ir::enum_member& mem = rs.enums[t.ref].members[static_cast<std::size_t>(m.group)];
+                        label = mem.label.empty() ? mem.name : mem.label + " (" + mem.name + ")";
+                    }
+                    previous = m.group;
+                    row.push_back(cell{{bold(label)}, align::left});
+                }
+                row.push_back(cell{{text(std::to_string(m.count))}, align::right});
+                row.push_back(cell{{text(m.names)}, align::left});
+                row.push_back(cell{{text(m.effect.empty() ? "—" : m.effect)}, align::left});
+                g.rows.push_back(std::move(row));
+            }
+            if (kind.standin != ir::no_id && kind.standin < rs.standins.size())
+                g.notes.push_back("Stand-in data, not from the rulebook: " + rs.standins[kind.standin].why);
+            g.notes.push_back(grouped ? "×: copies in the game. Those of one " + humanize(rec->fields[group_field].name) +
+                                            " with the same effect share a row."
+                                      : "×: copies in the game.");
+            add(std::move(g));
+        }
+    }
+
+    void components_section() {
+        bool any = false;
+        for (const ir::entity_kind& k : rs.entity_kinds) any = any || k.entity_count > 0;
+        if (!any && rs.maps.empty()) return;
+        section(rs.maps.empty() ? "Cards and pieces" : "Cards, pieces and maps");
+        components();
+        maps();
+    }
+
+    // A map in a few lines: its spaces (with terrain), then its edges or hexsides by kind.
+    void maps() {
+        for (const ir::map& m : rs.maps) {
+            const bool hexes = m.kind == ir::map_kind::hexgrid;
+            rich_text t{bold(title_of(m.name)),
+                        text(std::string(hexes ? " (hex grid, " : " (area map, ") + std::to_string(m.nodes.size()) + (hexes ? " hexes)" : " spaces)"))};
+            if (m.standin != ir::no_id && m.standin < rs.standins.size()) t.push_back(text(" — stand-in data: " + rs.standins[m.standin].why));
+            // Up to 40 spaces by name; a larger map by how many of each terrain.
+            constexpr std::size_t listed = 40;
+            std::string spaces;
+            std::map<std::string, int> terrains;
+            for (const ir::map_node& n : m.nodes) {
+                std::string one = n.display.empty() ? n.name : n.display;
+                std::string terrain = "no terrain";
+                if (n.terrain >= 0 && m.terrain_enum < rs.enums.size() && static_cast<std::size_t>(n.terrain) < rs.enums[m.terrain_enum].members.size()) {
+                    const ir::enum_member& e = rs.enums[m.terrain_enum].members[static_cast<std::size_t>(n.terrain)];
+                    terrain = e.label.empty() ? e.name : e.label;
+                    one += " (" + terrain + ")";
+                }
+                ++terrains[terrain];
+                spaces += (spaces.empty() ? "" : ", ") + one;
+            }
+            if (m.nodes.size() > listed) {
+                spaces.clear();
+                for (const auto& [name, count] : terrains) spaces += (spaces.empty() ? "" : ", ") + name + " ×" + std::to_string(count);
+            }
+            if (!spaces.empty()) t.push_back(text(": " + spaces));
+            std::map<std::string, int> kinds;
+            for (const ir::map_edge& e : m.edges) {
+                if (e.kinds.empty()) ++kinds["plain"];
+                for (std::int64_t k : e.kinds)
+                    if (m.edge_enum < rs.enums.size() && k >= 0 && static_cast<std::size_t>(k) < rs.enums[m.edge_enum].members.size()) {
+                        const ir::enum_member& x = rs.enums[m.edge_enum].members[static_cast<std::size_t>(k)];
+                        ++kinds[x.label.empty() ? x.name : x.label];
+                    }
+            }
+            std::string edges;
+            for (const auto& [k, count] : kinds) edges += (edges.empty() ? "" : ", ") + k + " ×" + std::to_string(count);
+            if (!edges.empty()) t.push_back(text(std::string(hexes ? "; hexsides: " : "; connections: ") + edges));
+            t.push_back(source(m.prov));
+            entry(std::move(t), 0, true);
+        }
+    }
+
+    // ------------------------------------------------------------ limits and tracked values
+
+    std::string type_words(ir::id t) const {
+        if (t >= rs.types.size()) return "?";
+        const ir::type& x = rs.types[t];
+        switch (x.kind) {
+            case ir::type_kind::range: return range_text(x.lo, x.hi);
+            case ir::type_kind::boolean: return "yes/no";
+            case ir::type_kind::map_of: return "per " + ir::type_name(rs, x.key) + ", " + type_words(x.value);
+            default: return ir::type_name(rs, t);
+        }
+    }
+
+    void limits() {
+        section("Limits and what is tracked");
+        for (const ir::type_alias& a : rs.aliases) {
+            const ir::type& t = rs.types[a.type];
+            if (t.kind != ir::type_kind::range) continue;
+            std::string how = t.policy == ir::overflow::clamp ? "; a change past either end stops at that end"
+                            : t.policy == ir::overflow::error ? "; it may never go outside" : "";
+            entry({bold(title_of(a.name)), text(": " + range_text(t.lo, t.hi) + how), source(a.prov)});
+        }
+        for (std::size_t q = 0; q < rs.quantities.size(); ++q) {
+            const ir::derived& d = rs.quantities[q];
+            const auto mods = modifiers_of(rs, ir::target_kind::quantity, static_cast<ir::id>(q));
+            if (d.predicate || (mods.empty() && d.aid.empty())) continue;
+            const english en = speaker(d.locals, {d.expr});
+            rich_text t{bold(title_of(d.name) + params_text(d.locals, d.param_count)), text(": " + en.expr(d.expr))};
+            if (!mods.empty()) t.push_back(text(" + modifiers"));
+            if (!d.aid.empty()) t.push_back(text("; " + d.aid));
+            t.push_back(source(d.prov));
+            entry(std::move(t));
+            modifier_lines(mods, 1);
+        }
+        const std::pair<ir::slot_scope, const char*> scopes[] = {
+            {ir::slot_scope::per_player, "Each player tracks"},
+            {ir::slot_scope::per_entity, "Each component carries"},
+            {ir::slot_scope::per_node, "Each map space holds"},
+            {ir::slot_scope::global, "The game tracks"},
+        };
+        for (const auto& [scope, words] : scopes) {
+            rich_text t{bold(std::string(words) + ": ")};
+            // Anchors every slot of this scope cites (the state block's) are printed once, at the end.
+            std::vector<ir::anchor> shared;
+            bool seen_any = false;
+            for (const ir::slot& s : rs.slots) {
+                if (s.scope != scope) continue;
+                if (!seen_any) shared = s.prov.anchors;
+                seen_any = true;
+                std::erase_if(shared, [&](const ir::anchor& a) { return std::find(s.prov.anchors.begin(), s.prov.anchors.end(), a) == s.prov.anchors.end(); });
+            }
+            bool first = true;
+            for (const ir::slot& s : rs.slots) {
+                if (s.scope != scope) continue;
+                std::string one = humanize(s.name) + " (" + (s.counter ? "a counter from 1" : type_words(s.type));
+                const ir::type& ty = rs.types[s.type];
+                const ir::id element = ty.kind == ir::type_kind::map_of ? ty.value : s.type;
+                if (!s.counter && (s.initial != 0 || rs.types[element].kind == ir::type_kind::range))
+                    one += ", starts at " + constant_english(rs, element, s.initial);
+                one += ")";
+                t.push_back(text((first ? "" : "; ") + one));
+                ir::provenance own = s.prov;
+                std::erase_if(own.anchors, [&](const ir::anchor& a) { return std::find(shared.begin(), shared.end(), a) != shared.end(); });
+                if (!own.anchors.empty()) t.push_back(muted(" " + anchors_text(own)));
+                first = false;
+            }
+            ir::provenance common;
+            common.anchors = shared;
+            if (!shared.empty()) t.push_back(muted(" (all: " + anchors_text(common) + ")"));
+            if (!first) entry(std::move(t));
+        }
+        for (const ir::rule& r : rs.rules) {
+            if (r.kind != ir::rule_kind::invariant || !live(r)) continue;
+            const english en = speaker(r.locals, {r.value});
+            entry({bold("Always: "), text(r.aid.empty() ? en.expr(r.value) : r.aid), muted(" (" + humanize(r.name) + ")"), source(r.prov)}, 0, true);
+        }
+    }
+
+    // ------------------------------------------------------------ triggers, end of game, victory
+
+    void trigger_entry(const ir::rule& r) {
+        if (!live(r)) return;
+        const english en = speaker(r.locals, {r.guard, r.body});
+        const std::string event = r.target_id < rs.events.size() ? humanize(rs.events[r.target_id].name) : "?";
+        rich_text t{bold("When " + event + params_text(r.locals, r.param_count))};
+        if (const std::string w = when(en, r.guard); !w.empty()) t.push_back(text(" and" + w.substr(5)));
+        t.push_back(text(": " + (r.aid.empty() ? en.statements(r.body) : r.aid)));
+        if (!r.overrides.empty()) {
+            std::string o;
+            for (ir::id x : r.overrides) o += (o.empty() ? "" : ", ") + humanize(rs.rules[x].name);
+            t.push_back(text(" (instead of " + o + ")"));
+        }
+        t.push_back(muted(" (" + humanize(r.name) + ")"));
+        t.push_back(source(r.prov));
+        entry(std::move(t));
+    }
+
+    // The engine's convention (engine/src/game.cpp): a decision `wins(p: player)` names the
+    // winners when the game ends.
+    bool is_victory(const ir::decision& d) const {
+        return d.name == "wins" && d.params.size() == 1 && d.params[0].type < rs.types.size() &&
+               rs.types[d.params[0].type].kind == ir::type_kind::player;
+    }
+
+    void end_and_victory() {
+        bool any = false;
+        for (const ir::rule& r : rs.rules) any = any || (r.kind == ir::rule_kind::trigger && contains(rs, r.body, ir::op::end_game));
+        for (const ir::decision& d : rs.decisions) any = any || is_victory(d);
+        if (!any) return;
+        section("End of the game and victory");
+        for (const ir::rule& r : rs.rules)
+            if (r.kind == ir::rule_kind::trigger && contains(rs, r.body, ir::op::end_game)) trigger_entry(r);
+        decisions(true);
+    }
+
+    void other_decisions() {
+        bool any = false;
+        for (const ir::decision& d : rs.decisions) any = any || !is_victory(d);
+        if (!any) return;
+        section("Decisions");
+        decisions(false);
+    }
+
+    void decisions(bool victory) {
+        for (std::size_t d = 0; d < rs.decisions.size(); ++d) {
+            const ir::decision& dec = rs.decisions[d];
+            if (is_victory(dec) != victory) continue;
+            entry({bold(title_of(dec.name) + params_text(dec.params, dec.params.size())),
+                   text(std::string(": decided by the rules below") + (dec.total ? "; one of them always applies" : "")), source(dec.prov)});
+            for (ir::id r : rules_on(ir::target_kind::decision, static_cast<ir::id>(d), {ir::rule_kind::define})) {
+                const ir::rule& rule = rs.rules[r];
+                if (!live(rule)) continue;
+                const english en = speaker(rule.locals, {rule.value, rule.guard});
+                rich_text t{bold(en.expr(rule.value))};
+                t.push_back(text(rule.aid.empty() ? (when(en, rule.guard).empty() ? " always" : when(en, rule.guard)) : ": " + rule.aid));
+                t.push_back(muted(" (" + humanize(rule.name) + ")"));
+                t.push_back(source(rule.prov));
+                entry(std::move(t), 1, true);
+            }
+        }
+    }
+
+    void triggers() {
+        bool any = false;
+        for (const ir::rule& r : rs.rules) any = any || (r.kind == ir::rule_kind::trigger && !contains(rs, r.body, ir::op::end_game));
+        if (!any) return;
+        section("What happens when");
+        for (const ir::rule& r : rs.rules)
+            if (r.kind == ir::rule_kind::trigger && !contains(rs, r.body, ir::op::end_game)) trigger_entry(r);
+    }
+
+    // ------------------------------------------------------------ options and sources
+
+    void options_and_sources() {
+        section("Options, errata and data");
+        for (const ir::option& o : rs.options) {
+            rich_text t{bold(title_of(o.name) + ": ")};
+            for (std::size_t v = 0; v < o.values.size(); ++v) {
+                const std::string value = ir::constant_text(rs, o.type, o.values[v]);
+                if (v) t.push_back(text(" | "));
+                t.push_back(v == o.selected_index ? bold("[" + value + "]") : text(value));
+            }
+            if (!o.values.empty()) t.push_back(text(" (default " + ir::constant_text(rs, o.type, o.values.at(o.default_index)) + ")"));
+            if (!o.aid.empty()) t.push_back(text("; " + o.aid));
+            t.push_back(source(o.prov));
+            entry(std::move(t), 0, true);
+        }
+        if (!rs.options.empty()) {
+            std::string note = "The value in brackets is the one this aid was made with.";
+            if (const std::size_t dead = dead_rules())
+                note += " " + std::to_string(dead) + " rule" + (dead == 1 ? " applies" : "s apply") +
+                        " only with other values and " + (dead == 1 ? "is" : "are") + " left out, as are steps that then do nothing.";
+            entry({muted(note)}, 0, true);
+        }
+        // One entry per errata block (the footer names the edition; the block says what it fixes).
+        for (std::size_t i = 0; i < rs.errata.size(); ++i) {
+            const ir::errata_op& e = rs.errata[i];
+            if (i > 0 && rs.errata[i - 1].title == e.title && rs.errata[i - 1].layer == e.layer) continue;
+            entry({bold(capitalised(ir::name_of(e.kind)) + ": "), text(e.title), source(e.prov)}, 0, true);
+        }
+        for (const ir::missing& m : rs.missing_data)
+            entry({bold("Missing from the rulebook: "), text(humanize(m.name) + " — " + m.what), source(m.prov)}, 0, true);
+        for (const ir::standin& s : rs.standins)
+            entry({bold("Stand-in data: "), text(std::string(ir::name_of(s.kind)) + " — " + s.why), source(s.prov)}, 0, true);
+    }
+};
+
+}  // namespace
+
+document build_document(const ir::ruleset& rs) {
+    builder b{rs, {}};
+    b.header_and_footer();
+    b.sequence_of_play();
+    b.rolls();
+    b.tables();
+    b.actions();
+    b.components_section();
+    b.limits();
+    b.end_and_victory();
+    b.other_decisions();
+    b.triggers();
+    b.options_and_sources();
+    return std::move(b.doc);
+}
+
+document test_page_document() {
+    document doc;
+    doc.title = "Character test page — Österreich, Lützen";
+    doc.subtitle = "Every character the bundled games use, in each embedded font";
+    doc.footer.push_back("Westphalia character test page");
+    const std::string sample = "Österreich Lützen Würzburg Mähren — 3 × 4 ½ ≤ ≥ − ± § “quoted” ‘single’ …";
+    doc.blocks.push_back(heading{1, "Regular, bold and mono", ""});
+    doc.blocks.push_back(paragraph{{text(sample)}, 0, false});
+    doc.blocks.push_back(paragraph{{span{sample, face::bold, false}}, 0, false});
+    doc.blocks.push_back(paragraph{{span{sample, face::mono, false}}, 0, false});
+    grid g;
+    g.caption = "In a table";
+    g.anchor = "§1.2";
+    g.header.push_back({cell{{bold("Character")}, align::left}, cell{{bold("Sample")}, align::left}});
+    const std::pair<const char*, const char*> rows[] = {
+        {"O with umlaut", "Österreich"}, {"u with umlaut", "Lützen"}, {"em dash", "Breitenfeld — Lützen"},
+        {"multiplication", "2 × 3"},     {"one half", "½ move"},    {"less or equal", "odds ≤ 1-2"},
+    };
+    for (const auto& [name, s] : rows) g.rows.push_back({cell{{text(name)}, align::left}, cell{{text(s)}, align::left}});
+    doc.blocks.push_back(std::move(g));
+    return doc;
+}
+
+std::string document_text(const document& doc) {
+    std::ostringstream out;
+    auto flat = [](const rich_text& t) {
+        std::string s;
+        for (const span& x : t) s += x.text;
+        return s;
+    };
+    out << "# " << doc.title << "\n" << doc.subtitle << "\n";
+    for (const block& b : doc.blocks) {
+        if (const auto* h = std::get_if<heading>(&b)) {
+            out << "\n" << (h->level == 1 ? "## " : "### ") << h->text << (h->anchor.empty() ? "" : "  " + h->anchor) << "\n";
+        } else if (const auto* p = std::get_if<paragraph>(&b)) {
+            out << std::string(static_cast<std::size_t>(p->indent) * 2, ' ') << flat(p->text) << "\n";
+        } else if (const auto* g = std::get_if<grid>(&b)) {
+            out << "[" << g->caption << (g->anchor.empty() ? "" : "  " + g->anchor) << "]\n";
+            auto row_text = [&](const std::vector<cell>& row) {
+                std::string s = "|";
+                for (const cell& c : row) s += " " + flat(c.text) + " |";
+                return s;
+            };
+            for (const auto& row : g->header) out << row_text(row) << "\n";
+            for (const auto& row : g->rows) out << row_text(row) << "\n";
+            for (const std::string& n : g->notes) out << "  note: " << n << "\n";
+        }
+    }
+    out << "\n";
+    for (const std::string& f : doc.footer) out << "footer: " << f << "\n";
+    return out.str();
+}
+
+}  // namespace wp::docgen

@@ -1,0 +1,162 @@
+// Exact odds: sums over the roll's distribution (weights out of `total`), no floating point
+// until the percentage is printed.
+#include "odds.hpp"
+
+#include "english.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <set>
+
+namespace wp::docgen {
+
+std::string percent_text(chance c) {
+    if (c.total == 0) return "?";
+    if (c.ways == 0) return "0%";
+    if (c.ways >= c.total) return "100%";
+    if ((c.ways * 100) % c.total == 0) return std::to_string(c.ways * 100 / c.total) + "%";
+    const double p = 100.0 * static_cast<double>(c.ways) / static_cast<double>(c.total);
+    if (p < 0.05) return "<0.1%";
+    if (p > 99.95) return ">99.9%";
+    char buffer[16];
+    std::snprintf(buffer, sizeof buffer, "%.1f%%", p);
+    return buffer;
+}
+
+chance chance_in(const ir::distribution& d, std::int64_t shift, const ir::key_range& key) {
+    chance c{0, d.total};
+    for (std::size_t i = 0; i < d.weights.size(); ++i) {
+        const std::int64_t v = d.min + static_cast<std::int64_t>(i) + shift;
+        const bool above_lo = key.open_lo || v >= key.lo;
+        const bool below_hi = key.open_hi || v <= key.hi;
+        if (above_lo && below_hi) c.ways += d.weights[i];
+    }
+    return c;
+}
+
+ir::key_range threshold_range(const threshold& t) {
+    ir::key_range k;
+    switch (t.code) {
+        case ir::op::ge: k.lo = t.value; k.open_hi = true; break;
+        case ir::op::gt: k.lo = t.value + 1; k.open_hi = true; break;
+        case ir::op::le: k.hi = t.value; k.open_lo = true; break;
+        case ir::op::lt: k.hi = t.value - 1; k.open_lo = true; break;
+        default: k.lo = k.hi = t.value; break;
+    }
+    return k;
+}
+
+std::string threshold_text(const threshold& t) {
+    switch (t.code) {
+        case ir::op::ge: return number(t.value) + " or more";
+        case ir::op::gt: return "more than " + number(t.value);
+        case ir::op::le: return number(t.value) + " or less";
+        case ir::op::lt: return "less than " + number(t.value);
+        case ir::op::ne: return "not " + number(t.value);
+        default: return "exactly " + number(t.value);
+    }
+}
+
+namespace {
+
+// Every node reachable from `root` (one element's tree).
+std::vector<ir::id> tree(const ir::ruleset& rs, ir::id root) {
+    std::vector<ir::id> out, stack;
+    if (root < rs.nodes.size()) stack.push_back(root);
+    while (!stack.empty()) {
+        const ir::id n = stack.back();
+        stack.pop_back();
+        out.push_back(n);
+        for (ir::id c : ir::children_of(rs, n)) stack.push_back(c);
+    }
+    return out;
+}
+
+ir::op mirrored(ir::op o) {
+    switch (o) {
+        case ir::op::ge: return ir::op::le;
+        case ir::op::gt: return ir::op::lt;
+        case ir::op::le: return ir::op::ge;
+        case ir::op::lt: return ir::op::gt;
+        default: return o;
+    }
+}
+
+bool is_comparison(ir::op o) {
+    return o == ir::op::ge || o == ir::op::gt || o == ir::op::le || o == ir::op::lt || o == ir::op::eq || o == ir::op::ne;
+}
+
+// Thresholds within one element: its `let x = roll …` locals and direct `roll … >= c`.
+void scan(const ir::ruleset& rs, const std::vector<ir::id>& roots, std::map<ir::id, std::set<threshold>>& found) {
+    std::vector<ir::id> nodes;
+    for (ir::id r : roots) {
+        auto t = tree(rs, r);
+        nodes.insert(nodes.end(), t.begin(), t.end());
+    }
+    std::map<ir::id, ir::id> roll_of_local;
+    for (ir::id n : nodes) {
+        const ir::node& x = rs.nodes[n];
+        const auto kids = ir::children_of(rs, n);
+        if (x.code == ir::op::let && kids.size() == 1 && rs.nodes[kids[0]].code == ir::op::roll) roll_of_local[x.ref] = rs.nodes[kids[0]].ref;
+    }
+    auto roll_behind = [&](ir::id n) -> ir::id {
+        const ir::node& x = rs.nodes[n];
+        if (x.code == ir::op::roll) return x.ref;
+        if (x.code == ir::op::local) {
+            if (auto it = roll_of_local.find(x.ref); it != roll_of_local.end()) return it->second;
+        }
+        return ir::no_id;
+    };
+    for (ir::id n : nodes) {
+        const ir::node& x = rs.nodes[n];
+        const auto kids = ir::children_of(rs, n);
+        if (!is_comparison(x.code) || kids.size() != 2) continue;
+        for (int side = 0; side < 2; ++side) {
+            const ir::id roll = roll_behind(kids[static_cast<std::size_t>(side)]);
+            const ir::node& other = rs.nodes[kids[static_cast<std::size_t>(1 - side)]];
+            if (roll == ir::no_id || other.code != ir::op::const_int) continue;
+            found[roll].insert(threshold{side == 0 ? x.code : mirrored(x.code), other.value});
+        }
+    }
+}
+
+}  // namespace
+
+std::map<ir::id, std::vector<threshold>> roll_thresholds(const ir::ruleset& rs) {
+    std::map<ir::id, std::set<threshold>> found;
+    for (const ir::sequence& s : rs.sequences) scan(rs, {s.body}, found);
+    for (const ir::procedure& p : rs.procedures) scan(rs, {p.body}, found);
+    for (const ir::action& a : rs.actions) scan(rs, {a.guard, a.body}, found);
+    for (const ir::rule& r : rs.rules) scan(rs, {r.guard, r.body, r.value}, found);
+    for (const ir::derived& d : rs.quantities) scan(rs, {d.expr}, found);
+    std::map<ir::id, std::vector<threshold>> out;
+    for (auto& [roll, set] : found) out[roll].assign(set.begin(), set.end());
+    return out;
+}
+
+std::vector<ir::id> modifiers_of(const ir::ruleset& rs, ir::target_kind kind, ir::id target) {
+    std::vector<ir::id> out;
+    for (std::size_t i = 0; i < rs.rules.size(); ++i) {
+        const ir::rule& r = rs.rules[i];
+        if (r.kind == ir::rule_kind::modifier && r.target == kind && r.target_id == target) out.push_back(static_cast<ir::id>(i));
+    }
+    return out;
+}
+
+modifier_span odds_span(const ir::ruleset& rs, ir::id roll) {
+    modifier_span span{-3, 3, "net modifier"};
+    int bounded = 0;
+    for (ir::id r : modifiers_of(rs, ir::target_kind::roll, roll)) {
+        const ir::node& amount = rs.nodes[rs.rules[r].amount];
+        if (amount.code != ir::op::player_field && amount.code != ir::op::entity_field && amount.code != ir::op::global) continue;
+        if (amount.type >= rs.types.size() || rs.types[amount.type].kind != ir::type_kind::range) continue;
+        const ir::type& t = rs.types[amount.type];
+        if (t.hi - t.lo > 12 || t.lo >= 0) continue;  // a signed scale like reputation, not a count
+        ++bounded;
+        span = {t.lo, t.hi, amount.ref < rs.slots.size() ? humanize(rs.slots[amount.ref].name) : "modifier"};
+    }
+    if (bounded != 1) span = {-3, 3, "net modifier"};
+    return span;
+}
+
+}  // namespace wp::docgen
