@@ -1,0 +1,186 @@
+// `westphalia check <ruleset>`: the Z3 checker (contradictions, gaps, dead rules and cells,
+// bounds, reachability, stuck states, examples) with human, JSON or SARIF reports.
+#include "cli.hpp"
+#include "ruleset_input.hpp"
+
+#include "westphalia/compiler/compile.hpp"
+#include "westphalia/ir/print.hpp"
+#include "westphalia/verify/check.hpp"
+#include "westphalia/verify/report.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+namespace wp::cli {
+
+namespace {
+
+// File names as the user sees them (ruleset files are stored relative to the ruleset folder),
+// and their lines, read once.
+class source_lines {
+public:
+    source_lines(const std::filesystem::path& input, const ir::ruleset& rs) : rs_(rs) {
+        if (std::filesystem::is_directory(input)) folder_ = input;
+    }
+    std::string path(ir::id f) const {
+        if (f >= rs_.files.size()) return "?";
+        const std::filesystem::path p(rs_.files[f]);
+        if (folder_.empty() || p.is_absolute()) return p.generic_string();
+        return (folder_ / p).lexically_normal().generic_string();
+    }
+    std::optional<std::string> line(ir::id f, std::uint32_t n) {
+        auto& lines = cache_[f];
+        if (lines.empty()) {
+            std::ifstream in(path(f), std::ios::binary);
+            std::string l;
+            while (std::getline(in, l)) lines.push_back(l);
+            if (lines.empty()) lines.push_back("");
+        }
+        if (n == 0 || n > lines.size()) return std::nullopt;
+        return lines[n - 1];
+    }
+
+private:
+    const ir::ruleset& rs_;
+    std::filesystem::path folder_;
+    std::map<ir::id, std::vector<std::string>> cache_;
+};
+
+std::string options_text(const ir::ruleset& rs) {
+    std::string s;
+    for (const ir::option& o : rs.options) {
+        if (o.values.empty() || o.selected_index == o.default_index) continue;
+        s += (s.empty() ? "" : ", ") + o.name + "=" + ir::constant_text(rs, o.type, o.values.at(o.selected_index));
+    }
+    return s.empty() ? "defaults" : s;
+}
+
+// Every combination of option values, or, when there are more than `limit`, the defaults and
+// each value of each option alone (a stated sample).
+std::vector<std::map<std::string, std::string>> option_runs(const ir::ruleset& rs, std::size_t limit, bool& sampled) {
+    std::vector<std::map<std::string, std::string>> runs{{}};
+    double total = 1;
+    for (const ir::option& o : rs.options) total *= static_cast<double>(std::max<std::size_t>(1, o.values.size()));
+    sampled = total > static_cast<double>(limit);
+    if (sampled) {
+        for (const ir::option& o : rs.options)
+            for (std::size_t v = 0; v < o.values.size(); ++v)
+                if (v != o.default_index) runs.push_back({{o.name, ir::constant_text(rs, o.type, o.values[v])}});
+        return runs;
+    }
+    for (const ir::option& o : rs.options) {
+        std::vector<std::map<std::string, std::string>> next;
+        for (const auto& r : runs)
+            for (std::size_t v = 0; v < o.values.size(); ++v) {
+                auto x = r;
+                x[o.name] = ir::constant_text(rs, o.type, o.values[v]);
+                next.push_back(std::move(x));
+            }
+        runs = std::move(next);
+    }
+    return runs;
+}
+
+}  // namespace
+
+void add_check_command(CLI::App& app, context& ctx) {
+    struct settings {
+        ruleset_input input;
+        std::string format = "human";
+        std::string output;
+        bool all_options = false;
+        double timeout = 10;
+        unsigned rlimit = 0;
+        std::string dump_smt;
+        int players = 0;
+        bool stats = false;
+    };
+    auto s = std::make_shared<settings>();
+    CLI::App* command = app.add_subcommand(
+        "check", "Prove or refute properties of the rules: contradictions, gaps, dead rules and table cells, bound "
+                 "violations, unreachable phases, stuck states, broken examples");
+    command->add_option("ruleset", s->input.path, "A ruleset folder, a single .wph file, or an IR file (.json)")->required();
+    command->add_option("--option", s->input.options, "Choose an option's value: --option name=value (repeatable)");
+    command->add_option("--upto", s->input.upto, "Check the layers only up to and including this one (e.g. base)");
+    command->add_flag("--all-options", s->all_options,
+                      "Check every combination of option values (or, past 32 combinations, each value alone)");
+    command->add_option("--format", s->format, "Report as human text, json or sarif (SARIF 2.1.0)")
+        ->check(CLI::IsMember({"human", "json", "sarif"}))
+        ->capture_default_str();
+    command->add_option("-o,--output", s->output, "Write the report to this file instead of standard output");
+    command->add_option("--timeout", s->timeout, "Seconds allowed for each solver query (a query that runs out is an "
+                                                 "`unknown` finding, never a pass)")
+        ->check(CLI::Range(0.001, 3600.0))
+        ->capture_default_str();
+    command->add_option("--rlimit", s->rlimit, "Z3 resource limit per query (0: none)")->capture_default_str();
+    command->add_option("--dump-smt", s->dump_smt, "Write every solver query to this folder as SMT-LIB (for `z3 FILE`)");
+    command->add_option("--players-up-to", s->players,
+                        "Check games of up to this many players (default: the ruleset's maximum, at most 6)")
+        ->check(CLI::Range(1, 16));
+    command->add_flag("--stats", s->stats, "Print the number of solver queries and the time taken per check");
+    command->callback([s, &ctx] {
+        std::vector<std::map<std::string, std::string>> runs{{}};
+        bool sampled = false;
+        std::ostringstream report;
+        std::vector<std::string> human_runs;
+        nlohmann::json json_runs = nlohmann::json::array();
+        nlohmann::json sarif;
+        bool any_errors = false;
+        for (std::size_t i = 0; i < runs.size(); ++i) {
+            ruleset_input in = s->input;
+            for (const auto& [k, v] : runs[i]) in.options.push_back(k + "=" + v);
+            dsl::source_manager sources;
+            dsl::diagnostic_sink sink;
+            const auto rs = in.load(ctx, sources, sink);
+            if (!sink.all().empty()) dsl::render(ctx.err, sources, sink.all(), dsl::diag_format::human, 50);
+            if (!rs) return;
+            if (i == 0 && s->all_options) {
+                runs = option_runs(*rs, 32, sampled);
+                if (sampled)
+                    ctx.err << "westphalia: note: " << rs->name << " has too many option combinations to check all; "
+                            << "checking the defaults and each other value alone (" << runs.size() << " runs)\n";
+            }
+            verify::check_options opts;
+            opts.timeout_ms = static_cast<unsigned>(std::lround(s->timeout * 1000));
+            opts.rlimit = s->rlimit;
+            opts.dump_smt_dir = s->dump_smt;
+            opts.max_players = s->players;
+            const verify::check_result result = verify::check(*rs, opts);
+            any_errors = any_errors || verify::error_count(result) > 0;
+            source_lines lines(s->input.path, *rs);
+            verify::report_source src{[&](ir::id f) { return lines.path(f); },
+                                      [&](ir::id f, std::uint32_t n) { return lines.line(f, n); }};
+            const verify::report_header h{options_text(*rs), result.players_checked};
+            std::ostringstream one;
+            if (s->format == "human") {
+                if (runs.size() > 1) one << "== options: " << h.options << '\n';
+                verify::render_human(one, *rs, result, src, h, s->stats);
+                report << one.str();
+            } else if (s->format == "json") {
+                verify::render_json(one, *rs, result, src, h);
+                json_runs.push_back(nlohmann::json::parse(one.str()));
+            } else {
+                verify::render_sarif(one, *rs, result, src);
+                nlohmann::json j = nlohmann::json::parse(one.str());
+                if (sarif.is_null()) sarif = j;
+                else sarif["runs"].push_back(j["runs"][0]);
+            }
+        }
+        if (s->format == "json")
+            report << (json_runs.size() == 1 ? json_runs[0].dump(2) : nlohmann::json{{"runs", json_runs}}.dump(2)) << '\n';
+        if (s->format == "sarif") report << sarif.dump(2) << '\n';
+        if (s->output.empty()) {
+            ctx.out << report.str();
+        } else if (!write_file_atomically(ctx, s->output, report.str())) {
+            ctx.exit_code = exit_bad_input;
+            return;
+        }
+        ctx.exit_code = any_errors ? exit_findings : exit_clean;
+    });
+}
+
+}  // namespace wp::cli

@@ -1,0 +1,91 @@
+// The checker against its corpus (tests/checker): every file plants exactly the defects its
+// `// expect:` lines name (or none, `// expect: nothing`), and the checker must report exactly
+// those findings — every planted defect found, nothing else reported.
+#include "westphalia/compiler/compile.hpp"
+#include "westphalia/verify/check.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// "contradiction a b" with the subject's words sorted, so the order of names does not matter.
+std::string normalised(const std::string& kind, const std::string& subject) {
+    std::istringstream in(subject);
+    std::vector<std::string> words;
+    for (std::string w; in >> w;) words.push_back(w);
+    std::sort(words.begin(), words.end());
+    std::string s = kind;
+    for (const std::string& w : words) s += " " + w;
+    return s;
+}
+
+std::multiset<std::string> expected_findings(const fs::path& file) {
+    std::multiset<std::string> out;
+    std::ifstream in(file);
+    for (std::string line; std::getline(in, line);) {
+        const std::string tag = "// expect: ";
+        if (line.rfind(tag, 0) != 0) continue;
+        const std::string rest = line.substr(tag.size());
+        if (rest == "nothing") continue;
+        const auto space = rest.find(' ');
+        out.insert(normalised(rest.substr(0, space), space == std::string::npos ? "" : rest.substr(space + 1)));
+    }
+    return out;
+}
+
+std::vector<fs::path> corpus() {
+    std::vector<fs::path> files;
+    for (const auto& e : fs::recursive_directory_iterator(fs::path(WP_SOURCE_DIR) / "tests" / "checker"))
+        if (e.path().extension() == ".wph") files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+}  // namespace
+
+TEST_CASE("the checker corpus is large enough and every file states what it plants", "[verify][corpus]") {
+    const std::vector<fs::path> files = corpus();
+    std::size_t planted = 0, clean = 0;
+    for (const fs::path& f : files) {
+        std::ifstream in(f);
+        std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        INFO(f.string());
+        CHECK(text.find("// expect: ") != std::string::npos);
+        (expected_findings(f).empty() ? clean : planted) += 1;
+    }
+    CHECK(planted >= 40);
+    CHECK(clean >= 5);
+}
+
+TEST_CASE("the checker finds exactly the planted defects of every corpus file", "[verify][corpus]") {
+    for (const fs::path& f : corpus()) {
+        wp::dsl::source_manager sources;
+        wp::dsl::diagnostic_sink sink;
+        const auto rs = wp::compiler::compile_ruleset(f, {}, sources, sink);
+        INFO(f.string());
+        REQUIRE(rs);
+        const wp::verify::check_result result = wp::verify::check(*rs);
+        std::multiset<std::string> got;
+        for (const wp::verify::finding& x : result.findings) got.insert(normalised(x.kind, x.subject));
+        const std::multiset<std::string> want = expected_findings(f);
+        std::string got_text, want_text;
+        for (const auto& s : got) got_text += s + "; ";
+        for (const auto& s : want) want_text += s + "; ";
+        INFO("expected: " << want_text);
+        INFO("found:    " << got_text);
+        CHECK(got == want);
+        // every finding names what it involves, and gives a witness or a reason
+        for (const wp::verify::finding& x : result.findings) {
+            CHECK_FALSE(x.elements.empty());
+            if (x.proof == wp::verify::proof_kind::witness) CHECK_FALSE(x.witness.empty());
+        }
+    }
+}

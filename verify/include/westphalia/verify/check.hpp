@@ -1,0 +1,81 @@
+// The checker: proves or refutes properties of a compiled ruleset with Z3 (DESIGN.md §5).
+// Reads only the IR; the findings name rules by id and provenance, so any front end (the
+// CLI's human, JSON and SARIF reports) can render them.
+#pragma once
+
+#include "westphalia/ir/ir.hpp"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace wp::verify {
+
+enum class severity : std::uint8_t { error, warning };
+
+// One element a finding involves: a rule, table, decision, field, block or example.
+struct involved {
+    std::string role;  // "rule", "table", "decision", "field", "block", "example", "statement"
+    std::string name;
+    ir::provenance prov;
+};
+
+// How a finding was established.
+enum class proof_kind : std::uint8_t {
+    witness,  // a satisfying situation was found (shown in `witness`)
+    proved,   // a "never" answer: unsatisfiable, with the reasons in `because`
+    unknown,  // the solver gave up (timeout or resource limit): never a pass
+};
+
+struct finding {
+    std::string kind;  // contradiction, ambiguity, gap, table-gap, table-overlap, dead-rule,
+                       // dead-cell, bound-violation, example-failure, unreachable, stuck-state,
+                       // unknown
+    severity level = severity::error;
+    std::string subject;  // what the finding is about, by name ("wins", "campaign_outcome 9+")
+    std::string message;  // one line, for a designer
+    std::vector<involved> elements;  // the first is where the report points
+    proof_kind proof = proof_kind::witness;
+    std::vector<std::string> witness;  // "P1 reputation = -3", "campaign_roll dice = 1"
+    std::vector<std::string> because;  // for proved findings: the unsat core in rule terms
+    std::string replay;                // what replaying the witness through the engine gave
+    bool accepted = false;             // accepted in the ruleset (`accept`), with a reason
+    std::string accepted_reason;
+};
+
+struct check_options {
+    unsigned timeout_ms = 10000;  // per query; a query that runs out is an `unknown` finding
+    unsigned rlimit = 0;          // Z3 resource limit per query (0: none)
+    std::string dump_smt_dir;     // when set, every query is written there as an SMT-LIB file
+    int max_players = 0;          // 0: the ruleset's maximum, at most 6 (the symbolic state's size)
+    // Random games played through the engine at each player count before the reachability
+    // proofs: what they reach needs no proof (0: prove everything).
+    std::uint64_t sim_games = 100;
+};
+
+// Per check kind: how many Z3 queries and how long they took.
+struct kind_stats {
+    std::uint64_t queries = 0;
+    double milliseconds = 0;
+    int players_checked = 0;  // games of 1..this many players (up to the ruleset's range)
+};
+
+struct check_result {
+    std::vector<finding> findings;
+    std::map<std::string, kind_stats> stats;  // by check name (decisions, tables, bounds, …)
+    std::vector<std::string> approximations;  // what the encoding over-approximates, once each
+    double milliseconds = 0;
+    int players_checked = 0;  // games of 1..this many players (up to the ruleset's range)
+};
+
+// Runs every check on `rs` (options as selected in the IR).
+check_result check(const ir::ruleset& rs, const check_options& options = {});
+
+const char* name_of(severity s);
+const char* name_of(proof_kind p);
+
+// Findings at error severity that are not accepted.
+std::size_t error_count(const check_result& r);
+
+}  // namespace wp::verify

@@ -1,0 +1,1057 @@
+// The checks of DESIGN.md §5 over the symbolic game: each is a set of Z3 queries whose
+// satisfying models become witnesses and whose unsatisfiable cores become "why never".
+#include "westphalia/verify/check.hpp"
+
+#include "symbolic.hpp"
+
+#include "westphalia/engine/sim.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <set>
+#include <unordered_map>
+
+namespace wp::verify {
+
+using detail::fact;
+using detail::fact_list;
+using detail::symbolic;
+using detail::variable;
+using ir::id;
+
+const char* name_of(severity s) { return s == severity::error ? "error" : "warning"; }
+const char* name_of(proof_kind p) {
+    switch (p) {
+        case proof_kind::witness: return "witness";
+        case proof_kind::proved: return "proved";
+        case proof_kind::unknown: return "unknown";
+    }
+    return "?";
+}
+
+std::size_t error_count(const check_result& r) {
+    return static_cast<std::size_t>(std::count_if(r.findings.begin(), r.findings.end(), [](const finding& f) {
+        return f.level == severity::error && !f.accepted;
+    }));
+}
+
+namespace {
+
+std::string anchors_text(const ir::provenance& p) {
+    std::string s;
+    for (const ir::anchor& a : p.anchors) s += (s.empty() ? "§" : " §") + a.first + (a.last.empty() ? "" : "-" + a.last);
+    return s;
+}
+
+class checker {
+public:
+    checker(const ir::ruleset& rs, const check_options& opt, check_result& out)
+        : rs_(rs), opt_(opt), out_(out), sym_(ctx_, rs, players_for(rs, opt)) {
+        out_.players_checked = sym_.lay.players;
+        for (std::size_t i = 0; i < sym_.variables.size(); ++i) index_[sym_.variables[i].var.to_string()] = i;
+    }
+
+    void run() {
+        timed("decisions", [&] { domain_checks(); });
+        timed("explore", [&] {
+            sym_.explore();
+            sym_.run_examples();
+        });
+        if (debug_) {
+            std::size_t longest = 0;
+            for (const auto& s : sym_.rule_sites) {
+                std::size_t n = 0;
+                for (const detail::fact_node* f = s.facts.get(); f; f = f->prev.get()) ++n;
+                longest = std::max(longest, n);
+            }
+            std::fprintf(stderr, "explore: %zu rule sites, %zu table, %zu bound, %zu choice, %zu block, %zu end; %zu variables; longest path %zu facts; %.0f ms\n",
+                         sym_.rule_sites.size(), sym_.table_sites.size(), sym_.bound_sites.size(), sym_.choice_sites.size(),
+                         sym_.block_sites.size(), sym_.end_sites.size(), sym_.variables.size(), longest,
+                         out_.stats["explore"].milliseconds);
+        }
+        index_.clear();
+        for (std::size_t i = 0; i < sym_.variables.size(); ++i) index_[sym_.variables[i].var.to_string()] = i;
+        timed("reach", [&] { reach_checks(); });
+        timed("tables", [&] { table_checks(); });
+        timed("bounds", [&] { bound_checks(); });
+        timed("choices", [&] { choice_checks(); });
+        timed("examples", [&] { example_checks(); });
+        for (const std::string& a : sym_.approximations) out_.approximations.push_back(a);
+    }
+
+private:
+    static int players_for(const ir::ruleset& rs, const check_options& opt) {
+        int most = rs.max_players > 0 ? static_cast<int>(rs.max_players) : 4;
+        if (opt.max_players > 0) most = std::min(most, opt.max_players);
+        else most = std::min(most, 6);
+        return std::max(most, static_cast<int>(std::max<std::int64_t>(1, rs.min_players)));
+    }
+
+    void timed(const std::string& kind, const std::function<void()>& f) {
+        const auto t0 = std::chrono::steady_clock::now();
+        kind_ = kind;
+        f();
+        out_.stats[kind].milliseconds +=
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        if (debug_) std::fprintf(stderr, "%s: %llu queries, %.0f ms\n", kind.c_str(),
+                                 static_cast<unsigned long long>(out_.stats[kind].queries), out_.stats[kind].milliseconds);
+    }
+
+    // ------------------------------------------------------------ solving
+
+    struct answer {
+        z3::check_result r = z3::unknown;
+        std::vector<std::string> witness;
+        std::vector<std::string> because;
+    };
+
+    void dump(z3::solver& s) {
+        if (opt_.dump_smt_dir.empty()) return;
+        std::filesystem::create_directories(opt_.dump_smt_dir);
+        char name[64];
+        std::snprintf(name, sizeof name, "%05zu-%s.smt2", ++dumped_, kind_.c_str());
+        std::ofstream(std::filesystem::path(opt_.dump_smt_dir) / name) << s.to_smt2();
+    }
+
+    void configure(z3::solver& s) {
+        z3::params p(ctx_);
+        p.set("timeout", opt_.timeout_ms);
+        if (opt_.rlimit) p.set("rlimit", opt_.rlimit);
+        s.set(p);
+    }
+
+    // ---- slicing: a query only needs the facts that share variables with its target; the
+    // other facts fall into independent groups whose satisfiability is checked once and cached.
+
+    struct conjunct {
+        z3::expr e;
+        std::vector<unsigned> vars;
+    };
+
+    void flatten(const z3::expr& e, std::vector<z3::expr>& out) {
+        if (e.is_app() && e.decl().decl_kind() == Z3_OP_AND) {
+            for (unsigned i = 0; i < e.num_args(); ++i) flatten(e.arg(i), out);
+            return;
+        }
+        if (e.is_true()) return;
+        out.push_back(e);
+    }
+
+    std::vector<unsigned> variables_of(const z3::expr& e) {
+        std::set<unsigned> seen;
+        std::vector<z3::expr> consts;
+        constants(e, seen, consts);
+        std::vector<unsigned> ids;
+        for (const z3::expr& c : consts) ids.push_back(c.id());
+        std::sort(ids.begin(), ids.end());
+        return ids;
+    }
+
+    const std::vector<unsigned>& conjuncts_of(const fact_list& node) {
+        const detail::fact_node* f = node.get();
+        auto it = fact_conjuncts_.find(f);
+        if (it != fact_conjuncts_.end()) return it->second;
+        keep_alive_.push_back(node);  // the cache is keyed by address: the node must not be reused
+        std::vector<z3::expr> parts;
+        flatten(f->f.e, parts);
+        std::vector<unsigned> idx;
+        for (const z3::expr& p : parts) {
+            auto known = conjunct_index_.find(p.id());
+            if (known == conjunct_index_.end()) {
+                known = conjunct_index_.emplace(p.id(), static_cast<unsigned>(conjuncts_.size())).first;
+                conjuncts_.push_back({p, variables_of(p)});
+            }
+            idx.push_back(known->second);
+        }
+        return fact_conjuncts_.emplace(f, std::move(idx)).first->second;
+    }
+
+    unsigned find(std::unordered_map<unsigned, unsigned>& parent, unsigned x) {
+        auto it = parent.find(x);
+        if (it == parent.end()) { parent.emplace(x, x); return x; }
+        while (parent[x] != x) x = parent[x] = parent[parent[x]];
+        return x;
+    }
+
+    // The part of facts ∧ target to solve, or nothing when an independent group of facts is
+    // itself unsatisfiable (the target can then never hold).
+    std::optional<z3::expr> slice(const fact_list& facts, const z3::expr& target, bool& undecided) {
+        std::vector<unsigned> all;
+        std::set<unsigned> seen;
+        for (fact_list f = facts; f; f = f->prev)
+            for (unsigned c : conjuncts_of(f))
+                if (seen.insert(c).second) all.push_back(c);
+        std::vector<z3::expr> tparts;
+        flatten(target, tparts);
+        std::unordered_map<unsigned, unsigned> parent;
+        auto unite = [&](const std::vector<unsigned>& vars) {
+            for (std::size_t i = 1; i < vars.size(); ++i) {
+                const unsigned a = find(parent, vars[0]), b = find(parent, vars[i]);
+                if (a != b) parent[a] = b;
+            }
+            if (!vars.empty()) find(parent, vars[0]);
+        };
+        for (unsigned c : all) unite(conjuncts_[c].vars);
+        std::vector<std::vector<unsigned>> tvars;
+        for (const z3::expr& t : tparts) {
+            tvars.push_back(variables_of(t));
+            unite(tvars.back());
+        }
+        std::set<unsigned> relevant;
+        for (const auto& vs : tvars)
+            for (unsigned v : vs) relevant.insert(find(parent, v));
+        z3::expr_vector chosen(ctx_);
+        std::map<unsigned, std::vector<unsigned>> others;
+        for (unsigned c : all) {
+            const conjunct& cj = conjuncts_[c];
+            if (cj.vars.empty() || relevant.count(find(parent, cj.vars[0]))) chosen.push_back(cj.e);
+            else others[find(parent, cj.vars[0])].push_back(c);
+        }
+        for (auto& [root, group] : others) {
+            std::sort(group.begin(), group.end());
+            auto it = group_sat_.find(group);
+            if (it == group_sat_.end()) {
+                z3::solver s(ctx_);
+                configure(s);
+                for (unsigned c : group) s.add(conjuncts_[c].e);
+                ++out_.stats[kind_].queries;
+                it = group_sat_.emplace(group, s.check()).first;
+            }
+            if (it->second == z3::unsat) return std::nullopt;
+            if (it->second == z3::unknown) undecided = true;
+        }
+        for (const z3::expr& t : tparts) chosen.push_back(t);
+        return chosen.empty() ? ctx_.bool_val(true) : z3::mk_and(chosen);
+    }
+
+    // The facts within `radius` steps of the target's variables (two facts are a step apart
+    // when they share a variable), with the target.
+    z3::expr neighbourhood(const fact_list& facts, const z3::expr& target, int radius) {
+        std::vector<unsigned> all;
+        std::set<unsigned> seen;
+        for (fact_list f = facts; f; f = f->prev)
+            for (unsigned c : conjuncts_of(f))
+                if (seen.insert(c).second) all.push_back(c);
+        std::unordered_map<unsigned, std::vector<unsigned>> by_var;
+        for (unsigned c : all)
+            for (unsigned v : conjuncts_[c].vars) by_var[v].push_back(c);
+        std::set<unsigned> vars_seen;
+        std::vector<unsigned> frontier = variables_of(target);
+        vars_seen.insert(frontier.begin(), frontier.end());
+        std::set<unsigned> chosen;
+        for (unsigned c : all)
+            if (conjuncts_[c].vars.empty()) chosen.insert(c);
+        for (int step = 0; step < radius && !frontier.empty(); ++step) {
+            std::vector<unsigned> next;
+            for (unsigned v : frontier) {
+                auto it = by_var.find(v);
+                if (it == by_var.end()) continue;
+                for (unsigned c : it->second) {
+                    if (!chosen.insert(c).second) continue;
+                    for (unsigned w : conjuncts_[c].vars)
+                        if (vars_seen.insert(w).second) next.push_back(w);
+                }
+            }
+            frontier = std::move(next);
+        }
+        z3::expr_vector v(ctx_);
+        for (unsigned c : chosen) v.push_back(conjuncts_[c].e);
+        v.push_back(target);
+        return z3::mk_and(v);
+    }
+
+    // Satisfiability, trying a small neighbourhood of the facts first: when that is already
+    // unsatisfiable, so is the whole (a quick proof of "never").
+    z3::check_result solve_local_first(const fact_list& facts, const z3::expr& target) {
+        for (int radius : {2, 6}) {
+            ++out_.stats[kind_].queries;
+            z3::solver s(ctx_);
+            z3::params p(ctx_);
+            p.set("timeout", std::min(opt_.timeout_ms, 1000u));
+            s.set(p);
+            s.add(neighbourhood(facts, target, radius));
+            if (s.check() == z3::unsat) return z3::unsat;
+        }
+        return solve(facts, target, false).r;
+    }
+
+    // Is facts ∧ target satisfiable? With `show`: the smallest witness found, as lines (the
+    // values of `extra` first).
+    answer solve(const fact_list& facts, const z3::expr& target, bool show,
+                 const std::vector<std::pair<std::string, z3::expr>>& extra = {}) {
+        bool undecided = false;
+        const std::optional<z3::expr> q = slice(facts, target, undecided);
+        answer a;
+        if (!q) {
+            a.r = z3::unsat;
+            return a;
+        }
+        ++out_.stats[kind_].queries;
+        z3::solver s(ctx_);
+        configure(s);
+        s.add(*q);
+        dump(s);
+        const auto t0 = std::chrono::steady_clock::now();
+        a.r = s.check();
+        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        if (debug_ && ms > 200) std::fprintf(stderr, "  slow %s query: %.0f ms (%s)\n", kind_.c_str(), ms,
+                                             a.r == z3::sat ? "sat" : a.r == z3::unsat ? "unsat" : "unknown");
+        if (a.r == z3::sat && undecided) a.r = z3::unknown;
+        if (a.r == z3::sat && show) {
+            // the witness shows the values near the question (its variables and those one
+            // fact away), kept at their usual values where possible
+            const std::vector<unsigned> near = variables_of(neighbourhood(facts, target, 1));
+            a.witness = witness(*q, s.get_model(), extra, std::set<unsigned>(near.begin(), near.end()));
+        }
+        return a;
+    }
+
+    // Unsatisfiable: which of the labelled facts (and extra labelled conditions) it needs.
+    std::vector<std::string> explain(const fact_list& facts, const std::vector<std::pair<std::string, z3::expr>>& extra) {
+        ++out_.stats[kind_].queries;
+        z3::solver s(ctx_);
+        configure(s);
+        z3::params p(ctx_);
+        p.set("core.minimize", true);
+        s.set(p);
+        std::vector<std::string> why;
+        std::size_t k = 0;
+        auto track = [&](const z3::expr& e, const std::string& w) {
+            const z3::expr lit = ctx_.bool_const(("why" + std::to_string(k++)).c_str());
+            s.add(z3::implies(lit, e));
+            why.push_back(w);
+            return lit;
+        };
+        z3::expr_vector lits(ctx_);
+        for (const auto& [w, e] : extra) lits.push_back(track(e, w));
+        for (const detail::fact_node* f = facts.get(); f; f = f->prev.get()) lits.push_back(track(f->f.e, f->f.why));
+        std::vector<std::string> out;
+        if (s.check(lits) != z3::unsat) return out;
+        std::set<std::string> seen;
+        for (const z3::expr& c : s.unsat_core()) {
+            const std::string name = c.decl().name().str();
+            const std::size_t i = std::stoul(name.substr(3));
+            if (seen.insert(why.at(i)).second) out.push_back(why.at(i));
+        }
+        return out;
+    }
+
+    void constants(const z3::expr& e, std::set<unsigned>& seen, std::vector<z3::expr>& out) {
+        if (!seen.insert(e.id()).second) return;
+        if (e.is_app()) {
+            if (e.num_args() == 0 && e.decl().decl_kind() == Z3_OP_UNINTERPRETED) {
+                out.push_back(e);
+                return;
+            }
+            for (unsigned i = 0; i < e.num_args(); ++i) constants(e.arg(i), seen, out);
+        } else if (e.is_quantifier()) {
+            constants(e.body(), seen, out);
+        }
+    }
+
+    std::vector<std::string> witness(const z3::expr& q, z3::model m, const std::vector<std::pair<std::string, z3::expr>>& extra,
+                                     const std::set<unsigned>& near) {
+        std::set<unsigned> seen;
+        std::vector<z3::expr> all, vars;
+        constants(q, seen, all);
+        for (const z3::expr& v : all)
+            if (near.count(v.id()) || v.to_string() == "players") vars.push_back(v);
+        // the smallest witness: as many values as possible at their usual (initial) value
+        z3::optimize o(ctx_);
+        z3::params p(ctx_);
+        p.set("timeout", std::min(opt_.timeout_ms, 3000u));
+        o.set(p);
+        o.add(q);
+        std::vector<std::size_t> known;
+        for (const z3::expr& v : vars) {
+            auto it = index_.find(v.to_string());
+            if (it == index_.end()) continue;
+            const variable& var = sym_.variables[it->second];
+            known.push_back(it->second);
+            if (var.var.is_bool()) o.add_soft(!var.var, 1);
+            else o.add_soft(var.var == ctx_.int_val(var.preferred), 1);
+        }
+        ++out_.stats[kind_].queries;
+        if (o.check() == z3::sat) m = o.get_model();
+        std::vector<std::string> lines;
+        for (const auto& [text, e] : extra) {
+            const z3::expr v = m.eval(e, true);
+            std::int64_t x = 0;
+            lines.push_back(text + " = " + (v.is_numeral_i64(x) ? std::to_string(x) : v.to_string()));
+        }
+        std::sort(known.begin(), known.end());
+        std::set<std::string> done;
+        for (std::size_t i : known) {
+            const variable& var = sym_.variables[i];
+            const z3::expr v = m.eval(var.var, true);
+            std::string line;
+            if (var.var.is_bool()) {
+                if (v.is_true()) line = var.text + ": yes";
+                else continue;
+            } else {
+                std::int64_t x = 0;
+                if (!v.is_numeral_i64(x)) continue;
+                if (x == var.preferred && var.text != "players") continue;
+                switch (var.as) {
+                    case variable::show::zone: line = var.text + " is in " + sym_.zone_instance_text(x); break;
+                    case variable::show::boolean: line = var.text + " = " + (x ? "true" : "false"); break;
+                    case variable::show::player: line = var.text + " = " + (x < 0 ? "none" : "P" + std::to_string(x + 1)); break;
+                    case variable::show::instance: line = var.text + " = " + sym_.instance_text(x); break;
+                    default: line = var.text + " = " + sym_.value_text(var.type, x); break;
+                }
+            }
+            if (done.insert(line).second) lines.push_back(line);
+        }
+        return lines;
+    }
+
+    // ------------------------------------------------------------ findings
+
+    involved rule_elem(id r) const {
+        const ir::rule& rule = rs_.rules.at(r);
+        return {"rule", rule.name, rule.prov};
+    }
+
+    std::string where(const ir::provenance& p) const {
+        std::string s = sym_.position(p.where);
+        const std::string a = anchors_text(p);
+        return a.empty() ? s : s + " " + a;
+    }
+
+    finding& add(const std::string& kind, severity level, const std::string& subject, const std::string& message) {
+        finding f;
+        f.kind = kind;
+        f.level = level;
+        f.subject = subject;
+        f.message = message;
+        out_.findings.push_back(std::move(f));
+        return out_.findings.back();
+    }
+
+    void unknown(const std::string& what, const std::vector<involved>& elems, severity level = severity::error) {
+        finding& f = add("unknown", level, what, "the solver could not decide " + what + " within the limits (--timeout, --rlimit)");
+        f.proof = proof_kind::unknown;
+        f.elements = elems;
+    }
+
+    // ------------------------------------------------------------ domain checks
+
+    // The rules of one group over a free state and free target arguments.
+    void domain_checks() {
+        std::vector<fact> facts;
+        const detail::store st = sym_.free_store(facts);
+        fact_list base;
+        for (const fact& f : facts) base = std::make_shared<const detail::fact_node>(detail::fact_node{f, base});
+        const std::int64_t lo = std::max<std::int64_t>(1, rs_.min_players);
+        base = std::make_shared<const detail::fact_node>(detail::fact_node{
+            {sym_.n_players >= ctx_.int_val(lo) && sym_.n_players <= ctx_.int_val(sym_.lay.players),
+             "the number of players is " + std::to_string(lo) + ".." + std::to_string(sym_.lay.players)},
+            base});
+        for (id g = 0; g < rs_.groups.size(); ++g) group_checks(g, st, base);
+    }
+
+    static z3::expr conj(z3::context& ctx, const fact_list& facts) {
+        z3::expr_vector v(ctx);
+        for (const detail::fact_node* f = facts.get(); f; f = f->prev.get()) v.push_back(f->f.e);
+        return v.empty() ? ctx.bool_val(true) : z3::mk_and(v);
+    }
+
+    const std::vector<ir::local>* target_params(const ir::rule_group& gr) const {
+        switch (gr.target) {
+            case ir::target_kind::roll: return &rs_.rolls.at(gr.target_id).locals;
+            case ir::target_kind::quantity: return &rs_.quantities.at(gr.target_id).locals;
+            case ir::target_kind::decision: return &rs_.decisions.at(gr.target_id).params;
+            case ir::target_kind::action: return &rs_.actions.at(gr.target_id).locals;
+            case ir::target_kind::event: return &rs_.events.at(gr.target_id).params;
+            default: return nullptr;
+        }
+    }
+
+    std::size_t target_param_count(const ir::rule_group& gr) const {
+        switch (gr.target) {
+            case ir::target_kind::roll: return rs_.rolls.at(gr.target_id).param_count;
+            case ir::target_kind::quantity: return rs_.quantities.at(gr.target_id).param_count;
+            case ir::target_kind::decision: return rs_.decisions.at(gr.target_id).params.size();
+            case ir::target_kind::action: return rs_.actions.at(gr.target_id).param_count;
+            case ir::target_kind::event: return rs_.events.at(gr.target_id).params.size();
+            default: return 0;
+        }
+    }
+
+    std::string target_name(const ir::rule_group& gr) const {
+        switch (gr.target) {
+            case ir::target_kind::roll: return rs_.rolls.at(gr.target_id).name;
+            case ir::target_kind::quantity: return rs_.quantities.at(gr.target_id).name;
+            case ir::target_kind::decision: return rs_.decisions.at(gr.target_id).name;
+            case ir::target_kind::action: return rs_.actions.at(gr.target_id).name;
+            case ir::target_kind::event: return rs_.events.at(gr.target_id).name;
+            default: return "?";
+        }
+    }
+
+    // Whether a beats b through override edges (transitively).
+    bool beats(const ir::rule_group& gr, id a, id b) const {
+        std::vector<id> todo{a};
+        std::set<id> seen;
+        while (!todo.empty()) {
+            const id x = todo.back();
+            todo.pop_back();
+            if (!seen.insert(x).second) continue;
+            for (const ir::override_edge& e : gr.edges)
+                if (e.higher == x) {
+                    if (e.lower == b) return true;
+                    todo.push_back(e.lower);
+                }
+        }
+        return false;
+    }
+
+    // Whether rule r's condition can hold for some other values of the options.
+    bool applies_under_other_options(id r, const std::vector<z3::expr>& args, const detail::store& st, const fact_list& facts) {
+        if (rs_.options.empty()) return false;
+        sym_.free_options = true;
+        z3::expr g = sym_.rule_guard(r, args, st);
+        for (const z3::expr& x : sym_.side) g = g && x;
+        sym_.side.clear();
+        sym_.free_options = false;
+        return solve(facts, g, false).r == z3::sat;
+    }
+
+    // Whether a site unreachable under the chosen options is reachable under others: the
+    // sequence is explored again with every option free.
+    bool reachable_under_other_options(id node) {
+        if (rs_.options.empty()) return false;
+        if (!free_) {
+            free_ = std::make_unique<symbolic>(ctx_, rs_, sym_.lay.players);
+            free_->free_options = true;
+            free_->explore();
+        }
+        auto check = [&](const auto& sites) {
+            for (const auto& s : sites)
+                if (s.node == node && solve_local_first(s.facts, ctx_.bool_val(true)) != z3::unsat) return true;
+            return false;
+        };
+        return check(free_->block_sites) || check(free_->end_sites);
+    }
+
+    void group_checks(id g, const detail::store& st, const fact_list& base) {
+        const ir::rule_group& gr = rs_.groups.at(g);
+        const std::vector<ir::local>* params = target_params(gr);
+        const std::size_t count = target_param_count(gr);
+        fact_list facts = base;
+        std::vector<z3::expr> args;
+        for (std::size_t i = 0; i < count && params; ++i) {
+            const ir::local& l = params->at(i);
+            z3::expr v = sym_.fresh(l.name, l.type, l.name, variable::show::value, 0);
+            switch (rs_.types.at(l.type).kind) {
+                case ir::type_kind::player: sym_.variables.back().as = variable::show::player; break;
+                case ir::type_kind::entity: sym_.variables.back().as = variable::show::instance; break;
+                case ir::type_kind::enumeration: sym_.variables.back().as = variable::show::member; break;
+                default: break;
+            }
+            sym_.variables.back().preferred = -99;  // always show the arguments
+            index_[v.to_string()] = sym_.variables.size() - 1;
+            z3::expr dom = sym_.in_type(v, l.type);
+            if (rs_.types.at(l.type).kind == ir::type_kind::player) dom = dom && v >= 0;
+            if (rs_.types.at(l.type).kind == ir::type_kind::entity) dom = dom && v >= 0;
+            facts = std::make_shared<const detail::fact_node>(detail::fact_node{{dom, "the range of `" + l.name + "`"}, facts});
+            args.push_back(v);
+        }
+        std::map<id, z3::expr> guards;
+        std::map<id, z3::expr> applies = sym_.group_effective(g, args, st, &guards);
+        z3::expr side = ctx_.bool_val(true);
+        for (const z3::expr& s : sym_.side) side = side && s;
+        sym_.side.clear();
+        facts = std::make_shared<const detail::fact_node>(detail::fact_node{{side, "the possible dice and values"}, facts});
+        const std::string target = target_name(gr);
+
+        // vacuous and shadowed
+        for (id r : gr.rules) {
+            const ir::rule& rule = rs_.rules.at(r);
+            if (rule.guard == ir::no_id) continue;
+            answer a = solve(facts, guards.at(r), false);
+            if (a.r == z3::unknown) { unknown("whether rule " + rule.name + " can apply", {rule_elem(r)}); continue; }
+            if (a.r == z3::unsat && applies_under_other_options(r, args, st, facts)) {
+                dead_.insert(r);  // inactive under the chosen options: not a defect
+                continue;
+            }
+            if (a.r == z3::unsat) {
+                finding& f = add("dead-rule", severity::warning, rule.name,
+                                 "rule `" + rule.name + "` can never apply: its condition is impossible");
+                f.elements.push_back(rule_elem(r));
+                f.proof = proof_kind::proved;
+                f.because = explain(facts, {{"the condition of `" + rule.name + "` (" + where(rule.prov) + ")", guards.at(r)}});
+                dead_.insert(r);
+                continue;
+            }
+            if (!gr.edges.empty()) {
+                answer b = solve(facts, applies.at(r), false);
+                if (b.r == z3::unsat) {
+                    finding& f = add("dead-rule", severity::warning, rule.name,
+                                     "rule `" + rule.name + "` never takes effect: whenever it applies, a rule that overrides it applies too");
+                    f.elements.push_back(rule_elem(r));
+                    for (const ir::override_edge& e : gr.edges)
+                        if (e.lower == r) f.elements.push_back(rule_elem(e.higher));
+                    f.proof = proof_kind::proved;
+                    std::vector<std::pair<std::string, z3::expr>> extra{
+                        {"the condition of `" + rule.name + "` (" + where(rule.prov) + ")", guards.at(r)}};
+                    for (const ir::override_edge& e : gr.edges)
+                        if (e.lower == r)
+                            extra.push_back({"`" + rs_.rules.at(e.higher).name + "` overrides it where it applies (" +
+                                                 where(rs_.rules.at(e.higher).prov) + ")",
+                                             !guards.at(e.higher)});
+                    f.because = explain(facts, extra);
+                    dead_.insert(r);
+                }
+            }
+        }
+
+        // contradictions and ambiguities
+        auto value_of = [&](id r) {
+            const ir::rule& rule = rs_.rules.at(r);
+            symbolic::env e;
+            e.locals.resize(std::max(rule.locals.size(), args.size()));
+            for (std::size_t i = 0; i < args.size() && i < rule.locals.size(); ++i) e.locals[i] = args[i];
+            z3::expr v = sym_.integer(rule.value, e, st);
+            z3::expr s = ctx_.bool_val(true);
+            for (const z3::expr& x : sym_.side) s = s && x;
+            sym_.side.clear();
+            return std::make_pair(v, s);
+        };
+        for (std::size_t i = 0; i < gr.rules.size(); ++i)
+            for (std::size_t j = i + 1; j < gr.rules.size(); ++j) {
+                const id a = gr.rules[i], b = gr.rules[j];
+                if (dead_.count(a) || dead_.count(b) || beats(gr, a, b) || beats(gr, b, a)) continue;
+                const ir::rule& ra = rs_.rules.at(a);
+                const ir::rule& rb = rs_.rules.at(b);
+                const bool defines = ra.kind == ir::rule_kind::define && rb.kind == ir::rule_kind::define;
+                const bool legal = (ra.kind == ir::rule_kind::forbid && rb.kind == ir::rule_kind::require) ||
+                                   (ra.kind == ir::rule_kind::require && rb.kind == ir::rule_kind::forbid);
+                if (!defines && !legal) continue;
+                const z3::expr both = applies.at(a) && applies.at(b);
+                if (legal) {
+                    answer x = solve(facts, both, true);
+                    if (x.r == z3::unknown) unknown("whether " + ra.name + " and " + rb.name + " conflict", {rule_elem(a), rule_elem(b)});
+                    if (x.r != z3::sat) continue;
+                    finding& f = add("contradiction", severity::error, ra.name + " " + rb.name,
+                                     "`" + ra.name + "` forbids " + target + " where `" + rb.name + "` requires it, and neither overrides the other");
+                    f.elements = {rule_elem(a), rule_elem(b)};
+                    f.witness = x.witness;
+                    continue;
+                }
+                const auto [va, sa] = value_of(a);
+                const auto [vb, sb] = value_of(b);
+                answer x = solve(facts, both && sa && sb && va != vb, true, {{ra.name + " gives", va}, {rb.name + " gives", vb}});
+                if (x.r == z3::unknown) {
+                    unknown("whether " + ra.name + " and " + rb.name + " disagree", {rule_elem(a), rule_elem(b)});
+                    continue;
+                }
+                if (x.r == z3::sat) {
+                    finding& f = add("contradiction", severity::error, ra.name + " " + rb.name,
+                                     "`" + ra.name + "` and `" + rb.name + "` both decide " + target +
+                                         " with different values, and neither overrides the other");
+                    f.elements = {rule_elem(a), rule_elem(b)};
+                    f.witness = x.witness;
+                    continue;
+                }
+                answer y = solve(facts, both && sa && sb, true);
+                if (y.r == z3::sat) {
+                    finding& f = add("ambiguity", severity::warning, ra.name + " " + rb.name,
+                                     "`" + ra.name + "` and `" + rb.name + "` both decide " + target +
+                                         " (with the same value) and neither overrides the other");
+                    f.elements = {rule_elem(a), rule_elem(b)};
+                    f.witness = y.witness;
+                }
+            }
+
+        // gaps in total decisions
+        if (gr.target == ir::target_kind::decision && rs_.decisions.at(gr.target_id).total) {
+            const ir::decision& d = rs_.decisions.at(gr.target_id);
+            z3::expr none = ctx_.bool_val(true);
+            for (id r : gr.rules)
+                if (rs_.rules.at(r).kind == ir::rule_kind::define) none = none && !guards.at(r);
+            answer x = solve(facts, none, true);
+            if (x.r == z3::unknown) unknown("whether " + d.name + " is decided everywhere", {{"decision", d.name, d.prov}});
+            if (x.r == z3::sat) {
+                finding& f = add("gap", severity::error, d.name,
+                                 "decision `" + d.name + "` is declared total, but no rule decides it in this situation");
+                f.elements.push_back({"decision", d.name, d.prov});
+                for (id r : gr.rules) f.elements.push_back(rule_elem(r));
+                f.witness = x.witness;
+            }
+        }
+    }
+
+    // ------------------------------------------------------------ reachability
+
+    // Rules that apply nowhere the sequence consults them; blocks and game ends never reached.
+    // Random games through the engine: a rule that fires or a game end that happens there is
+    // reached, with a seeded game as its witness, and needs no proof.
+    void play_evidence() {
+        if (opt_.sim_games == 0 || rs_.sequences.empty()) return;
+        const int lo = static_cast<int>(std::max<std::int64_t>(1, rs_.min_players));
+        for (int players = lo; players <= sym_.lay.players; ++players) {
+            engine::sim_options so;
+            so.games = opt_.sim_games;
+            so.players = players;
+            so.seed = 1;
+            so.check_invariants = false;
+            so.max_decisions = 100000;
+            try {
+                const engine::sim_report r = engine::simulate(rs_, so);
+                for (const engine::sim_rule& x : r.rules)
+                    if (x.fires > 0) fired_.insert(x.name);
+                for (const auto& [reason, n] : r.end_reasons)
+                    if (n > 0) ended_.insert(reason);
+                played_ += r.games;
+            } catch (const std::exception&) {
+                // a ruleset the engine cannot set up for this many players: no evidence
+            }
+        }
+    }
+
+    void reach_checks() {
+        play_evidence();
+        std::map<id, std::vector<const detail::rule_site*>> by_rule;
+        for (const detail::rule_site& s : sym_.rule_sites) by_rule[s.rule].push_back(&s);
+        for (id g = 0; g < rs_.groups.size(); ++g) {
+            const ir::rule_group& gr = rs_.groups.at(g);
+            for (id r : gr.rules) {
+                if (dead_.count(r)) continue;
+                const ir::rule& rule = rs_.rules.at(r);
+                auto it = by_rule.find(r);
+                if (it == by_rule.end()) {
+                    // decisions and quantities may be consulted outside the sequence (the winner)
+                    if (gr.target == ir::target_kind::decision || gr.target == ir::target_kind::quantity) continue;
+                    finding& f = add("dead-rule", severity::warning, rule.name,
+                                     "rule `" + rule.name + "` is never used: nothing in the sequence of play uses `" +
+                                         target_name(gr) + "`");
+                    f.elements.push_back(rule_elem(r));
+                    f.proof = proof_kind::proved;
+                    continue;
+                }
+                if (fired_.count(rule.name)) continue;
+                // one question per place and circumstances: the options considered there, together
+                std::map<const detail::fact_node*, std::vector<const detail::rule_site*>> places;
+                for (const detail::rule_site* s : it->second) places[s->facts.get()].push_back(s);
+                if (debug_)
+                    std::fprintf(stderr, "reach: proving %s over %zu places\n", rule.name.c_str(), places.size());
+                bool reached = false, undecided = false;
+                std::vector<std::pair<const detail::rule_site*, z3::expr>> questions;
+                for (const auto& [facts, sites] : places) {
+                    z3::expr_vector any(ctx_);
+                    for (const detail::rule_site* s : sites) any.push_back(s->extra && s->applies);
+                    questions.push_back({sites.front(), z3::mk_or(any)});
+                }
+                for (const auto& [s, q] : questions) {
+                    const z3::check_result a = solve_local_first(s->facts, q);
+                    if (a == z3::sat) { reached = true; break; }
+                    if (a == z3::unknown) undecided = true;
+                }
+                if (reached) continue;
+                if (undecided) {
+                    unknown("whether rule " + rule.name + " is ever reached", {rule_elem(r)}, severity::warning);
+                    continue;
+                }
+                finding& f = add("dead-rule", severity::warning, rule.name,
+                                 "rule `" + rule.name + "` never applies in play: wherever the sequence uses `" + target_name(gr) +
+                                     "`, its condition is false");
+                f.elements.push_back(rule_elem(r));
+                f.proof = proof_kind::proved;
+                if (played_) f.replay = "confirmed: it did not fire in " + std::to_string(played_) + " random games either";
+                std::vector<const detail::rule_site*> firsts;
+                std::map<const detail::site*, z3::expr> question_of;
+                for (const auto& [s, q] : questions) {
+                    firsts.push_back(s);
+                    question_of.emplace(s, q);
+                }
+                because_at_sites(f, firsts, [&](const detail::site& s) {
+                    return std::vector<std::pair<std::string, z3::expr>>{
+                        {"the condition of `" + rule.name + "` (" + where(rule.prov) + ")", question_of.at(&s)}};
+                });
+            }
+        }
+        // blocks
+        std::map<id, std::vector<const detail::block_site*>> by_block;
+        for (const detail::block_site& s : sym_.block_sites) by_block[s.block].push_back(&s);
+        for (id b = 0; b < rs_.blocks.size(); ++b) {
+            const ir::block& bl = rs_.blocks[b];
+            auto it = by_block.find(b);
+            if (it == by_block.end()) continue;  // in a procedure the sequence never calls
+            bool reached = false;
+            for (const auto* s : it->second)
+                if (solve_local_first(s->facts, ctx_.bool_val(true)) != z3::unsat) { reached = true; break; }
+            if (reached || reachable_under_other_options(it->second.front()->node)) continue;
+            finding& f = add("unreachable", severity::warning, bl.path,
+                             bl.word + " `" + bl.path + "` is never reached: the circumstances around it can never hold");
+            f.elements.push_back({"block", bl.path, bl.prov});
+            f.proof = proof_kind::proved;
+            because_at_sites(f, it->second, [](const detail::site&) { return std::vector<std::pair<std::string, z3::expr>>{}; });
+        }
+        // game ends
+        std::map<std::string, std::vector<const detail::end_site*>> by_reason;
+        for (const detail::end_site& s : sym_.end_sites) by_reason[s.reason].push_back(&s);
+        for (const auto& [reason, sites] : by_reason) {
+            if (ended_.count(reason)) continue;
+            bool reached = false;
+            for (const auto* s : sites)
+                if (solve_local_first(s->facts, ctx_.bool_val(true)) != z3::unsat) { reached = true; break; }
+            bool elsewhere = false;
+            for (const auto* s : sites) elsewhere = elsewhere || reachable_under_other_options(s->node);
+            if (reached || elsewhere) continue;
+            finding& f = add("unreachable", severity::warning, reason, "the game can never end with `" + reason + "`");
+            for (const auto* s : sites) f.elements.push_back({"statement", "end game " + reason, statement_prov(s->node)});
+            f.proof = proof_kind::proved;
+            because_at_sites(f, sites, [](const detail::site&) { return std::vector<std::pair<std::string, z3::expr>>{}; });
+        }
+    }
+
+    ir::provenance statement_prov(id n) const {
+        ir::provenance p;
+        if (n != ir::no_id) {
+            p.where = rs_.nodes.at(n).where;
+            p.layer = rs_.nodes.at(n).layer;
+        }
+        return p;
+    }
+
+    template <class Site>
+    void because_at_sites(finding& f, const std::vector<const Site*>& sites,
+                          const std::function<std::vector<std::pair<std::string, z3::expr>>(const detail::site&)>& extra) {
+        std::set<std::string> seen;
+        std::size_t shown = 0;
+        for (const Site* s : sites) {
+            if (shown == 3) {
+                f.because.push_back("… and " + std::to_string(sites.size() - shown) + " more places");
+                break;
+            }
+            std::vector<std::string> core = explain(s->facts, extra(*s));
+            std::string line = "at " + sym_.node_position(s->node) + ": ";
+            for (std::size_t i = 0; i < core.size(); ++i) line += (i ? "; " : "") + core[i];
+            if (core.empty()) line += "the circumstances there";
+            if (seen.insert(line).second) {
+                f.because.push_back(line);
+                ++shown;
+            }
+        }
+    }
+
+    // ------------------------------------------------------------ tables
+
+    void table_checks() {
+        std::map<id, std::vector<const detail::table_site*>> by_table;
+        for (const detail::table_site& s : sym_.table_sites) by_table[s.table].push_back(&s);
+        for (id t = 0; t < rs_.tables.size(); ++t) {
+            const ir::table& tb = rs_.tables[t];
+            overlaps(tb, tb.rows.size(), [&](std::size_t i) { return tb.rows[i].key; }, "row");
+            if (!tb.columns.empty()) overlaps(tb, tb.columns.size(), [&](std::size_t i) { return tb.columns[i]; }, "column");
+            auto it = by_table.find(t);
+            if (it == by_table.end()) continue;
+            // gaps: a key that can occur and that no row (or column) covers
+            bool gap = false;
+            for (std::size_t k = 0; k < tb.keys.size() && k < 2 && !gap; ++k) {
+                for (const detail::table_site* s : it->second) {
+                    const z3::expr key = s->keys.at(k);
+                    z3::expr_vector any(ctx_);
+                    if (k == 0) for (const ir::table_row& r : tb.rows) any.push_back(detail::key_in(ctx_, r.key, key));
+                    else for (const ir::key_range& c : tb.columns) any.push_back(detail::key_in(ctx_, c, key));
+                    const z3::expr covered = any.empty() ? ctx_.bool_val(false) : z3::mk_or(any);
+                    answer a = solve(s->facts, !covered, true, {{"the " + std::string(k == 0 ? "row" : "column") + " key", key}});
+                    if (a.r == z3::unknown) { unknown("whether every key of " + tb.name + " is covered", {{"table", tb.name, tb.prov}}); break; }
+                    if (a.r != z3::sat) continue;
+                    finding& f = add("table-gap", severity::error, tb.name,
+                                     "table `" + tb.name + "` has no " + (k == 0 ? "row" : "column") + " for a key that can occur");
+                    f.elements.push_back({"table", tb.name, tb.prov});
+                    f.elements.push_back({"statement", "use of " + tb.name, statement_prov(s->node)});
+                    modifiers_of(tb, f);
+                    f.witness = a.witness;
+                    gap = true;
+                    break;
+                }
+            }
+            // dead cells: a row (column) no key that can occur selects
+            auto dead = [&](const ir::key_range& key, std::size_t k, const std::string& what) {
+                for (const detail::table_site* s : it->second) {
+                    if (solve_local_first(s->facts, detail::key_in(ctx_, key, s->keys.at(k))) != z3::unsat) return;
+                }
+                finding& f = add("dead-cell", severity::warning, tb.name + " " + key.text,
+                                 what + " `" + key.text + "` of table `" + tb.name + "` can never be selected");
+                f.elements.push_back({"table", tb.name, tb.prov});
+                f.proof = proof_kind::proved;
+                because_at_sites(f, it->second, [&](const detail::site& s) {
+                    const auto* ts = static_cast<const detail::table_site*>(&s);
+                    return std::vector<std::pair<std::string, z3::expr>>{
+                        {"the key falls in `" + key.text + "`", detail::key_in(ctx_, key, ts->keys.at(k))}};
+                });
+            };
+            for (const ir::table_row& r : tb.rows) dead(r.key, 0, "row");
+            for (const ir::key_range& c : tb.columns) dead(c, 1, "column");
+        }
+    }
+
+    void modifiers_of(const ir::table& tb, finding& f) {
+        if (tb.keys.empty() || tb.keys[0].expr == ir::no_id) return;
+        const ir::node& key = rs_.nodes.at(tb.keys[0].expr);
+        if (key.code != ir::op::roll) return;
+        const id g = sym_.group_of_target[static_cast<int>(ir::target_kind::roll)].at(key.ref);
+        if (g == ir::no_id) return;
+        for (id r : rs_.groups.at(g).rules)
+            if (rs_.rules.at(r).kind == ir::rule_kind::modifier) f.elements.push_back(rule_elem(r));
+    }
+
+    void overlaps(const ir::table& tb, std::size_t count, const std::function<ir::key_range(std::size_t)>& key,
+                  const std::string& what) {
+        for (std::size_t i = 0; i < count; ++i)
+            for (std::size_t j = i + 1; j < count; ++j) {
+                const ir::key_range a = key(i), b = key(j);
+                if (a.kind != b.kind) continue;
+                bool meet = false;
+                std::string common;
+                if (a.kind == ir::key_range_kind::member) {
+                    meet = a.lo == b.lo;
+                    common = a.text;
+                } else {
+                    const std::int64_t alo = a.open_lo ? INT64_MIN : a.lo, ahi = a.open_hi ? INT64_MAX : a.hi;
+                    const std::int64_t blo = b.open_lo ? INT64_MIN : b.lo, bhi = b.open_hi ? INT64_MAX : b.hi;
+                    meet = alo <= bhi && blo <= ahi;
+                    const std::int64_t k = std::max(alo, blo) == INT64_MIN ? std::min(ahi, bhi) : std::max(alo, blo);
+                    common = std::to_string(k);
+                }
+                if (!meet) continue;
+                finding& f = add("table-overlap", severity::error, tb.name,
+                                 what + "s `" + a.text + "` and `" + b.text + "` of table `" + tb.name + "` cover a common key");
+                f.elements.push_back({"table", tb.name, tb.prov});
+                if (what == "row") {
+                    f.elements.push_back({"row", tb.rows[i].key.text, tb.rows[i].prov});
+                    f.elements.push_back({"row", tb.rows[j].key.text, tb.rows[j].prov});
+                }
+                f.witness.push_back("the key " + common + " falls in both; the engine reads the first");
+            }
+    }
+
+    // ------------------------------------------------------------ bounds, choices, examples
+
+    void bound_checks() {
+        std::set<id> reported;
+        for (const detail::bound_site& s : sym_.bound_sites) {
+            if (reported.count(s.node)) continue;
+            // one question for every place the assignment may write, then the place it does
+            z3::expr_vector any(ctx_);
+            for (const z3::expr& o : s.out) any.push_back(o);
+            answer first = solve_local_first(s.facts, z3::mk_or(any)) == z3::unsat ? answer{z3::unsat, {}, {}} : answer{z3::sat, {}, {}};
+            if (first.r == z3::unsat) continue;
+            for (std::size_t k = 0; k < s.out.size(); ++k) {
+                answer a = solve(s.facts, s.out[k], true, {{"the new value", s.value[k]}});
+                if (a.r == z3::unknown) {
+                    unknown("whether `" + rs_.slots.at(s.slot).name + "` stays in range", {{"field", rs_.slots.at(s.slot).name, rs_.slots.at(s.slot).prov}});
+                    break;
+                }
+                if (a.r != z3::sat) continue;
+                const ir::slot& sl = rs_.slots.at(s.slot);
+                const ir::type& t = rs_.types.at(s.type);
+                finding& f = add("bound-violation", severity::error, sl.name,
+                                 "this can take `" + sl.name + "` outside " + std::to_string(t.lo) + ".." + std::to_string(t.hi) +
+                                     ", and its type has no clamp");
+                f.elements.push_back({"statement", "assignment to " + sl.name, statement_prov(s.node)});
+                f.elements.push_back({"field", sl.name, sl.prov});
+                f.witness = a.witness;
+                reported.insert(s.node);
+                break;
+            }
+        }
+    }
+
+    void choice_checks() {
+        std::set<id> reported;
+        for (const detail::choice_site& s : sym_.choice_sites) {
+            if (reported.count(s.node)) continue;
+            answer a = solve(s.facts, s.none_legal, true);
+            if (a.r == z3::unknown) { unknown("whether the choice at " + sym_.node_position(s.node) + " always has an option", {}); continue; }
+            if (a.r != z3::sat) continue;
+            finding& f = add("stuck-state", severity::error, owner_of(s.node),
+                             "a mandatory choice can face no legal option: the game cannot go on");
+            f.elements.push_back({"statement", "choose", statement_prov(s.node)});
+            f.witness = a.witness;
+            reported.insert(s.node);
+        }
+    }
+
+    // The innermost block (or procedure, action, rule) whose text holds node n.
+    std::string owner_of(id n) const {
+        const ir::source_pos& w = rs_.nodes.at(n).where;
+        std::string best;
+        std::uint32_t best_line = 0;
+        auto consider = [&](const std::string& name, const ir::provenance& p) {
+            if (p.where.file == w.file && p.where.line <= w.line && p.where.line >= best_line &&
+                (p.where.end_line == 0 || p.where.end_line >= w.line)) {
+                best = name;
+                best_line = p.where.line;
+            }
+        };
+        for (const ir::procedure& p : rs_.procedures) consider(p.name, p.prov);
+        for (const ir::action& a : rs_.actions) consider(a.name, a.prov);
+        for (const ir::rule& r : rs_.rules) consider(r.name, r.prov);
+        for (const ir::block& b : rs_.blocks) consider(b.path, b.prov);
+        return best.empty() ? "sequence" : best;
+    }
+
+    void example_checks() {
+        for (const detail::example_run& x : sym_.examples) {
+            const ir::rule& rule = rs_.rules.at(x.rule);
+            answer can = solve(x.facts, ctx_.bool_val(true), false);
+            if (can.r == z3::unsat) {
+                finding& f = add("example-failure", severity::error, rule.name,
+                                 "example `" + rule.name + "`: the situation it gives cannot happen under the rules");
+                f.elements.push_back({"example", rule.name, rule.prov});
+                f.proof = proof_kind::proved;
+                continue;
+            }
+            answer a = solve(x.facts, !x.expect, true);
+            if (a.r == z3::unknown) { unknown("example " + rule.name, {{"example", rule.name, rule.prov}}); continue; }
+            if (a.r != z3::sat) continue;
+            finding& f = add("example-failure", severity::error, rule.name,
+                             "example `" + rule.name + "`: the rules do not produce the outcome it states");
+            f.elements.push_back({"example", rule.name, rule.prov});
+            f.witness = a.witness;
+        }
+    }
+
+    z3::context ctx_;
+    const ir::ruleset& rs_;
+    const check_options& opt_;
+    check_result& out_;
+    symbolic sym_;
+    std::map<std::string, std::size_t> index_;
+    std::set<id> dead_;
+    std::string kind_;
+    std::size_t dumped_ = 0;
+    std::vector<conjunct> conjuncts_;
+    std::unordered_map<unsigned, unsigned> conjunct_index_;  // by Z3 AST id
+    std::unordered_map<const detail::fact_node*, std::vector<unsigned>> fact_conjuncts_;
+    std::vector<fact_list> keep_alive_;
+    std::set<std::string> fired_, ended_;  // seen in random play
+    std::unique_ptr<symbolic> free_;       // the sequence with every option free
+    std::uint64_t played_ = 0;
+    std::map<std::vector<unsigned>, z3::check_result> group_sat_;
+    bool debug_ = std::getenv("WP_CHECK_DEBUG") != nullptr;
+};
+
+}  // namespace
+
+check_result check(const ir::ruleset& rs, const check_options& options) {
+    check_result out;
+    const auto t0 = std::chrono::steady_clock::now();
+    checker c(rs, options, out);
+    c.run();
+    out.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    return out;
+}
+
+}  // namespace wp::verify

@@ -1,0 +1,769 @@
+// Symbolic execution of the sequence of play and of the examples' `given` blocks: statements
+// update a store of Z3 terms, branches are followed on both sides and merged, loops forget
+// what their bodies write, and every use of a rule, table, block, choice, assignment and
+// game end is recorded with its path condition.
+#include "symbolic.hpp"
+
+#include <functional>
+
+namespace wp::verify::detail {
+
+using ir::op;
+
+namespace {
+
+// What a statement may change: store values, the places of instances of some kinds.
+struct writes {
+    std::set<std::uint32_t> values;
+    std::set<id> kinds;
+};
+
+constexpr int max_depth = 24;
+
+}  // namespace
+
+struct exec_impl {
+    symbolic& S;
+    z3::context& ctx;
+    const ir::ruleset& rs;
+    std::map<id, writes> memo_;
+    std::set<id> in_progress_;
+
+    struct path {
+        store st;
+        fact_list facts;
+        z3::expr pc;
+        bool dead = false;
+        std::map<id, z3::expr> fixed;
+        int depth = 0;
+    };
+    using env = symbolic::env;
+
+    explicit exec_impl(symbolic& s) : S(s), ctx(s.ctx), rs(s.rs) {}
+
+    const ir::node& N(id n) const { return rs.nodes.at(n); }
+    id child(id n, std::uint32_t i) const { return rs.children.at(rs.nodes.at(n).first_child + i); }
+    std::string at(id n) const { return S.node_position(n); }
+
+    // ------------------------------------------------------------ write sets
+
+    id kind_of_zone_node(id n) const {
+        id t = N(n).type;
+        if (t == ir::no_id) return ir::no_id;
+        if (rs.types.at(t).kind == ir::type_kind::map_of) t = rs.types.at(t).value;
+        if (t == ir::no_id || rs.types.at(t).kind != ir::type_kind::zone) return ir::no_id;
+        return rs.types.at(t).ref;
+    }
+
+    id slot_of(id n) const { return N(n).code == op::index ? slot_of(child(n, 0)) : N(n).ref; }
+
+    void add_slot(writes& w, id slot) {
+        const layout::slot_place& p = S.lay.slots.at(slot);
+        for (std::uint32_t i = 0; i < p.width * p.copies; ++i) w.values.insert(p.offset + i);
+    }
+
+    void merge_into(writes& w, const writes& o) {
+        w.values.insert(o.values.begin(), o.values.end());
+        w.kinds.insert(o.kinds.begin(), o.kinds.end());
+    }
+
+    const writes& writes_of(id n) {
+        if (auto it = memo_.find(n); it != memo_.end() && !in_progress_.count(n)) return it->second;
+        writes& w = memo_[n];
+        if (in_progress_.count(n)) return w;
+        in_progress_.insert(n);
+        writes acc;
+        collect(n, acc);
+        memo_[n] = acc;
+        in_progress_.erase(n);
+        return memo_[n];
+    }
+
+    void collect(id n, writes& w) {
+        if (n == ir::no_id) return;
+        const ir::node& nd = N(n);
+        switch (nd.code) {
+            case op::assign:
+            case op::add_assign:
+            case op::sub_assign: add_slot(w, slot_of(child(n, 0))); break;
+            case op::move: {
+                const id t = N(child(n, 0)).type;
+                if (t != ir::no_id && rs.types.at(t).kind == ir::type_kind::entity) w.kinds.insert(rs.types.at(t).ref);
+                break;
+            }
+            case op::draw:
+            case op::deal:
+            case op::reshuffle: {
+                const id k = kind_of_zone_node(child(n, nd.code == op::reshuffle ? 0 : 1));
+                if (k != ir::no_id) w.kinds.insert(k);
+                break;
+            }
+            case op::do_action: merge_into(w, writes_of(rs.actions.at(nd.ref).body)); break;
+            case op::call: merge_into(w, writes_of(rs.procedures.at(nd.ref).body)); break;
+            case op::resolve:
+                for (const ir::table_cell& c : rs.tables.at(nd.ref).cells)
+                    if (c.effects != ir::no_id) merge_into(w, writes_of(c.effects));
+                break;
+            case op::emit:
+                for (id r = 0; r < rs.rules.size(); ++r) {
+                    const ir::rule& rule = rs.rules[r];
+                    if (rule.kind == ir::rule_kind::trigger && rule.target == ir::target_kind::event &&
+                        rule.target_id == nd.ref && rule.body != ir::no_id)
+                        merge_into(w, writes_of(rule.body));
+                }
+                break;
+            default: break;
+        }
+        // statements nest in statements; expressions never write
+        switch (nd.code) {
+            case op::seq:
+            case op::block:
+            case op::if_:
+            case op::for_each:
+            case op::while_:
+            case op::repeat_until:
+            case op::choose_one:
+            case op::choose_subset:
+            case op::choose_order:
+            case op::may:
+                for (std::uint32_t i = 0; i < nd.child_count; ++i) collect(child(n, i), w);
+                break;
+            default: break;
+        }
+    }
+
+    // ------------------------------------------------------------ paths
+
+    void add_fact(path& p, const z3::expr& e, const std::string& why) {
+        // only small facts are simplified: simplifying the big ones costs more than it saves
+        const z3::expr s = e.num_args() <= 4 ? e.simplify() : e;
+        if (s.is_true()) return;
+        p.facts = std::make_shared<const fact_node>(fact_node{{e, why}, p.facts});
+        p.pc = p.pc && e;
+        if (s.is_false()) p.dead = true;
+    }
+
+    // The conjunction of the facts of `from` added since `base` (a fact list it extends).
+    z3::expr since(const fact_list& from, const fact_list& base) {
+        z3::expr_vector v(ctx);
+        for (const fact_node* f = from.get(); f && f != base.get(); f = f->prev.get()) v.push_back(f->f.e);
+        return v.empty() ? ctx.bool_val(true) : z3::mk_and(v);
+    }
+
+    // Encoding is done for the innermost path being run: rules consulted are recorded there.
+    path* cur_ = nullptr;
+    id cur_node_ = ir::no_id;
+    struct current {
+        exec_impl& x;
+        path* saved;
+        id saved_node;
+        current(exec_impl& xx, path& p, id n) : x(xx), saved(xx.cur_), saved_node(xx.cur_node_) {
+            x.cur_ = &p;
+            x.cur_node_ = n;
+        }
+        ~current() {
+            x.cur_ = saved;
+            x.cur_node_ = saved_node;
+        }
+    };
+
+    // Moves the constraints of fresh variables made while encoding into the path.
+    void drain(path& p, id n) {
+        if (S.side.empty()) return;
+        z3::expr_vector all(ctx);
+        for (const z3::expr& s : S.side) all.push_back(s);
+        S.side.clear();
+        add_fact(p, z3::mk_and(all), "the possible dice and values at " + at(n));
+    }
+
+    void forget(path& p, const writes& w, id n) {
+        if (w.values.empty() && w.kinds.empty()) return;
+        std::vector<fact> nf;
+        S.forget(p.st, &w.values, &w.kinds, nf, " (after any number of rounds of the loop at " + at(n) + ")", false);
+        for (const fact& f : nf) add_fact(p, f.e, f.why);
+    }
+
+    void merge(path& p, path& t, path& f, const z3::expr& c, id n) {
+        if (t.dead && f.dead) {
+            p = std::move(t);
+            return;
+        }
+        if (t.dead) { p = std::move(f); return; }
+        if (f.dead) { p = std::move(t); return; }
+        const z3::expr T = since(t.facts, p.facts);
+        const z3::expr F = since(f.facts, p.facts);
+        for (std::size_t i = 0; i < p.st.values.size(); ++i) {
+            if (z3::eq(t.st.values[i], f.st.values[i])) {
+                p.st.values[i] = t.st.values[i];
+                p.st.writer[i] = t.st.writer[i] == f.st.writer[i] ? t.st.writer[i] : ir::no_id;
+            } else {
+                p.st.values[i] = z3::ite(c, t.st.values[i], f.st.values[i]);
+                p.st.writer[i] = t.st.writer[i] != ir::no_id ? t.st.writer[i] : f.st.writer[i];
+            }
+        }
+        for (std::size_t i = 0; i < p.st.loc.size(); ++i)
+            p.st.loc[i] = z3::eq(t.st.loc[i], f.st.loc[i]) ? t.st.loc[i] : z3::ite(c, t.st.loc[i], f.st.loc[i]);
+        add_fact(p, T || F, "either way through " + at(n));
+    }
+
+    void branch(path& p, const z3::expr& c, const std::string& why, id n, const std::function<void(path&)>& then_fn,
+                const std::function<void(path&)>& else_fn) {
+        path t = p;
+        add_fact(t, c, why);
+        then_fn(t);
+        path f = p;
+        add_fact(f, !c, "not: " + why);
+        if (else_fn) else_fn(f);
+        merge(p, t, f, c, n);
+    }
+
+    // ------------------------------------------------------------ legality
+
+    void record_rule(const path& p, id r, const z3::expr& extra, const z3::expr& applies, const z3::expr& guard, id n,
+                     const std::string& extra_why = "the option considered") {
+        rule_site s(ctx);
+        s.node = n;
+        s.pc = p.pc && extra;
+        s.facts = p.facts;
+        s.extra = extra;
+        s.extra_why = extra_why + " at " + at(n);
+        s.rule = r;
+        s.applies = applies;
+        s.guard = guard;
+        S.rule_sites.push_back(std::move(s));
+    }
+
+    // Whether action a may be done with args: its guard or an applicable permit, and no
+    // applicable forbid. Records every legality rule consulted.
+    z3::expr action_legal(id a, const std::vector<z3::expr>& args, const path& p, const z3::expr& extra, id n) {
+        const ir::action& act = rs.actions.at(a);
+        z3::expr guard = ctx.bool_val(true);
+        if (act.guard != ir::no_id) {
+            env e;
+            e.locals.resize(std::max(act.locals.size(), args.size()));
+            for (std::size_t i = 0; i < args.size() && i < act.locals.size(); ++i) e.locals[i] = args[i];
+            guard = S.boolean(act.guard, e, p.st);
+        }
+        std::map<id, z3::expr> guards;
+        const id group = S.group_of_target[static_cast<int>(ir::target_kind::action)].at(a);
+        z3::expr permitted = ctx.bool_val(false), forbidden = ctx.bool_val(false);
+        for (const auto& [r, applies] : S.group_effective(group, args, p.st, &guards)) {
+            const ir::rule_kind k = rs.rules.at(r).kind;
+            if (k == ir::rule_kind::forbid) forbidden = forbidden || applies;
+            if (k == ir::rule_kind::permit) permitted = permitted || applies;
+            record_rule(p, r, extra, applies, guards.at(r), n);
+        }
+        return (guard || permitted) && !forbidden;
+    }
+
+    std::vector<z3::expr> args_of(id n, env& e, const store& st, std::uint32_t from = 0) {
+        std::vector<z3::expr> a;
+        for (std::uint32_t i = from; i < N(n).child_count; ++i) a.push_back(S.integer(child(n, i), e, st));
+        return a;
+    }
+
+    // The engine's test before offering a `may` or an option of a `choose`: the body's first
+    // statement can be done (a legal `do`, a `choose` with a legal option).
+    z3::expr possible(id body, env& e, const path& p, const z3::expr& extra) {
+        if (body == ir::no_id) return ctx.bool_val(true);
+        const ir::node& nd = N(body);
+        if (nd.code == op::seq) return nd.child_count == 0 ? ctx.bool_val(true) : possible(child(body, 0), e, p, extra);
+        if (nd.code == op::do_action) return action_legal(nd.ref, args_of(body, e, p.st), p, extra, body);
+        if (nd.code == op::choose_one) return options(body, e, p, extra).second;
+        return ctx.bool_val(true);
+    }
+
+    // The options of a choice: each member with when it is a legal option; and whether any is.
+    std::pair<std::vector<member>, z3::expr> options(id n, env& e, const path& p, const z3::expr& extra) {
+        const id set = child(n, 0), where = child(n, 2), body = child(n, 3);
+        const std::uint32_t var = N(n).ref;
+        std::vector<member> ms = S.set_members(set, e, p.st);
+        std::vector<member> out;
+        z3::expr_vector any(ctx);
+        if (var >= e.locals.size()) e.locals.resize(var + 1);
+        const std::optional<z3::expr> saved = e.locals[var];
+        for (const member& m : ms) {
+            e.locals[var] = m.value;
+            z3::expr ok = m.in;
+            if (N(where).code != op::absent) ok = ok && S.boolean(where, e, p.st);
+            ok = ok && possible(body, e, p, extra && ok);
+            out.push_back({m.value, ok});
+            any.push_back(ok);
+        }
+        e.locals[var] = saved;
+        return {out, any.empty() ? ctx.bool_val(false) : z3::mk_or(any)};
+    }
+
+    // ------------------------------------------------------------ statements
+
+    std::set<id> active_;  // bodies being run: a body that calls itself again is summarised
+
+    void run_body(id body, std::size_t local_count, const std::vector<z3::expr>& args, path& p, id n) {
+        if (body == ir::no_id) return;
+        if (active_.count(body)) {
+            S.approximations.insert("recursion (a trigger, table or procedure that leads back to itself: its effects are forgotten)");
+            forget(p, writes_of(body), n);
+            return;
+        }
+        if (p.depth >= max_depth) {
+            S.approximations.insert("calls nested deeper than " + std::to_string(max_depth) + " (their effects are forgotten)");
+            forget(p, writes_of(body), n);
+            return;
+        }
+        env e;
+        e.locals.resize(std::max(local_count, args.size()));
+        for (std::size_t i = 0; i < args.size() && i < e.locals.size(); ++i) e.locals[i] = args[i];
+        ++p.depth;
+        active_.insert(body);
+        run(body, e, p);
+        active_.erase(body);
+        --p.depth;
+    }
+
+    // A phase starts from any state the domain allows: its path forgets the history (which
+    // keeps its queries small), except whether it is reached at all and what the enclosing
+    // loops' variables may be.
+    void start_phase(path& p, env& e, const std::string& name) {
+        const bool dead = p.dead;
+        p.facts = nullptr;
+        p.pc = ctx.bool_val(true);
+        p.dead = false;
+        if (dead) add_fact(p, ctx.bool_val(false), "phase " + name + " is not reached");
+        const std::int64_t lo = std::max<std::int64_t>(1, rs.min_players);
+        add_fact(p, S.n_players >= ctx.int_val(lo) && S.n_players <= ctx.int_val(S.lay.players), "the number of players");
+        for (const std::optional<z3::expr>& local : e.locals) {
+            if (!local || !local->is_const() || local->is_numeral()) continue;
+            const auto it = S.variable_of.find(local->to_string());
+            if (it == S.variable_of.end()) continue;
+            const variable& v = S.variables.at(it->second);
+            if (v.type == ir::no_id) continue;
+            z3::expr dom = S.in_type(v.var, v.type);
+            const ir::type_kind k = rs.types.at(v.type).kind;
+            if (k == ir::type_kind::player || k == ir::type_kind::entity) dom = dom && v.var >= 0;
+            add_fact(p, dom, "the range of the loop's `" + v.text + "`");
+        }
+        std::vector<fact> nf;
+        S.forget(p.st, nullptr, nullptr, nf, " (at the start of phase " + name + ")");
+        for (const fact& f : nf) add_fact(p, f.e, f.why);
+    }
+
+    void assign(id n, env& e, path& p) {
+        const ir::node& nd = N(n);
+        const id target = child(n, 0);
+        std::vector<place> places = S.places(target, e, p.st);
+        z3::expr v = S.integer(child(n, 1), e, p.st);
+        drain(p, n);
+        const id type = N(target).type;
+        const ir::type* rt = type != ir::no_id && S.rs.types.at(type).kind == ir::type_kind::range ? &S.rs.types.at(type) : nullptr;
+        bound_site bs(ctx);
+        bs.node = n;
+        bs.pc = p.pc;
+        bs.facts = p.facts;
+        bs.slot = slot_of(target);
+        bs.type = type;
+        for (place& pl : places) {
+            const z3::expr old = p.st.values.at(pl.index);
+            z3::expr nv = nd.code == op::assign ? v : nd.code == op::add_assign ? old + v : old - v;
+            if (rt) {
+                const z3::expr lo = ctx.int_val(rt->lo), hi = ctx.int_val(rt->hi);
+                if (rt->policy == ir::overflow::error) {
+                    bs.out.push_back(pl.when && (nv < lo || nv > hi));
+                    bs.value.push_back(nv);
+                }
+                if (rt->policy == ir::overflow::clamp) nv = z3::ite(nv < lo, lo, z3::ite(nv > hi, hi, nv));
+            }
+            const z3::expr when = pl.when.simplify();
+            p.st.values[pl.index] = when.is_true() ? nv : z3::ite(pl.when, nv, old);
+            p.st.writer[pl.index] = n;
+        }
+        if (!bs.out.empty()) S.bound_sites.push_back(std::move(bs));
+        if (rt && rt->policy == ir::overflow::error) {
+            // the engine stops with an error otherwise: the game goes on only within range
+            z3::expr_vector ok(ctx);
+            for (const place& pl : places) ok.push_back(z3::implies(pl.when, S.in_type(p.st.values[pl.index], type)));
+            if (!ok.empty()) add_fact(p, z3::mk_and(ok), "the value stays in range at " + at(n));
+        }
+    }
+
+    void move_instances(path& p, id kind, const std::function<z3::expr(std::uint32_t, const z3::expr&)>& new_loc) {
+        if (kind == ir::no_id || kind >= S.lay.kind_first.size()) return;
+        for (std::uint32_t i = 0; i < S.lay.kind_count[kind]; ++i) {
+            const std::uint32_t inst = S.lay.kind_first[kind] + i;
+            p.st.loc[inst] = new_loc(inst, p.st.loc[inst]);
+        }
+    }
+
+    // Dead paths are run too: what they reach is recorded with a false path condition, so
+    // the checks can say why it is never reached.
+    void run(id n, env& e, path& p) {
+        if (n == ir::no_id) return;
+        current here(*this, p, n);
+        const ir::node& nd = N(n);
+        switch (nd.code) {
+            case op::seq:
+                for (std::uint32_t i = 0; i < nd.child_count; ++i) run(child(n, i), e, p);
+                return;
+            case op::block: {
+                block_site b(ctx);
+                b.node = n;
+                b.pc = p.pc;
+                b.facts = p.facts;
+                b.block = nd.ref;
+                S.block_sites.push_back(std::move(b));
+                // Each phase is checked from any state the declared domain allows (ranges,
+                // zones, invariants), not from what the phases before it did: a sound summary
+                // that keeps every query about one phase small.
+                if (rs.blocks.at(nd.ref).word == "phase") start_phase(p, e, rs.blocks.at(nd.ref).path);
+                for (std::uint32_t i = 0; i < nd.child_count; ++i) run(child(n, i), e, p);
+                return;
+            }
+            case op::let: {
+                sv v = S.value(child(n, 0), e, p.st);
+                drain(p, n);
+                if (nd.ref >= e.locals.size()) e.locals.resize(nd.ref + 1);
+                if (!v.is_map) e.locals[nd.ref] = v.e.is_bool() ? z3::ite(v.e, ctx.int_val(1), ctx.int_val(0)) : v.e;
+                return;
+            }
+            case op::assign:
+            case op::add_assign:
+            case op::sub_assign: assign(n, e, p); return;
+            case op::if_: {
+                const z3::expr c = S.boolean(child(n, 0), e, p.st);
+                drain(p, n);
+                const id then_ = child(n, 1), else_ = child(n, 2);
+                branch(p, c, "the `if` at " + at(n) + " holds", n, [&](path& t) { run(then_, e, t); },
+                       N(else_).code == op::absent ? std::function<void(path&)>() : [&](path& f) { run(else_, e, f); });
+                return;
+            }
+            case op::for_each: {
+                const id set = child(n, 0), body = child(n, 2);
+                std::vector<member> ms = S.set_members(set, e, p.st);
+                drain(p, n);
+                const writes& w = writes_of(body);
+                if (!ms.empty()) {
+                    path b = p;
+                    forget(b, w, n);
+                    // the members as they are at the start of this round
+                    ms = S.set_members(set, e, b.st);
+                    drain(b, n);
+                    const id elem_type = rs.types.at(N(set).type).kind == ir::type_kind::list_of
+                                             ? rs.types.at(N(set).type).value
+                                             : rs.types.at(N(set).type).kind == ir::type_kind::zone
+                                                   ? ir::no_id
+                                                   : ir::no_id;
+                    z3::expr x = S.fresh("each", elem_type, "the element of the loop at " + at(n), variable::show::value, 0);
+                    z3::expr_vector which(ctx);
+                    for (const member& m : ms) which.push_back(x == m.value && m.in);
+                    add_fact(b, z3::mk_or(which), "an element of the loop at " + at(n));
+                    if (nd.ref >= e.locals.size()) e.locals.resize(nd.ref + 1);
+                    const std::optional<z3::expr> saved = e.locals[nd.ref], saved_active = S.active;
+                    e.locals[nd.ref] = x;
+                    if (elem_type != ir::no_id && rs.types.at(elem_type).kind == ir::type_kind::player) S.active = x;
+                    run(body, e, b);
+                    e.locals[nd.ref] = saved;
+                    S.active = saved_active;
+                }
+                forget(p, w, n);
+                return;
+            }
+            case op::while_:
+            case op::repeat_until: {
+                const bool is_while = nd.code == op::while_;
+                const id cond = child(n, is_while ? 0 : 1), body = child(n, is_while ? 1 : 0);
+                const writes& w = writes_of(body);
+                path b = p;
+                forget(b, w, n);
+                if (is_while) {
+                    const z3::expr c = S.boolean(cond, e, b.st);
+                    drain(b, n);
+                    add_fact(b, c, "the loop condition at " + at(n) + " holds");
+                }
+                run(body, e, b);
+                forget(p, w, n);
+                const z3::expr c = S.boolean(cond, e, p.st);
+                drain(p, n);
+                add_fact(p, is_while ? !c : c, "the loop at " + at(n) + " has ended");
+                return;
+            }
+            case op::shuffle: return;  // the order of a zone is not modelled
+            case op::draw:
+            case op::deal: {
+                const z3::expr from = S.zone_instance(child(n, 1), e, p.st);
+                sv to = S.value(child(n, 2), e, p.st);
+                drain(p, n);
+                const id kind = kind_of_zone_node(child(n, 1));
+                S.approximations.insert("which cards a draw or deal takes (any cards of the zone)");
+                move_instances(p, kind, [&](std::uint32_t inst, const z3::expr& old) {
+                    z3::expr moved = ctx.bool_const(("drawn" + std::to_string(inst) + "_" + std::to_string(n)).c_str());
+                    z3::expr dest = to.e;
+                    if (to.is_map) {
+                        dest = S.fresh("dealt", ir::no_id, "where a dealt card went", variable::show::zone, -1);
+                        z3::expr_vector opts(ctx);
+                        for (std::size_t s = 0; s < to.elems.size(); ++s) opts.push_back(dest == to.elems[s] && S.n_players > static_cast<int>(s));
+                        S.side.push_back(z3::mk_or(opts));
+                    }
+                    return z3::ite(moved && old == from, dest, old);
+                });
+                drain(p, n);
+                return;
+            }
+            case op::move: {
+                const id what = child(n, 0);
+                const z3::expr from = S.zone_instance(child(n, 1), e, p.st);
+                const z3::expr to = S.zone_instance(child(n, 2), e, p.st);
+                z3::expr inst = S.integer(what, e, p.st);
+                const id t = N(what).type;
+                const id kind = t != ir::no_id && rs.types.at(t).kind == ir::type_kind::entity ? rs.types.at(t).ref : ir::no_id;
+                if (N(what).code == op::const_entity && N(what).value >= 0) {
+                    // a named card stands for any copy of it in the zone
+                    const ir::entity& en = rs.entities.at(static_cast<std::size_t>(N(what).value));
+                    if (en.count > 1) {
+                        const std::int64_t lo = S.lay.entity_first.at(static_cast<std::size_t>(N(what).value));
+                        inst = S.fresh("copy", t, "the copy moved at " + at(n), variable::show::instance, lo);
+                        S.side.push_back(inst >= ctx.int_val(lo) && inst < ctx.int_val(lo + en.count));
+                    }
+                }
+                drain(p, n);
+                z3::expr_vector here(ctx);
+                if (kind != ir::no_id)
+                    for (std::uint32_t i = 0; i < S.lay.kind_count[kind]; ++i) {
+                        const std::uint32_t k = S.lay.kind_first[kind] + i;
+                        here.push_back(inst == ctx.int_val(static_cast<std::int64_t>(k)) && p.st.loc[k] == from);
+                    }
+                if (!here.empty()) add_fact(p, z3::mk_or(here), "the card moved at " + at(n) + " is where it is taken from");
+                move_instances(p, kind, [&](std::uint32_t k, const z3::expr& old) {
+                    return z3::ite(inst == ctx.int_val(static_cast<std::int64_t>(k)), to, old);
+                });
+                return;
+            }
+            case op::reshuffle: {
+                const z3::expr from = S.zone_instance(child(n, 0), e, p.st);
+                const z3::expr into = S.zone_instance(child(n, 1), e, p.st);
+                drain(p, n);
+                move_instances(p, kind_of_zone_node(child(n, 0)),
+                               [&](std::uint32_t, const z3::expr& old) { return z3::ite(old == from, into, old); });
+                return;
+            }
+            case op::choose_one: {
+                const z3::expr extra = ctx.bool_val(true);
+                auto [opts, any] = options(n, e, p, extra);
+                drain(p, n);
+                choice_site cs(ctx);
+                cs.node = n;
+                cs.pc = p.pc;
+                cs.facts = p.facts;
+                cs.none_legal = !any;
+                S.choice_sites.push_back(std::move(cs));
+                const id set = child(n, 0);
+                id elem_type = ir::no_id;
+                if (N(set).type != ir::no_id) {
+                    const ir::type& st = rs.types.at(N(set).type);
+                    if (st.kind == ir::type_kind::list_of) elem_type = st.value;
+                }
+                z3::expr x = S.fresh("chosen", elem_type, "the choice at " + at(n), variable::show::value, 0);
+                z3::expr_vector which(ctx);
+                for (const member& m : opts) which.push_back(x == m.value && m.in);
+                add_fact(p, which.empty() ? ctx.bool_val(false) : z3::mk_or(which), "a legal option is chosen at " + at(n));
+                if (nd.ref >= e.locals.size()) e.locals.resize(nd.ref + 1);
+                e.locals[nd.ref] = x;
+                run(child(n, 3), e, p);
+                return;
+            }
+            case op::choose_subset:
+            case op::choose_order: {
+                S.approximations.insert("choices of subsets and orders (their effects are forgotten)");
+                forget(p, writes_of(child(n, 3)), n);
+                return;
+            }
+            case op::may: {
+                const id body = child(n, 1);
+                const z3::expr poss = possible(body, e, p, ctx.bool_val(true));
+                drain(p, n);
+                z3::expr yes = ctx.bool_const(("may" + std::to_string(n) + "_" + std::to_string(S.variables.size())).c_str());
+                S.variables.push_back({yes, "the answer at " + at(n) + " (" + rs.strings.at(static_cast<std::size_t>(nd.value)) + ")",
+                                       variable::show::boolean, ir::no_id, 0});
+                branch(p, yes && poss, "the player takes the option at " + at(n), n, [&](path& t) { run(body, e, t); }, {});
+                return;
+            }
+            case op::do_action: {
+                std::vector<z3::expr> a = args_of(n, e, p.st);
+                const z3::expr legal = action_legal(nd.ref, a, p, ctx.bool_val(true), n);
+                drain(p, n);
+                add_fact(p, legal, "the action at " + at(n) + " is legal");
+                const ir::action& act = rs.actions.at(nd.ref);
+                run_body(act.body, act.locals.size(), a, p, n);
+                return;
+            }
+            case op::call: {
+                std::vector<z3::expr> a = args_of(n, e, p.st);
+                drain(p, n);
+                const ir::procedure& pr = rs.procedures.at(nd.ref);
+                run_body(pr.body, pr.locals.size(), a, p, n);
+                return;
+            }
+            case op::resolve: resolve(n, e, p); return;
+            case op::emit: {
+                std::vector<z3::expr> a = args_of(n, e, p.st);
+                drain(p, n);
+                const id group = S.group_of_target[static_cast<int>(ir::target_kind::event)].at(nd.ref);
+                if (group == ir::no_id) return;
+                std::map<id, z3::expr> guards;
+                std::map<id, z3::expr> eff = S.group_effective(group, a, p.st, &guards);
+                drain(p, n);
+                for (id r : rs.groups.at(group).rules) {
+                    const ir::rule& rule = rs.rules.at(r);
+                    if (rule.kind != ir::rule_kind::trigger) continue;
+                    record_rule(p, r, ctx.bool_val(true), eff.at(r), guards.at(r), n);
+                    branch(p, eff.at(r), "trigger `" + rule.name + "` fires at " + at(n), n,
+                           [&](path& t) { run_body(rule.body, rule.locals.size(), a, t, n); }, {});
+                }
+                return;
+            }
+            case op::end_game: {
+                end_site es(ctx);
+                es.node = n;
+                es.pc = p.pc;
+                es.facts = p.facts;
+                es.reason = nd.value >= 0 && static_cast<std::size_t>(nd.value) < rs.strings.size()
+                                ? rs.strings[static_cast<std::size_t>(nd.value)]
+                                : std::to_string(nd.value);
+                S.end_sites.push_back(std::move(es));
+                if (nd.ref == 0) {
+                    p.dead = true;
+                    p.pc = ctx.bool_val(false);
+                }
+                return;
+            }
+            case op::fix_roll: {
+                const id roll = child(n, 0);
+                z3::expr v = S.integer(child(n, 1), e, p.st);
+                drain(p, n);
+                p.fixed.insert_or_assign(N(roll).ref, v);
+                return;
+            }
+            default: return;
+        }
+    }
+
+    void resolve(id n, env& e, path& p) {
+        const ir::node& nd = N(n);
+        const ir::table& tb = rs.tables.at(nd.ref);
+        const id marker = tb.cells.empty() || tb.cells.front().effects == ir::no_id ? ir::no_id : tb.cells.front().effects;
+        if (marker != ir::no_id && active_.count(marker)) {
+            S.approximations.insert("recursion (a trigger, table or procedure that leads back to itself: its effects are forgotten)");
+            forget(p, writes_of(n), n);
+            return;
+        }
+        struct mark {
+            std::set<id>& s;
+            id m;
+            mark(std::set<id>& ss, id mm) : s(ss), m(mm) { if (m != ir::no_id) s.insert(m); }
+            ~mark() { if (m != ir::no_id) s.erase(m); }
+        } guard(active_, marker);
+        std::vector<z3::expr> a = args_of(n, e, p.st);
+        drain(p, n);
+        env te;
+        te.locals.resize(std::max(tb.locals.size(), a.size()));
+        std::size_t ai = 0;
+        for (; ai < tb.param_count && ai < a.size(); ++ai) te.locals[ai] = a[ai];
+        std::vector<z3::expr> keys;
+        for (std::size_t k = 0; k < tb.keys.size() && k < 2; ++k) {
+            const ir::table_key& key = tb.keys[k];
+            if (key.source == ir::key_source::key && key.var != ir::no_id && ai < a.size()) te.locals[key.var] = a[ai++];
+            keys.push_back(S.table_key(nd.ref, k, te, p.st));
+        }
+        drain(p, n);
+        table_site ts(ctx);
+        ts.node = n;
+        ts.pc = p.pc;
+        ts.facts = p.facts;
+        ts.table = nd.ref;
+        ts.keys = keys;
+        S.table_sites.push_back(std::move(ts));
+        const std::size_t width = std::max<std::size_t>(1, tb.columns.size());
+        z3::expr earlier = ctx.bool_val(false);
+        z3::expr_vector covered(ctx);
+        for (std::size_t r = 0; r < tb.rows.size(); ++r) {
+            const z3::expr in_row = key_in(ctx, tb.rows[r].key, keys.at(0));
+            for (std::size_t c = 0; c < width; ++c) {
+                z3::expr sel = in_row;
+                if (!tb.columns.empty()) sel = sel && key_in(ctx, tb.columns[c], keys.at(1));
+                const z3::expr first = sel && !earlier;
+                covered.push_back(sel);
+                const ir::table_cell& cell = tb.cells.at(r * width + c);
+                if (cell.effects != ir::no_id)
+                    branch(p, first, "the key falls in row `" + tb.rows[r].key.text + "` of " + tb.name, n,
+                           [&](path& t) {
+                               ++t.depth;
+                               run(cell.effects, te, t);
+                               --t.depth;
+                           },
+                           {});
+                earlier = earlier || sel;
+            }
+        }
+        // no row: the engine stops with an error, so play goes on only where a row applies
+        add_fact(p, covered.empty() ? ctx.bool_val(false) : z3::mk_or(covered), "a row of " + tb.name + " applies");
+    }
+};
+
+z3::expr symbolic::pending_side() {
+    z3::expr_vector v(ctx);
+    for (const z3::expr& s : side) v.push_back(s);
+    return v.empty() ? ctx.bool_val(true) : z3::mk_and(v);
+}
+
+void symbolic::explore() {
+    exec_impl x(*this);
+    exec_impl::path p{initial_store(), {}, ctx.bool_val(true), false, {}, 0};
+    const std::int64_t lo = std::max<std::int64_t>(1, rs.min_players);
+    x.add_fact(p, n_players >= ctx.int_val(lo) && n_players <= ctx.int_val(lay.players),
+               "the number of players is " + std::to_string(lo) + ".." + std::to_string(lay.players));
+    on_rule = [&](id rule, const z3::expr& applies, const z3::expr& guard) {
+        if (x.cur_) x.record_rule(*x.cur_, rule, pending_side(), applies, guard, x.cur_node_, "the dice and values there");
+    };
+    on_table = [&](id table, id node, const std::vector<z3::expr>& keys) {
+        if (!x.cur_) return;
+        table_site ts(ctx);
+        ts.node = node;
+        const z3::expr extra = pending_side();
+        ts.pc = x.cur_->pc && extra;
+        ts.facts = std::make_shared<const fact_node>(fact_node{{extra, "the dice and values there"}, x.cur_->facts});
+        ts.table = table;
+        ts.keys = keys;
+        table_sites.push_back(std::move(ts));
+    };
+    for (id s = 0; s < rs.sequences.size(); ++s) {
+        const ir::sequence& seq = rs.sequences[s];
+        if (s > 0 && seq.name != "game") continue;
+        env e;
+        e.locals.resize(seq.locals.size());
+        exec_impl::path q = p;
+        x.run(seq.body, e, q);
+    }
+    on_rule = nullptr;
+    on_table = nullptr;
+}
+
+void symbolic::run_examples() {
+    exec_impl x(*this);
+    for (id r = 0; r < rs.rules.size(); ++r) {
+        const ir::rule& rule = rs.rules[r];
+        if (rule.kind != ir::rule_kind::example) continue;
+        exec_impl::path p{initial_store(), {}, ctx.bool_val(true), false, {}, 0};
+        const std::int64_t lo = std::max<std::int64_t>(1, rs.min_players);
+        x.add_fact(p, n_players >= ctx.int_val(lo) && n_players <= ctx.int_val(lay.players), "the number of players");
+        env e;
+        e.locals.resize(rule.locals.size());
+        active.reset();
+        fixed_rolls = &p.fixed;
+        x.run(rule.body, e, p);
+        z3::expr expect = rule.value == ir::no_id ? ctx.bool_val(true) : boolean(rule.value, e, p.st);
+        x.drain(p, rule.value == ir::no_id ? rule.body : rule.value);
+        fixed_rolls = nullptr;
+        active.reset();
+        examples.push_back({r, p.facts, p.pc, expect});
+    }
+}
+
+}  // namespace wp::verify::detail

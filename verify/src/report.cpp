@@ -1,0 +1,209 @@
+// Rendering findings: text in the style of a compiler diagnostic, JSON, SARIF 2.1.0.
+#include "westphalia/verify/report.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <iomanip>
+#include <sstream>
+
+namespace wp::verify {
+
+namespace {
+
+using nlohmann::json;
+
+std::string anchors(const ir::provenance& p) {
+    std::string s;
+    for (const ir::anchor& a : p.anchors) s += (s.empty() ? "§" : " §") + a.first + (a.last.empty() ? "" : "-" + a.last);
+    return s;
+}
+
+std::string layer_name(const ir::ruleset& rs, ir::id layer) {
+    return layer < rs.layers.size() ? rs.layers[layer].name : "";
+}
+
+std::string at(const ir::provenance& p, const report_source& src) {
+    if (p.where.file == ir::no_id) return "";
+    return src.path(p.where.file) + ":" + std::to_string(p.where.line) + ":" + std::to_string(p.where.column);
+}
+
+// The element a finding points at: the first with a file position.
+const involved* primary(const finding& f) {
+    for (const involved& e : f.elements)
+        if (e.prov.where.file != ir::no_id) return &e;
+    return nullptr;
+}
+
+std::string code_points_prefix(const std::string& line, std::uint32_t column) {
+    // the caret goes under column `column` (code points): copy tabs, blank everything else
+    std::string pad;
+    std::uint32_t cp = 1;
+    for (std::size_t i = 0; i < line.size() && cp < column; ++i) {
+        const unsigned char c = static_cast<unsigned char>(line[i]);
+        if ((c & 0xC0) == 0x80) continue;
+        pad += c == '\t' ? '\t' : ' ';
+        ++cp;
+    }
+    while (cp++ < column) pad += ' ';
+    return pad;
+}
+
+}  // namespace
+
+void render_human(std::ostream& out, const ir::ruleset& rs, const check_result& r, const report_source& src,
+                  const report_header& h, bool show_stats) {
+    std::size_t errors = 0, warnings = 0, accepted = 0;
+    for (const finding& f : r.findings) {
+        const involved* p = primary(f);
+        const std::string where = p ? at(p->prov, src) : rs.name;
+        out << where << ": " << name_of(f.level) << ": " << f.message << " [" << f.kind << "]\n";
+        if (p) {
+            if (auto line = src.line(p->prov.where.file, p->prov.where.line)) {
+                const std::string num = std::to_string(p->prov.where.line);
+                out << "  " << num << " | " << *line << '\n';
+                out << "  " << std::string(num.size(), ' ') << " | " << code_points_prefix(*line, p->prov.where.column) << "^\n";
+            }
+        }
+        for (const involved& e : f.elements) {
+            out << "  note: " << e.role << " `" << e.name << "`";
+            const std::string a = at(e.prov, src);
+            if (!a.empty()) out << " at " << a;
+            const std::string an = anchors(e.prov);
+            if (!an.empty()) out << ' ' << an;
+            const std::string ln = layer_name(rs, e.prov.layer);
+            if (!ln.empty()) out << " (layer " << ln << ")";
+            out << '\n';
+        }
+        if (!f.witness.empty()) {
+            out << "  witness:\n";
+            for (const std::string& w : f.witness) out << "    " << w << '\n';
+        }
+        if (!f.because.empty()) {
+            out << "  never, because:\n";
+            for (const std::string& b : f.because) out << "    " << b << '\n';
+        }
+        if (!f.replay.empty()) out << "  replay: " << f.replay << '\n';
+        if (f.accepted) out << "  accepted in the ruleset: " << f.accepted_reason << '\n';
+        if (f.accepted) ++accepted;
+        else if (f.level == severity::error) ++errors;
+        else ++warnings;
+    }
+    out << rs.name << ": " << errors << " error" << (errors == 1 ? "" : "s") << ", " << warnings << " warning"
+        << (warnings == 1 ? "" : "s");
+    if (accepted) out << ", " << accepted << " accepted";
+    out << " (" << rs.layers.size() << " layer" << (rs.layers.size() == 1 ? "" : "s");
+    if (!rs.upto.empty()) out << " up to " << rs.upto;
+    out << "; options " << h.options << "; 1.." << h.players_checked << " players)\n";
+    if (!r.approximations.empty()) {
+        out << "approximated:";
+        for (std::size_t i = 0; i < r.approximations.size(); ++i) out << (i ? "; " : " ") << r.approximations[i];
+        out << '\n';
+    }
+    if (show_stats) {
+        std::uint64_t q = 0;
+        for (const auto& [k, s] : r.stats) {
+            out << "  " << std::left << std::setw(10) << k << std::right << std::setw(7) << s.queries << " queries "
+                << std::fixed << std::setprecision(1) << std::setw(9) << s.milliseconds << " ms\n";
+            q += s.queries;
+        }
+        out << "  total     " << std::setw(7) << q << " queries " << std::fixed << std::setprecision(1) << std::setw(9)
+            << r.milliseconds << " ms\n";
+    }
+}
+
+namespace {
+
+json element_json(const ir::ruleset& rs, const involved& e, const report_source& src) {
+    json j{{"role", e.role}, {"name", e.name}};
+    if (e.prov.where.file != ir::no_id) {
+        j["file"] = src.path(e.prov.where.file);
+        j["line"] = e.prov.where.line;
+        j["column"] = e.prov.where.column;
+    }
+    const std::string a = anchors(e.prov);
+    if (!a.empty()) j["anchors"] = a;
+    const std::string l = layer_name(rs, e.prov.layer);
+    if (!l.empty()) j["layer"] = l;
+    return j;
+}
+
+}  // namespace
+
+void render_json(std::ostream& out, const ir::ruleset& rs, const check_result& r, const report_source& src,
+                 const report_header& h) {
+    json j;
+    j["ruleset"] = rs.name;
+    j["upto"] = rs.upto;
+    j["options"] = h.options;
+    j["players_checked"] = h.players_checked;
+    j["findings"] = json::array();
+    for (const finding& f : r.findings) {
+        json x{{"kind", f.kind},       {"severity", name_of(f.level)}, {"subject", f.subject},
+               {"message", f.message}, {"proof", name_of(f.proof)},    {"accepted", f.accepted}};
+        if (f.accepted) x["accepted_reason"] = f.accepted_reason;
+        x["elements"] = json::array();
+        for (const involved& e : f.elements) x["elements"].push_back(element_json(rs, e, src));
+        x["witness"] = f.witness;
+        x["because"] = f.because;
+        if (!f.replay.empty()) x["replay"] = f.replay;
+        j["findings"].push_back(x);
+    }
+    j["errors"] = error_count(r);
+    j["approximations"] = r.approximations;
+    out << j.dump(2) << '\n';
+}
+
+void render_sarif(std::ostream& out, const ir::ruleset& rs, const check_result& r, const report_source& src) {
+    static const std::pair<const char*, const char*> kinds[] = {
+        {"contradiction", "Two rules that no override orders give incompatible outcomes"},
+        {"ambiguity", "Two rules that no override orders both decide the same thing"},
+        {"gap", "A decision declared total is left undecided in some situation"},
+        {"table-gap", "A table key that can occur is covered by no row or column"},
+        {"table-overlap", "Two rows or columns of a table cover a common key"},
+        {"dead-rule", "A rule that can never apply, is always overridden, or is never reached in play"},
+        {"dead-cell", "A table row or column that no key that can occur selects"},
+        {"bound-violation", "An effect can take a value outside its declared range without a clamp"},
+        {"example-failure", "A rulebook example whose stated outcome the rules do not produce"},
+        {"unreachable", "A phase, step or game end that no play reaches"},
+        {"stuck-state", "A mandatory choice that can face no legal option"},
+        {"unknown", "The solver could not decide a property within its limits"},
+    };
+    json rules = json::array();
+    for (const auto& [id, text] : kinds) rules.push_back({{"id", id}, {"shortDescription", {{"text", text}}}});
+    json results = json::array();
+    for (const finding& f : r.findings) {
+        json res{{"ruleId", f.kind}, {"level", f.accepted ? "note" : name_of(f.level)}};
+        std::string text = f.message;
+        for (const std::string& w : f.witness) text += "\nwitness: " + w;
+        for (const std::string& b : f.because) text += "\nbecause: " + b;
+        if (f.accepted) text += "\naccepted: " + f.accepted_reason;
+        res["message"] = {{"text", text}};
+        json locations = json::array(), related = json::array();
+        int n = 0;
+        for (const involved& e : f.elements) {
+            if (e.prov.where.file == ir::no_id) continue;
+            json loc{{"physicalLocation",
+                      {{"artifactLocation", {{"uri", src.path(e.prov.where.file)}}},
+                       {"region", {{"startLine", e.prov.where.line}, {"startColumn", e.prov.where.column}}}}},
+                     {"message", {{"text", e.role + " " + e.name + (anchors(e.prov).empty() ? "" : " " + anchors(e.prov))}}}};
+            if (locations.empty()) {
+                locations.push_back(loc);
+            } else {
+                loc["id"] = ++n;
+                related.push_back(loc);
+            }
+        }
+        res["locations"] = locations;
+        if (!related.empty()) res["relatedLocations"] = related;
+        results.push_back(res);
+    }
+    json sarif{{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+               {"version", "2.1.0"},
+               {"runs",
+                {{{"tool", {{"driver", {{"name", "westphalia"}, {"version", "0.1.0"}, {"rules", rules}}}}},
+                  {"automationDetails", {{"id", "westphalia-check/" + rs.name}}},
+                  {"results", results}}}}};
+    out << sarif.dump(2) << '\n';
+}
+
+}  // namespace wp::verify

@@ -1,0 +1,873 @@
+// The symbolic state and the encoding of IR expressions into Z3 terms.
+#include "symbolic.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace wp::verify::detail {
+
+using ir::op;
+
+// ---------------------------------------------------------------- layout
+
+std::uint32_t layout::key_width(const ir::ruleset& rs, id key_type) const {
+    const ir::type& k = rs.types.at(key_type);
+    switch (k.kind) {
+        case ir::type_kind::player: return static_cast<std::uint32_t>(players);
+        case ir::type_kind::enumeration: return static_cast<std::uint32_t>(rs.enums.at(k.ref).members.size());
+        case ir::type_kind::boolean: return 2;
+        case ir::type_kind::node: return static_cast<std::uint32_t>(rs.maps.at(k.ref).nodes.size());
+        default: return 1;
+    }
+}
+
+layout::layout(const ir::ruleset& rs, int seats) : players(seats) {
+    for (const ir::entity_kind& k : rs.entity_kinds) {
+        kind_first.push_back(static_cast<std::uint32_t>(instance_entity.size()));
+        for (std::uint32_t e = k.first_entity; e < k.first_entity + k.entity_count; ++e) {
+            if (entity_first.size() <= e) entity_first.resize(e + 1, 0);
+            entity_first[e] = static_cast<std::uint32_t>(instance_entity.size());
+            for (std::int64_t c = 0; c < rs.entities.at(e).count; ++c) instance_entity.push_back(e);
+        }
+        kind_count.push_back(static_cast<std::uint32_t>(instance_entity.size()) - kind_first.back());
+    }
+    entity_first.resize(rs.entities.size(), 0);
+    for (const ir::slot& s : rs.slots) {
+        slot_place p;
+        p.offset = value_count;
+        const ir::type& t = rs.types.at(s.type);
+        if (t.kind == ir::type_kind::map_of) p.width = key_width(rs, t.key);
+        switch (s.scope) {
+            case ir::slot_scope::global: break;
+            case ir::slot_scope::per_player: p.copies = static_cast<std::uint32_t>(players); break;
+            case ir::slot_scope::per_entity: p.copies = kind_count.at(s.entity_kind); break;
+            case ir::slot_scope::per_node: p.copies = static_cast<std::uint32_t>(rs.maps.at(s.map).nodes.size()); break;
+        }
+        value_count += p.width * p.copies;
+        slots.push_back(p);
+    }
+    for (id z = 0; z < rs.zones.size(); ++z) {
+        zone_first.push_back(static_cast<std::uint32_t>(zone_instance_zone.size()));
+        const int n = rs.zones[z].per_player ? players : 1;
+        for (int i = 0; i < n; ++i) zone_instance_zone.push_back(z);
+    }
+}
+
+// ---------------------------------------------------------------- basics
+
+symbolic::symbolic(z3::context& c, const ir::ruleset& r, int players)
+    : ctx(c), rs(r), lay(r, players), n_players(c.int_const("players")) {
+    for (auto& g : group_of_target) g.clear();
+    group_of_target[static_cast<int>(ir::target_kind::roll)].assign(rs.rolls.size(), ir::no_id);
+    group_of_target[static_cast<int>(ir::target_kind::quantity)].assign(rs.quantities.size(), ir::no_id);
+    group_of_target[static_cast<int>(ir::target_kind::decision)].assign(rs.decisions.size(), ir::no_id);
+    group_of_target[static_cast<int>(ir::target_kind::action)].assign(rs.actions.size(), ir::no_id);
+    group_of_target[static_cast<int>(ir::target_kind::event)].assign(rs.events.size(), ir::no_id);
+    for (id g = 0; g < rs.groups.size(); ++g)
+        if (rs.groups[g].target != ir::target_kind::none)
+            group_of_target[static_cast<int>(rs.groups[g].target)].at(rs.groups[g].target_id) = g;
+    // Every instance starts in the first zone declared for its kind (as in the engine).
+    initial_loc_.assign(lay.instances(), -1);
+    for (id k = 0; k < rs.entity_kinds.size(); ++k)
+        for (id z = 0; z < rs.zones.size(); ++z)
+            if (rs.zones[z].entity_kind == k) {
+                for (std::uint32_t i = 0; i < lay.kind_count[k]; ++i) initial_loc_[lay.kind_first[k] + i] = lay.zone_first[z];
+                break;
+            }
+    variable v{n_players, "players", variable::show::value, ir::no_id,
+               std::max<std::int64_t>(1, rs.min_players)};
+    variables.push_back(v);
+    for (id s = 0; s < rs.slots.size(); ++s) {
+        const ir::slot& sl = rs.slots[s];
+        const layout::slot_place& p = lay.slots[s];
+        const ir::type& t = rs.types.at(sl.type);
+        const id elem = t.kind == ir::type_kind::map_of ? t.value : sl.type;
+        std::int64_t init = sl.initial;
+        if (rs.types.at(elem).kind == ir::type_kind::entity && init >= 0) init = lay.entity_first.at(static_cast<std::size_t>(init));
+        for (std::uint32_t c = 0; c < p.copies; ++c)
+            for (std::uint32_t k = 0; k < p.width; ++k) {
+                std::string text = sl.name;
+                if (sl.scope == ir::slot_scope::per_player) text = "P" + std::to_string(c + 1) + " " + text;
+                if (sl.scope == ir::slot_scope::per_entity) text = instance_text(lay.kind_first[sl.entity_kind] + c) + ": " + text;
+                if (sl.scope == ir::slot_scope::per_node) text = rs.maps.at(sl.map).nodes.at(c).name + ": " + text;
+                if (t.kind == ir::type_kind::map_of) text += "[" + value_text(t.key, k) + "]";
+                value_names.push_back(text);
+                value_types.push_back(elem);
+                initial_values_.push_back(init);
+                value_seat_.push_back(sl.scope == ir::slot_scope::per_player ? static_cast<int>(c) : 0);
+            }
+    }
+}
+
+ir::type_kind symbolic::kind_of(id n) const {
+    const id t = N(n).type;
+    return t == ir::no_id ? ir::type_kind::void_ : rs.types.at(t).kind;
+}
+
+namespace {
+
+// The value of a numeral term (no solver needed), if it is one.
+std::optional<std::int64_t> numeral(const z3::expr& e) {
+    std::int64_t v = 0;
+    if (e.is_numeral_i64(v)) return v;
+    return std::nullopt;
+}
+
+}  // namespace
+
+z3::expr symbolic::bool_of(const z3::expr& x) { return x.is_bool() ? x : x != 0; }
+z3::expr symbolic::int_of(const z3::expr& x) { return x.is_bool() ? z3::ite(x, ctx.int_val(1), ctx.int_val(0)) : x; }
+
+z3::expr symbolic::fresh(const std::string& name, id type, const std::string& text, variable::show as,
+                         std::int64_t preferred) {
+    z3::expr v = ctx.int_const((name + "#" + std::to_string(++counter_)).c_str());
+    variable_of.emplace(v.to_string(), variables.size());
+    variables.push_back({v, text, as, type, preferred});
+    return v;
+}
+
+z3::expr symbolic::in_type(const z3::expr& x, id type) {
+    if (type == ir::no_id) return ctx.bool_val(true);
+    const ir::type& t = rs.types.at(type);
+    switch (t.kind) {
+        case ir::type_kind::boolean: return x >= 0 && x <= 1;
+        case ir::type_kind::range: return x >= ctx.int_val(t.lo) && x <= ctx.int_val(t.hi);
+        case ir::type_kind::enumeration:
+            return x >= 0 && x < ctx.int_val(static_cast<std::int64_t>(rs.enums.at(t.ref).members.size()));
+        case ir::type_kind::player: return x >= -1 && x < n_players;
+        case ir::type_kind::entity:
+            return x == -1 || (x >= ctx.int_val(static_cast<std::int64_t>(lay.kind_first.at(t.ref))) &&
+                               x < ctx.int_val(static_cast<std::int64_t>(lay.kind_first.at(t.ref) + lay.kind_count.at(t.ref))));
+        case ir::type_kind::node:
+            return x >= -1 && x < ctx.int_val(static_cast<std::int64_t>(rs.maps.at(t.ref).nodes.size()));
+        case ir::type_kind::string: return x >= 0 && x < ctx.int_val(static_cast<std::int64_t>(rs.strings.size()));
+        default: return ctx.bool_val(true);
+    }
+}
+
+std::string symbolic::position(const ir::source_pos& w) const {
+    const std::string file = w.file < rs.files.size() ? rs.files[w.file] : "?";
+    return file + ":" + std::to_string(w.line) + ":" + std::to_string(w.column);
+}
+
+std::string symbolic::node_position(id n) const { return n < rs.nodes.size() ? position(rs.nodes[n].where) : "?"; }
+
+std::string symbolic::instance_text(std::int64_t inst) const {
+    if (inst < 0 || static_cast<std::size_t>(inst) >= lay.instances()) return "none";
+    const id e = lay.instance_entity[static_cast<std::size_t>(inst)];
+    const ir::entity& en = rs.entities.at(e);
+    std::string t = en.display.empty() ? en.name : en.display;
+    if (en.count > 1)
+        t += " (copy " + std::to_string(inst - lay.entity_first[e] + 1) + " of " + std::to_string(en.count) + ")";
+    return t;
+}
+
+std::string symbolic::zone_instance_text(std::int64_t zi) const {
+    if (zi < 0 || static_cast<std::size_t>(zi) >= lay.zone_instances()) return "no zone";
+    const id z = lay.zone_instance_zone[static_cast<std::size_t>(zi)];
+    std::string t = rs.zones[z].name;
+    if (rs.zones[z].per_player) t += "[P" + std::to_string(zi - lay.zone_first[z] + 1) + "]";
+    return t;
+}
+
+std::string symbolic::value_text(id type, std::int64_t v) const {
+    if (type == ir::no_id) return std::to_string(v);
+    const ir::type& t = rs.types.at(type);
+    switch (t.kind) {
+        case ir::type_kind::boolean: return v ? "true" : "false";
+        case ir::type_kind::player: return v < 0 ? "none" : "P" + std::to_string(v + 1);
+        case ir::type_kind::entity: return instance_text(v);
+        case ir::type_kind::enumeration:
+            if (v >= 0 && static_cast<std::size_t>(v) < rs.enums.at(t.ref).members.size())
+                return rs.enums.at(t.ref).members[static_cast<std::size_t>(v)].name;
+            return std::to_string(v);
+        case ir::type_kind::string:
+            if (v >= 0 && static_cast<std::size_t>(v) < rs.strings.size()) return "\"" + rs.strings[static_cast<std::size_t>(v)] + "\"";
+            return std::to_string(v);
+        case ir::type_kind::node:
+            if (v >= 0 && static_cast<std::size_t>(v) < rs.maps.at(t.ref).nodes.size())
+                return rs.maps.at(t.ref).nodes[static_cast<std::size_t>(v)].name;
+            return "none";
+        default: return std::to_string(v);
+    }
+}
+
+// ---------------------------------------------------------------- the domain
+
+store symbolic::free_store(std::vector<fact>& facts) {
+    store st = initial_store();
+    forget(st, nullptr, nullptr, facts, "");
+    return st;
+}
+
+store symbolic::initial_store() {
+    store st;
+    for (std::int64_t v : initial_values_) st.values.push_back(ctx.int_val(v));
+    for (std::int64_t z : initial_loc_) st.loc.push_back(ctx.int_val(z));
+    st.writer.assign(st.values.size(), ir::no_id);
+    return st;
+}
+
+void symbolic::forget(store& st, const std::set<std::uint32_t>* values, const std::set<id>* kinds,
+                      std::vector<fact>& facts, const std::string& when, bool invariants) {
+    z3::expr_vector bounds(ctx);
+    std::string names;
+    std::set<id> slots_named;
+    for (std::uint32_t i = 0; i < st.values.size(); ++i) {
+        if (values && !values->count(i)) continue;
+        const id type = value_types[i];
+        variable::show as = variable::show::value;
+        switch (rs.types.at(type).kind) {
+            case ir::type_kind::boolean: as = variable::show::boolean; break;
+            case ir::type_kind::enumeration: as = variable::show::member; break;
+            case ir::type_kind::player: as = variable::show::player; break;
+            case ir::type_kind::entity: as = variable::show::instance; break;
+            case ir::type_kind::node: as = variable::show::node; break;
+            default: break;
+        }
+        z3::expr v = fresh("v" + std::to_string(i), type, value_names[i], as, initial_values_[i]);
+        st.values[i] = v;
+        st.writer[i] = ir::no_id;
+        bounds.push_back(in_type(v, type));
+        if (value_seat_[i] > 0) bounds.push_back(z3::implies(n_players <= value_seat_[i], v == ctx.int_val(initial_values_[i])));
+    }
+    if (!bounds.empty()) facts.push_back({z3::mk_and(bounds), "the declared ranges of the state" + when});
+    z3::expr_vector where(ctx);
+    for (std::uint32_t i = 0; i < lay.instances(); ++i) {
+        const id kind = rs.entities.at(lay.instance_entity[i]).kind;
+        if (kinds && !kinds->count(kind)) continue;
+        z3::expr v = fresh("loc" + std::to_string(i), ir::no_id, instance_text(i), variable::show::zone, initial_loc_[i]);
+        // As ranges of zone instances (linear constraints solve much faster than a disjunction
+        // of equalities): the zones of the kind, a per-player zone only for seats in play.
+        z3::expr_vector can(ctx);
+        for (id z = 0; z < rs.zones.size(); ++z) {
+            if (rs.zones[z].entity_kind != kind) continue;
+            const std::int64_t first = lay.zone_first[z];
+            if (rs.zones[z].per_player)
+                can.push_back(v >= ctx.int_val(first) && v < ctx.int_val(first) + n_players);
+            else
+                can.push_back(v == ctx.int_val(first));
+        }
+        if (!can.empty()) where.push_back(can.size() == 1 ? can[0] : z3::mk_or(can));
+        st.loc[i] = v;
+    }
+    if (!where.empty()) facts.push_back({z3::mk_and(where), "every card or piece is in one of its zones" + when});
+    for (id r = 0; r < rs.rules.size() && invariants; ++r) {
+        const ir::rule& rule = rs.rules[r];
+        if (rule.kind != ir::rule_kind::invariant || rule.value == ir::no_id) continue;
+        env e;
+        e.locals.resize(rule.locals.size());
+        std::vector<z3::expr> saved;
+        saved.swap(side);
+        z3::expr inv = boolean(rule.value, e, st);
+        for (const z3::expr& s : side) inv = inv && s;
+        side.swap(saved);
+        facts.push_back({inv, "invariant `" + rule.name + "` (" + position(rule.prov.where) + ")" + when});
+    }
+}
+
+// ---------------------------------------------------------------- state access
+
+sv symbolic::slot_value(id slot, const z3::expr& index, const store& st) {
+    const ir::slot& sl = rs.slots.at(slot);
+    const layout::slot_place& p = lay.slots.at(slot);
+    const ir::type& t = rs.types.at(sl.type);
+    const bool map = t.kind == ir::type_kind::map_of;
+    const bool boolean_value = rs.types.at(map ? t.value : sl.type).kind == ir::type_kind::boolean;
+    std::int64_t base = sl.scope == ir::slot_scope::per_entity ? lay.kind_first.at(sl.entity_kind) : 0;
+    const std::optional<std::int64_t> known = numeral(index);
+    auto element = [&](std::uint32_t k) {
+        if (known && *known >= base && *known < base + static_cast<std::int64_t>(p.copies)) {
+            const std::uint32_t at = p.offset + static_cast<std::uint32_t>(*known - base) * p.width + k;
+            if (track_reads) reads.insert(at);
+            return boolean_value ? bool_of(st.values.at(at)) : st.values.at(at);
+        }
+        z3::expr acc = st.values.at(p.offset + k);
+        if (track_reads) reads.insert(p.offset + k);
+        for (std::uint32_t c = 1; c < p.copies; ++c) {
+            if (track_reads) reads.insert(p.offset + c * p.width + k);
+            acc = z3::ite(index == ctx.int_val(base + c), st.values.at(p.offset + c * p.width + k), acc);
+        }
+        return boolean_value ? bool_of(acc) : acc;
+    };
+    if (p.copies == 1) {
+        if (!map) {
+            if (track_reads) reads.insert(p.offset);
+            return sv(boolean_value ? bool_of(st.values.at(p.offset)) : st.values.at(p.offset));
+        }
+    }
+    if (!map) return sv(element(0));
+    sv out(ctx.int_val(0));
+    out.is_map = true;
+    for (std::uint32_t k = 0; k < p.width; ++k) out.elems.push_back(element(k));
+    return out;
+}
+
+z3::expr symbolic::instance_attribute(const z3::expr& inst, id kind, std::uint32_t field) {
+    const ir::entity_kind& k = rs.entity_kinds.at(kind);
+    const ir::record& rec = rs.records.at(k.record);
+    const bool boolean_value = rs.types.at(rec.fields.at(field).type).kind == ir::type_kind::boolean;
+    if (const auto i = numeral(inst); i && *i >= 0 && static_cast<std::size_t>(*i) < lay.instances()) {
+        const std::int64_t v = rs.entities.at(lay.instance_entity[static_cast<std::size_t>(*i)]).values.at(field);
+        return boolean_value ? ctx.bool_val(v != 0) : ctx.int_val(v);
+    }
+    z3::expr acc = ctx.int_val(0);
+    bool first = true;
+    for (std::uint32_t e = k.first_entity; e < k.first_entity + k.entity_count; ++e) {
+        const std::int64_t v = rs.entities.at(e).values.at(field);
+        if (first) { acc = ctx.int_val(v); first = false; continue; }
+        const std::int64_t lo = lay.entity_first.at(e);
+        const std::int64_t hi = lo + rs.entities.at(e).count;
+        acc = z3::ite(inst >= ctx.int_val(lo) && inst < ctx.int_val(hi), ctx.int_val(v), acc);
+    }
+    return boolean_value ? bool_of(acc) : acc;
+}
+
+z3::expr symbolic::zone_instance(id n, env& e, const store& st) {
+    sv v = value(n, e, st);
+    if (v.is_map) {
+        approximations.insert("a per-player zone used without naming the player");
+        return v.elems.empty() ? ctx.int_val(-1) : v.elems.front();
+    }
+    return v.e;
+}
+
+std::vector<member> symbolic::set_members(id n, env& e, const store& st) {
+    std::vector<member> out;
+    const ir::node& nd = N(n);
+    const ir::type_kind k = kind_of(n);
+    if (k == ir::type_kind::zone) {
+        const z3::expr zi = zone_instance(n, e, st);
+        const id kind = rs.types.at(N(n).type).ref;
+        if (kind == ir::no_id || kind >= lay.kind_first.size()) return out;
+        for (std::uint32_t i = 0; i < lay.kind_count[kind]; ++i) {
+            const std::uint32_t inst = lay.kind_first[kind] + i;
+            out.push_back({ctx.int_val(static_cast<std::int64_t>(inst)), st.loc.at(inst) == zi});
+        }
+        return out;
+    }
+    if (nd.code == op::builtin) {
+        const auto b = static_cast<ir::builtin>(nd.ref);
+        if (b == ir::builtin::players) {
+            for (int s = 0; s < lay.players; ++s) out.push_back({ctx.int_val(s), n_players > s});
+            return out;
+        }
+        if (b == ir::builtin::opponents) {
+            const z3::expr p = integer(child(n, 0), e, st);
+            for (int s = 0; s < lay.players; ++s) out.push_back({ctx.int_val(s), n_players > s && p != s});
+            return out;
+        }
+        if (b == ir::builtin::neighbours) {
+            const z3::expr v = integer(child(n, 0), e, st);
+            const ir::map& m = rs.maps.at(rs.types.at(N(child(n, 0)).type).ref);
+            std::vector<z3::expr_vector> near;
+            for (std::size_t x = 0; x < m.nodes.size(); ++x) near.emplace_back(ctx);
+            for (std::size_t x = 0; x < m.nodes.size(); ++x)
+                for (id y : m.nodes[x].neighbours) near.at(y).push_back(v == ctx.int_val(static_cast<std::int64_t>(x)));
+            for (std::size_t y = 0; y < m.nodes.size(); ++y)
+                if (!near[y].empty()) out.push_back({ctx.int_val(static_cast<std::int64_t>(y)), z3::mk_or(near[y])});
+            return out;
+        }
+    }
+    if (nd.code == op::type_members) {
+        const ir::type& t = rs.types.at(nd.ref);
+        switch (t.kind) {
+            case ir::type_kind::player:
+                for (int s = 0; s < lay.players; ++s) out.push_back({ctx.int_val(s), n_players > s});
+                return out;
+            case ir::type_kind::enumeration:
+                for (std::size_t m = 0; m < rs.enums.at(t.ref).members.size(); ++m)
+                    out.push_back({ctx.int_val(static_cast<std::int64_t>(m)), ctx.bool_val(true)});
+                return out;
+            case ir::type_kind::entity:
+                for (std::uint32_t i = 0; i < lay.kind_count.at(t.ref); ++i)
+                    out.push_back({ctx.int_val(static_cast<std::int64_t>(lay.kind_first[t.ref] + i)), ctx.bool_val(true)});
+                return out;
+            case ir::type_kind::node:
+                for (std::size_t m = 0; m < rs.maps.at(t.ref).nodes.size(); ++m)
+                    out.push_back({ctx.int_val(static_cast<std::int64_t>(m)), ctx.bool_val(true)});
+                return out;
+            default: break;
+        }
+    }
+    approximations.insert(std::string("a set given by `") + ir::name_of(nd.code) + "` (treated as empty)");
+    return out;
+}
+
+std::vector<place> symbolic::places(id target, env& e, const store& st) {
+    std::vector<place> out;
+    const ir::node& nd = N(target);
+    auto slot_places = [&](id slot, const z3::expr& index, std::int64_t base) {
+        const layout::slot_place& p = lay.slots.at(slot);
+        for (std::uint32_t c = 0; c < p.copies; ++c)
+            out.push_back({p.offset + c * p.width, p.copies == 1 ? ctx.bool_val(true) : index == ctx.int_val(base + c)});
+    };
+    switch (nd.code) {
+        case op::global: slot_places(nd.ref, ctx.int_val(0), 0); break;
+        case op::player_field: slot_places(nd.ref, integer(child(target, 0), e, st), 0); break;
+        case op::entity_field: {
+            const ir::slot& sl = rs.slots.at(nd.ref);
+            const std::int64_t base = sl.scope == ir::slot_scope::per_entity ? lay.kind_first.at(sl.entity_kind) : 0;
+            slot_places(nd.ref, integer(child(target, 0), e, st), base);
+            break;
+        }
+        case op::index: {
+            std::vector<place> inner = places(child(target, 0), e, st);
+            const z3::expr key = integer(child(target, 1), e, st);
+            const ir::type& mt = rs.types.at(N(child(target, 0)).type);
+            const std::uint32_t width = lay.key_width(rs, mt.key);
+            for (const place& p : inner)
+                for (std::uint32_t k = 0; k < width; ++k)
+                    out.push_back({p.index + k, p.when && key == ctx.int_val(static_cast<std::int64_t>(k))});
+            break;
+        }
+        default: approximations.insert("an assignment to a target the checker cannot place"); break;
+    }
+    return out;
+}
+
+// ---------------------------------------------------------------- rules
+
+z3::expr symbolic::rule_guard(id r, const std::vector<z3::expr>& args, const store& st) {
+    const ir::rule& rule = rs.rules.at(r);
+    if (rule.guard == ir::no_id) return ctx.bool_val(true);
+    env e;
+    e.locals.resize(std::max(rule.locals.size(), args.size()));
+    for (std::size_t i = 0; i < args.size() && i < rule.locals.size(); ++i) e.locals[i] = args[i];
+    return boolean(rule.guard, e, st);
+}
+
+std::map<id, z3::expr> symbolic::group_effective(id group, const std::vector<z3::expr>& args, const store& st,
+                                                 std::map<id, z3::expr>* guards) {
+    std::map<id, z3::expr> g, out;
+    if (group == ir::no_id) return out;
+    const ir::rule_group& gr = rs.groups.at(group);
+    for (id r : gr.rules) g.emplace(r, rule_guard(r, args, st));
+    for (id r : gr.rules) {
+        z3::expr a = g.at(r);
+        for (const ir::override_edge& edge : gr.edges)
+            if (edge.lower == r && g.count(edge.higher)) a = a && !g.at(edge.higher);
+        out.emplace(r, a);
+    }
+    if (guards) *guards = g;
+    return out;
+}
+
+// ---------------------------------------------------------------- rolls and tables
+
+z3::expr symbolic::roll_value(id r, const std::vector<z3::expr>& args, const store& st,
+                              const std::map<id, z3::expr>* fixed) {
+    const ir::roll& ro = rs.rolls.at(r);
+    z3::expr dice = ctx.int_val(0);
+    if (fixed && fixed->count(r)) {
+        dice = fixed->at(r);
+    } else if (ro.linear && !ro.dist.weights.empty()) {
+        dice = fresh(ro.name, ir::no_id, ro.name + " (dice)", variable::show::value, ro.dist.min);
+        z3::expr dom = dice >= ctx.int_val(ro.dist.min) && dice <= ctx.int_val(ro.dist.max);
+        for (std::size_t i = 0; i < ro.dist.weights.size(); ++i)
+            if (ro.dist.weights[i] == 0) dom = dom && dice != ctx.int_val(ro.dist.min + static_cast<std::int64_t>(i));
+        side.push_back(dom);
+    } else {
+        env e;
+        e.locals.resize(std::max(ro.locals.size(), args.size()));
+        for (std::size_t i = 0; i < args.size() && i < ro.locals.size(); ++i) e.locals[i] = args[i];
+        dice = integer(ro.expr, e, st);
+    }
+    const id group = group_of_target[static_cast<int>(ir::target_kind::roll)].at(r);
+    z3::expr total = dice;
+    for (const auto& [rule, applies] : group_effective(group, args, st)) {
+        const ir::rule& m = rs.rules.at(rule);
+        if (m.kind != ir::rule_kind::modifier || m.amount == ir::no_id) continue;
+        env e;
+        e.locals.resize(std::max(m.locals.size(), args.size()));
+        for (std::size_t i = 0; i < args.size() && i < m.locals.size(); ++i) e.locals[i] = args[i];
+        total = total + z3::ite(applies, integer(m.amount, e, st), ctx.int_val(0));
+        if (on_rule) on_rule(rule, applies, rule_guard(rule, args, st));
+    }
+    return total;
+}
+
+z3::expr symbolic::table_key(id t, std::size_t k, env& te, const store& st) {
+    const ir::table& tb = rs.tables.at(t);
+    const ir::table_key& key = tb.keys.at(k);
+    z3::expr v = ctx.int_val(0);
+    if (key.source == ir::key_source::key && key.var != ir::no_id && key.expr == ir::no_id) {
+        v = te.locals.at(key.var) ? *te.locals.at(key.var) : ctx.int_val(0);
+    } else {
+        v = integer(key.expr, te, st);
+    }
+    if (key.round != ir::rounding::none || (key.type != ir::no_id && rs.types.at(key.type).kind == ir::type_kind::odds))
+        approximations.insert("odds keys (table " + tb.name + ")");
+    if (key.has_clamp) {
+        const z3::expr lo = ctx.int_val(key.clamp_lo.lo);
+        const z3::expr hi = ctx.int_val(std::max(key.clamp_lo.lo, key.clamp_hi.hi));
+        v = z3::ite(v < lo, lo, z3::ite(v > hi, hi, v));
+    }
+    return v;
+}
+
+// ---------------------------------------------------------------- expressions
+
+z3::expr symbolic::boolean(id n, env& e, const store& st) { return bool_of(value(n, e, st).e); }
+z3::expr symbolic::integer(id n, env& e, const store& st) { return int_of(value(n, e, st).e); }
+
+z3::expr key_in(z3::context& ctx, const ir::key_range& k, const z3::expr& v) {
+    switch (k.kind) {
+        case ir::key_range_kind::member: return v == ctx.int_val(k.lo);
+        case ir::key_range_kind::odds:
+        case ir::key_range_kind::integer: {
+            z3::expr c = ctx.bool_val(true);
+            if (!k.open_lo) c = c && v >= ctx.int_val(k.lo);
+            if (!k.open_hi) c = c && v <= ctx.int_val(k.hi);
+            return c;
+        }
+    }
+    return ctx.bool_val(false);
+}
+
+sv symbolic::value(id n, env& e, const store& st) {
+    const ir::node& nd = N(n);
+    auto kid = [&](std::uint32_t i) { return child(n, i); };
+    auto I = [&](std::uint32_t i) { return integer(kid(i), e, st); };
+    auto B = [&](std::uint32_t i) { return boolean(kid(i), e, st); };
+    auto args_of = [&](std::uint32_t from) {
+        std::vector<z3::expr> a;
+        for (std::uint32_t i = from; i < nd.child_count; ++i) a.push_back(I(i));
+        return a;
+    };
+    auto opaque = [&](const std::string& why) {
+        approximations.insert(why);
+        z3::expr v = fresh("opaque", nd.type, why, variable::show::value, 0);
+        side.push_back(in_type(v, nd.type));
+        return sv(kind_of(n) == ir::type_kind::boolean ? bool_of(v) : v);
+    };
+    switch (nd.code) {
+        case op::absent: return sv(ctx.int_val(0));
+        case op::const_int:
+        case op::const_string:
+        case op::const_member:
+        case op::const_node: return sv(ctx.int_val(nd.value));
+        case op::const_bool: return sv(ctx.bool_val(nd.value != 0));
+        case op::const_entity:
+            return sv(ctx.int_val(nd.value < 0 ? -1 : static_cast<std::int64_t>(lay.entity_first.at(static_cast<std::size_t>(nd.value)))));
+        case op::dice: {
+            const ir::dice_term& d = rs.dice_terms.at(nd.ref);
+            z3::expr v = fresh("dice", ir::no_id, "dice " + std::to_string(d.count) + "d at " + node_position(n),
+                               variable::show::value, d.count * d.low);
+            side.push_back(v >= ctx.int_val(d.count * d.low) && v <= ctx.int_val(d.count * d.high));
+            return sv(v);
+        }
+        case op::local: {
+            if (nd.ref < e.locals.size() && e.locals[nd.ref]) {
+                const z3::expr& v = *e.locals[nd.ref];
+                return sv(kind_of(n) == ir::type_kind::boolean ? bool_of(v) : v);
+            }
+            return opaque("a local with no value the checker knows");
+        }
+        case op::global: return slot_value(nd.ref, ctx.int_val(0), st);
+        case op::player_field:
+        case op::entity_field: return slot_value(nd.ref, I(0), st);
+        case op::attribute: {
+            const id t = N(kid(0)).type;
+            if (t == ir::no_id || rs.types.at(t).kind != ir::type_kind::entity) return opaque("an attribute of a non-entity");
+            return sv(instance_attribute(I(0), rs.types.at(t).ref, static_cast<std::uint32_t>(nd.ref)));
+        }
+        case op::node_attribute: {
+            const z3::expr v = I(0);
+            const ir::map& m = rs.maps.at(rs.types.at(N(kid(0)).type).ref);
+            z3::expr acc = ctx.int_val(0);
+            for (std::size_t x = 0; x < m.nodes.size(); ++x)
+                acc = z3::ite(v == ctx.int_val(static_cast<std::int64_t>(x)), ctx.int_val(m.nodes[x].values.at(nd.ref)), acc);
+            return sv(kind_of(n) == ir::type_kind::boolean ? bool_of(acc) : acc);
+        }
+        case op::zone: {
+            const ir::zone& z = rs.zones.at(nd.ref);
+            if (!z.per_player) return sv(ctx.int_val(static_cast<std::int64_t>(lay.zone_first.at(nd.ref))));
+            sv out(ctx.int_val(0));
+            out.is_map = true;
+            for (int s = 0; s < lay.players; ++s)
+                out.elems.push_back(ctx.int_val(static_cast<std::int64_t>(lay.zone_first.at(nd.ref) + s)));
+            return out;
+        }
+        case op::index: {
+            sv m = value(kid(0), e, st);
+            const z3::expr key = I(1);
+            if (!m.is_map || m.elems.empty()) return opaque("an index into something that is not a map");
+            if (const auto k = numeral(key); k && *k >= 0 && static_cast<std::size_t>(*k) < m.elems.size())
+                return sv(m.elems[static_cast<std::size_t>(*k)]);
+            z3::expr acc = m.elems.front();
+            for (std::size_t k = 1; k < m.elems.size(); ++k)
+                acc = z3::ite(key == ctx.int_val(static_cast<std::int64_t>(k)), m.elems[k], acc);
+            return sv(acc);
+        }
+        case op::option: {
+            const ir::option& o = rs.options.at(nd.ref);
+            if (free_options && !o.values.empty()) {
+                auto it = option_vars.find(nd.ref);
+                if (it == option_vars.end()) {
+                    z3::expr v = fresh("option", o.type, "option " + o.name, variable::show::value, o.values.at(o.default_index));
+                    it = option_vars.emplace(nd.ref, v).first;
+                }
+                z3::expr_vector one(ctx);
+                for (std::int64_t x : o.values) one.push_back(it->second == ctx.int_val(x));
+                side.push_back(z3::mk_or(one));
+                return sv(kind_of(n) == ir::type_kind::boolean ? bool_of(it->second) : it->second);
+            }
+            const std::int64_t v = o.values.empty() ? 0 : o.values.at(o.selected_index);
+            return sv(kind_of(n) == ir::type_kind::boolean ? ctx.bool_val(v != 0) : ctx.int_val(v));
+        }
+        case op::roll: return sv(roll_value(nd.ref, args_of(0), st, fixed_rolls));
+        case op::quantity: {
+            const ir::derived& q = rs.quantities.at(nd.ref);
+            std::vector<z3::expr> a = args_of(0);
+            env qe;
+            qe.locals.resize(std::max(q.locals.size(), a.size()));
+            for (std::size_t i = 0; i < a.size() && i < q.locals.size(); ++i) qe.locals[i] = a[i];
+            if (q.predicate) return sv(boolean(q.expr, qe, st));
+            z3::expr v = integer(q.expr, qe, st);
+            const id group = group_of_target[static_cast<int>(ir::target_kind::quantity)].at(nd.ref);
+            for (const auto& [rule, applies] : group_effective(group, a, st)) {
+                const ir::rule& m = rs.rules.at(rule);
+                if (m.kind != ir::rule_kind::modifier || m.amount == ir::no_id) continue;
+                env me;
+                me.locals.resize(std::max(m.locals.size(), a.size()));
+                for (std::size_t i = 0; i < a.size() && i < m.locals.size(); ++i) me.locals[i] = a[i];
+                v = v + z3::ite(applies, integer(m.amount, me, st), ctx.int_val(0));
+                if (on_rule) on_rule(rule, applies, rule_guard(rule, a, st));
+            }
+            return sv(v);
+        }
+        case op::decide: {
+            const ir::decision& d = rs.decisions.at(nd.ref);
+            std::vector<z3::expr> a = args_of(0);
+            z3::expr v = fresh("decision", d.result, "decision " + d.name, variable::show::value, 0);
+            side.push_back(in_type(v, d.result));
+            const id group = group_of_target[static_cast<int>(ir::target_kind::decision)].at(nd.ref);
+            std::vector<z3::expr> defined;
+            const std::map<id, z3::expr> eff = group_effective(group, a, st);
+            for (const auto& [rule, applies] : eff) {
+                const ir::rule& r = rs.rules.at(rule);
+                if (r.kind != ir::rule_kind::define || r.value == ir::no_id) continue;
+                env re;
+                re.locals.resize(std::max(r.locals.size(), a.size()));
+                for (std::size_t i = 0; i < a.size() && i < r.locals.size(); ++i) re.locals[i] = a[i];
+                defined.push_back(z3::implies(applies, v == integer(r.value, re, st)));
+            }
+            // recorded before the rules' values constrain the decision (they may disagree)
+            if (on_rule)
+                for (const auto& [rule, applies] : eff) on_rule(rule, applies, rule_guard(rule, a, st));
+            for (const z3::expr& d : defined) side.push_back(d);
+            return sv(rs.types.at(d.result).kind == ir::type_kind::boolean ? bool_of(v) : v);
+        }
+        case op::lookup: {
+            const ir::table& tb = rs.tables.at(nd.ref);
+            if (tb.outcome_type == ir::no_id) return opaque("a table with no outcome looked up");
+            std::vector<z3::expr> a = args_of(0);
+            env te;
+            te.locals.resize(std::max(tb.locals.size(), a.size()));
+            std::size_t ai = 0;
+            for (; ai < tb.param_count && ai < a.size(); ++ai) te.locals[ai] = a[ai];
+            std::vector<z3::expr> keys;
+            for (std::size_t k = 0; k < tb.keys.size() && k < 2; ++k) {
+                const ir::table_key& key = tb.keys[k];
+                if (key.source == ir::key_source::key && key.var != ir::no_id && ai < a.size()) te.locals[key.var] = a[ai++];
+                keys.push_back(table_key(nd.ref, k, te, st));
+            }
+            if (on_table) on_table(nd.ref, n, keys);
+            const std::size_t width = std::max<std::size_t>(1, tb.columns.size());
+            z3::expr v = fresh("outcome", tb.outcome_type, "outcome of " + tb.name, variable::show::value, 0);
+            // the first row and column that cover the keys give the outcome; with none, the
+            // engine stops, so play goes on only where one does
+            z3::expr_vector cases(ctx);
+            z3::expr earlier = ctx.bool_val(false);
+            for (std::size_t r = 0; r < tb.rows.size(); ++r) {
+                const z3::expr in_row = key_in(ctx, tb.rows[r].key, keys.at(0));
+                for (std::size_t c = 0; c < width; ++c) {
+                    z3::expr sel = in_row;
+                    if (!tb.columns.empty()) sel = sel && key_in(ctx, tb.columns[c], keys.at(1));
+                    const ir::table_cell& cell = tb.cells.at(r * width + c);
+                    if (cell.has_outcome) cases.push_back(sel && !earlier && v == ctx.int_val(cell.outcome));
+                    earlier = earlier || sel;
+                }
+            }
+            side.push_back(cases.empty() ? ctx.bool_val(false) : z3::mk_or(cases));
+            return sv(rs.types.at(tb.outcome_type).kind == ir::type_kind::boolean ? bool_of(v) : v);
+        }
+        case op::builtin: {
+            const auto b = static_cast<ir::builtin>(nd.ref);
+            switch (b) {
+                case ir::builtin::count:
+                case ir::builtin::size: {
+                    if (kind_of(kid(0)) == ir::type_kind::integer) return sv(I(0));
+                    z3::expr acc = ctx.int_val(0);
+                    for (const member& m : set_members(kid(0), e, st)) acc = acc + z3::ite(m.in, ctx.int_val(1), ctx.int_val(0));
+                    return sv(acc);
+                }
+                case ir::builtin::top: {
+                    const std::vector<member> ms = set_members(kid(0), e, st);
+                    z3::expr t = fresh("top", N(n).type, "the top card at " + node_position(n), variable::show::instance, -1);
+                    z3::expr_vector cases(ctx);
+                    z3::expr_vector any(ctx);
+                    for (const member& m : ms) {
+                        cases.push_back(t == m.value && m.in);
+                        any.push_back(m.in);
+                    }
+                    cases.push_back(t == -1 && !(any.empty() ? ctx.bool_val(false) : z3::mk_or(any)));
+                    side.push_back(z3::mk_or(cases));
+                    approximations.insert("the order of cards in a zone (`top` is any card of it)");
+                    return sv(t);
+                }
+                case ir::builtin::active_player: {
+                    if (active) return sv(*active);
+                    z3::expr p = fresh("active", ir::no_id, "the active player", variable::show::player, 0);
+                    side.push_back(p >= 0 && p < n_players);
+                    active = p;
+                    return sv(p);
+                }
+                case ir::builtin::min: return sv(z3::ite(I(0) < I(1), I(0), I(1)));
+                case ir::builtin::max: return sv(z3::ite(I(0) > I(1), I(0), I(1)));
+                case ir::builtin::abs: return sv(z3::ite(I(0) < 0, -I(0), I(0)));
+                case ir::builtin::ceil_div:
+                case ir::builtin::floor_div: {
+                    const z3::expr a = I(0), d = I(1);
+                    // Z3's div is Euclidean: it agrees with floor division for a positive divisor.
+                    if (b == ir::builtin::floor_div) return sv(z3::ite(d > 0, a / d, -((-a) / d)));
+                    return sv(z3::ite(d > 0, -((-a) / d), a / d));
+                }
+                case ir::builtin::adjacent: {
+                    const z3::expr a = I(0), c = I(1);
+                    const ir::map& m = rs.maps.at(rs.types.at(N(kid(0)).type).ref);
+                    z3::expr_vector pairs(ctx);
+                    for (std::size_t x = 0; x < m.nodes.size(); ++x)
+                        for (id y : m.nodes[x].neighbours)
+                            pairs.push_back(a == ctx.int_val(static_cast<std::int64_t>(x)) && c == ctx.int_val(static_cast<std::int64_t>(y)));
+                    return sv(pairs.empty() ? ctx.bool_val(false) : z3::mk_or(pairs));
+                }
+                case ir::builtin::terrain: {
+                    const z3::expr v = I(0);
+                    const ir::map& m = rs.maps.at(rs.types.at(N(kid(0)).type).ref);
+                    z3::expr acc = ctx.int_val(-1);
+                    for (std::size_t x = 0; x < m.nodes.size(); ++x)
+                        acc = z3::ite(v == ctx.int_val(static_cast<std::int64_t>(x)), ctx.int_val(m.nodes[x].terrain), acc);
+                    return sv(acc);
+                }
+                default: return opaque(std::string("the built-in `") + ir::name_of(b) + "`");
+            }
+        }
+        case op::neg: return sv(-I(0));
+        case op::not_: return sv(!B(0));
+        case op::add: return sv(I(0) + I(1));
+        case op::sub: return sv(I(0) - I(1));
+        case op::mul: return sv(I(0) * I(1));
+        case op::div:
+        case op::mod: {
+            const z3::expr a = I(0), d = I(1);
+            side.push_back(d != 0);
+            // The engine divides as C++ does (truncating); Z3's div is Euclidean.
+            const z3::expr q = z3::ite(a >= 0, a / z3::abs(d), -((-a) / z3::abs(d)));
+            const z3::expr tq = z3::ite(d > 0, q, -q);
+            return sv(nd.code == op::div ? tq : a - d * tq);
+        }
+        case op::eq:
+        case op::ne: {
+            const id l = kid(0), r = kid(1);
+            z3::expr a = value(l, e, st).e, c = value(r, e, st).e;
+            if (a.is_bool() != c.is_bool()) { a = int_of(a); c = int_of(c); }
+            // A card named in the rules stands for every copy of it.
+            if (N(l).code == op::const_entity || N(r).code == op::const_entity) {
+                const id named = N(l).code == op::const_entity ? l : r;
+                const z3::expr other = N(l).code == op::const_entity ? c : a;
+                const std::int64_t ent = N(named).value;
+                z3::expr same = ctx.bool_val(false);
+                if (ent >= 0) {
+                    const std::int64_t lo = lay.entity_first.at(static_cast<std::size_t>(ent));
+                    same = other >= ctx.int_val(lo) && other < ctx.int_val(lo + rs.entities.at(static_cast<std::size_t>(ent)).count);
+                } else {
+                    same = other < 0;
+                }
+                return sv(nd.code == op::eq ? same : !same);
+            }
+            return sv(nd.code == op::eq ? a == c : a != c);
+        }
+        case op::lt: return sv(I(0) < I(1));
+        case op::le: return sv(I(0) <= I(1));
+        case op::gt: return sv(I(0) > I(1));
+        case op::ge: return sv(I(0) >= I(1));
+        case op::in: {
+            const z3::expr v = I(0);
+            const bool by_entity = N(kid(0)).code == op::const_entity;
+            z3::expr_vector any(ctx);
+            for (const member& m : set_members(kid(1), e, st)) {
+                if (by_entity) {
+                    const std::int64_t ent = N(kid(0)).value;
+                    const std::int64_t lo = lay.entity_first.at(static_cast<std::size_t>(ent));
+                    any.push_back(m.in && m.value >= ctx.int_val(lo) && m.value < ctx.int_val(lo + rs.entities.at(static_cast<std::size_t>(ent)).count));
+                } else {
+                    any.push_back(m.in && m.value == v);
+                }
+            }
+            return sv(any.empty() ? ctx.bool_val(false) : z3::mk_or(any));
+        }
+        case op::and_: return sv(B(0) && B(1));
+        case op::or_: return sv(B(0) || B(1));
+        case op::cond: {
+            const z3::expr c = B(0);
+            z3::expr a = value(kid(1), e, st).e, d = value(kid(2), e, st).e;
+            if (a.is_bool() != d.is_bool()) { a = int_of(a); d = int_of(d); }
+            return sv(z3::ite(c, a, d));
+        }
+        case op::any:
+        case op::all:
+        case op::count:
+        case op::sum:
+        case op::min:
+        case op::max: {
+            const std::vector<member> ms = set_members(kid(0), e, st);
+            if (nd.ref >= e.locals.size()) e.locals.resize(nd.ref + 1);
+            const std::optional<z3::expr> saved = e.locals[nd.ref];
+            z3::expr_vector terms(ctx);
+            z3::expr acc = ctx.int_val(0);
+            bool first = true;
+            for (const member& m : ms) {
+                e.locals[nd.ref] = m.value;
+                sv body = value(kid(1), e, st);
+                switch (nd.code) {
+                    case op::any: terms.push_back(m.in && bool_of(body.e)); break;
+                    case op::all: terms.push_back(z3::implies(m.in, bool_of(body.e))); break;
+                    case op::count: acc = acc + z3::ite(m.in && bool_of(body.e), ctx.int_val(1), ctx.int_val(0)); break;
+                    case op::sum: acc = acc + z3::ite(m.in, int_of(body.e), ctx.int_val(0)); break;
+                    case op::min:
+                    case op::max: {
+                        const z3::expr v = int_of(body.e);
+                        if (first) {
+                            acc = z3::ite(m.in, v, ctx.int_val(0));
+                        } else {
+                            // an element not yet seen (all before absent) or better than the best so far
+                            const z3::expr better = nd.code == op::min ? v < acc : v > acc;
+                            acc = z3::ite(m.in && (better || !seen_any(ms, m)), v, acc);
+                        }
+                        first = false;
+                        break;
+                    }
+                    default: break;
+                }
+            }
+            e.locals[nd.ref] = saved;
+            if (nd.code == op::any) return sv(terms.empty() ? ctx.bool_val(false) : z3::mk_or(terms));
+            if (nd.code == op::all) return sv(terms.empty() ? ctx.bool_val(true) : z3::mk_and(terms));
+            return sv(acc);
+        }
+        default: return opaque(std::string("the expression `") + ir::name_of(nd.code) + "`");
+    }
+}
+
+z3::expr symbolic::seen_any(const std::vector<member>& ms, const member& upto) {
+    z3::expr_vector before(ctx);
+    for (const member& m : ms) {
+        if (z3::eq(m.value, upto.value) && z3::eq(m.in, upto.in)) break;
+        before.push_back(m.in);
+    }
+    return before.empty() ? ctx.bool_val(false) : z3::mk_or(before);
+}
+
+}  // namespace wp::verify::detail

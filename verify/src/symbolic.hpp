@@ -1,0 +1,252 @@
+// The symbolic game: the ruleset's state as Z3 variables, expressions encoded over it, and a
+// symbolic execution of the sequence of play that records, at every place a rule, table,
+// decision or statement is used, the circumstances there (the path condition) and the
+// encoded values the checks need. Loops are summarised by forgetting ("havocking") what their
+// bodies write, so every recorded circumstance over-approximates the reachable ones: an
+// unsatisfiable query is a proof of "never"; a satisfiable one gives a witness situation.
+#pragma once
+
+#include "westphalia/ir/ir.hpp"
+
+#include <z3++.h>
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace wp::verify::detail {
+
+using ir::id;
+
+// Storage numbering, the same as the engine's (instances and zone instances), for up to
+// `players` seats.
+struct layout {
+    int players = 0;
+    struct slot_place { std::uint32_t offset = 0, width = 1, copies = 1; };
+    std::vector<slot_place> slots;
+    std::uint32_t value_count = 0;
+    std::vector<std::uint32_t> kind_first, kind_count, entity_first;
+    std::vector<id> instance_entity;
+    std::vector<std::uint32_t> zone_first;
+    std::vector<id> zone_instance_zone;
+
+    layout(const ir::ruleset& rs, int players);
+    std::uint32_t instances() const { return static_cast<std::uint32_t>(instance_entity.size()); }
+    std::uint32_t zone_instances() const { return static_cast<std::uint32_t>(zone_instance_zone.size()); }
+    std::uint32_t key_width(const ir::ruleset& rs, id key_type) const;
+};
+
+// A conjunct of a path condition, with what it stands for (for "why never" reasons).
+struct fact {
+    z3::expr e;
+    std::string why;
+};
+
+// The conjuncts of a path condition, newest first, shared between the paths that have them.
+struct fact_node {
+    fact f;
+    std::shared_ptr<const fact_node> prev;
+};
+using fact_list = std::shared_ptr<const fact_node>;
+
+// What a value in the store last was set by: a statement node, or none (unknown state).
+struct store {
+    std::vector<z3::expr> values;  // per layout value
+    std::vector<z3::expr> loc;     // per instance: the zone instance holding it, -1 none
+    std::vector<id> writer;        // per value: the assignment node that set it, no_id unknown
+};
+
+// A symbolic value: a scalar (Int or Bool), or a map (one element per key).
+struct sv {
+    z3::expr e;
+    std::vector<z3::expr> elems;
+    bool is_map = false;
+    explicit sv(z3::expr x) : e(std::move(x)) {}
+};
+
+// One member of a finite set: its value, and when it is in the set.
+struct member {
+    z3::expr value;
+    z3::expr in;
+};
+
+// An assignable place: the store index and when the target expression names it.
+struct place {
+    std::uint32_t index = 0;
+    z3::expr when;
+};
+
+// A fresh variable the witness may show, with what it means and its default value.
+struct variable {
+    z3::expr var;
+    std::string text;           // "P1 reputation", "campaign_roll dice", "Plague (card) is in"
+    enum class show : std::uint8_t { value, zone, player, boolean, member, instance, node } as = show::value;
+    id type = ir::no_id;        // for member/instance/node display
+    std::int64_t preferred = 0; // the value a "smallest" witness keeps
+};
+
+// A place in the sequence where something is used, with the circumstances there.
+struct site {
+    explicit site(z3::context& c) : pc(c) {}
+    id node = ir::no_id;        // the statement or expression
+    z3::expr pc;                // the path condition (a conjunction)
+    fact_list facts;            // its conjuncts, labelled
+};
+
+struct rule_site : site {
+    explicit rule_site(z3::context& c) : site(c), applies(c), guard(c), extra(c) {}
+    id rule = ir::no_id;
+    z3::expr applies;           // the rule's guard there, after overrides
+    z3::expr guard;             // the guard alone
+    z3::expr extra;             // what else holds there (the option considered), not in `facts`
+    std::string extra_why;
+};
+
+struct table_site : site {
+    using site::site;
+    id table = ir::no_id;
+    std::vector<z3::expr> keys;  // row key, column key
+};
+
+struct bound_site : site {
+    using site::site;
+    id slot = ir::no_id;
+    id type = ir::no_id;             // the target's range type
+    std::vector<z3::expr> out;       // per candidate place: when the new value leaves the range
+    std::vector<z3::expr> value;     // the new value, per candidate
+};
+
+struct choice_site : site {
+    explicit choice_site(z3::context& c) : site(c), none_legal(c) {}
+    z3::expr none_legal;  // no option of the choice is legal
+};
+
+struct block_site : site {
+    using site::site;
+    id block = ir::no_id;
+};
+
+struct end_site : site {
+    using site::site;
+    std::string reason;
+};
+
+struct example_run {
+    id rule = ir::no_id;
+    fact_list facts;    // the given, executed (as facts)
+    z3::expr pc;        // the given, executed
+    z3::expr expect;    // the stated outcome, over the resulting state
+};
+
+// Whether key value v falls in a row or column key.
+z3::expr key_in(z3::context& ctx, const ir::key_range& k, const z3::expr& v);
+
+class symbolic {
+public:
+    symbolic(z3::context& ctx, const ir::ruleset& rs, int players);
+
+    // The domain: every state value free within its type, zones any arrangement, options as
+    // selected, players within range, invariants assumed. Returns the facts that hold.
+    store free_store(std::vector<fact>& facts);
+
+    // Runs the main sequence from setup, recording sites.
+    void explore();
+    // Runs every example's `given` from the initial state.
+    void run_examples();
+
+    // Encodes expression `n` of an element whose locals are `locals` over store `st`.
+    struct env {
+        std::vector<std::optional<z3::expr>> locals;
+    };
+    sv value(id n, env& e, const store& st);
+    z3::expr boolean(id n, env& e, const store& st);
+    z3::expr integer(id n, env& e, const store& st);
+
+    // Rule guard for target arguments (bound as the rule's first locals), and the effective
+    // condition of each rule of a group (its guard and no applicable overriding rule's).
+    z3::expr rule_guard(id r, const std::vector<z3::expr>& args, const store& st);
+    std::map<id, z3::expr> group_effective(id group, const std::vector<z3::expr>& args, const store& st,
+                                           std::map<id, z3::expr>* guards = nullptr);
+
+    // The constraints of fresh variables made since the last time the executor took them.
+    z3::expr pending_side();
+    // Domain constraints on a scalar of type t.
+    z3::expr in_type(const z3::expr& x, id type);
+    z3::expr fresh(const std::string& name, id type, const std::string& text, variable::show as, std::int64_t preferred);
+
+    // Forgets the given store values and the places of the given kinds' instances (all when
+    // null): fresh variables within their types, the invariants assumed again; facts added.
+    void forget(store& st, const std::set<std::uint32_t>* values, const std::set<id>* kinds,
+                std::vector<fact>& facts, const std::string& when, bool invariants = true);
+    // The initial state of a game (initial values, every instance in its kind's first zone).
+    store initial_store();
+
+    // Called for each rule consulted while encoding a roll, quantity or decision.
+    std::function<void(id rule, const z3::expr& applies, const z3::expr& guard)> on_rule;
+    // Called for each table looked up while encoding (a `lookup` expression).
+    std::function<void(id table, id node, const std::vector<z3::expr>& keys)> on_table;
+    // The active player where the expression is encoded (the innermost loop over players).
+    std::optional<z3::expr> active;
+    const std::map<id, z3::expr>* fixed_rolls = nullptr;  // while running an example's `given`
+    bool free_options = false;  // options as variables over their values, not the chosen ones
+    std::map<id, z3::expr> option_vars;
+
+    z3::context& ctx;
+    const ir::ruleset& rs;
+    layout lay;
+    std::vector<std::string> value_names;  // per store value: "P1 gold"
+    std::vector<id> value_types;           // per store value: its scalar type
+    z3::expr n_players;
+    std::vector<variable> variables;     // every fresh variable, in creation order
+    std::map<std::string, std::size_t> variable_of;  // by the variable's name
+    std::vector<z3::expr> side;          // constraints of fresh variables made while encoding
+    std::set<std::string> approximations;
+    std::vector<id> group_of_target[6];  // per target kind: group of each target
+
+    // Recorded by explore() and run_examples().
+    std::vector<rule_site> rule_sites;
+    std::vector<table_site> table_sites;
+    std::vector<bound_site> bound_sites;
+    std::vector<choice_site> choice_sites;
+    std::vector<block_site> block_sites;
+    std::vector<end_site> end_sites;
+    std::vector<example_run> examples;
+    std::set<std::uint32_t> reads;       // store values read while `track_reads`
+    bool track_reads = false;
+
+    std::string position(const ir::source_pos& w) const;
+    std::string node_position(id n) const;
+    std::string value_text(id type, std::int64_t v) const;
+    std::string zone_instance_text(std::int64_t zi) const;
+    std::string instance_text(std::int64_t inst) const;
+
+    std::vector<member> set_members(id n, env& e, const store& st);
+    std::vector<place> places(id target, env& e, const store& st);
+    z3::expr zone_instance(id n, env& e, const store& st);
+    z3::expr table_key(id t, std::size_t k, env& te, const store& st);
+
+private:
+
+    z3::expr bool_of(const z3::expr& x);
+    z3::expr int_of(const z3::expr& x);
+    const ir::node& N(id n) const { return rs.nodes.at(n); }
+    id child(id n, std::uint32_t i) const { return rs.children.at(rs.nodes.at(n).first_child + i); }
+    ir::type_kind kind_of(id n) const;
+
+    sv slot_value(id slot, const z3::expr& index, const store& st);
+    z3::expr instance_attribute(const z3::expr& inst, id kind, std::uint32_t field);
+    z3::expr roll_value(id r, const std::vector<z3::expr>& args, const store& st, const std::map<id, z3::expr>* fixed);
+    z3::expr seen_any(const std::vector<member>& ms, const member& upto);
+
+    std::uint64_t counter_ = 0;
+    std::vector<std::int64_t> initial_loc_;
+    std::vector<std::int64_t> initial_values_;
+    std::vector<int> value_seat_;  // per store value: the seat of a per-player value, else 0
+};
+
+}  // namespace wp::verify::detail
