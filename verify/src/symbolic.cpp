@@ -530,6 +530,18 @@ sv symbolic::value(id n, env& e, const store& st) {
     auto kid = [&](std::uint32_t i) { return child(n, i); };
     auto I = [&](std::uint32_t i) { return integer(kid(i), e, st); };
     auto B = [&](std::uint32_t i) { return boolean(kid(i), e, st); };
+    // Both operands, left first: the order fresh variables are made in must not depend on the
+    // compiler's order of evaluating function arguments (witnesses list them in that order).
+    auto I2 = [&]() {
+        z3::expr a = I(0);
+        z3::expr b = I(1);
+        return std::make_pair(a, b);
+    };
+    auto B2 = [&]() {
+        z3::expr a = B(0);
+        z3::expr b = B(1);
+        return std::make_pair(a, b);
+    };
     auto args_of = [&](std::uint32_t from) {
         std::vector<z3::expr> a;
         for (std::uint32_t i = from; i < nd.child_count; ++i) a.push_back(I(i));
@@ -724,18 +736,18 @@ sv symbolic::value(id n, env& e, const store& st) {
                     active = p;
                     return sv(p);
                 }
-                case ir::builtin::min: return sv(z3::ite(I(0) < I(1), I(0), I(1)));
-                case ir::builtin::max: return sv(z3::ite(I(0) > I(1), I(0), I(1)));
-                case ir::builtin::abs: return sv(z3::ite(I(0) < 0, -I(0), I(0)));
+                case ir::builtin::min: { auto [a, b] = I2(); return sv(z3::ite(a < b, a, b)); }
+                case ir::builtin::max: { auto [a, b] = I2(); return sv(z3::ite(a > b, a, b)); }
+                case ir::builtin::abs: { const z3::expr a = I(0); return sv(z3::ite(a < 0, -a, a)); }
                 case ir::builtin::ceil_div:
                 case ir::builtin::floor_div: {
-                    const z3::expr a = I(0), d = I(1);
+                    const auto [a, d] = I2();
                     // Z3's div is Euclidean: it agrees with floor division for a positive divisor.
                     if (b == ir::builtin::floor_div) return sv(z3::ite(d > 0, a / d, -((-a) / d)));
                     return sv(z3::ite(d > 0, -((-a) / d), a / d));
                 }
                 case ir::builtin::adjacent: {
-                    const z3::expr a = I(0), c = I(1);
+                    const auto [a, c] = I2();
                     const ir::map& m = rs.maps.at(rs.types.at(N(kid(0)).type).ref);
                     z3::expr_vector pairs(ctx);
                     for (std::size_t x = 0; x < m.nodes.size(); ++x)
@@ -756,12 +768,12 @@ sv symbolic::value(id n, env& e, const store& st) {
         }
         case op::neg: return sv(-I(0));
         case op::not_: return sv(!B(0));
-        case op::add: return sv(I(0) + I(1));
-        case op::sub: return sv(I(0) - I(1));
-        case op::mul: return sv(I(0) * I(1));
+        case op::add: { auto [a, b] = I2(); return sv(a + b); }
+        case op::sub: { auto [a, b] = I2(); return sv(a - b); }
+        case op::mul: { auto [a, b] = I2(); return sv(a * b); }
         case op::div:
         case op::mod: {
-            const z3::expr a = I(0), d = I(1);
+            const auto [a, d] = I2();
             side.push_back(d != 0);
             // The engine divides as C++ does (truncating); Z3's div is Euclidean.
             const z3::expr q = z3::ite(a >= 0, a / z3::abs(d), -((-a) / z3::abs(d)));
@@ -789,10 +801,10 @@ sv symbolic::value(id n, env& e, const store& st) {
             }
             return sv(nd.code == op::eq ? a == c : a != c);
         }
-        case op::lt: return sv(I(0) < I(1));
-        case op::le: return sv(I(0) <= I(1));
-        case op::gt: return sv(I(0) > I(1));
-        case op::ge: return sv(I(0) >= I(1));
+        case op::lt: { auto [a, b] = I2(); return sv(a < b); }
+        case op::le: { auto [a, b] = I2(); return sv(a <= b); }
+        case op::gt: { auto [a, b] = I2(); return sv(a > b); }
+        case op::ge: { auto [a, b] = I2(); return sv(a >= b); }
         case op::in: {
             const z3::expr v = I(0);
             const bool by_entity = N(kid(0)).code == op::const_entity;
@@ -808,8 +820,8 @@ sv symbolic::value(id n, env& e, const store& st) {
             }
             return sv(any.empty() ? ctx.bool_val(false) : z3::mk_or(any));
         }
-        case op::and_: return sv(B(0) && B(1));
-        case op::or_: return sv(B(0) || B(1));
+        case op::and_: { auto [a, b] = B2(); return sv(a && b); }
+        case op::or_: { auto [a, b] = B2(); return sv(a || b); }
         case op::cond: {
             const z3::expr c = B(0);
             z3::expr a = value(kid(1), e, st).e, d = value(kid(2), e, st).e;
