@@ -130,6 +130,7 @@ void add_check_command(CLI::App& app, context& ctx) {
         nlohmann::json json_runs = nlohmann::json::array();
         nlohmann::json sarif;
         bool any_errors = false;
+        bool expanded = false;
         for (std::size_t i = 0; i < runs.size(); ++i) {
             ruleset_input in = s->input;
             for (const auto& [k, v] : runs[i]) in.options.push_back(k + "=" + v);
@@ -138,11 +139,15 @@ void add_check_command(CLI::App& app, context& ctx) {
             const auto rs = in.load(ctx, sources, sink);
             if (!sink.all().empty()) dsl::render(ctx.err, sources, sink.all(), dsl::diag_format::human, 50);
             if (!rs) return;
-            if (i == 0 && s->all_options) {
+            if (s->all_options && !expanded) {
+                // now that the options are known: one run per combination, from the first
+                expanded = true;
                 runs = option_runs(*rs, 32, sampled);
                 if (sampled)
                     ctx.err << "westphalia: note: " << rs->name << " has too many option combinations to check all; "
                             << "checking the defaults and each other value alone (" << runs.size() << " runs)\n";
+                i = static_cast<std::size_t>(-1);
+                continue;
             }
             verify::check_options opts;
             opts.timeout_ms = static_cast<unsigned>(std::lround(s->timeout * 1000));
