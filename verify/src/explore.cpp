@@ -179,7 +179,7 @@ struct exec_impl {
     void forget(path& p, const writes& w, id n) {
         if (w.values.empty() && w.kinds.empty()) return;
         std::vector<fact> nf;
-        S.forget(p.st, &w.values, &w.kinds, nf, " (after any number of rounds of the loop at " + at(n) + ")", false);
+        S.forget(p.st, &w.values, &w.kinds, nf, " (after any number of rounds of the loop at " + at(n) + ")", true);
         for (const fact& f : nf) add_fact(p, f.e, f.why);
     }
 
