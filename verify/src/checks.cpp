@@ -457,12 +457,6 @@ private:
         for (id g = 0; g < rs_.groups.size(); ++g) group_checks(g, st, base);
     }
 
-    static z3::expr conj(z3::context& ctx, const fact_list& facts) {
-        z3::expr_vector v(ctx);
-        for (const detail::fact_node* f = facts.get(); f; f = f->prev.get()) v.push_back(f->f.e);
-        return v.empty() ? ctx.bool_val(true) : z3::mk_and(v);
-    }
-
     const std::vector<ir::local>* target_params(const ir::rule_group& gr) const {
         switch (gr.target) {
             case ir::target_kind::roll: return &rs_.rolls.at(gr.target_id).locals;
@@ -739,8 +733,13 @@ private:
                 }
                 if (fired_.count(rule.name)) continue;
                 // one question per place and circumstances: the options considered there, together
-                std::map<const detail::fact_node*, std::vector<const detail::rule_site*>> places;
-                for (const detail::rule_site* s : it->second) places[s->facts.get()].push_back(s);
+                // in the order the sequence reaches them (not by address: reports must not vary)
+                std::vector<std::pair<const detail::fact_node*, std::vector<const detail::rule_site*>>> places;
+                for (const detail::rule_site* s : it->second) {
+                    auto at = std::find_if(places.begin(), places.end(), [&](const auto& x) { return x.first == s->facts.get(); });
+                    if (at == places.end()) places.push_back({s->facts.get(), {s}});
+                    else at->second.push_back(s);
+                }
                 if (debug_)
                     std::fprintf(stderr, "reach: proving %s over %zu places\n", rule.name.c_str(), places.size());
                 bool reached = false, undecided = false;
@@ -945,8 +944,7 @@ private:
             // one question for every place the assignment may write, then the place it does
             z3::expr_vector any(ctx_);
             for (const z3::expr& o : s.out) any.push_back(o);
-            answer first = solve_local_first(s.facts, z3::mk_or(any)) == z3::unsat ? answer{z3::unsat, {}, {}} : answer{z3::sat, {}, {}};
-            if (first.r == z3::unsat) continue;
+            if (solve_local_first(s.facts, z3::mk_or(any)) == z3::unsat) continue;
             for (std::size_t k = 0; k < s.out.size(); ++k) {
                 answer a = solve(s.facts, s.out[k], true, {{"the new value", s.value[k]}});
                 if (a.r == z3::unknown) {

@@ -193,13 +193,8 @@ struct exec_impl {
         const z3::expr T = since(t.facts, p.facts);
         const z3::expr F = since(f.facts, p.facts);
         for (std::size_t i = 0; i < p.st.values.size(); ++i) {
-            if (z3::eq(t.st.values[i], f.st.values[i])) {
-                p.st.values[i] = t.st.values[i];
-                p.st.writer[i] = t.st.writer[i] == f.st.writer[i] ? t.st.writer[i] : ir::no_id;
-            } else {
-                p.st.values[i] = z3::ite(c, t.st.values[i], f.st.values[i]);
-                p.st.writer[i] = t.st.writer[i] != ir::no_id ? t.st.writer[i] : f.st.writer[i];
-            }
+            p.st.values[i] = z3::eq(t.st.values[i], f.st.values[i]) ? t.st.values[i]
+                                                                   : z3::ite(c, t.st.values[i], f.st.values[i]);
         }
         for (std::size_t i = 0; i < p.st.loc.size(); ++i)
             p.st.loc[i] = z3::eq(t.st.loc[i], f.st.loc[i]) ? t.st.loc[i] : z3::ite(c, t.st.loc[i], f.st.loc[i]);
@@ -374,7 +369,6 @@ struct exec_impl {
             }
             const z3::expr when = pl.when.simplify();
             p.st.values[pl.index] = when.is_true() ? nv : z3::ite(pl.when, nv, old);
-            p.st.writer[pl.index] = n;
         }
         if (!bs.out.empty()) S.bound_sites.push_back(std::move(bs));
         if (rt && rt->policy == ir::overflow::error) {
@@ -660,18 +654,9 @@ struct exec_impl {
             mark(std::set<id>& ss, id mm) : s(ss), m(mm) { if (m != ir::no_id) s.insert(m); }
             ~mark() { if (m != ir::no_id) s.erase(m); }
         } guard(active_, marker);
-        std::vector<z3::expr> a = args_of(n, e, p.st);
-        drain(p, n);
-        env te;
-        te.locals.resize(std::max(tb.locals.size(), a.size()));
-        std::size_t ai = 0;
-        for (; ai < tb.param_count && ai < a.size(); ++ai) te.locals[ai] = a[ai];
-        std::vector<z3::expr> keys;
-        for (std::size_t k = 0; k < tb.keys.size() && k < 2; ++k) {
-            const ir::table_key& key = tb.keys[k];
-            if (key.source == ir::key_source::key && key.var != ir::no_id && ai < a.size()) te.locals[key.var] = a[ai++];
-            keys.push_back(S.table_key(nd.ref, k, te, p.st));
-        }
+        symbolic::table_binding tb_args = S.bind_table(nd.ref, args_of(n, e, p.st), p.st);
+        env& te = tb_args.frame;
+        const std::vector<z3::expr>& keys = tb_args.keys;
         drain(p, n);
         table_site ts(ctx);
         ts.node = n;
@@ -681,27 +666,20 @@ struct exec_impl {
         ts.keys = keys;
         S.table_sites.push_back(std::move(ts));
         const std::size_t width = std::max<std::size_t>(1, tb.columns.size());
-        z3::expr earlier = ctx.bool_val(false);
-        z3::expr_vector covered(ctx);
-        for (std::size_t r = 0; r < tb.rows.size(); ++r) {
-            const z3::expr in_row = key_in(ctx, tb.rows[r].key, keys.at(0));
-            for (std::size_t c = 0; c < width; ++c) {
-                z3::expr sel = in_row;
-                if (!tb.columns.empty()) sel = sel && key_in(ctx, tb.columns[c], keys.at(1));
-                const z3::expr first = sel && !earlier;
-                covered.push_back(sel);
-                const ir::table_cell& cell = tb.cells.at(r * width + c);
-                if (cell.effects != ir::no_id)
-                    branch(p, first, "the key falls in row `" + tb.rows[r].key.text + "` of " + tb.name, n,
-                           [&](path& t) {
-                               ++t.depth;
-                               run(cell.effects, te, t);
-                               --t.depth;
-                           },
-                           {});
-                earlier = earlier || sel;
-            }
+        const std::vector<z3::expr> sel = S.cell_selections(nd.ref, keys);
+        for (std::size_t i = 0; i < sel.size(); ++i) {
+            const ir::table_cell& cell = tb.cells[i];
+            if (cell.effects == ir::no_id) continue;
+            branch(p, sel[i], "the key falls in row `" + tb.rows[i / width].key.text + "` of " + tb.name, n,
+                   [&](path& t) {
+                       ++t.depth;
+                       run(cell.effects, te, t);
+                       --t.depth;
+                   },
+                   {});
         }
+        z3::expr_vector covered(ctx);
+        for (const z3::expr& x : sel) covered.push_back(x);
         // no row: the engine stops with an error, so play goes on only where a row applies
         add_fact(p, covered.empty() ? ctx.bool_val(false) : z3::mk_or(covered), "a row of " + tb.name + " applies");
     }

@@ -204,7 +204,6 @@ store symbolic::initial_store() {
     store st;
     for (std::int64_t v : initial_values_) st.values.push_back(ctx.int_val(v));
     for (std::int64_t z : initial_loc_) st.loc.push_back(ctx.int_val(z));
-    st.writer.assign(st.values.size(), ir::no_id);
     return st;
 }
 
@@ -227,7 +226,6 @@ void symbolic::forget(store& st, const std::set<std::uint32_t>* values, const st
         }
         z3::expr v = fresh("v" + std::to_string(i), type, value_names[i], as, initial_values_[i]);
         st.values[i] = v;
-        st.writer[i] = ir::no_id;
         bounds.push_back(in_type(v, type));
         if (value_seat_[i] > 0) bounds.push_back(z3::implies(n_players <= value_seat_[i], v == ctx.int_val(initial_values_[i])));
     }
@@ -279,20 +277,16 @@ sv symbolic::slot_value(id slot, const z3::expr& index, const store& st) {
     auto element = [&](std::uint32_t k) {
         if (known && *known >= base && *known < base + static_cast<std::int64_t>(p.copies)) {
             const std::uint32_t at = p.offset + static_cast<std::uint32_t>(*known - base) * p.width + k;
-            if (track_reads) reads.insert(at);
             return boolean_value ? bool_of(st.values.at(at)) : st.values.at(at);
         }
         z3::expr acc = st.values.at(p.offset + k);
-        if (track_reads) reads.insert(p.offset + k);
         for (std::uint32_t c = 1; c < p.copies; ++c) {
-            if (track_reads) reads.insert(p.offset + c * p.width + k);
             acc = z3::ite(index == ctx.int_val(base + c), st.values.at(p.offset + c * p.width + k), acc);
         }
         return boolean_value ? bool_of(acc) : acc;
     };
     if (p.copies == 1) {
         if (!map) {
-            if (track_reads) reads.insert(p.offset);
             return sv(boolean_value ? bool_of(st.values.at(p.offset)) : st.values.at(p.offset));
         }
     }
@@ -506,6 +500,37 @@ z3::expr symbolic::table_key(id t, std::size_t k, env& te, const store& st) {
     return v;
 }
 
+symbolic::table_binding symbolic::bind_table(id t, const std::vector<z3::expr>& args, const store& st) {
+    const ir::table& tb = rs.tables.at(t);
+    table_binding b;
+    b.frame.locals.resize(std::max(tb.locals.size(), args.size()));
+    std::size_t ai = 0;
+    for (; ai < tb.param_count && ai < args.size(); ++ai) b.frame.locals[ai] = args[ai];
+    for (std::size_t k = 0; k < tb.keys.size() && k < 2; ++k) {
+        const ir::table_key& key = tb.keys[k];
+        if (key.source == ir::key_source::key && key.var != ir::no_id && ai < args.size()) b.frame.locals[key.var] = args[ai++];
+        b.keys.push_back(table_key(t, k, b.frame, st));
+    }
+    return b;
+}
+
+std::vector<z3::expr> symbolic::cell_selections(id t, const std::vector<z3::expr>& keys) {
+    const ir::table& tb = rs.tables.at(t);
+    const std::size_t width = std::max<std::size_t>(1, tb.columns.size());
+    std::vector<z3::expr> out;
+    z3::expr earlier = ctx.bool_val(false);
+    for (std::size_t r = 0; r < tb.rows.size(); ++r) {
+        const z3::expr in_row = key_in(ctx, tb.rows[r].key, keys.at(0));
+        for (std::size_t c = 0; c < width; ++c) {
+            z3::expr sel = in_row;
+            if (!tb.columns.empty()) sel = sel && key_in(ctx, tb.columns[c], keys.at(1));
+            out.push_back(sel && !earlier);
+            earlier = earlier || sel;
+        }
+    }
+    return out;
+}
+
 // ---------------------------------------------------------------- expressions
 
 z3::expr symbolic::boolean(id n, env& e, const store& st) { return bool_of(value(n, e, st).e); }
@@ -674,34 +699,15 @@ sv symbolic::value(id n, env& e, const store& st) {
         case op::lookup: {
             const ir::table& tb = rs.tables.at(nd.ref);
             if (tb.outcome_type == ir::no_id) return opaque("a table with no outcome looked up");
-            std::vector<z3::expr> a = args_of(0);
-            env te;
-            te.locals.resize(std::max(tb.locals.size(), a.size()));
-            std::size_t ai = 0;
-            for (; ai < tb.param_count && ai < a.size(); ++ai) te.locals[ai] = a[ai];
-            std::vector<z3::expr> keys;
-            for (std::size_t k = 0; k < tb.keys.size() && k < 2; ++k) {
-                const ir::table_key& key = tb.keys[k];
-                if (key.source == ir::key_source::key && key.var != ir::no_id && ai < a.size()) te.locals[key.var] = a[ai++];
-                keys.push_back(table_key(nd.ref, k, te, st));
-            }
-            if (on_table) on_table(nd.ref, n, keys);
-            const std::size_t width = std::max<std::size_t>(1, tb.columns.size());
+            table_binding b = bind_table(nd.ref, args_of(0), st);
+            if (on_table) on_table(nd.ref, n, b.keys);
             z3::expr v = fresh("outcome", tb.outcome_type, "outcome of " + tb.name, variable::show::value, 0);
-            // the first row and column that cover the keys give the outcome; with none, the
-            // engine stops, so play goes on only where one does
+            // the cell the engine reads gives the outcome; with none, the engine stops, so play
+            // goes on only where one does
             z3::expr_vector cases(ctx);
-            z3::expr earlier = ctx.bool_val(false);
-            for (std::size_t r = 0; r < tb.rows.size(); ++r) {
-                const z3::expr in_row = key_in(ctx, tb.rows[r].key, keys.at(0));
-                for (std::size_t c = 0; c < width; ++c) {
-                    z3::expr sel = in_row;
-                    if (!tb.columns.empty()) sel = sel && key_in(ctx, tb.columns[c], keys.at(1));
-                    const ir::table_cell& cell = tb.cells.at(r * width + c);
-                    if (cell.has_outcome) cases.push_back(sel && !earlier && v == ctx.int_val(cell.outcome));
-                    earlier = earlier || sel;
-                }
-            }
+            const std::vector<z3::expr> sel = cell_selections(nd.ref, b.keys);
+            for (std::size_t i = 0; i < sel.size(); ++i)
+                if (tb.cells[i].has_outcome) cases.push_back(sel[i] && v == ctx.int_val(tb.cells[i].outcome));
             side.push_back(cases.empty() ? ctx.bool_val(false) : z3::mk_or(cases));
             return sv(rs.types.at(tb.outcome_type).kind == ir::type_kind::boolean ? bool_of(v) : v);
         }

@@ -54,11 +54,10 @@ struct fact_node {
 };
 using fact_list = std::shared_ptr<const fact_node>;
 
-// What a value in the store last was set by: a statement node, or none (unknown state).
+// The state as Z3 terms.
 struct store {
     std::vector<z3::expr> values;  // per layout value
     std::vector<z3::expr> loc;     // per instance: the zone instance holding it, -1 none
-    std::vector<id> writer;        // per value: the assignment node that set it, no_id unknown
 };
 
 // A symbolic value: a scalar (Int or Bool), or a map (one element per key).
@@ -216,8 +215,6 @@ public:
     std::vector<block_site> block_sites;
     std::vector<end_site> end_sites;
     std::vector<example_run> examples;
-    std::set<std::uint32_t> reads;       // store values read while `track_reads`
-    bool track_reads = false;
 
     std::string position(const ir::source_pos& w) const;
     std::string node_position(id n) const;
@@ -229,6 +226,15 @@ public:
     std::vector<place> places(id target, env& e, const store& st);
     z3::expr zone_instance(id n, env& e, const store& st);
     z3::expr table_key(id t, std::size_t k, env& te, const store& st);
+    // A table's frame with its arguments bound, and its key values.
+    struct table_binding {
+        env frame;
+        std::vector<z3::expr> keys;
+    };
+    table_binding bind_table(id t, const std::vector<z3::expr>& args, const store& st);
+    // Per cell (row-major): when the engine reads it (its row and column cover the keys and no
+    // earlier cell does).
+    std::vector<z3::expr> cell_selections(id t, const std::vector<z3::expr>& keys);
 
 private:
 
