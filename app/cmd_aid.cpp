@@ -23,7 +23,7 @@ void add_aid_command(CLI::App& app, context& ctx) {
     command->add_option("--paper", s->paper, "Paper size: a4 or letter")->check(CLI::IsMember({"a4", "letter"}));
     command->add_option("--dump", s->dump, "Print the layout (display list) or the text instead of writing a PDF")
         ->check(CLI::IsMember({"layout", "text"}));
-    command->add_option("--font-dir", s->font_dir, "The folder holding DejaVuSans.ttf, DejaVuSans-Bold.ttf and DejaVuSansMono.ttf");
+    command->add_option("--font-dir", s->font_dir, "The folder holding DejaVuSansCondensed.ttf, DejaVuSansCondensed-Bold.ttf and DejaVuSansMono.ttf");
     command->add_flag("--test-page", s->test_page, "Print the character test page (Ö, ü, —, ×, ½, ≤) instead of the aid");
     command->callback([s, &ctx] {
         dsl::source_manager sources;

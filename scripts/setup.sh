@@ -8,7 +8,7 @@ packages=(
   build-essential cmake ninja-build g++ clang
   libboost1.74-dev        # Spirit X3 (header-only); pinned: X3's position API moved between versions
   nlohmann-json3-dev libcli11-dev catch2
-  libz3-dev z3 libhpdf-dev fonts-dejavu-core poppler-utils qpdf
+  libz3-dev z3 libhpdf-dev fonts-dejavu-core fonts-dejavu-extra poppler-utils qpdf
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -13,22 +13,28 @@ namespace wp::docgen {
 namespace {
 
 // Type sizes and spacing: a clear hierarchy at sizes a player aid can afford.
-constexpr double body_size = 7.0;
-constexpr double small_size = 6.5;
-constexpr double heading_size = 8.5;
-constexpr double caption_size = 7.2;
+// The text sizes, scaled together when a slightly smaller type saves a page (see `layout`).
+struct type_sizes {
+    double body = 6.8;
+    double small = 6.3;
+    double heading = 8.5;
+    double caption = 7.2;
+    static type_sizes scaled(double k) { return {6.8 * k, 6.3 * k, 8.5 * k, 7.2 * k}; }
+};
 constexpr double title_size = 15;
 constexpr double subtitle_size = 7.5;
 constexpr double footer_size = 5.8;
-constexpr double leading = 1.24;  // line height / type size
+constexpr double leading = 1.18;  // line height / type size
 constexpr double muted_grey = 0.42;
 constexpr double indent_step = 9;
 constexpr double hanging = 6;      // continuation lines of an entry
 constexpr double cell_pad_x = 2.2;
 constexpr double cell_pad_y = 1.4;
-constexpr double margin = 30;  // 0.42 in: inside what office printers can print
-constexpr double gutter = 14;
+constexpr double margin = 24;  // 0.33 in (8.5 mm) at the sides: inside what office printers can print
+constexpr double margin_y = 20;  // 0.28 in at the top and bottom, still above the usual 0.25 in
+constexpr double gutter = 12;
 constexpr double min_table_scale = 0.72;
+constexpr double grid_gap = 4;  // space above a grid that does not open a column
 
 struct piece {
     face style = face::regular;
@@ -157,6 +163,11 @@ public:
 
     // Greedy line breaking: the first line `first` wide, the others `rest` wide.
     std::vector<line> lines(const rich_text& t, double size, double first, double rest) {
+        // A word measured to exactly the room it was given (a grid column sized to its longest
+        // word) must fit: widths are sums of floats, so compare with a little slack.
+        constexpr double slack = 0.01;
+        first += slack;
+        rest += slack;
         std::vector<line> out(1);
         auto max_now = [&] { return out.size() == 1 ? first : rest; };
         for (const word& original : words(t, size)) {
@@ -197,7 +208,7 @@ private:
 
 struct geometry {
     double width = 0, height = 0;
-    double left = margin, right = margin, top = margin, bottom = margin;
+    double left = margin, right = margin, top = margin_y, bottom = margin_y;
     int columns = 2;
     double column_width() const { return (width - left - right - gutter * (columns - 1)) / columns; }
     double column_x(int c) const { return left + c * (column_width() + gutter); }
@@ -205,12 +216,13 @@ struct geometry {
 
 class flow {
 public:
-    flow(const document& doc, font_metrics& fm, geometry g) : doc_(doc), ts_(fm), g_(g) {}
+    flow(const document& doc, font_metrics& fm, geometry g, type_sizes ty) : doc_(doc), ts_(fm), g_(g), ty_(ty) {}
 
     display_list lay_out() {
         out_.width = g_.width;
         out_.height = g_.height;
-        footer_height_ = footer_lines(1, 1).size() * footer_size * leading + 6;
+        // The page number shares the first footer line.
+        footer_height_ = static_cast<double>(footer_lines(1, 1).size() - 1) * footer_size * leading + 6;
         new_page();
         title();
         for (std::size_t i = 0; i < doc_.blocks.size(); ++i) {
@@ -266,16 +278,25 @@ private:
 
     // ------------------------------------------------------------ title and footer
 
+    // The title, with the subtitle on its baseline to the right when both fit on one line.
     void title() {
         const double full = g_.width - g_.left - g_.right;
-        for (const line& l : ts_.lines({span{doc_.title, face::bold, false}}, title_size, full, full)) {
+        const double title_w = ts_.width(face::bold, title_size, doc_.title);
+        const double subtitle_w = ts_.width(face::regular, subtitle_size, doc_.subtitle);
+        if (title_w + 12 + subtitle_w <= full) {
             y_ += title_size;
-            line_at(g_.left, y_, title_size, l);
-            y_ += title_size * (leading - 1);
-        }
-        for (const line& l : ts_.lines({span{doc_.subtitle, face::regular, true}}, subtitle_size, full, full)) {
-            y_ += subtitle_size * leading;
-            line_at(g_.left, y_, subtitle_size, l);
+            line_at(g_.left, y_, title_size, ts_.lines({span{doc_.title, face::bold, false}}, title_size, full, full).front());
+            line_at(g_.left + full - subtitle_w, y_, subtitle_size, ts_.lines({span{doc_.subtitle, face::regular, true}}, subtitle_size, full, full).front());
+        } else {
+            for (const line& l : ts_.lines({span{doc_.title, face::bold, false}}, title_size, full, full)) {
+                y_ += title_size;
+                line_at(g_.left, y_, title_size, l);
+                y_ += title_size * (leading - 1);
+            }
+            for (const line& l : ts_.lines({span{doc_.subtitle, face::regular, true}}, subtitle_size, full, full)) {
+                y_ += subtitle_size * leading;
+                line_at(g_.left, y_, subtitle_size, l);
+            }
         }
         y_ += 4;
         rule(g_.left, y_, g_.width - g_.right, y_, 1.0, 0);
@@ -320,23 +341,23 @@ private:
     // The height the start of the next block needs, so a heading never ends a column.
     double opening_height(const block* next) {
         if (!next) return 0;
-        if (std::get_if<grid>(next)) return caption_size * leading * 2 + body_size * leading * 3 + 4 * cell_pad_y;
-        return body_size * leading * 3;
+        if (const auto* g = std::get_if<grid>(next)) return grid_gap + grid_start(*g).need;
+        return ty_.body * leading * 3;
     }
 
     void place_heading(const heading& h, const block* next) {
-        const double band = heading_size * 1.7;
-        const double before = at_column_top() ? 0 : 5;
-        need(before + band + 3 + opening_height(next));
+        const double band = ty_.heading * 1.45;
+        const double before = at_column_top() ? 0 : 4;
+        need(before + band + 2.5 + opening_height(next));
         if (!at_column_top()) y_ += before;
         fill(x(), y_, w(), band, 0.22);
-        const auto ls = ts_.lines({span{h.text, face::bold, false}}, heading_size, w() - 8, w() - 8);
-        line_at(x() + 4, y_ + band / 2 + heading_size * 0.36, heading_size, ls.front(), 1.0);
-        y_ += band + 3;
+        const auto ls = ts_.lines({span{h.text, face::bold, false}}, ty_.heading, w() - 8, w() - 8);
+        line_at(x() + 4, y_ + band / 2 + ty_.heading * 0.36, ty_.heading, ls.front(), 1.0);
+        y_ += band + 2.5;
     }
 
     void place_paragraph(const paragraph& p) {
-        const double size = p.small ? small_size : body_size;
+        const double size = p.small ? ty_.small : ty_.body;
         const double indent = p.indent * indent_step;
         const auto ls = ts_.lines(p.text, size, w() - indent, w() - indent - hanging);
         const double lh = size * leading;
@@ -347,13 +368,13 @@ private:
             y_ += lh;
             line_at(x() + indent + (i ? hanging : 0), y_ - size * 0.24, size, ls[i]);
         }
-        y_ += p.small ? 0.8 : 1.6;
+        y_ += p.small ? 0.4 : 0.9;
     }
 
     // ------------------------------------------------------------ grids
 
     struct fitted {
-        double size = body_size;
+        double size = 0;
         std::vector<double> widths;
     };
 
@@ -362,7 +383,7 @@ private:
     fitted fit(const grid& g, double avail) {
         const std::size_t n = g.header.empty() ? (g.rows.empty() ? 0 : g.rows[0].size()) : g.header[0].size();
         for (double scale = 1.0;; scale -= 0.04) {
-            const double size = body_size * std::max(scale, min_table_scale);
+            const double size = ty_.body * std::max(scale, min_table_scale);
             // lo: the longest word of a column (it is never narrower); hi: its longest cell on one
             // line; natural[r][c]: each cell's one-line width.
             std::vector<double> lo(n, 0), hi(n, 0);
@@ -511,9 +532,9 @@ private:
     void caption(const grid& g, bool continued) {
         rich_text t{span{g.caption + (continued ? " (continued)" : ""), face::bold, false}};
         if (!g.anchor.empty()) t.push_back(span{" " + g.anchor, face::regular, true});
-        for (const line& l : ts_.lines(t, caption_size, w(), w() - hanging)) {
-            y_ += caption_size * leading;
-            line_at(x(), y_ - caption_size * 0.24, caption_size, l);
+        for (const line& l : ts_.lines(t, ty_.caption, w(), w() - hanging)) {
+            y_ += ty_.caption * leading;
+            line_at(x(), y_ - ty_.caption * 0.24, ty_.caption, l);
         }
         y_ += 1.5;
     }
@@ -524,21 +545,35 @@ private:
             draw_row(g.header[i], lay_row(g.header[i], f), f, 0.80, i == 0 ? top_rule{x(), 0.8, 0} : top_rule{x(), 0.3, 0.55});
     }
 
-    void place_grid(const grid& g) {
-        const fitted f = fit(g, w());
+    // What a grid needs where it starts: its header and first row, or all of it when it is
+    // short enough to keep whole. A heading before it asks for the same room.
+    struct grid_opening {
+        fitted f;
         std::vector<laid_row> rows;
-        for (const auto& r : g.rows) rows.push_back(lay_row(r, f));
-        double header_h = caption_size * leading * 2 + 1.5;
-        for (const auto& h : g.header) header_h += lay_row(h, f).height;
-        const double before = at_column_top() ? 0 : 4;
-        double body_h = 0;
-        for (const laid_row& r : rows) body_h += r.height;
-        // A short grid is kept whole; a long one starts wherever its header and first row fit.
         double notes_h = 0;
+        double need = 0;
+    };
+    grid_opening grid_start(const grid& g) {
+        grid_opening o{fit(g, w()), {}, 0, 0};
+        for (const auto& r : g.rows) o.rows.push_back(lay_row(r, o.f));
+        double header_h = ty_.caption * leading * 2 + 1.5;
+        for (const auto& h : g.header) header_h += lay_row(h, o.f).height;
+        double body_h = 0;
+        for (const laid_row& r : o.rows) body_h += r.height;
         for (const std::string& n : g.notes)
-            notes_h += static_cast<double>(ts_.lines({span{n, face::regular, true}}, small_size, w(), w() - hanging).size()) * small_size * leading + 0.8;
-        const bool short_grid = header_h + body_h + notes_h <= (content_bottom() - column_top_) / 3;
-        need(before + header_h + (short_grid ? body_h + notes_h : rows.empty() ? 0 : rows[0].height));
+            o.notes_h += static_cast<double>(ts_.lines({span{n, face::regular, true}}, ty_.small, w(), w() - hanging).size()) * ty_.small * leading + 0.8;
+        const bool short_grid = header_h + body_h + o.notes_h <= (content_bottom() - column_top_) / 3;
+        o.need = header_h + (short_grid ? body_h + o.notes_h : o.rows.empty() ? 0 : o.rows[0].height);
+        return o;
+    }
+
+    void place_grid(const grid& g) {
+        const grid_opening o = grid_start(g);
+        const fitted& f = o.f;
+        const std::vector<laid_row>& rows = o.rows;
+        const double notes_h = o.notes_h;
+        const double before = at_column_top() ? 0 : grid_gap;
+        need(before + o.need);
         if (!at_column_top()) y_ += before;
         header_block(g, f, false);
         // Zebra shading by group: a row whose first cell is empty continues the group above.
@@ -557,7 +592,10 @@ private:
             // The last row keeps the notes company.
             const double tail = i + 1 == rows.size() ? notes_h : 0;
             bool after_header = i == 0;
-            if (y_ + rows[i].height + tail > content_bottom()) {
+            // Never carry the last row alone into a continued table: the last two go together.
+            const bool widow = i + 2 == rows.size() && !after_header &&
+                               y_ + rows[i].height + rows[i + 1].height + notes_h > content_bottom();
+            if (widow || y_ + rows[i].height + tail > content_bottom()) {
                 rule(x(), y_, x() + w(), y_, 0.8, 0);
                 next_column();
                 header_block(g, f, true);
@@ -580,6 +618,7 @@ private:
     const document& doc_;
     typesetter ts_;
     geometry g_;
+    type_sizes ty_;
     display_list out_;
     int column_ = 0;
     double y_ = 0;
@@ -606,7 +645,15 @@ display_list layout(const document& doc, font_metrics& metrics, paper size) {
         g.width = 595.28;
         g.height = 841.89;
     }
-    return flow(doc, metrics, g).lay_out();
+    // A page saved is worth a slightly smaller type: when type up to 9% smaller needs fewer
+    // pages, the largest such size is used (a two-page aid stays two pages when options or
+    // Letter paper add a few lines).
+    display_list best = flow(doc, metrics, g, type_sizes{}).lay_out();
+    for (double k : {0.97, 0.94, 0.91}) {
+        display_list smaller = flow(doc, metrics, g, type_sizes::scaled(k)).lay_out();
+        if (smaller.pages.size() < best.pages.size()) return smaller;
+    }
+    return best;
 }
 
 std::string display_list_text(const display_list& list) {

@@ -109,10 +109,10 @@ struct builder {
         std::string layers;
         std::size_t errata_ops = 0;
         for (const ir::layer& l : rs.layers)
-            layers += (layers.empty() ? "" : ", ") + l.name + (l.kind == ir::layer_kind::base ? "" : " (" + std::string(ir::name_of(l.kind)) + ")");
+            layers += (layers.empty() ? "" : ", ") + l.name +
+                      (l.kind == ir::layer_kind::base || l.name == ir::name_of(l.kind) ? "" : " (" + std::string(ir::name_of(l.kind)) + ")");
         errata_ops = rs.errata.size();
-        std::string line = doc.title + " (" + rs.name + ")";
-        if (!rs.source.empty()) line += " · source " + rs.source;
+        std::string line = doc.title;
         line += " · layers: " + layers;
         if (!rs.upto.empty()) line += " (up to " + rs.upto + ")";
         std::set<std::string> editions;
@@ -127,14 +127,18 @@ struct builder {
         for (const std::string& e : editions) errata += (errata.empty() ? "" : "; ") + e;
         line += errata.empty() ? " · no errata" : " · errata: " + errata + " (" + std::to_string(errata_ops) + " changes)";
         doc.footer.push_back(line);
-        std::string options;
+        // Only the options that differ from their defaults: the options section lists them all.
+        std::string chosen;
+        std::size_t declared = 0;
         for (const ir::option& o : rs.options) {
             if (o.values.empty()) continue;
-            const bool chosen = o.selected_index != o.default_index;
-            options += (options.empty() ? "" : ", ") + o.name + "=" + ir::constant_text(rs, o.type, o.values.at(o.selected_index)) +
-                       (chosen ? " (chosen)" : "");
+            ++declared;
+            if (o.selected_index == o.default_index) continue;
+            chosen += (chosen.empty() ? "" : ", ") + o.name + "=" + ir::constant_text(rs, o.type, o.values.at(o.selected_index));
         }
-        doc.footer.push_back("options: " + (options.empty() ? std::string("none declared") : options));
+        if (declared == 0) doc.footer.push_back("options: none declared");
+        else if (chosen.empty()) doc.footer.push_back("options: all " + std::to_string(declared) + " at defaults");
+        else doc.footer.push_back("options chosen: " + chosen + "; the other options at their defaults");
     }
 
     // ------------------------------------------------------------ sequence of play
@@ -210,7 +214,6 @@ struct builder {
                 }
                 if (const std::string w = when(en, r.guard); !w.empty()) t.push_back(text(w));
             }
-            t.push_back(muted(" (" + humanize(r.name) + ")"));
             t.push_back(source(r.prov));
             entry(std::move(t), indent, true);
         }
@@ -455,7 +458,6 @@ struct builder {
                 const char* word = rule.kind == ir::rule_kind::forbid ? "Not allowed" : rule.kind == ir::rule_kind::permit ? "Allowed" : "Required";
                 rich_text line{bold(word)};
                 line.push_back(text(rule.aid.empty() ? (when(ren, rule.guard).empty() ? " always" : when(ren, rule.guard)) : ": " + rule.aid));
-                line.push_back(muted(" (" + humanize(rule.name) + ")"));
                 line.push_back(source(rule.prov));
                 entry(std::move(line), 1, true);
             }
@@ -689,7 +691,7 @@ struct builder {
         for (const ir::rule& r : rs.rules) {
             if (r.kind != ir::rule_kind::invariant || !live(r)) continue;
             const english en = speaker(r.locals, {r.value});
-            entry({bold("Always: "), text(r.aid.empty() ? en.expr(r.value) : r.aid), muted(" (" + humanize(r.name) + ")"), source(r.prov)}, 0, true);
+            entry({bold("Always: "), text(r.aid.empty() ? en.expr(r.value) : r.aid), source(r.prov)}, 0, true);
         }
     }
 
@@ -707,7 +709,6 @@ struct builder {
             for (ir::id x : r.overrides) o += (o.empty() ? "" : ", ") + humanize(rs.rules[x].name);
             t.push_back(text(" (instead of " + o + ")"));
         }
-        t.push_back(muted(" (" + humanize(r.name) + ")"));
         t.push_back(source(r.prov));
         entry(std::move(t));
     }
@@ -750,7 +751,6 @@ struct builder {
                 const english en = speaker(rule.locals, {rule.value, rule.guard});
                 rich_text t{bold(en.expr(rule.value))};
                 t.push_back(text(rule.aid.empty() ? (when(en, rule.guard).empty() ? " always" : when(en, rule.guard)) : ": " + rule.aid));
-                t.push_back(muted(" (" + humanize(rule.name) + ")"));
                 t.push_back(source(rule.prov));
                 entry(std::move(t), 1, true);
             }
@@ -768,35 +768,94 @@ struct builder {
 
     // ------------------------------------------------------------ options and sources
 
-    void options_and_sources() {
-        section("Options, errata and data");
-        for (const ir::option& o : rs.options) {
-            rich_text t{bold(title_of(o.name) + ": ")};
-            for (std::size_t v = 0; v < o.values.size(); ++v) {
-                const std::string value = ir::constant_text(rs, o.type, o.values[v]);
-                if (v) t.push_back(text(" | "));
-                t.push_back(v == o.selected_index ? bold("[" + value + "]") : text(value));
-            }
-            if (!o.values.empty()) t.push_back(text(" (default " + ir::constant_text(rs, o.type, o.values.at(o.default_index)) + ")"));
-            if (!o.aid.empty()) t.push_back(text("; " + o.aid));
-            t.push_back(source(o.prov));
-            entry(std::move(t), 0, true);
+    // Options in one run of text, each with the value in force in bold: a player needs what is
+    // in force, with the anchors of the passages it decides.
+    void options_paragraph() {
+        if (rs.options.empty()) return;
+        rich_text t{bold("Options. ")};
+        for (std::size_t i = 0; i < rs.options.size(); ++i) {
+            const ir::option& o = rs.options[i];
+            if (i) t.push_back(text("; "));
+            t.push_back(text(title_of(o.name) + " "));
+            if (o.values.empty()) { t.push_back(source(o.prov)); continue; }
+            t.push_back(bold(ir::constant_text(rs, o.type, o.values.at(o.selected_index))));
+            // Only the value in force: `westphalia info` lists the alternatives.
+            std::string note = o.selected_index == o.default_index ? "" : "chosen; default " + ir::constant_text(rs, o.type, o.values.at(o.default_index));
+            if (!o.aid.empty()) note += (note.empty() ? "" : "; ") + o.aid;
+            if (!note.empty()) t.push_back(text(" (" + note + ")"));
+            t.push_back(muted(" " + anchors_text(o.prov)));
         }
-        if (!rs.options.empty()) {
-            std::string note = "The value in brackets is the one this aid was made with.";
-            if (const std::size_t dead = dead_rules())
-                note += " " + std::to_string(dead) + " rule" + (dead == 1 ? " applies" : "s apply") +
-                        " only with other values and " + (dead == 1 ? "is" : "are") + " left out, as are steps that then do nothing.";
-            entry({muted(note)}, 0, true);
-        }
-        // One entry per errata block (the footer names the edition; the block says what it fixes).
+        t.push_back(text("."));
+        if (const std::size_t dead = dead_rules())
+            t.push_back(muted(" Left out: " + std::to_string(dead) + " rule" + (dead == 1 ? "" : "s") + " for other values, and the steps they empty."));
+        entry(std::move(t), 0, true);
+    }
+
+    // Errata in one run per edition, grouped by kind: "Corrections: no. 1 when the game ends §…;
+    // no. 2 …". The footer names the editions too; this says what each block changes and where.
+    void errata_paragraphs() {
+        struct item {
+            ir::errata_kind kind;
+            std::string subject;
+            const ir::provenance* prov;
+        };
+        std::vector<std::pair<std::string, std::vector<item>>> editions;  // in the order they apply
         for (std::size_t i = 0; i < rs.errata.size(); ++i) {
             const ir::errata_op& e = rs.errata[i];
             if (i > 0 && rs.errata[i - 1].title == e.title && rs.errata[i - 1].layer == e.layer) continue;
-            entry({bold(capitalised(ir::name_of(e.kind)) + ": "), text(e.title), source(e.prov)}, 0, true);
+            std::string edition = e.title, subject;
+            if (auto cut = e.title.find(", no."); cut != std::string::npos) {
+                edition = e.title.substr(0, cut);
+                subject = e.title.substr(cut + 2);  // "no. 3: a tie …"
+                // "no. 3" never breaks between its words (a no-break space), and reads "no. 3 a tie …".
+                if (subject.rfind("no. ", 0) == 0) subject.replace(3, 1, "\u00a0");
+                if (auto colon = subject.find(": "); colon != std::string::npos) subject.erase(colon, 1);
+            } else if (auto colon = e.title.find(':'); colon != std::string::npos) {
+                edition = e.title.substr(0, colon);
+                subject = e.title.substr(colon + 2);
+            }
+            auto it = std::find_if(editions.begin(), editions.end(), [&](const auto& x) { return x.first == edition; });
+            if (it == editions.end()) it = editions.insert(editions.end(), {edition, {}});
+            it->second.push_back({e.kind, subject, &e.prov});
         }
-        for (const ir::missing& m : rs.missing_data)
-            entry({bold("Missing from the rulebook: "), text(humanize(m.name) + " — " + m.what), source(m.prov)}, 0, true);
+        for (const auto& [edition, items] : editions) {
+            rich_text t{bold(edition + ". ")};
+            bool first_group = true;
+            for (ir::errata_kind kind : {ir::errata_kind::correction, ir::errata_kind::addition, ir::errata_kind::clarification}) {
+                bool first = true;
+                for (const item& x : items) {
+                    if (x.kind != kind) continue;
+                    if (first) {
+                        const std::string plural = capitalised(std::string(ir::name_of(kind))) + "s: ";
+                        t.push_back(first_group ? bold(plural) : bold(" " + plural));
+                        first_group = false;
+                    } else {
+                        t.push_back(text("; "));
+                    }
+                    first = false;
+                    if (!x.subject.empty()) t.push_back(text(x.subject));
+                    t.push_back(muted((x.subject.empty() ? "" : " ") + anchors_text(*x.prov)));
+                }
+                if (!first) t.push_back(text("."));
+            }
+            entry(std::move(t), 0, true);
+        }
+    }
+
+    void options_and_sources() {
+        section("Options, errata and data");
+        options_paragraph();
+        errata_paragraphs();
+        if (!rs.missing_data.empty()) {
+            rich_text t{bold("Missing from the rulebook: ")};
+            for (std::size_t i = 0; i < rs.missing_data.size(); ++i) {
+                const ir::missing& m = rs.missing_data[i];
+                if (i) t.push_back(text("; "));
+                t.push_back(text(humanize(m.name) + " — " + m.what));
+                t.push_back(source(m.prov));
+            }
+            entry(std::move(t), 0, true);
+        }
         for (const ir::standin& s : rs.standins)
             entry({bold("Stand-in data: "), text(std::string(ir::name_of(s.kind)) + " — " + s.why), source(s.prov)}, 0, true);
     }

@@ -16,7 +16,8 @@ namespace wp::docgen {
 
 namespace {
 
-constexpr std::array<const char*, 3> font_files = {"DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSansMono.ttf"};
+// The condensed cut of DejaVu Sans (fonts-dejavu-extra): a player aid is dense text in narrow columns.
+constexpr std::array<const char*, 3> font_files = {"DejaVuSansCondensed.ttf", "DejaVuSansCondensed-Bold.ttf", "DejaVuSansMono.ttf"};
 
 std::string hex_code(char32_t c) {
     char buffer[16];
@@ -96,7 +97,7 @@ pdf_backend::pdf_backend(const std::string& font_dir) : self_(std::make_unique<i
         const std::filesystem::path path = std::filesystem::path(font_dir) / file;
         std::error_code ec;
         if (!std::filesystem::is_regular_file(path, ec))
-            throw aid_error("font file " + path.string() + " not found (install fonts-dejavu-core, or give --font-dir)");
+            throw aid_error("font file " + path.string() + " not found (install fonts-dejavu-extra and fonts-dejavu-core, or give --font-dir)");
     }
     self_->doc = HPDF_New(&impl::on_error, self_.get());
     if (!self_->doc) throw aid_error("libharu could not start a document");
