@@ -1,6 +1,8 @@
 // The game: storage layout of one ruleset for a number of players, options, rule groups.
 #include "westphalia/engine/engine.hpp"
 
+#include "compile.hpp"
+
 #include "westphalia/ir/print.hpp"
 
 #include <algorithm>
@@ -142,8 +144,10 @@ game::game(ir::ruleset rs, int players, const std::map<std::string, std::string>
         block_is_turn.push_back(b.word == "turn");
         has_turns = has_turns || b.word == "turn";
     }
+    compile_expressions(*this);
     prepare_rules(*this);
     tabulate_quantities(*this);
+    compile_expressions(*this);  // again: quantities tabulated just now become table lookups
     find_invariant_reads();
 }
 

@@ -8,6 +8,8 @@
 // and runs the statement again from its start, which now reads the recorded results in order.
 #include "westphalia/engine/engine.hpp"
 
+#include "compile.hpp"
+
 #include <algorithm>
 #include <cstdlib>
 #include <sstream>
@@ -21,6 +23,16 @@ namespace {
 constexpr std::uint32_t npos = 0xFFFFFFFFu;
 }  // namespace
 
+// Truncates a stack to n elements (inline: vector::resize is an out-of-line call, and the
+// interpreter truncates its stacks on almost every step). Grows it like resize if n is larger.
+template <class V>
+inline void cut(V& v, std::size_t n) {
+    if (n <= v.size()) [[likely]]
+        v.erase(v.begin() + static_cast<std::ptrdiff_t>(n), v.end());
+    else
+        v.resize(n);
+}
+
 // ------------------------------------------------------------------ the interpreter
 
 struct interp {
@@ -29,6 +41,19 @@ struct interp {
     const ir::ruleset& rs;
 
     explicit interp(state& st) : s(st), g(*st.g_), rs(*st.rs_) {}
+
+    // A statement list frame keeps where its statements are (no IR read per step): aux is the
+    // first in game::flat_statements (phases and steps spliced in) and aux_len their number; a
+    // single statement has aux npos.
+    static void list_span(const game& g, state::frame& f) {
+        if (g.ruleset().nodes[f.node].code == op::seq) {
+            f.aux = g.code[f.node].a;
+            f.aux_len = g.code[f.node].b;
+        } else {
+            f.aux = npos;
+            f.aux_len = 1;
+        }
+    }
 
     [[noreturn]] void fail(id node, const std::string& what) const {
         throw engine_error(g.position(node) + ": " + what);
@@ -43,7 +68,7 @@ struct interp {
     std::int64_t& L(std::uint32_t fb, id local) { return s.locals_[fb + local]; }
 
     // Drops the locals region at fb and every region above it.
-    void drop_region(std::uint32_t fb) { s.locals_.resize(fb); }
+    void drop_region(std::uint32_t fb) { cut(s.locals_, fb); }
 
     // A new locals region of `size` values; returns its base.
     std::uint32_t push_region(std::size_t size) {
@@ -89,8 +114,8 @@ struct interp {
             const std::int64_t zi = eval(n, fb);
             if (zi < 0) fail(n, "no zone");
             const auto z = static_cast<std::size_t>(zi);
-            const std::uint32_t off = g.zone_capacity_offset[z];
-            for (std::uint32_t i = 0; i < s.zone_size_[z]; ++i) s.scratch_.push_back(s.contents_[off + i]);
+            const std::int32_t* first = s.contents_.data() + g.zone_capacity_offset[z];
+            s.scratch_.insert(s.scratch_.end(), first, first + s.zone_size_[z]);
             return start;
         }
         if (nd.code == op::builtin) {
@@ -155,7 +180,7 @@ struct interp {
         if (kind_of(n) == ir::type_kind::zone) return s.zone_size_[static_cast<std::size_t>(eval_zone(n, fb))];
         const std::size_t start = push_set(n, fb);
         const std::size_t size = s.scratch_.size() - start;
-        s.scratch_.resize(start);
+        cut(s.scratch_, start);
         return size;
     }
 
@@ -262,7 +287,7 @@ struct interp {
             }
             const std::size_t mark = s.locals_.size();
             const bool a = eval(rule.guard, bind_rule(r, args, count)) != 0;
-            s.locals_.resize(mark);
+            cut(s.locals_, mark);
             if (a) st.push_back(r);
         }
         if (gr.edges.empty()) return start;
@@ -275,7 +300,7 @@ struct interp {
             if (!defeated) st.push_back(st[i]);
         }
         std::copy(st.begin() + static_cast<std::ptrdiff_t>(mid), st.end(), st.begin() + static_cast<std::ptrdiff_t>(start));
-        st.resize(start + (st.size() - mid));
+        cut(st, start + (st.size() - mid));
         return start;
     }
 
@@ -288,10 +313,10 @@ struct interp {
             if (rule.kind != ir::rule_kind::modifier) continue;
             const std::size_t mark = s.locals_.size();
             total += eval(rule.amount, bind_rule(r, args, count));
-            s.locals_.resize(mark);
+            cut(s.locals_, mark);
             fire(r);
         }
-        s.rule_stack_.resize(start);
+        cut(s.rule_stack_, start);
         return total;
     }
 
@@ -304,7 +329,7 @@ struct interp {
         const std::uint32_t fb = push_region(std::max<std::size_t>(act.locals.size(), count));
         for (std::size_t i = 0; i < count; ++i) s.locals_[fb + i] = args[i];
         const bool guard = act.guard == ir::no_id || eval(act.guard, fb) != 0;
-        s.locals_.resize(mark);
+        cut(s.locals_, mark);
         const std::size_t start = applicable(g.group_of_action[a], args, count);
         bool forbidden = false, permitted = false;
         for (std::size_t i = start; i < s.rule_stack_.size(); ++i) {
@@ -318,7 +343,7 @@ struct interp {
             if ((k == ir::rule_kind::forbid && (guard || permitted)) || (k == ir::rule_kind::permit && !guard && !forbidden))
                 fire(r);
         }
-        s.rule_stack_.resize(start);
+        cut(s.rule_stack_, start);
         return (guard || permitted) && !forbidden;
     }
 
@@ -335,7 +360,7 @@ struct interp {
             if (rule.kind != ir::rule_kind::define) continue;
             const std::size_t mark = s.locals_.size();
             const std::int64_t v = eval(rule.value, bind_rule(r, args, count));
-            s.locals_.resize(mark);
+            cut(s.locals_, mark);
             fire(r);
             if (have && v != value)
                 fail(n, "rules " + rs.rules[first].name + " and " + rule.name + " contradict each other on " +
@@ -344,7 +369,7 @@ struct interp {
             have = true;
             value = v;
         }
-        s.rule_stack_.resize(start);
+        cut(s.rule_stack_, start);
         if (!have) fail(n, "no rule decides " + rs.decisions[d].name + args_text(rs.decisions[d].params, args, count));
         return value;
     }
@@ -366,7 +391,7 @@ struct interp {
         const std::uint32_t fb = push_region(std::max<std::size_t>(ro.locals.size(), count));
         for (std::size_t i = 0; i < count; ++i) s.locals_[fb + i] = args[i];
         const std::int64_t v = eval(ro.expr, fb);
-        s.locals_.resize(mark);
+        cut(s.locals_, mark);
         return v + mod;
     }
 
@@ -427,9 +452,13 @@ struct interp {
     // Calls (rolls, quantities, decisions, table lookups): out of eval() so that its frame stays
     // small (each needs an argument buffer).
     [[gnu::noinline]] std::int64_t eval_call(id n, std::uint32_t fb) {
-        const ir::node& nd = N(n);
         std::int64_t args[16];
         const std::size_t c = eval_args(n, fb, args);
+        return call_with(n, args, c);
+    }
+
+    [[gnu::noinline]] std::int64_t call_with(id n, const std::int64_t* args, std::size_t c) {
+        const ir::node& nd = N(n);
         switch (nd.code) {
             case op::roll: return roll(nd.ref, args, c);
             case op::quantity: {
@@ -449,7 +478,7 @@ struct interp {
                 const std::uint32_t qfb = push_region(std::max<std::size_t>(q.locals.size(), c));
                 for (std::size_t i = 0; i < c; ++i) s.locals_[qfb + i] = args[i];
                 std::int64_t v = eval(q.expr, qfb);
-                s.locals_.resize(mark);
+                cut(s.locals_, mark);
                 if (!q.predicate) v += modifiers(g.group_of_quantity[nd.ref], args, c);
                 return v;
             }
@@ -457,7 +486,7 @@ struct interp {
             case op::lookup: {
                 const std::size_t mark = s.locals_.size();
                 const ir::table_cell* cell = table_cell(n, nd.ref, args, c).second;
-                s.locals_.resize(mark);
+                cut(s.locals_, mark);
                 if (!cell->has_outcome) fail(n, "table " + rs.tables[nd.ref].name + " gives no outcome here");
                 return cell->outcome;
             }
@@ -465,20 +494,205 @@ struct interp {
         }
     }
 
-    // Leaves (locals and constants, over half of all evaluations) inline; the rest out of line.
-    std::int64_t eval(id n, std::uint32_t fb) {
-        const ir::node& nd = N(n);
-        switch (nd.code) {
-            case op::local: return s.locals_[fb + nd.ref];
-            case op::const_int:
-            case op::const_bool:
-            case op::const_string:
-            case op::const_member:
-            case op::const_node: return nd.value;
-            case op::option: return g.option_value[nd.ref];
-            case op::zone: return g.zone_first[nd.ref];
-            default: return eval_node(n, fb);
+    // Operand i of compiled node c, held in `v` (compile.hpp, xleaf).
+    [[gnu::always_inline]] std::int64_t arg(const game::compiled_node& c, unsigned i, std::uint32_t v, std::uint32_t fb) {
+        switch (static_cast<xleaf>((c.leaf >> (3 * i)) & 7u)) {
+            case xleaf::local: return s.locals_[fb + v];
+            case xleaf::constant: return static_cast<std::int32_t>(v);
+            case xleaf::value: return s.values_[v];
+            case xleaf::local_attribute: {
+                const std::int64_t inst = s.locals_[fb + (v & 255u)];
+                if (inst < 0 || static_cast<std::size_t>(inst) >= g.instance_entity.size()) [[unlikely]]
+                    operand_failure(c, i, fb);
+                return g.instance_attributes[static_cast<std::size_t>(inst) * g.attribute_stride + (v >> 8)];
+            }
+            case xleaf::local_player_value: {
+                const std::int64_t p = s.locals_[fb + (v & 255u)];
+                if (p < 0 || p >= g.players()) [[unlikely]]
+                    operand_failure(c, i, fb);
+                return s.values_[(v >> 8) + static_cast<std::uint32_t>(p)];
+            }
+            case xleaf::local_player_zone: {
+                const std::int64_t p = s.locals_[fb + (v & 255u)];
+                if (p < 0 || p >= g.players()) [[unlikely]]
+                    operand_failure(c, i, fb);
+                return static_cast<std::int64_t>(v >> 8) + p;
+            }
+            case xleaf::node: break;
         }
+        return eval(v, fb);
+    }
+
+    // A two-level leaf operand (i) of compiled node c whose value is out of range: evaluates
+    // the operand's IR node, which reports the error where the interpreter would.
+    [[noreturn, gnu::noinline]] void operand_failure(const game::compiled_node& c, unsigned i, std::uint32_t fb) {
+        const auto n = static_cast<id>(&c - g.code.data());
+        eval_node(child(n, i), fb);
+        fail(child(n, i), "operand out of range");
+    }
+
+    // Operand i of compiled node c (node n) as a zone instance; a bad one is reported at the
+    // operand's own IR node, as eval_zone does.
+    std::int64_t zone_arg(id n, const game::compiled_node& c, unsigned i, std::uint32_t v, std::uint32_t fb) {
+        const std::int64_t zi = arg(c, i, v, fb);
+        if (zi < 0 || static_cast<std::size_t>(zi) >= s.zone_size_.size()) [[unlikely]]
+            fail(child(n, i), "no zone");
+        return zi;
+    }
+
+    // The evaluator: runs the compiled form of node n (compile.hpp); what it does not
+    // specialise goes to eval_node, the IR interpreter. Operands are evaluated left to right.
+    std::int64_t eval(id n, std::uint32_t fb) {
+        const game::compiled_node& c = g.code[n];
+        switch (static_cast<xop>(c.code)) {
+            case xop::local: return s.locals_[fb + static_cast<std::size_t>(c.imm)];
+            case xop::constant: return c.imm;
+            case xop::value_at: return s.values_[static_cast<std::size_t>(c.imm)];
+            case xop::player_value: {
+                const std::int64_t p = arg(c, 0, c.a, fb);
+                if (p < 0 || p >= g.players()) [[unlikely]]
+                    slot_addr(n, N(n).ref, p);  // fails
+                const std::uint32_t a = static_cast<std::uint32_t>(c.imm) + static_cast<std::uint32_t>(p) * c.x;
+                return c.flag ? a : s.values_[a];
+            }
+            case xop::entity_value: {
+                const std::int64_t e = arg(c, 0, c.a, fb);
+                if (e < 0) [[unlikely]]
+                    slot_addr(n, N(n).ref, e);  // fails
+                const std::uint32_t a =
+                    static_cast<std::uint32_t>(c.imm) + static_cast<std::uint32_t>(e - static_cast<std::int64_t>(c.c)) * c.x;
+                return c.flag ? a : s.values_[a];
+            }
+            case xop::attribute: {
+                const std::int64_t inst = arg(c, 0, c.a, fb);
+                if (inst < 0 || static_cast<std::size_t>(inst) >= g.instance_entity.size()) [[unlikely]]
+                    fail(n, "attribute of no entity");
+                return g.instance_attributes[static_cast<std::size_t>(inst) * g.attribute_stride + c.x];
+            }
+            case xop::index_value: {
+                const std::int64_t base = arg(c, 0, c.a, fb);
+                const std::int64_t k = arg(c, 1, c.b, fb);
+                if (k < 0 || k >= static_cast<std::int64_t>(c.x)) [[unlikely]]
+                    fail(n, "map key out of range");
+                return s.values_[static_cast<std::uint32_t>(base) + static_cast<std::uint32_t>(k)];
+            }
+            case xop::index_zone: {
+                const std::int64_t base = arg(c, 0, c.a, fb);
+                const std::int64_t k = arg(c, 1, c.b, fb);
+                if (k < 0 || k >= g.players()) [[unlikely]]
+                    fail(n, "zone of no player");
+                return base + k;
+            }
+            case xop::neg: return -arg(c, 0, c.a, fb);
+            case xop::not_: return arg(c, 0, c.a, fb) == 0;
+            case xop::add: { const std::int64_t a = arg(c, 0, c.a, fb); return a + arg(c, 1, c.b, fb); }
+            case xop::sub: { const std::int64_t a = arg(c, 0, c.a, fb); return a - arg(c, 1, c.b, fb); }
+            case xop::mul: { const std::int64_t a = arg(c, 0, c.a, fb); return a * arg(c, 1, c.b, fb); }
+            case xop::lt: { const std::int64_t a = arg(c, 0, c.a, fb); return a < arg(c, 1, c.b, fb); }
+            case xop::le: { const std::int64_t a = arg(c, 0, c.a, fb); return a <= arg(c, 1, c.b, fb); }
+            case xop::gt: { const std::int64_t a = arg(c, 0, c.a, fb); return a > arg(c, 1, c.b, fb); }
+            case xop::ge: { const std::int64_t a = arg(c, 0, c.a, fb); return a >= arg(c, 1, c.b, fb); }
+            case xop::eq: { const std::int64_t a = arg(c, 0, c.a, fb); return a == arg(c, 1, c.b, fb); }
+            case xop::ne: { const std::int64_t a = arg(c, 0, c.a, fb); return a != arg(c, 1, c.b, fb); }
+            case xop::eq_entity: {
+                const std::int64_t a = entity_or_none(arg(c, 0, c.a, fb));
+                return a == entity_or_none(arg(c, 1, c.b, fb));
+            }
+            case xop::ne_entity: {
+                const std::int64_t a = entity_or_none(arg(c, 0, c.a, fb));
+                return a != entity_or_none(arg(c, 1, c.b, fb));
+            }
+            case xop::and_: return arg(c, 0, c.a, fb) != 0 && arg(c, 1, c.b, fb) != 0;
+            case xop::or_: return arg(c, 0, c.a, fb) != 0 || arg(c, 1, c.b, fb) != 0;
+            case xop::cond: return arg(c, 0, c.a, fb) != 0 ? arg(c, 1, c.b, fb) : arg(c, 2, c.c, fb);
+            case xop::same: return arg(c, 0, c.a, fb);
+            case xop::in_zone: return in_zone(n, c, fb);
+            case xop::zone_aggregate: return zone_aggregate(n, c, fb);
+            case xop::zone_size: return s.zone_size_[static_cast<std::size_t>(zone_arg(n, c, 0, c.a, fb))];
+            case xop::zone_top: {
+                const auto z = static_cast<std::size_t>(zone_arg(n, c, 0, c.a, fb));
+                return s.zone_size_[z] > 0 ? s.contents_[g.zone_capacity_offset[z] + s.zone_size_[z] - 1] : -1;
+            }
+            case xop::table_quantity: return table_quantity(n, c, fb);
+            case xop::call: return eval_call(n, fb);
+            case xop::generic: break;
+        }
+        return eval_node(n, fb);
+    }
+
+    std::int64_t in_zone(id n, const game::compiled_node& c, std::uint32_t fb) {
+        const std::int64_t v = arg(c, 0, c.a, fb);
+        const auto z = static_cast<std::size_t>(zone_arg(n, c, 1, c.b, fb));
+        const std::int32_t* it = s.contents_.data() + g.zone_capacity_offset[z];
+        const std::int32_t* end = it + s.zone_size_[z];
+        if (c.flag) {
+            const std::int64_t e = entity_or_none(v);
+            for (; it != end; ++it)
+                if (entity_or_none(*it) == e) return 1;
+            return 0;
+        }
+        for (; it != end; ++it)
+            if (*it == v) return 1;
+        return 0;
+    }
+
+    // any/all/count/sum/min/max over a zone, read in place (an expression cannot change it).
+    std::int64_t zone_aggregate(id n, const game::compiled_node& c, std::uint32_t fb) {
+        const auto z = static_cast<std::size_t>(zone_arg(n, c, 0, c.a, fb));
+        const std::uint32_t off = g.zone_capacity_offset[z];
+        const std::uint32_t size = s.zone_size_[z];
+        const auto code = static_cast<op>(c.flag);
+        const std::size_t binder = fb + static_cast<std::size_t>(c.x);
+        switch (code) {
+            case op::any:
+                for (std::uint32_t i = 0; i < size; ++i) {
+                    s.locals_[binder] = s.contents_[off + i];
+                    if (arg(c, 1, c.b, fb) != 0) return 1;
+                }
+                return 0;
+            case op::all:
+                for (std::uint32_t i = 0; i < size; ++i) {
+                    s.locals_[binder] = s.contents_[off + i];
+                    if (arg(c, 1, c.b, fb) == 0) return 0;
+                }
+                return 1;
+            case op::count:
+            case op::sum: {
+                std::int64_t acc = 0;
+                for (std::uint32_t i = 0; i < size; ++i) {
+                    s.locals_[binder] = s.contents_[off + i];
+                    const std::int64_t v = arg(c, 1, c.b, fb);
+                    acc += code == op::count ? (v != 0) : v;
+                }
+                return acc;
+            }
+            default: {
+                std::int64_t acc = 0;
+                for (std::uint32_t i = 0; i < size; ++i) {
+                    s.locals_[binder] = s.contents_[off + i];
+                    const std::int64_t v = arg(c, 1, c.b, fb);
+                    acc = i == 0 ? v : code == op::min ? std::min(acc, v) : std::max(acc, v);
+                }
+                return acc;
+            }
+        }
+    }
+
+    // A quantity tabulated over its (one to three) parameters: a table index; outside the
+    // table, the interpreter's call with the arguments already evaluated.
+    std::int64_t table_quantity(id n, const game::compiled_node& c, std::uint32_t fb) {
+        std::int64_t args[3];
+        args[0] = arg(c, 0, c.a, fb);
+        if (c.flag > 1) args[1] = arg(c, 1, c.b, fb);
+        if (c.flag > 2) args[2] = arg(c, 2, c.c, fb);
+        const game::tabulated& table = g.quantity_tables[c.x];
+        std::size_t index = 0;
+        for (std::size_t i = 0; i < c.flag; ++i) {
+            const std::int64_t v = args[i] - table.bases[i];
+            if (v < 0 || v >= table.sizes[i]) return call_with(n, args, c.flag);
+            index = index * static_cast<std::size_t>(table.sizes[i]) + static_cast<std::size_t>(v);
+        }
+        return table.values[index];
     }
 
     [[gnu::noinline]] std::int64_t eval_node(id n, std::uint32_t fb) {
@@ -572,7 +786,7 @@ struct interp {
                 bool found = false;
                 for (std::size_t i = start; i < s.scratch_.size() && !found; ++i)
                     found = by_entity ? entity_or_none(s.scratch_[i]) == entity_or_none(v) : s.scratch_[i] == v;
-                s.scratch_.resize(start);
+                cut(s.scratch_, start);
                 return found;
             }
             case op::and_: return eval(child(n, 0), fb) != 0 && eval(child(n, 1), fb) != 0;
@@ -624,7 +838,7 @@ struct interp {
             first = false;
             if ((nd.code == op::any && acc) || (nd.code == op::all && !acc)) break;
         }
-        if (!zone) s.scratch_.resize(start);
+        if (!zone) cut(s.scratch_, start);
         return acc;
     }
 
@@ -645,7 +859,7 @@ struct interp {
                 }
                 const std::size_t start = push_set(child(n, 0), fb);
                 const std::int64_t v = s.scratch_.size() > start ? s.scratch_.back() : -1;
-                s.scratch_.resize(start);
+                cut(s.scratch_, start);
                 return v;
             }
             case ir::builtin::active_player: return active_player();
@@ -823,12 +1037,10 @@ struct interp {
         f.fb = fb;
         f.mark = mark;
         f.aux = static_cast<std::uint32_t>(s.loop_store_.size());
+        if (k == state::frame_kind::list) list_span(g, f);
         s.frames_.push_back(f);
     }
 
-    // The number of statements of a statement list frame's node and the i-th.
-    std::uint32_t list_size(id n) const { return N(n).code == op::seq ? N(n).child_count : 1; }
-    id list_at(id n, std::uint32_t i) const { return N(n).code == op::seq ? child(n, i) : n; }
 
     void store(id target, std::uint32_t fb, std::int64_t v, id stmt) {
         const std::uint32_t a = addr(target, fb);
@@ -905,7 +1117,7 @@ struct interp {
                 required = true;
                 fire(s.rule_stack_[i]);  // it takes "no" away from the `may`
             }
-        s.rule_stack_.resize(start);
+        cut(s.rule_stack_, start);
         return required;
     }
 
@@ -931,27 +1143,34 @@ struct interp {
             if (!out) break;
             out->push_back(v);
         }
-        s.scratch_.resize(start);
+        cut(s.scratch_, start);
         if (!out && any) {
             // Only asked whether the choice can be made (for an enclosing `may` or `choose`): it
             // can, so the rules met on the way decided nothing there; they count where the
             // choice itself is listed.
             for (std::size_t i = fires_mark; i < s.fire_log_.size(); ++i) --s.fires_[s.fire_log_[i]];
-            s.fire_log_.resize(fires_mark);
+            cut(s.fire_log_, fires_mark);
         }
         return any;
     }
 
     // Runs one statement of the top frame (or advances a loop frame).
+    // Statement lists are most steps: they stay here, the loops and blocks out of line (a
+    // small frame for the common path).
     void step() {
         const std::size_t fi = s.frames_.size() - 1;
-        state::frame f = s.frames_[fi];
+        const state::frame& f = s.frames_[fi];
+        if (f.kind == state::frame_kind::list) [[likely]] {
+            if (f.pc >= f.aux_len) return pop();
+            return statement(fi, f.aux == npos ? f.node : g.flat_statements[f.aux + f.pc], f.fb);
+        }
+        step_frame(fi);
+    }
+
+    [[gnu::noinline]] void step_frame(std::size_t fi) {
+        const state::frame f = s.frames_[fi];
         switch (f.kind) {
-            case state::frame_kind::list: {
-                if (f.pc >= list_size(f.node)) return pop();
-                statement(fi, list_at(f.node, f.pc), f.fb);
-                return;
-            }
+            case state::frame_kind::list: return;  // stepped by step()
             case state::frame_kind::block: {
                 const bool turn = g.block_is_turn[N(f.node).ref] != 0;
                 if (f.pc == 0) {
@@ -1052,8 +1271,8 @@ struct interp {
         s.frames_.pop_back();
         if (f.kind == state::frame_kind::for_each || f.kind == state::frame_kind::subset ||
             f.kind == state::frame_kind::order)
-            s.loop_store_.resize(f.aux);
-        if (f.mark != npos) s.locals_.resize(f.mark);
+            cut(s.loop_store_, f.aux);
+        if (f.mark != npos) cut(s.locals_, f.mark);
     }
 
     // A new region for an element's locals with args bound; pushes its body.
@@ -1062,7 +1281,7 @@ struct interp {
         const std::uint32_t fb = push_region(std::max(locals, count));
         for (std::size_t i = 0; i < count; ++i) s.locals_[fb + i] = args[i];
         if (body == ir::no_id) {
-            s.locals_.resize(mark);
+            cut(s.locals_, mark);
             return;
         }
         push_frame(state::frame_kind::list, body, fb, mark);
@@ -1117,7 +1336,7 @@ struct interp {
                 const std::size_t at = s.loop_store_.size();
                 s.loop_store_.insert(s.loop_store_.end(), s.scratch_.begin() + static_cast<std::ptrdiff_t>(start), s.scratch_.end());
                 s.frames_.back().aux_len = static_cast<std::uint32_t>(s.loop_store_.size() - at);
-                s.scratch_.resize(start);
+                cut(s.scratch_, start);
                 if (N(child(n, 1)).code != op::absent) {
                     const auto first = s.loop_store_.begin() + static_cast<std::ptrdiff_t>(at);
                     const auto it = std::find(first, s.loop_store_.end(), from);
@@ -1198,7 +1417,7 @@ struct interp {
                 for (std::size_t i = start; i < s.scratch_.size(); ++i)
                     if (std::find(s.loop_store_.begin() + at, s.loop_store_.end(), s.scratch_[i]) == s.loop_store_.end())
                         s.loop_store_.push_back(s.scratch_[i]);
-                s.scratch_.resize(start);
+                cut(s.scratch_, start);
                 const std::size_t count = s.loop_store_.size() - static_cast<std::size_t>(at);
                 if (count >= (1u << 24)) fail(n, "too many elements to choose from");
                 s.frames_.back().aux_len = static_cast<std::uint32_t>(count);
@@ -1244,7 +1463,7 @@ struct interp {
                 const auto [tfb, cell] = table_cell(n, nd.ref, args, c);
                 advance();
                 if (cell->effects == ir::no_id) {
-                    s.locals_.resize(mark);
+                    cut(s.locals_, mark);
                     return;
                 }
                 push_frame(state::frame_kind::list, cell->effects, tfb, mark);
@@ -1263,7 +1482,7 @@ struct interp {
                     fire(r);
                     call(rs.rules[r].body, rs.rules[r].locals.size(), args, c);
                 }
-                s.rule_stack_.resize(start);
+                cut(s.rule_stack_, start);
                 return;
             }
             case op::end_game: {
@@ -1380,6 +1599,7 @@ state::state(const game& g, std::uint64_t seed, state_options options)
     frame f;
     f.node = seq.body;
     f.mark = npos;
+    interp::list_span(g, f);
     frames_.push_back(f);
     run();
 }

@@ -110,6 +110,21 @@ public:
         std::vector<std::pair<std::uint32_t, std::uint32_t>> values, zones;
     };
     std::vector<state_reads> invariant_reads;
+    // Per ruleset::nodes: the expression prepared for the evaluator (engine/src/compile.hpp):
+    // an operation specialised by the node's types and the layout, children and addresses
+    // resolved, so evaluation reads no IR node on its common paths.
+    struct compiled_node {
+        std::uint8_t code = 0;  // xop
+        std::uint8_t flag = 0;
+        std::uint16_t leaf = 0;  // operands a, b, c read in place: 3 bits each (xleaf)
+        std::uint32_t a = 0, b = 0, c = 0, x = 0;
+        std::int64_t imm = 0;
+    };
+    std::vector<compiled_node> code;
+    // Statement lists with the `phase` and `step` blocks (and nested lists) in them spliced in,
+    // so that they run without a frame of their own: a `seq` node's list is
+    // flat_statements[code[seq].a, code[seq].a + code[seq].b).
+    std::vector<ir::id> flat_statements;
 
     std::string position(ir::id node) const;  // "base/rules.wph:12:3"
     std::string value_text(ir::id type, std::int64_t v) const;
