@@ -52,5 +52,6 @@ void add_sim_command(CLI::App& app, context& ctx);
 void add_coverage_command(CLI::App& app, context& ctx);
 void add_check_command(CLI::App& app, context& ctx);
 void add_aid_command(CLI::App& app, context& ctx);
+void add_diff_command(CLI::App& app, context& ctx);
 
 }  // namespace wp::cli

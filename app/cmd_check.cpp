@@ -154,6 +154,7 @@ void add_check_command(CLI::App& app, context& ctx) {
             opts.rlimit = s->rlimit;
             opts.dump_smt_dir = s->dump_smt;
             opts.max_players = s->players;
+            opts.compile_upto = upto_compiler(in);
             const verify::check_result result = verify::check(*rs, opts);
             any_errors = any_errors || verify::error_count(result) > 0;
             source_lines lines(s->input.path, *rs);

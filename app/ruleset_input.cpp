@@ -49,6 +49,22 @@ std::optional<ir::ruleset> ruleset_input::load(context& ctx, dsl::source_manager
     return result;
 }
 
+std::function<std::optional<ir::ruleset>(const std::string&)> upto_compiler(const ruleset_input& in) {
+    if (std::filesystem::path(in.path).extension() == ".json") return {};
+    return [in](const std::string& layer) -> std::optional<ir::ruleset> {
+        compiler::compile_options o;
+        for (const std::string& x : in.options)
+            if (const auto eq = x.find('='); eq != std::string::npos) o.options[x.substr(0, eq)] = x.substr(eq + 1);
+        o.upto_layer = layer;
+        o.upto_keeps_options = true;
+        dsl::source_manager sources;
+        dsl::diagnostic_sink sink;
+        auto rs = compiler::compile_ruleset(in.path, o, sources, sink);
+        if (sink.has_errors()) return std::nullopt;
+        return rs;
+    };
+}
+
 bool check_player_count(context& ctx, const ir::ruleset& rs, int players) {
     if (players >= rs.min_players && players <= rs.max_players) return true;
     ctx.err << "westphalia: error: " << rs.name << " is played by " << rs.min_players << " to " << rs.max_players

@@ -6,6 +6,7 @@
 
 #include "westphalia/ir/ir.hpp"
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -24,6 +25,10 @@ struct ruleset_input {
     // Compiles (or reads) the ruleset; reports diagnostics and sets ctx.exit_code on failure.
     std::optional<ir::ruleset> load(context& ctx, dsl::source_manager& sources, dsl::diagnostic_sink& sink) const;
 };
+
+// Compiles `in` again up to and including a layer, without reporting (for errata
+// obligations and `westphalia diff`); empty for an IR file.
+std::function<std::optional<ir::ruleset>(const std::string& layer)> upto_compiler(const ruleset_input& in);
 
 // False, with an explanation and exit code 2, when `players` is outside the ruleset's range.
 bool check_player_count(context& ctx, const ir::ruleset& rs, int players);

@@ -306,6 +306,12 @@ template <class V> void fields(V& v, missing& x) {
     v("what", x.what);
     v("prov", x.prov);
 }
+template <class V> void fields(V& v, accepted_finding& x) {
+    v("kind", x.kind);
+    v("subject", x.subject);
+    v("reason", x.reason);
+    v("prov", x.prov);
+}
 template <class V> void fields(V& v, standin& x) {
     v("kind", x.kind);
     v("element", x.element);
@@ -395,6 +401,7 @@ template <class V> void fields(V& v, ruleset& x) {
     v("tables", x.tables);
     v("options", x.options);
     v("missing_data", x.missing_data);
+    v("accepts", x.accepts);
     v("standins", x.standins);
     v("rules", x.rules);
     v("groups", x.groups);

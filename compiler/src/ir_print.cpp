@@ -449,6 +449,9 @@ struct dumper {
         }
         for (std::size_t i = 0; i < rs.missing_data.size(); ++i)
             out << "missing " << i << " " << rs.missing_data[i].name << " " << quoted(rs.missing_data[i].what) << prov(rs.missing_data[i].prov) << "\n";
+        for (std::size_t i = 0; i < rs.accepts.size(); ++i)
+            out << "accept " << i << " " << rs.accepts[i].kind << " " << quoted(rs.accepts[i].subject) << " "
+                << quoted(rs.accepts[i].reason) << prov(rs.accepts[i].prov) << "\n";
         for (std::size_t i = 0; i < rs.standins.size(); ++i)
             out << "standin " << i << " " << name_of(rs.standins[i].kind) << " " << rs.standins[i].element << " "
                 << quoted(rs.standins[i].why) << prov(rs.standins[i].prov) << "\n";

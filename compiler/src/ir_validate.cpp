@@ -2,6 +2,7 @@
 // each op's arity. Run on every IR read from JSON, so consumers can index without checks.
 #include "westphalia/ir/ir.hpp"
 
+#include <algorithm>
 #include <limits>
 #include <string>
 
@@ -468,6 +469,13 @@ struct checker {
             prov(path + ".prov", o.prov);
         }
         for (std::size_t i = 0; i < rs.missing_data.size(); ++i) prov("missing_data[" + std::to_string(i) + "].prov", rs.missing_data[i].prov);
+        for (std::size_t i = 0; i < rs.accepts.size(); ++i) {
+            const std::string path = "accepts[" + std::to_string(i) + "]";
+            if (std::find_if(std::begin(finding_kinds), std::end(finding_kinds), [&](const char* k) { return rs.accepts[i].kind == k; }) ==
+                std::end(finding_kinds))
+                fail(path + ".kind", "`" + rs.accepts[i].kind + "` is not a kind of finding");
+            prov(path + ".prov", rs.accepts[i].prov);
+        }
         for (std::size_t i = 0; i < rs.standins.size(); ++i) {
             const std::string path = "standins[" + std::to_string(i) + "]";
             element(path + ".element", rs.standins[i].kind, rs.standins[i].element);

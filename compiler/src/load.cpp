@@ -70,7 +70,7 @@ loaded_ruleset load_single_file(const std::filesystem::path& path, dsl::source_m
 }  // namespace
 
 loaded_ruleset load(const std::filesystem::path& folder, const std::optional<std::string>& upto,
-                    dsl::source_manager& sources, dsl::diagnostic_sink& sink) {
+                    dsl::source_manager& sources, dsl::diagnostic_sink& sink, bool keep_options) {
     loaded_ruleset out;
     const std::filesystem::path manifest_path = folder / "ruleset.wph";
     std::error_code ec;
@@ -167,7 +167,9 @@ loaded_ruleset load(const std::filesystem::path& folder, const std::optional<std
     }
     std::map<std::string, dsl::span> layer_names;
     std::set<std::string> seen_files;
+    bool past_upto = false;
     for (const dsl::ruleset_layer& l : m.layers) {
+        if (past_upto && !(keep_options && layer_kind_of(l.kind.text) == ir::layer_kind::options)) continue;
         if (auto [it, fresh] = layer_names.emplace(l.id.text, l.id.where); !fresh) {
             sink.error(dsl::diag_kind::duplicate_name, l.id.where, "the manifest declares the layer `" + l.id.text + "` twice",
                        {{it->second, "the first `" + l.id.text + "` is here"}});
@@ -196,7 +198,7 @@ loaded_ruleset load(const std::filesystem::path& folder, const std::optional<std
             out.files.push_back(std::move(*file));
         }
         out.layers.push_back(std::move(layer));
-        if (upto && l.id.text == *upto) break;
+        if (upto && l.id.text == *upto) past_upto = true;
     }
     if (m.layers.empty()) sink.error(dsl::diag_kind::manifest_invalid, m.where, "the manifest declares no layer");
     return out;

@@ -18,7 +18,7 @@ const dsl::name* decl_name(const dsl::decl& d) {
         [](const auto& x) -> const dsl::name* {
             using T = std::decay_t<decltype(x)>;
             if constexpr (std::is_same_v<T, dsl::outline_decl> || std::is_same_v<T, dsl::state_decl> ||
-                          std::is_same_v<T, dsl::errata_decl>) {
+                          std::is_same_v<T, dsl::errata_decl> || std::is_same_v<T, dsl::accept_decl>) {
                 return nullptr;
             } else {
                 return &x.id;
@@ -55,6 +55,7 @@ const char* decl_kind_word(const dsl::decl& d) {
             else if constexpr (std::is_same_v<T, dsl::sequence_decl>) return "sequence";
             else if constexpr (std::is_same_v<T, dsl::option_decl>) return "option";
             else if constexpr (std::is_same_v<T, dsl::missing_decl>) return "missing-data declaration";
+            else if constexpr (std::is_same_v<T, dsl::accept_decl>) return "accepted finding";
             else if constexpr (std::is_same_v<T, dsl::table_decl>) return "table";
             else if constexpr (std::is_same_v<T, dsl::rule_decl>) return "rule";
             else return "errata block";

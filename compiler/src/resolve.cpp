@@ -315,6 +315,23 @@ struct resolver {
         cx.rs.missing_data.back().what = x.what;
         cx.rs.missing_data.back().prov = prov(p, x.where, x.anchors);
     }
+    void collect_one(const placed_decl& p, const dsl::accept_decl& x) {
+        const bool known = std::find_if(std::begin(ir::finding_kinds), std::end(ir::finding_kinds),
+                                        [&](const char* k) { return x.kind.text == k; }) != std::end(ir::finding_kinds);
+        if (!known) {
+            std::vector<std::string> kinds(std::begin(ir::finding_kinds), std::end(ir::finding_kinds));
+            std::vector<dsl::diag_note> notes;
+            if (auto near = dsl::closest_name(x.kind.text, kinds)) notes.push_back({std::nullopt, "did you mean `" + *near + "`?"});
+            cx.sink.error(dsl::diag_kind::accept_kind, x.kind.where, "`" + x.kind.text + "` is not a kind of checker finding",
+                          std::move(notes));
+            return;
+        }
+        if (x.reason.empty()) {
+            cx.sink.error(dsl::diag_kind::accept_kind, x.where, "an accepted finding needs a reason");
+            return;
+        }
+        cx.rs.accepts.push_back({x.kind.text, x.subject, x.reason, prov(p, x.where, x.anchors)});
+    }
     void collect_one(const placed_decl& p, const dsl::rule_decl& x) {
         if (!named_entry(p, x.id, sym::rule, cx.rs.rules, cx.rule_src)) return;
         ir::rule& r = cx.rs.rules.back();

@@ -358,6 +358,9 @@ private:
     void node(int d, const missing_decl& n) {
         line(d, "missing " + n.id.text + anchors_text(n.anchors) + " " + quote(n.what) + at(n.where));
     }
+    void node(int d, const accept_decl& n) {
+        line(d, "accept " + n.kind.text + " " + quote(n.subject) + anchors_text(n.anchors) + " " + quote(n.reason) + at(n.where));
+    }
     void node(int d, const table_decl& n) {
         line(d, "table " + n.id.text + params_text(n.params) + anchors_text(n.anchors) +
                     (n.standin ? " standin " + quote(*n.standin) : "") + at(n.where));

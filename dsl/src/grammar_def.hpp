@@ -986,6 +986,8 @@ WP_RULE(sequence_r, sequence_decl, "a sequence")
 WP_RULE(option_r, option_decl, "an option")
 WP_RULE(option_value_r, expr, "an option value (a name or an integer)")
 WP_RULE(missing_r, missing_decl, "a missing-data declaration")
+WP_RULE(accept_r, accept_decl, "an accepted finding")
+WP_RULE(finding_kind_r, wp::dsl::name, "a finding kind (`bound-violation`, `dead-rule`, …)")
 WP_RULE(table_r, table_decl, "a table")
 WP_RULE(table_key_r, table_key, "a table key")
 WP_RULE(key_range_r, key_range, "a row key")
@@ -1285,6 +1287,12 @@ auto const option_r_def =
             aid_p<&option_decl::aid>() > semi];
 auto const missing_r_def = spanned[WP_KW("missing") > name_r[set_<&missing_decl::id>] >
                                    anchors_r[set_<&missing_decl::anchors>] > string_lit[set_<&missing_decl::what>] > semi];
+auto const finding_kind_r_def =
+    spanned[raw[lexeme[ident_token >> *(WP_P("-") >> ident_token)]][set_range_<&name::text>]];
+auto const accept_r_def =
+    spanned[WP_KW("accept") > finding_kind_r[set_<&accept_decl::kind>] >
+            named("the finding's subject (a string)", string_lit)[set_<&accept_decl::subject>] >
+            anchors_r[set_<&accept_decl::anchors>] > named("the reason (a string)", string_lit)[set_<&accept_decl::reason>] > semi];
 
 // ---- tables
 auto const key_atom_r_def =
@@ -1396,7 +1404,7 @@ auto const decl_r_def =
     ruleset_r[to_decl] | outline_r[to_decl] | enum_r[to_decl] | type_decl_r[to_decl] | record_r[to_decl] |
     state_r[to_decl] | entities_r[to_decl] | zone_r[to_decl] | map_r[to_decl] | roll_r[to_decl] | quantity_r[to_decl] |
     predicate_r[to_decl] | decision_r[to_decl] | action_r[to_decl] | event_r[to_decl] | procedure_r[to_decl] |
-    sequence_r[to_decl] | option_r[to_decl] | missing_r[to_decl] | table_r[to_decl] | modifier_r[to_decl] |
+    sequence_r[to_decl] | option_r[to_decl] | missing_r[to_decl] | accept_r[to_decl] | table_r[to_decl] | modifier_r[to_decl] |
     define_r[to_decl] | legality_r[to_decl] | trigger_r[to_decl] | invariant_r[to_decl] | example_r[to_decl] |
     deeper[errata_r][to_decl];
 auto const file_r_def = *decl_r[push_<&wp::dsl::file::decls>] > named("a declaration", x3::eoi);
@@ -1413,7 +1421,7 @@ BOOST_SPIRIT_DEFINE(decl_r, file_r, ruleset_r, layer_r, outline_r, outline_entry
                     field_r, field_value_r, record_r, state_r, entities_r, entity_r, zone_r, map_r, area_r, hex_r,
                     edge_r, hexside_r)
 BOOST_SPIRIT_DEFINE(roll_r, quantity_r, predicate_r, decision_r, action_r, event_r, procedure_r, sequence_r, option_r,
-                    option_value_r, missing_r, table_r, table_key_r, key_range_r, key_atom_r, row_r, cell_r, block_cell_r,
+                    option_value_r, missing_r, accept_r, finding_kind_r, table_r, table_key_r, key_range_r, key_atom_r, row_r, cell_r, block_cell_r,
                     cell_value_r, modifier_r, define_r, legality_r, trigger_r, invariant_r, example_r, errata_r,
                     errata_op_r, block_path_r, block_stmt_r)
 

@@ -2,14 +2,16 @@
 // satisfying models become witnesses and whose unsatisfiable cores become "why never".
 #include "westphalia/verify/check.hpp"
 
+#include "accepts.hpp"
+#include "obligations.hpp"
 #include "symbolic.hpp"
+#include "watchdog.hpp"
 
 #include "westphalia/engine/sim.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -120,11 +122,26 @@ private:
         std::ofstream(std::filesystem::path(opt_.dump_smt_dir) / name) << s.to_smt2();
     }
 
+    // The resource limit of a quick neighbourhood try (solve_local_first).
+    static constexpr unsigned quick_rlimit = 2000000;
+
+    // Time limits come from the watchdog (see watchdog.hpp), not Z3's own "timeout".
     void configure(z3::solver& s) {
+        if (!opt_.rlimit) return;
         z3::params p(ctx_);
-        p.set("timeout", opt_.timeout_ms);
-        if (opt_.rlimit) p.set("rlimit", opt_.rlimit);
+        p.set("rlimit", opt_.rlimit);
         s.set(p);
+    }
+
+    // A solver for one satisfiability question. The facts are mostly definitions (the value of
+    // a field after a step is the value before it plus something): eliminating them by
+    // substitution before the SMT core runs makes the question much smaller.
+    z3::solver one_shot_solver() {
+        const z3::tactic t = z3::tactic(ctx_, "simplify") & z3::tactic(ctx_, "propagate-values") &
+                             z3::tactic(ctx_, "solve-eqs") & z3::tactic(ctx_, "smt");
+        z3::solver s = t.mk_solver();
+        configure(s);
+        return s;
     }
 
     // ---- slicing: a query only needs the facts that share variables with its target; the
@@ -218,11 +235,10 @@ private:
             std::sort(group.begin(), group.end());
             auto it = group_sat_.find(group);
             if (it == group_sat_.end()) {
-                z3::solver s(ctx_);
-                configure(s);
+                z3::solver s = one_shot_solver();
                 for (unsigned c : group) s.add(conjuncts_[c].e);
                 ++out_.stats[kind_].queries;
-                it = group_sat_.emplace(group, s.check()).first;
+                it = group_sat_.emplace(group, dog_.check(s, opt_.timeout_ms)).first;
             }
             if (it->second == z3::unsat) return std::nullopt;
             if (it->second == z3::unknown) undecided = true;
@@ -272,12 +288,14 @@ private:
     z3::check_result solve_local_first(const fact_list& facts, const z3::expr& target) {
         for (int radius : {2, 6}) {
             ++out_.stats[kind_].queries;
-            z3::solver s(ctx_);
+            z3::solver s = one_shot_solver();
+            // A quick try, bounded by Z3's resource count rather than the clock: the answer (and
+            // so every later query and witness) must not depend on how busy the machine is.
             z3::params p(ctx_);
-            p.set("timeout", std::min(opt_.timeout_ms, 1000u));
+            p.set("rlimit", opt_.rlimit ? std::min(opt_.rlimit, quick_rlimit) : quick_rlimit);
             s.set(p);
             s.add(neighbourhood(facts, target, radius));
-            if (s.check() == z3::unsat) return z3::unsat;
+            if (dog_.check(s, opt_.timeout_ms) == z3::unsat) return z3::unsat;
         }
         return solve(facts, target, false).r;
     }
@@ -294,12 +312,11 @@ private:
             return a;
         }
         ++out_.stats[kind_].queries;
-        z3::solver s(ctx_);
-        configure(s);
+        z3::solver s = one_shot_solver();
         s.add(*q);
         dump(s);
         const auto t0 = std::chrono::steady_clock::now();
-        a.r = s.check();
+        a.r = dog_.check(s, opt_.timeout_ms);
         const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
         if (debug_ && ms > 200) std::fprintf(stderr, "  slow %s query: %.0f ms (%s)\n", kind_.c_str(), ms,
                                              a.r == z3::sat ? "sat" : a.r == z3::unsat ? "unsat" : "unknown");
@@ -333,13 +350,16 @@ private:
         for (const auto& [w, e] : extra) lits.push_back(track(e, w));
         for (const detail::fact_node* f = facts.get(); f; f = f->prev.get()) lits.push_back(track(f->f.e, f->f.why));
         std::vector<std::string> out;
-        if (s.check(lits) != z3::unsat) return out;
+        if (dog_.check(s, lits, opt_.timeout_ms) != z3::unsat) return out;
+        // In the order the reasons were given (the question's own conditions first, then the
+        // facts from the nearest back): the core's own order follows Z3's term ids, which
+        // depend on every query asked before.
+        std::vector<std::size_t> used;
+        for (const z3::expr& c : s.unsat_core()) used.push_back(std::stoul(c.decl().name().str().substr(3)));
+        std::sort(used.begin(), used.end());
         std::set<std::string> seen;
-        for (const z3::expr& c : s.unsat_core()) {
-            const std::string name = c.decl().name().str();
-            const std::size_t i = std::stoul(name.substr(3));
+        for (std::size_t i : used)
             if (seen.insert(why.at(i)).second) out.push_back(why.at(i));
-        }
         return out;
     }
 
@@ -365,9 +385,6 @@ private:
             if (near.count(v.id()) || v.to_string() == "players") vars.push_back(v);
         // the smallest witness: as many values as possible at their usual (initial) value
         z3::optimize o(ctx_);
-        z3::params p(ctx_);
-        p.set("timeout", std::min(opt_.timeout_ms, 3000u));
-        o.set(p);
         o.add(q);
         std::vector<std::size_t> known;
         for (const z3::expr& v : vars) {
@@ -379,7 +396,9 @@ private:
             else o.add_soft(var.var == ctx_.int_val(var.preferred), 1);
         }
         ++out_.stats[kind_].queries;
-        if (o.check() == z3::sat) m = o.get_model();
+        // The search for the smallest witness has the query's own limit: a shorter one made the
+        // witness depend on how busy the machine was.
+        if (dog_.check(o, opt_.timeout_ms) == z3::sat) m = o.get_model();
         std::vector<std::string> lines;
         for (const auto& [text, e] : extra) {
             const z3::expr v = m.eval(e, true);
@@ -447,6 +466,8 @@ private:
     void domain_checks() {
         std::vector<fact> facts;
         const detail::store st = sym_.free_store(facts);
+        // the store's variables can be shown in witnesses (the state a decision is taken in)
+        for (std::size_t i = 0; i < sym_.variables.size(); ++i) index_[sym_.variables[i].var.to_string()] = i;
         fact_list base;
         for (const fact& f : facts) base = std::make_shared<const detail::fact_node>(detail::fact_node{f, base});
         const std::int64_t lo = std::max<std::int64_t>(1, rs_.min_players);
@@ -628,6 +649,22 @@ private:
                 const bool defines = ra.kind == ir::rule_kind::define && rb.kind == ir::rule_kind::define;
                 const bool legal = (ra.kind == ir::rule_kind::forbid && rb.kind == ir::rule_kind::require) ||
                                    (ra.kind == ir::rule_kind::require && rb.kind == ir::rule_kind::forbid);
+                const bool triggers = ra.kind == ir::rule_kind::trigger && rb.kind == ir::rule_kind::trigger;
+                if (triggers) {
+                    // Two passages that end the game on the same event for different reasons:
+                    // whichever runs first decides, and the text does not say which.
+                    const std::set<std::string> ea = end_reasons(ra.body), eb = end_reasons(rb.body);
+                    if (ea.empty() || eb.empty() || ea == eb) continue;
+                    answer x = solve(facts, applies.at(a) && applies.at(b), true);
+                    if (x.r == z3::unknown) unknown("whether " + ra.name + " and " + rb.name + " both end the game", {rule_elem(a), rule_elem(b)});
+                    if (x.r != z3::sat) continue;
+                    finding& f = add("contradiction", severity::error, ra.name + " " + rb.name,
+                                     "`" + ra.name + "` ends the game (" + joined(ea) + ") and `" + rb.name + "` ends it (" + joined(eb) +
+                                         ") on the same `" + target + "`, and neither overrides the other");
+                    f.elements = {rule_elem(a), rule_elem(b)};
+                    f.witness = x.witness;
+                    continue;
+                }
                 if (!defines && !legal) continue;
                 const z3::expr both = applies.at(a) && applies.at(b);
                 if (legal) {
@@ -681,6 +718,29 @@ private:
                 f.witness = x.witness;
             }
         }
+    }
+
+    // The reasons of the `end game` statements in a body.
+    std::set<std::string> end_reasons(id body) const {
+        std::set<std::string> out;
+        if (body == ir::no_id) return out;
+        std::vector<id> todo{body};
+        while (!todo.empty()) {
+            const id n = todo.back();
+            todo.pop_back();
+            const ir::node& nd = rs_.nodes.at(n);
+            if (nd.code == ir::op::end_game)
+                out.insert(nd.value >= 0 && static_cast<std::size_t>(nd.value) < rs_.strings.size() ? rs_.strings[static_cast<std::size_t>(nd.value)]
+                                                                                                     : std::to_string(nd.value));
+            for (id c : ir::children_of(rs_, n)) todo.push_back(c);
+        }
+        return out;
+    }
+
+    static std::string joined(const std::set<std::string>& words) {
+        std::string out;
+        for (const std::string& w : words) out += (out.empty() ? "" : ", ") + w;
+        return out;
     }
 
     // ------------------------------------------------------------ reachability
@@ -1022,6 +1082,7 @@ private:
     }
 
     z3::context ctx_;
+    detail::watchdog dog_{ctx_};  // declared after the context it interrupts, destroyed before it
     const ir::ruleset& rs_;
     const check_options& opt_;
     check_result& out_;
@@ -1048,6 +1109,8 @@ check_result check(const ir::ruleset& rs, const check_options& options) {
     const auto t0 = std::chrono::steady_clock::now();
     checker c(rs, options, out);
     c.run();
+    detail::errata_obligations(rs, options, out);
+    detail::apply_accepts(rs, out);
     out.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     return out;
 }

@@ -56,7 +56,9 @@ void render_human(std::ostream& out, const ir::ruleset& rs, const check_result& 
     for (const finding& f : r.findings) {
         const involved* p = primary(f);
         const std::string where = p ? at(p->prov, src) : rs.name;
-        out << where << ": " << name_of(f.level) << ": " << f.message << " [" << f.kind << "]\n";
+        // An accepted finding keeps its place in the report but is not an error or a warning.
+        out << where << ": " << (f.accepted ? "accepted " + std::string(name_of(f.level)) : std::string(name_of(f.level))) << ": "
+            << f.message << " [" << f.kind << "]\n";
         if (p) {
             if (auto line = src.line(p->prov.where.file, p->prov.where.line)) {
                 const std::string num = std::to_string(p->prov.where.line);
@@ -166,7 +168,9 @@ void render_sarif(std::ostream& out, const ir::ruleset& rs, const check_result& 
         {"example-failure", "A rulebook example whose stated outcome the rules do not produce"},
         {"unreachable", "A phase, step or game end that no play reaches"},
         {"stuck-state", "A mandatory choice that can face no legal option"},
+        {"errata-obligation", "An errata block changes outcomes its kind (correction, clarification, addition) does not allow"},
         {"unknown", "The solver could not decide a property within its limits"},
+        {"stale-accept", "An accept in the ruleset that matches no finding"},
     };
     json rules = json::array();
     for (const auto& [id, text] : kinds) rules.push_back({{"id", id}, {"shortDescription", {{"text", text}}}});

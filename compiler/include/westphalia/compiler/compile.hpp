@@ -19,6 +19,9 @@ struct compile_options {
     std::map<std::string, std::string> options;
     // --upto <layer>: compile the stack only up to and including this layer.
     std::optional<std::string> upto_layer;
+    // With upto_layer: keep the `options` layers past it (the stack before an errata layer,
+    // whose rules may read options declared last; `westphalia diff`, errata obligations).
+    bool upto_keeps_options = false;
 };
 
 // Reports every problem of every file to `sink` (one syntax error per file at most; other

@@ -49,8 +49,9 @@ struct loaded_ruleset {
 
 // `folder` is a ruleset folder, or a single .wph file: then the file alone is the base layer of
 // a ruleset named after it, with no manifest and no outline (anchors are not checked).
+// With `keep_options`, the `options` layers past `upto` are read too.
 loaded_ruleset load(const std::filesystem::path& folder, const std::optional<std::string>& upto,
-                    dsl::source_manager& sources, dsl::diagnostic_sink& sink);
+                    dsl::source_manager& sources, dsl::diagnostic_sink& sink, bool keep_options = false);
 
 // ---------------------------------------------------------------- outline
 // Sections are points or ranges of line numbers (`L52`, `L52-54`) or of dotted section numbers

@@ -14,7 +14,7 @@ namespace wp::ir {
 using id = std::uint32_t;
 inline constexpr id no_id = 0xFFFFFFFFu;
 
-inline constexpr int schema_version = 1;
+inline constexpr int schema_version = 2;  // 2: accepted findings (`accepts`)
 
 // ---------------------------------------------------------------- provenance
 
@@ -425,6 +425,20 @@ struct missing {
     provenance prov;
 };
 
+// A checker finding accepted with a reason (`accept`): reported, marked accepted, not an error.
+struct accepted_finding {
+    std::string kind;     // one of `finding_kinds`
+    std::string subject;  // the finding's subject, or the name of an element it involves
+    std::string reason;
+    provenance prov;
+};
+
+// The kinds of checker finding (DESIGN.md §5), as reports and `accept` name them.
+inline constexpr const char* finding_kinds[] = {
+    "contradiction", "ambiguity",   "gap",         "table-gap",     "table-overlap", "dead-rule",         "dead-cell",
+    "bound-violation", "unreachable", "stuck-state", "example-failure", "errata-obligation", "unknown",
+};
+
 enum class element_kind : std::uint8_t {
     none, enumeration, alias, record, slot, entity_kind, entity, zone, map, roll, derived, decision,
     action, event, procedure, sequence, table, option, missing, rule,
@@ -609,6 +623,7 @@ struct ruleset {
     std::vector<table> tables;
     std::vector<option> options;
     std::vector<missing> missing_data;
+    std::vector<accepted_finding> accepts;
     std::vector<standin> standins;
     std::vector<rule> rules;
     std::vector<rule_group> groups;

@@ -348,6 +348,16 @@ struct missing_decl {
     span where;
 };
 
+// A checker finding the designers accept, with their reason: `accept bound-violation "gold"
+// §L7-8 "…";`. The checker still reports it, marked accepted, and it fails no CI run.
+struct accept_decl {
+    name kind;            // a finding kind: bound-violation, dead-rule, …
+    std::string subject;  // the finding's subject, or the name of an element it involves
+    anchor_list anchors;
+    std::string reason;
+    span where;
+};
+
 // -- tables
 
 enum class table_key_kind : std::uint8_t { roll, dice, key };
@@ -457,7 +467,7 @@ struct errata_decl {
 struct decl {
     std::variant<ruleset_decl, outline_decl, enum_decl, type_decl, record_decl, state_decl, entities_decl,
                  zone_decl, map_decl, roll_decl, derived_decl, decision_decl, action_decl, event_decl,
-                 procedure_decl, sequence_decl, option_decl, missing_decl, table_decl, rule_decl, errata_decl>
+                 procedure_decl, sequence_decl, option_decl, missing_decl, accept_decl, table_decl, rule_decl, errata_decl>
         node;
 };
 

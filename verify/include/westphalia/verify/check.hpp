@@ -6,7 +6,9 @@
 #include "westphalia/ir/ir.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,7 +33,7 @@ enum class proof_kind : std::uint8_t {
 struct finding {
     std::string kind;  // contradiction, ambiguity, gap, table-gap, table-overlap, dead-rule,
                        // dead-cell, bound-violation, example-failure, unreachable, stuck-state,
-                       // unknown
+                       // errata-obligation, unknown
     severity level = severity::error;
     std::string subject;  // what the finding is about, by name ("wins", "campaign_outcome 9+")
     std::string message;  // one line, for a designer
@@ -52,6 +54,11 @@ struct check_options {
     // Random games played through the engine at each player count before the reachability
     // proofs: what they reach needs no proof (0: prove everything).
     std::uint64_t sim_games = 100;
+    // Compiles the same ruleset up to and including the named layer (and the options layers
+    // past it, whose options errata may read): with it, every errata
+    // layer's obligations are checked against the stack before it (kind `errata-obligation`);
+    // unset (an IR file as input) they are not.
+    std::function<std::optional<ir::ruleset>(const std::string& layer)> compile_upto;
 };
 
 // Per check kind: how many Z3 queries and how long they took.

@@ -1,0 +1,394 @@
+// `westphalia diff <ruleset> --from <layer> [--to <layer>]` (or two ruleset folders): what a
+// change to the rules changes — every subject whose outcome differs, with a witness; the
+// checker's findings that appear and disappear; with --sim N, the change in random play.
+#include "cli.hpp"
+#include "ruleset_input.hpp"
+
+#include "westphalia/compiler/compile.hpp"
+#include "westphalia/engine/engine.hpp"
+#include "westphalia/engine/sim.hpp"
+#include "westphalia/verify/diff.hpp"
+#include "westphalia/verify/report.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <iomanip>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace wp::cli {
+
+namespace {
+
+using nlohmann::json;
+
+// File names as the user sees them: relative to the ruleset folder given.
+struct paths {
+    std::filesystem::path folder;
+    const ir::ruleset* rs = nullptr;
+    std::string operator()(ir::id f) const {
+        if (!rs || f >= rs->files.size()) return "?";
+        const std::filesystem::path p(rs->files[f]);
+        if (folder.empty() || p.is_absolute()) return p.generic_string();
+        return (folder / p).lexically_normal().generic_string();
+    }
+};
+
+std::string stack_name(const ir::ruleset& rs) {
+    std::string s;
+    for (const ir::layer& l : rs.layers) s += (s.empty() ? "" : "+") + l.name;
+    return s;
+}
+
+std::string at(const ir::provenance& p, const paths& path) {
+    if (p.where.file == ir::no_id) return "";
+    return path(p.where.file) + ":" + std::to_string(p.where.line) + ":" + std::to_string(p.where.column);
+}
+
+// One measure of play per game on each side, paired by seed.
+struct measure {
+    std::string name;
+    std::vector<double> a, b;  // per paired game
+};
+
+struct interval {
+    double mean_a = 0, mean_b = 0, diff = 0, lo = 0, hi = 0;
+    std::size_t n = 0;
+};
+
+// The mean difference of paired games with a 95% normal-approximation interval.
+interval paired(const measure& m) {
+    interval r;
+    r.n = m.a.size();
+    if (r.n == 0) return r;
+    double sa = 0, sb = 0;
+    for (std::size_t i = 0; i < r.n; ++i) {
+        sa += m.a[i];
+        sb += m.b[i];
+    }
+    r.mean_a = sa / static_cast<double>(r.n);
+    r.mean_b = sb / static_cast<double>(r.n);
+    r.diff = r.mean_b - r.mean_a;
+    double var = 0;
+    for (std::size_t i = 0; i < r.n; ++i) {
+        const double d = (m.b[i] - m.a[i]) - r.diff;
+        var += d * d;
+    }
+    const double se = r.n > 1 ? std::sqrt(var / static_cast<double>(r.n - 1) / static_cast<double>(r.n)) : 0;
+    r.lo = r.diff - 1.96 * se;
+    r.hi = r.diff + 1.96 * se;
+    return r;
+}
+
+struct sim_result {
+    int players = 0;
+    std::uint64_t games = 0, seed = 0, errors_a = 0, errors_b = 0;
+    std::vector<measure> measures;  // game length, win share per seat, end reasons
+};
+
+// Plays `games` random games on each stack with the same seeds.
+sim_result simulate_both(const ir::ruleset& a, const ir::ruleset& b, int players, std::uint64_t games, std::uint64_t seed) {
+    sim_result r;
+    r.players = players;
+    r.games = games;
+    r.seed = seed;
+    struct one {
+        bool ok = false;
+        std::uint64_t decisions = 0;
+        std::vector<int> winners;
+        std::string end;
+    };
+    auto play = [&](const ir::ruleset& rs, std::uint64_t s) {
+        one o;
+        engine::random_agent agent;
+        engine::play_options po;
+        po.max_decisions = 100000;
+        try {
+            engine::play_result p = engine::play_game(rs, players, s, {&agent}, po);
+            o.ok = p.error.empty();
+            o.decisions = p.decisions;
+            o.winners = p.winners;
+            o.end = p.error.empty() ? p.end_reason : "engine error";
+        } catch (const std::exception&) {
+            o.end = "engine error";
+        }
+        return o;
+    };
+    std::vector<one> xa, xb;
+    std::set<std::string> reasons;
+    for (std::uint64_t i = 0; i < games; ++i) {
+        const std::uint64_t s = engine::game_seed(seed, i);
+        xa.push_back(play(a, s));
+        xb.push_back(play(b, s));
+        reasons.insert(xa.back().end);
+        reasons.insert(xb.back().end);
+        r.errors_a += !xa.back().ok;
+        r.errors_b += !xb.back().ok;
+    }
+    measure length{"game length (decisions)", {}, {}};
+    std::vector<measure> wins;
+    for (int p = 0; p < players; ++p) wins.push_back({"win share P" + std::to_string(p + 1), {}, {}});
+    std::vector<measure> ends;
+    for (const std::string& e : reasons) ends.push_back({"end: " + e, {}, {}});
+    auto share = [](const one& o, int seat) {
+        for (int w : o.winners)
+            if (w == seat) return 1.0 / static_cast<double>(o.winners.size());
+        return 0.0;
+    };
+    for (std::uint64_t i = 0; i < games; ++i) {
+        if (xa[i].ok && xb[i].ok) {
+            length.a.push_back(static_cast<double>(xa[i].decisions));
+            length.b.push_back(static_cast<double>(xb[i].decisions));
+            for (int p = 0; p < players; ++p) {
+                wins[static_cast<std::size_t>(p)].a.push_back(share(xa[i], p));
+                wins[static_cast<std::size_t>(p)].b.push_back(share(xb[i], p));
+            }
+        }
+        std::size_t k = 0;
+        for (const std::string& e : reasons) {
+            ends[k].a.push_back(xa[i].end == e ? 1.0 : 0.0);
+            ends[k].b.push_back(xb[i].end == e ? 1.0 : 0.0);
+            ++k;
+        }
+    }
+    r.measures.push_back(std::move(length));
+    for (auto& w : wins) r.measures.push_back(std::move(w));
+    for (auto& e : ends) r.measures.push_back(std::move(e));
+    return r;
+}
+
+std::string fixed(double x, int digits, bool sign = false) {
+    std::ostringstream o;
+    if (sign && x >= 0) o << '+';
+    o << std::fixed << std::setprecision(digits) << x;
+    return o.str();
+}
+
+}  // namespace
+
+void add_diff_command(CLI::App& app, context& ctx) {
+    struct settings {
+        std::string from_path, to_path;
+        std::vector<std::string> options;
+        std::string from_layer, to_layer;
+        std::string format = "human";
+        std::string output;
+        std::uint64_t sim = 0;
+        int players = 0;
+        std::uint64_t seed = 1;
+        double timeout = 10;
+        bool no_check = false;
+    };
+    auto s = std::make_shared<settings>();
+    CLI::App* command = app.add_subcommand(
+        "diff", "Show what a change to the rules changes: every decision, table and rule whose outcome differs (with a "
+                "witness), the checker's findings that appear and disappear, and with --sim the change in play");
+    command->add_option("ruleset", s->from_path, "A ruleset folder or a single .wph file")->required();
+    command->add_option("other", s->to_path, "A second ruleset folder to compare the first with (instead of --from/--to)");
+    command->add_option("--from", s->from_layer, "The old stack: the layers up to and including this one");
+    command->add_option("--to", s->to_layer, "The new stack: the layers up to and including this one (default: all)");
+    command->add_option("--option", s->options, "Choose an option's value on both sides: --option name=value (repeatable)");
+    command->add_option("--format", s->format, "Report as human text or json")
+        ->check(CLI::IsMember({"human", "json"}))
+        ->capture_default_str();
+    command->add_option("-o,--output", s->output, "Write the report to this file instead of standard output");
+    command->add_option("--sim", s->sim, "Also play this many random games on each side with the same seeds");
+    command->add_option("--players", s->players, "Players in the simulated games (default: the ruleset's minimum, at least 2)");
+    command->add_option("--seed", s->seed, "The first seed of the simulated games")->capture_default_str();
+    command->add_option("--timeout", s->timeout, "Seconds allowed for each solver query")
+        ->check(CLI::Range(0.001, 3600.0))
+        ->capture_default_str();
+    command->add_flag("--no-check", s->no_check, "Do not run the checker on the two sides (no findings compared)");
+    command->callback([s, &ctx] {
+        if (s->to_path.empty() && s->from_layer.empty()) {
+            ctx.err << "westphalia: error: diff needs --from <layer> (or a second ruleset folder)\n";
+            ctx.exit_code = exit_bad_input;
+            return;
+        }
+        if (!s->to_path.empty() && (!s->from_layer.empty() || !s->to_layer.empty())) {
+            ctx.err << "westphalia: error: diff takes either two ruleset folders or --from/--to, not both\n";
+            ctx.exit_code = exit_bad_input;
+            return;
+        }
+        // both sides, compiled with their diagnostics reported
+        // a stack up to a layer keeps the options layers past it: errata may read their options
+        auto load = [&](const std::string& path, const std::string& upto, dsl::source_manager& sources) {
+            compiler::compile_options o;
+            dsl::diagnostic_sink sink;
+            for (const std::string& x : s->options) {
+                const auto eq = x.find('=');
+                if (eq == std::string::npos || eq == 0) sink.error(dsl::diag_kind::unknown_option_value, "--option `" + x + "` must be written name=value");
+                else o.options[x.substr(0, eq)] = x.substr(eq + 1);
+            }
+            if (!upto.empty()) {
+                o.upto_layer = upto;
+                o.upto_keeps_options = true;
+            }
+            std::optional<ir::ruleset> rs;
+            if (!sink.has_errors()) rs = compiler::compile_ruleset(path, o, sources, sink);
+            if (!sink.all().empty()) dsl::render(ctx.err, sources, sink.all(), dsl::diag_format::human, 50);
+            if (!rs || sink.has_errors()) {
+                rs.reset();
+                ctx.exit_code = exit_bad_input;
+            }
+            return rs;
+        };
+        for (const std::string& p : {s->from_path, s->to_path})
+            if (!p.empty() && std::filesystem::path(p).extension() == ".json") {
+                ctx.err << "westphalia: error: diff compiles rule files; `" << p << "` is an IR file\n";
+                ctx.exit_code = exit_bad_input;
+                return;
+            }
+        dsl::source_manager sa, sb;
+        const auto from = load(s->from_path, s->to_path.empty() ? s->from_layer : "", sa);
+        if (!from) return;
+        const auto to = load(s->to_path.empty() ? s->from_path : s->to_path, s->to_layer, sb);
+        if (!to) return;
+        const std::string to_path = s->to_path.empty() ? s->from_path : s->to_path;
+        paths pa{std::filesystem::is_directory(s->from_path) ? std::filesystem::path(s->from_path) : std::filesystem::path(), &*from};
+        paths pb{std::filesystem::is_directory(to_path) ? std::filesystem::path(to_path) : std::filesystem::path(), &*to};
+
+        verify::diff_options dopt;
+        dopt.timeout_ms = static_cast<unsigned>(std::lround(s->timeout * 1000));
+        const verify::outcome_diff d = verify::compare_outcomes(*from, *to, dopt);
+
+        verify::finding_changes fc;
+        if (!s->no_check) {
+            verify::check_options co;
+            co.timeout_ms = dopt.timeout_ms;
+            ruleset_input ia;
+            ia.path = s->from_path;
+            ia.options = s->options;
+            ruleset_input ib = ia;
+            ib.path = to_path;
+            co.compile_upto = upto_compiler(ia);
+            const verify::check_result ca = verify::check(*from, co);
+            co.compile_upto = upto_compiler(ib);
+            const verify::check_result cb = verify::check(*to, co);
+            fc = verify::compare_findings(ca, cb);
+        }
+        std::optional<sim_result> sim;
+        if (s->sim > 0) {
+            int players = s->players;
+            if (players == 0) players = static_cast<int>(std::max<std::int64_t>(2, std::max(from->min_players, to->min_players)));
+            if (!check_player_count(ctx, *from, players) || !check_player_count(ctx, *to, players)) return;
+            sim = simulate_both(*from, *to, players, s->sim, s->seed);
+        }
+
+        const std::string name_a = s->to_path.empty() ? stack_name(*from) : s->from_path;
+        const std::string name_b = s->to_path.empty() ? stack_name(*to) : to_path;
+        std::ostringstream report;
+        auto elem_path = [&](const verify::outcome_change& c, const verify::involved& e) {
+            return c.change == "removed" ? at(e.prov, pa) : at(e.prov, pb);
+        };
+        if (s->format == "human") {
+            report << "diff " << from->name << ": " << name_a << " -> " << name_b << '\n';
+            std::size_t changed = 0;
+            for (const auto& c : d.changes) changed += c.proof != verify::proof_kind::unknown;
+            report << "outcomes: " << d.subjects << " compared, " << changed << " changed\n";
+            for (const auto& c : d.changes) {
+                const std::string where = c.elements.empty() ? "" : elem_path(c, c.elements.front());
+                report << "  " << (where.empty() ? from->name : where) << ": " << c.change << ": " << c.message << '\n';
+                for (std::size_t i = 1; i < c.elements.size(); ++i)
+                    report << "    note: " << c.elements[i].role << " `" << c.elements[i].name << "` at " << elem_path(c, c.elements[i]) << '\n';
+                if (!c.witness.empty()) {
+                    report << "    witness:\n";
+                    for (const std::string& w : c.witness) report << "      " << w << '\n';
+                }
+            }
+            if (!s->no_check) {
+                auto list = [&](const char* title, const std::vector<verify::finding>& v, const paths& p) {
+                    report << title << " (" << v.size() << ")\n";
+                    for (const auto& f : v) {
+                        std::string where;
+                        for (const auto& e : f.elements)
+                            if (e.prov.where.file != ir::no_id) {
+                                where = at(e.prov, p);
+                                break;
+                            }
+                        report << "  " << (where.empty() ? from->name : where) << ": " << verify::name_of(f.level) << ": "
+                               << f.message << " [" << f.kind << "]\n";
+                    }
+                };
+                list("findings appeared", fc.appeared, pb);
+                list("findings disappeared", fc.disappeared, pa);
+            }
+            if (sim) {
+                report << "simulated play: " << sim->games << " random games per side, " << sim->players
+                       << " players, seed " << sim->seed << " (engine errors " << sim->errors_a << " -> " << sim->errors_b
+                       << "); differences with 95% intervals\n";
+                for (const measure& m : sim->measures) {
+                    const interval iv = paired(m);
+                    const bool length = m.name.rfind("game length", 0) == 0;
+                    const int dg = length ? 1 : 3;
+                    report << "  " << m.name << ": " << fixed(iv.mean_a, dg) << " -> " << fixed(iv.mean_b, dg) << "  ("
+                           << fixed(iv.diff, dg, true) << ", 95% CI " << fixed(iv.lo, dg, true) << " .. " << fixed(iv.hi, dg, true)
+                           << ")\n";
+                }
+            }
+        } else {
+            json j;
+            j["ruleset"] = from->name;
+            j["from"] = name_a;
+            j["to"] = name_b;
+            json changes = json::array();
+            for (const auto& c : d.changes) {
+                json x{{"what", c.what},
+                       {"subject", c.subject},
+                       {"change", c.change},
+                       {"message", c.message},
+                       {"proof", verify::name_of(c.proof)},
+                       {"only_gaps", c.only_gaps},
+                       {"witness", c.witness}};
+                x["elements"] = json::array();
+                for (const auto& e : c.elements) {
+                    const std::string w = elem_path(c, e);
+                    x["elements"].push_back({{"role", e.role}, {"name", e.name}, {"at", w}});
+                }
+                changes.push_back(x);
+            }
+            j["outcomes"] = {{"compared", d.subjects}, {"changes", changes}};
+            if (!s->no_check) {
+                auto list = [&](const std::vector<verify::finding>& v, const paths& p) {
+                    json a = json::array();
+                    for (const auto& f : v) {
+                        std::string where;
+                        for (const auto& e : f.elements)
+                            if (e.prov.where.file != ir::no_id) {
+                                where = at(e.prov, p);
+                                break;
+                            }
+                        a.push_back({{"kind", f.kind}, {"severity", verify::name_of(f.level)}, {"subject", f.subject},
+                                     {"message", f.message}, {"at", where}, {"witness", f.witness}});
+                    }
+                    return a;
+                };
+                j["findings"] = {{"appeared", list(fc.appeared, pb)}, {"disappeared", list(fc.disappeared, pa)}};
+            }
+            if (sim) {
+                json m = json::array();
+                for (const measure& x : sim->measures) {
+                    const interval iv = paired(x);
+                    m.push_back({{"measure", x.name}, {"games", iv.n}, {"before", iv.mean_a}, {"after", iv.mean_b},
+                                 {"difference", iv.diff}, {"ci95", {iv.lo, iv.hi}}});
+                }
+                j["sim"] = {{"games", sim->games}, {"players", sim->players}, {"seed", sim->seed},
+                            {"engine_errors", {sim->errors_a, sim->errors_b}}, {"measures", m}};
+            }
+            report << j.dump(2) << '\n';
+        }
+        if (s->output.empty()) {
+            ctx.out << report.str();
+        } else if (!write_file_atomically(ctx, s->output, report.str())) {
+            ctx.exit_code = exit_bad_input;
+            return;
+        }
+        const bool differs = !d.changes.empty() || !fc.appeared.empty() || !fc.disappeared.empty();
+        ctx.exit_code = differs ? exit_findings : exit_clean;
+    });
+}
+
+}  // namespace wp::cli

@@ -1,0 +1,110 @@
+// `westphalia diff`'s outcome comparison and the errata obligations, through the library: a
+// stack compared with itself changes nothing (the two encodings share every value they read),
+// each changed subject of the obligations test ruleset is found with the right verdict, and
+// findings are matched by kind and subject.
+#include "westphalia/compiler/compile.hpp"
+#include "westphalia/verify/check.hpp"
+#include "westphalia/verify/diff.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <map>
+#include <set>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+wp::ir::ruleset compiled(const fs::path& folder, const std::string& upto = "") {
+    wp::compiler::compile_options o;
+    if (!upto.empty()) {
+        o.upto_layer = upto;
+        o.upto_keeps_options = true;
+    }
+    wp::dsl::source_manager sources;
+    wp::dsl::diagnostic_sink sink;
+    auto rs = wp::compiler::compile_ruleset(folder, o, sources, sink);
+    REQUIRE(rs);
+    REQUIRE_FALSE(sink.has_errors());
+    return *rs;
+}
+
+const fs::path root(WP_SOURCE_DIR);
+
+}  // namespace
+
+TEST_CASE("a stack compared with itself changes nothing", "[diff]") {
+    for (const fs::path& folder : {root / "rulesets" / "contractor-cards", root / "tests" / "rulesets" / "all-constructs",
+                                   root / "tests" / "rulesets" / "errata-obligations"}) {
+        INFO(folder.string());
+        const wp::ir::ruleset a = compiled(folder);
+        const wp::ir::ruleset b = compiled(folder);
+        const wp::verify::outcome_diff d = wp::verify::compare_outcomes(a, b);
+        CHECK(d.subjects > 0);
+        for (const auto& c : d.changes) FAIL_CHECK(c.what + " " + c.subject + ": " + c.message);
+    }
+}
+
+TEST_CASE("every layer of the obligations ruleset changes what it says", "[diff]") {
+    const fs::path folder = root / "tests" / "rulesets" / "errata-obligations";
+    // layer -> the subjects it changes, and whether each change only fills gaps
+    const std::map<std::string, std::map<std::string, bool>> expected{
+        {"fills_gap", {{"decision wins", true}}},
+        {"fixes_table", {{"table campaign_outcome", true}}},
+        {"clarify_bad", {{"decision may_recruit", false}}},
+        {"correct_bad", {{"table campaign_outcome", false}}},
+        {"addition_bad", {{"roll campaign_roll", false}}},
+    };
+    const std::vector<std::string> order{"base", "fills_gap", "fixes_table", "clarify_bad", "correct_bad", "addition_bad"};
+    for (std::size_t i = 1; i < order.size(); ++i) {
+        INFO(order[i]);
+        const wp::verify::outcome_diff d = wp::verify::compare_outcomes(compiled(folder, order[i - 1]), compiled(folder, order[i]));
+        std::map<std::string, bool> got;
+        for (const auto& c : d.changes) {
+            got[c.what + " " + c.subject] = c.only_gaps;
+            CHECK(c.witness.size() >= 2);  // the situation, then before and after
+            CHECK(c.witness.back().rfind("after: ", 0) == 0);
+        }
+        CHECK(got == expected.at(order[i]));
+    }
+}
+
+TEST_CASE("errata obligations: each broken one is an error naming its block", "[diff]") {
+    const fs::path folder = root / "tests" / "rulesets" / "errata-obligations";
+    wp::verify::check_options o;
+    o.sim_games = 0;
+    o.compile_upto = [&](const std::string& layer) -> std::optional<wp::ir::ruleset> { return compiled(folder, layer); };
+    const wp::verify::check_result r = wp::verify::check(compiled(folder), o);
+    std::set<std::string> broken;
+    for (const auto& f : r.findings)
+        if (f.kind == "errata-obligation") {
+            CHECK(f.level == wp::verify::severity::error);
+            REQUIRE_FALSE(f.elements.empty());
+            broken.insert(f.elements.front().role + " " + f.subject);
+        }
+    CHECK(broken == std::set<std::string>{"clarification may_recruit", "correction campaign_outcome", "addition campaign_roll"});
+
+    // without a way to compile the stack before a layer there are no obligations to check
+    o.compile_upto = nullptr;
+    const wp::verify::check_result none = wp::verify::check(compiled(folder), o);
+    for (const auto& f : none.findings) CHECK(f.kind != "errata-obligation");
+}
+
+TEST_CASE("findings are matched by kind and subject", "[diff]") {
+    wp::verify::check_result a, b;
+    auto f = [](const std::string& kind, const std::string& subject) {
+        wp::verify::finding x;
+        x.kind = kind;
+        x.subject = subject;
+        return x;
+    };
+    a.findings = {f("gap", "wins"), f("table-gap", "campaign_outcome"), f("dead-rule", "r")};
+    b.findings = {f("table-gap", "campaign_outcome"), f("dead-rule", "r"), f("dead-rule", "r"), f("errata-obligation", "x")};
+    const auto c = wp::verify::compare_findings(a, b);
+    REQUIRE(c.appeared.size() == 2);
+    CHECK(c.appeared[0].kind == "dead-rule");
+    CHECK(c.appeared[1].kind == "errata-obligation");
+    REQUIRE(c.disappeared.size() == 1);
+    CHECK(c.disappeared[0].subject == "wins");
+}

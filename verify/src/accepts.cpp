@@ -1,0 +1,44 @@
+#include "accepts.hpp"
+
+namespace wp::verify::detail {
+
+namespace {
+
+bool matches(const ir::accepted_finding& a, const finding& f) {
+    if (f.kind != a.kind) return false;
+    // "campaign_outcome 9+" is accepted by "campaign_outcome" as well as by itself.
+    if (f.subject == a.subject || f.subject.rfind(a.subject + " ", 0) == 0) return true;
+    for (const involved& e : f.elements)
+        if (e.name == a.subject) return true;
+    return false;
+}
+
+}  // namespace
+
+void apply_accepts(const ir::ruleset& rs, check_result& out) {
+    std::vector<finding> stale;
+    for (const ir::accepted_finding& a : rs.accepts) {
+        bool used = false;
+        for (finding& f : out.findings) {
+            if (!matches(a, f)) continue;
+            used = true;
+            if (f.accepted) continue;  // the first accept that names it gives the reason
+            f.accepted = true;
+            f.accepted_reason = a.reason;
+            f.elements.push_back({"accept", a.kind + " \"" + a.subject + "\"", a.prov});
+        }
+        if (used) continue;
+        finding s;
+        s.kind = "stale-accept";
+        s.level = severity::warning;
+        s.subject = a.subject;
+        s.message = "the ruleset accepts a " + a.kind + " finding about `" + a.subject + "`, but the checker found none: remove the accept";
+        s.elements.push_back({"accept", a.kind + " \"" + a.subject + "\"", a.prov});
+        s.proof = proof_kind::proved;
+        s.because.push_back("no " + a.kind + " finding of this run has `" + a.subject + "` as its subject or involves it");
+        stale.push_back(std::move(s));
+    }
+    for (finding& s : stale) out.findings.push_back(std::move(s));
+}
+
+}  // namespace wp::verify::detail

@@ -1,0 +1,13 @@
+// Errata obligations (DESIGN.md §5): what each errata layer may change, by the kind of each of
+// its blocks, checked against the stack just before the layer.
+#pragma once
+
+#include "westphalia/verify/check.hpp"
+
+namespace wp::verify::detail {
+
+// Adds an `errata-obligation` finding for every broken obligation of the errata layers of `rs`
+// (nothing when options.compile_upto is unset).
+void errata_obligations(const ir::ruleset& rs, const check_options& options, check_result& out);
+
+}  // namespace wp::verify::detail
