@@ -370,3 +370,32 @@ TEST_CASE("aid: Contractor Cards fits two pages on A4 and Letter, with every opt
             CHECK(has(dump.substr(0, dump.find('\n')), ", 2 pages"));
         }
 }
+
+TEST_CASE("aid layout: a continued table never carries its last row alone", "[docgen]") {
+    // N one-line paragraphs, then a 100-row table (too long to keep whole). For some N only the
+    // last row would be left for the next column: the last two rows must go together.
+    tenth_point_metrics metrics;
+    for (int n = 0; n < 140; ++n) {
+        wp::docgen::document doc;
+        doc.title = "t";
+        wp::docgen::paragraph line;
+        line.text.push_back(wp::docgen::span{"line"});
+        for (int i = 0; i < n; ++i) doc.blocks.emplace_back(std::in_place_type<wp::docgen::paragraph>, line);
+        wp::docgen::grid g;
+        g.caption = "grid";
+        g.header.push_back({wp::docgen::cell{{wp::docgen::span{"k"}}}});
+        for (int r = 0; r < 100; ++r) g.rows.push_back({wp::docgen::cell{{wp::docgen::span{"row" + std::to_string(r)}}}});
+        doc.blocks.push_back(g);
+        const wp::docgen::display_list list = wp::docgen::layout(doc, metrics, wp::docgen::paper::a4);
+        // The column of each row: (page, x). The last row never sits alone in its column.
+        auto column_of = [&](const std::string& text) {
+            for (std::size_t p = 0; p < list.pages.size(); ++p)
+                for (const auto& it : list.pages[p].items)
+                    if (const auto* t = std::get_if<wp::docgen::text_run>(&it); t && t->text == text)
+                        return std::make_pair(p, static_cast<int>(t->x));
+            return std::make_pair(std::size_t{999}, -1);
+        };
+        INFO("paragraphs: " << n);
+        CHECK(column_of("row99") == column_of("row98"));
+    }
+}
