@@ -421,7 +421,6 @@ private:
 
         ++out_.queries;
         z3::solver s(ctx_);
-        configure(s);
         s.add(world && changed);
         const z3::check_result r = dog_.check(s, opt_.timeout_ms);
         if (r == z3::unsat) return;
@@ -443,16 +442,14 @@ private:
         if (sa.what == "decision" || sa.what == "table") {
             ++out_.queries;
             z3::solver g(ctx_);
-            configure(g);
-            g.add(world && changed && ea.decided);
+                g.add(world && changed && ea.decided);
             c.only_gaps = dog_.check(g, opt_.timeout_ms) == z3::unsat;
             if (c.only_gaps) c.message += " only where it was undecided before (a gap filled)";
         }
         if (sa.what == "event") {
             ++out_.queries;
             z3::solver g(ctx_);
-            configure(g);
-            g.add(world && common);
+                g.add(world && common);
             c.only_gaps = dog_.check(g, opt_.timeout_ms) == z3::unsat;
             if (c.only_gaps) c.message = "event `" + sa.name + "` has new triggers (the old ones fire as before)";
         }
@@ -469,8 +466,7 @@ private:
                 if (!keys.empty()) inside = inside || detail::key_in(ctx_, k, keys[0]);
             ++out_.queries;
             z3::solver o(ctx_);
-            configure(o);
-            o.add(world && changed && !inside);
+                o.add(world && changed && !inside);
             if (dog_.check(o, opt_.timeout_ms) == z3::sat) {
                 c.outside_scope = true;
                 z3::model mo = smallest(world && changed && !inside, near && !inside, o.get_model());
@@ -493,9 +489,6 @@ private:
             for (id r : to_.groups[sb.group].rules) c.elements.push_back({"rule", to_.rules[r].name, to_.rules[r].prov});
         return c;
     }
-
-    // Time limits come from the watchdog (see watchdog.hpp), not Z3's own "timeout".
-    void configure(z3::solver&) {}
 
     // The model with as many shown values as possible at their usual value.
     z3::model smallest(const z3::expr& q, const z3::expr& near, z3::model m) {
