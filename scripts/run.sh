@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job: set up and build, then compile every bundled ruleset (one summary line each),
 # play one seeded game of each, simulate 2000 seeded games of each (summary), check the rules as
-# printed (--upto base), and write each one's player aid to out/aids/<ruleset>.pdf.
+# printed (--upto its last base or exclusive layer), and write each one's player aid to
+# out/aids/<ruleset>.pdf. Games are played with 4 players, or the most the ruleset allows.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -10,10 +11,14 @@ status=0
 mkdir -p out/aids
 for ruleset in rulesets/*/; do
   "$build_dir/app/westphalia" compile "${ruleset%/}" || { status=1; continue; }
-  echo "  one game, 4 players, seed 1: $("$build_dir/app/westphalia" play "${ruleset%/}" --players 4 --seed 1 --quiet | head -n 2 | tr '\n' ' ')" || status=1
-  "$build_dir/app/westphalia" sim "${ruleset%/}" -n 2000 --players 4 --seed 1 -j "$(nproc)" || status=1
+  info=$("$build_dir/app/westphalia" info "${ruleset%/}")
+  most=$(sed -n 's/^players *[0-9]*\.\.\([0-9]*\)$/\1/p' <<<"$info")
+  players=$(( most < 4 ? most : 4 ))
+  printed=$(sed -n 's/^  \([A-Za-z0-9_]*\) (\(base\|exclusive\)):.*/\1/p' <<<"$info" | tail -n 1)
+  echo "  one game, $players players, seed 1: $("$build_dir/app/westphalia" play "${ruleset%/}" --players "$players" --seed 1 --quiet | head -n 2 | tr '\n' ' ')" || status=1
+  "$build_dir/app/westphalia" sim "${ruleset%/}" -n 2000 --players "$players" --seed 1 -j "$(nproc)" || status=1
   # The rules as printed: findings (exit 1) are the point, not a failure of the job.
-  "$build_dir/app/westphalia" check "${ruleset%/}" --upto base || [ $? -eq 1 ] || status=1
+  "$build_dir/app/westphalia" check "${ruleset%/}" --upto "$printed" || [ $? -eq 1 ] || status=1
   "$build_dir/app/westphalia" aid "${ruleset%/}" -o "out/aids/$(basename "$ruleset").pdf" || status=1
 done
 exit $status
