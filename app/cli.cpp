@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <iostream>
 #include <random>
 #include <system_error>
 
@@ -61,7 +62,11 @@ bool write_file_atomically(context& ctx, const std::filesystem::path& path, cons
 }
 
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-    context ctx{out, err};
+    return run(args, out, err, std::cin);
+}
+
+int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, std::istream& in) {
+    context ctx{out, err, exit_clean, &in};
     CLI::App app{"westphalia: rules-as-data for board wargames — compile, play, check and print a game's rules",
                  "westphalia"};
     app.require_subcommand(1);

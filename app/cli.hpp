@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include <filesystem>
+#include <istream>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -22,6 +23,7 @@ struct context {
     std::ostream& out;
     std::ostream& err;
     int exit_code = exit_clean;
+    std::istream* in = nullptr;  // what a human player types (std::cin when null)
 };
 
 // Options every command that reports diagnostics takes.
@@ -41,6 +43,8 @@ void report(context& ctx, const dsl::source_manager& sources, const dsl::diagnos
 bool write_file_atomically(context& ctx, const std::filesystem::path& path, const std::string& content);
 
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+// The same, with a human player's input read from `in` instead of std::cin (golden tests).
+int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, std::istream& in);
 
 // One per subcommand file.
 void add_parse_command(CLI::App& app, context& ctx);

@@ -15,6 +15,37 @@ std::string anchors_text(const ir::provenance& p) {
     return s;
 }
 
+// A stand-in's element by name, with its size: "map field (hexgrid, 3 hexes)", "pieces general
+// (2 pieces)", "table campaign".
+std::string standin_text(const ir::ruleset& rs, const ir::standin& s) {
+    const auto valid = [&](std::size_t size) { return s.element != ir::no_id && s.element < size; };
+    switch (s.kind) {
+        case ir::element_kind::map:
+            if (valid(rs.maps.size())) {
+                const ir::map& m = rs.maps[s.element];
+                const bool hex = m.kind == ir::map_kind::hexgrid;
+                return "map " + m.name + " (" + ir::name_of(m.kind) + ", " + std::to_string(m.nodes.size()) +
+                       (hex ? " hex" : " area") + (m.nodes.size() == 1 ? "" : hex ? "es" : "s") + ")";
+            }
+            break;
+        case ir::element_kind::entity_kind:
+            if (valid(rs.entity_kinds.size())) {
+                const ir::entity_kind& k = rs.entity_kinds[s.element];
+                std::int64_t copies = 0;
+                for (std::uint32_t e = 0; e < k.entity_count; ++e) copies += rs.entities.at(k.first_entity + e).count;
+                const std::string word = k.pieces ? "piece" : "card";
+                return std::string(k.pieces ? "pieces " : "cards ") + k.name + " (" + std::to_string(copies) + ' ' +
+                       word + (copies == 1 ? "" : "s") + ")";
+            }
+            break;
+        case ir::element_kind::table:
+            if (valid(rs.tables.size())) return "table " + rs.tables[s.element].name;
+            break;
+        default: break;
+    }
+    return std::string(ir::name_of(s.kind)) + ' ' + std::to_string(s.element);
+}
+
 void print_info(std::ostream& out, const ir::ruleset& rs) {
     out << "ruleset   " << rs.name << " — " << rs.title << '\n';
     out << "source    " << (rs.source.empty() ? "(not named)" : rs.source);
@@ -43,15 +74,18 @@ void print_info(std::ostream& out, const ir::ruleset& rs) {
     for (const ir::missing& m : rs.missing_data) out << "  " << m.name << ": " << m.what << anchors_text(m.prov) << '\n';
     out << "stand-ins " << rs.standins.size() << '\n';
     for (const ir::standin& s : rs.standins)
-        out << "  " << ir::name_of(s.kind) << ' ' << s.element << ": " << s.why << anchors_text(s.prov) << '\n';
-    std::size_t encoded = 0, flavour = 0, missing = 0;
+        out << "  " << standin_text(rs, s) << ": " << s.why << anchors_text(s.prov) << '\n';
+    std::size_t encoded = 0, flavour = 0, missing = 0, pending = 0;
     for (const ir::section& s : rs.sections) {
         encoded += s.status == ir::section_status::encoded;
         flavour += s.status == ir::section_status::flavour;
         missing += s.status == ir::section_status::missing_data;
+        pending += s.status == ir::section_status::pending;
     }
     out << "outline   " << rs.sections.size() << " sections: " << encoded << " encoded, " << flavour << " flavour, "
-        << missing << " missing data\n";
+        << missing << " missing data";
+    if (pending > 0) out << ", " << pending << " pending (not encoded yet)";
+    out << '\n';
 }
 
 }  // namespace

@@ -82,7 +82,7 @@ void add_play_command(CLI::App& app, context& ctx) {
             for (const std::string& n : names) {
                 if (n == "random") owned.push_back(std::make_unique<engine::random_agent>());
                 else if (n == "first") owned.push_back(std::make_unique<engine::first_legal_agent>());
-                else if (n == "human") owned.push_back(std::make_unique<human_agent>(std::cin, ctx.out));
+                else if (n == "human") owned.push_back(std::make_unique<human_agent>(ctx.in ? *ctx.in : std::cin, ctx.out));
                 else owned.push_back(std::make_unique<engine::script_agent>(engine::script_agent::from_file(n.substr(7))));
                 agents.push_back(owned.back().get());
             }

@@ -9,7 +9,9 @@
 //
 // Lines before the command that start with `# generate PATH BYTES` first write a generated rule
 // file of about BYTES bytes (valid declarations, then one syntax error at the end), for inputs
-// too large to keep in the repository. The command runs in-process from the repository root. With WP_UPDATE_GOLDEN=1 the file is
+// too large to keep in the repository. A line `# stdin PATH` feeds the file at PATH to the
+// command as its standard input (a human player's typing for `play --agent human`); without
+// it the input is empty. The command runs in-process from the repository root. With WP_UPDATE_GOLDEN=1 the file is
 // rewritten from the actual output (review the change with `git diff`).
 #include "cli.hpp"
 
@@ -58,10 +60,21 @@ int main(int argc, char** argv) {
     whole << in.rdbuf();
     const std::string expected = whole.str();
     std::size_t command_start = 0;
+    std::string input;
     while (expected.compare(command_start, 1, "#") == 0) {
         const std::size_t end = expected.find('\n', command_start);
         const auto directive = split_words(expected.substr(command_start, end - command_start));
         if (directive.size() == 4 && directive[1] == "generate") generate(directive[2], std::stoul(directive[3]));
+        if (directive.size() == 3 && directive[1] == "stdin") {
+            std::ifstream typed(directive[2], std::ios::binary);
+            if (!typed) {
+                std::cerr << path << ": cannot open the standard input file " << directive[2] << '\n';
+                return 2;
+            }
+            std::stringstream text;
+            text << typed.rdbuf();
+            input = text.str();
+        }
         if (end == std::string::npos) break;
         command_start = end + 1;
     }
@@ -69,13 +82,14 @@ int main(int argc, char** argv) {
     const std::string command = expected.substr(command_start, expected.find('\n', command_start) - command_start);
     auto words = split_words(command);
     if (words.size() < 2 || words[0] != "$" || words[1] != "westphalia") {
-        std::cerr << path << ": the first line after any `# generate` lines must be `$ westphalia <arguments>`\n";
+        std::cerr << path << ": the first line after any `# generate` and `# stdin` lines must be `$ westphalia <arguments>`\n";
         return 2;
     }
     const std::vector<std::string> args(words.begin() + 2, words.end());
 
     std::ostringstream out, err;
-    const int code = wp::cli::run(args, out, err);
+    std::istringstream typed(input);
+    const int code = wp::cli::run(args, out, err, typed);
     const std::string actual = preamble +
         command + "\nexit: " + std::to_string(code) + "\n--- stdout\n" + out.str() + "--- stderr\n" + err.str();
 

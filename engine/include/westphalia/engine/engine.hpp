@@ -92,6 +92,9 @@ public:
         std::vector<std::int64_t> bases, sizes;
     };
     std::vector<tabulated> quantity_tables;
+    // Per map, per node: the indices of the map's edges (hexsides) that touch it, so that
+    // hexside(a, b) and edge_kind(a, b) read a node's few edges, not the whole map's.
+    std::vector<std::vector<std::vector<std::uint32_t>>> node_edges;
     // Per ruleset::rules: the conjuncts of its guard that read only the target's arguments (and
     // options, constants, attributes), tabulated over the arguments like a quantity (empty when
     // none or not tabulable); guard_is_tabulated when that is the whole guard.
@@ -206,6 +209,19 @@ public:
     std::int64_t slot_value(const std::string& slot, int index = 0, int key = 0) const;
     std::vector<std::int64_t> zone_contents(const std::string& zone, int player = 0) const;  // instances
     ir::id entity_of(std::int64_t instance) const { return g_->instance_entity.at(static_cast<std::size_t>(instance)); }
+    // A per-entity state field (`state per unit { at: hex }`) of one entity instance: slot is an
+    // index into ruleset::slots of scope per_entity, instance one of that kind's instances
+    // (src/inspect.cpp). Throws engine_error otherwise.
+    std::int64_t entity_field(ir::id slot, std::int64_t instance) const;
+    // At a decision node of a `choose` (one, order or subset): the type of the elements chosen
+    // among (a node of a map, an entity kind, player, enum…); ir::no_id at a `may`, a chance
+    // node or the end. option_values(): a `choose`'s options as values, in legal_actions()
+    // order (empty at a subset step: its actions are include, leave out). subset_item(): the
+    // element a subset step decides on (action 0 includes it, 1 leaves it out), else -1.
+    // (src/inspect.cpp)
+    ir::id option_type() const;
+    std::vector<std::int64_t> option_values() const;
+    std::int64_t subset_item() const;
 
     // What seat `viewer` sees (-1: everything): state values and zones, hidden zones (and
     // `owner` zones of other seats) as card counts only.
