@@ -282,7 +282,7 @@ struct report_data {
     bool line_sections = true;  // every section is a line anchor (so lines can be counted)
     std::size_t lines = 0;
     std::size_t blank = 0;
-    std::size_t counted[3] = {0, 0, 0};  // encoded, flavour, missing-data
+    std::size_t counted[4] = {0, 0, 0, 0};  // encoded, flavour, missing-data, pending
     std::size_t uncovered = 0;
     std::vector<line_run> uncovered_runs;
     std::vector<std::string> beyond_text;  // sections past the last line
@@ -420,14 +420,15 @@ void print_human(std::ostream& out, const ir::ruleset& rs, const source_text& te
     const std::size_t counted = r.lines - r.blank;
     out << "lines     " << r.lines << " in the text, " << counted << " with text (" << r.blank
         << " blank lines not counted)\n";
-    const char* names[] = {"encoded", "flavour", "missing-data"};
+    const char* names[] = {"encoded", "flavour", "missing-data", "pending"};
     auto row = [&](const char* name, std::size_t n) {
         const std::string num = std::to_string(n);
         out << "  " << pad(name, 14) << std::string(num.size() < 5 ? 5 - num.size() : 0, ' ') << num << "  "
             << (counted ? fixed1(100.0 * static_cast<double>(n) / static_cast<double>(counted)) : std::string("0.0"))
             << "%\n";
     };
-    for (int i = 0; i < 3; ++i) row(names[i], r.counted[i]);
+    for (int i = 0; i < 4; ++i)
+        if (i < 3 || r.counted[i] > 0) row(names[i], r.counted[i]);
     row("uncovered", r.uncovered);
 }
 
@@ -468,6 +469,7 @@ nlohmann::ordered_json to_json(const ir::ruleset& rs, const source_text& text, c
                        {"encoded", r.counted[0]},
                        {"flavour", r.counted[1]},
                        {"missing_data", r.counted[2]},
+                       {"pending", r.counted[3]},
                        {"uncovered", r.uncovered}};
     }
     return j;

@@ -21,7 +21,7 @@ struct enum_names;
     };
 
 WP_IR_NAMES(layer_kind, "base", "exclusive", "errata", "options")
-WP_IR_NAMES(section_status, "encoded", "flavour", "missing-data")
+WP_IR_NAMES(section_status, "encoded", "flavour", "missing-data", "pending")
 WP_IR_NAMES(type_kind, "error", "void", "bool", "int", "range", "string", "enum", "record", "entity", "player",
             "zone", "node", "map", "list", "odds")
 WP_IR_NAMES(overflow, "none", "clamp", "error")
@@ -49,7 +49,7 @@ WP_IR_NAMES(op, "absent", "const-int", "const-bool", "const-string", "const-memb
             "choose-one", "choose-subset", "choose-order", "may", "do", "resolve", "emit", "call", "end-game")
 WP_IR_NAMES(builtin, "players", "active_player", "opponents", "count", "size", "top", "min", "max", "abs", "ceil_div",
             "floor_div", "odds", "adjacent", "distance", "neighbours", "edge_kind", "hexside", "terrain",
-            "path_exists")
+            "path_exists", "line_blocked")
 
 #undef WP_IR_NAMES
 

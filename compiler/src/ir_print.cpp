@@ -126,8 +126,8 @@ struct printer {
             case op::decide: return named(rs.decisions, x.ref) + args(kids);
             case op::lookup: return named(rs.tables, x.ref) + args(kids);
             case op::builtin: {
-                const std::string b = x.ref <= static_cast<id>(builtin::path_exists) ? name_of(static_cast<builtin>(x.ref)) : "?";
-                if (x.ref == static_cast<id>(builtin::path_exists)) {
+                const std::string b = x.ref <= static_cast<id>(builtin::line_blocked) ? name_of(static_cast<builtin>(x.ref)) : "?";
+                if (x.ref == static_cast<id>(builtin::path_exists) || x.ref == static_cast<id>(builtin::line_blocked)) {
                     std::string s = b + "(" + kid(0) + ", " + kid(1) + ", ";
                     s += x.value >= 0 && static_cast<std::uint64_t>(x.value) < rs.quantities.size()
                              ? rs.quantities[static_cast<std::size_t>(x.value)].name

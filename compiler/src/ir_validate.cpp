@@ -155,10 +155,10 @@ struct checker {
                     params(rs.tables[x.ref].param_count);
                     break;
                 case op::builtin:
-                    if (x.ref > static_cast<id>(builtin::path_exists)) fail(ref, "unknown built-in");
-                    if (x.ref == static_cast<id>(builtin::path_exists) &&
+                    if (x.ref > static_cast<id>(builtin::line_blocked)) fail(ref, "unknown built-in");
+                    if ((x.ref == static_cast<id>(builtin::path_exists) || x.ref == static_cast<id>(builtin::line_blocked)) &&
                         (x.value < 0 || static_cast<std::uint64_t>(x.value) >= rs.quantities.size()))
-                        fail(path + ".value", "path_exists names no predicate");
+                        fail(path + ".value", std::string(name_of(static_cast<builtin>(x.ref))) + " names no predicate");
                     break;
                 case op::block: index(ref, x.ref, rs.blocks, "block"); break;
                 case op::do_action:

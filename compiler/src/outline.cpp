@@ -115,9 +115,10 @@ void outline_index::build(const dsl::outline_decl& outline, dsl::diagnostic_sink
         if (e.status.text == "encoded") s.status = ir::section_status::encoded;
         else if (e.status.text == "flavour") s.status = ir::section_status::flavour;
         else if (e.status.text == "missing-data") s.status = ir::section_status::missing_data;
+        else if (e.status.text == "pending") s.status = ir::section_status::pending;
         else
             sink.error(dsl::diag_kind::bad_outline_status, e.status.where,
-                       "`" + e.status.text + "` is not a section status; use encoded, flavour or missing-data");
+                       "`" + e.status.text + "` is not a section status; use encoded, flavour, missing-data or pending");
         if (!lo || !hi || compare(*lo, *hi) > 0) {
             sink.error(dsl::diag_kind::bad_range, e.section.where,
                        "the section " + spell(e.section) + " is not a valid range (its end comes before its start)");

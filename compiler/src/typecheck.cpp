@@ -588,7 +588,8 @@ typed body_checker::call_expr(const dsl::expr& e, ir::id expected) {
         {"ceil_div", ir::builtin::ceil_div}, {"floor_div", ir::builtin::floor_div}, {"odds", ir::builtin::odds},
         {"adjacent", ir::builtin::adjacent}, {"distance", ir::builtin::distance},
         {"neighbours", ir::builtin::neighbours}, {"edge_kind", ir::builtin::edge_kind},
-        {"hexside", ir::builtin::hexside}, {"terrain", ir::builtin::terrain}, {"path_exists", ir::builtin::path_exists}};
+        {"hexside", ir::builtin::hexside}, {"terrain", ir::builtin::terrain}, {"path_exists", ir::builtin::path_exists},
+        {"line_blocked", ir::builtin::line_blocked}};
     if (auto b = builtins.find(e.text); b != builtins.end()) return builtin_call(e, b->second);
     const dsl::name callee{e.text, dsl::span{e.where.file, e.where.begin, e.where.begin + static_cast<std::uint32_t>(e.text.size())}};
     auto it = cx_.values.find(e.text);
@@ -751,12 +752,48 @@ typed body_checker::builtin_call(const dsl::expr& e, ir::builtin b) {
             if (!y.ok()) return {};
             const dsl::expr& p = e.args[2];
             auto it = p.kind == dsl::expr_kind::name ? cx_.values.find(p.text) : cx_.values.end();
-            if (it == cx_.values.end() || it->second.kind != sym::derived ||
-                !cx_.rs.quantities[it->second.index].predicate || cx_.rs.quantities[it->second.index].param_count != 1 ||
-                !compatible(cx_, x.type, cx_.rs.quantities[it->second.index].locals[0].type)) {
+            // pred(h): the locations a path may enter; pred(from, to): the steps it may take
+            bool fits = it != cx_.values.end() && it->second.kind == sym::derived &&
+                        cx_.rs.quantities[it->second.index].predicate;
+            if (fits) {
+                const ir::derived& q = cx_.rs.quantities[it->second.index];
+                fits = q.param_count == 1 || q.param_count == 2;
+                for (std::uint32_t i = 0; fits && i < q.param_count; ++i) fits = compatible(cx_, x.type, q.locals[i].type);
+            }
+            if (!fits) {
                 cx_.sink.error(dsl::diag_kind::type_mismatch, p.where,
                                "the third argument of `path_exists` names a predicate of one " + cx_.type_text(x.type) +
-                                   ": the locations a path may pass through");
+                                   " (the locations a path may enter) or of two (the steps it may take, from and to)");
+                return {};
+            }
+            return done(cx_.t_bool, {x.node, y.node}, it->second.index);
+        }
+        case ir::builtin::line_blocked: {
+            // line_blocked(a, b, pred): pred(h) or pred(h, a, b), h a hex strictly between a and b.
+            if (!arity(3)) return {};
+            typed x = node_arg(e.args[0], ir::no_id);
+            if (!x.ok()) return {};
+            typed y = node_arg(e.args[1], x.type);
+            if (!y.ok()) return {};
+            if (map_of_node(x.type).kind != ir::map_kind::hexgrid) {
+                cx_.sink.error(dsl::diag_kind::type_mismatch, e.args[0].where,
+                               "`line_blocked` draws a line across a hex grid, but map `" + map_of_node(x.type).name +
+                                   "` is a map of areas");
+                return {};
+            }
+            const dsl::expr& p = e.args[2];
+            auto it = p.kind == dsl::expr_kind::name ? cx_.values.find(p.text) : cx_.values.end();
+            bool fits = it != cx_.values.end() && it->second.kind == sym::derived &&
+                        cx_.rs.quantities[it->second.index].predicate;
+            if (fits) {
+                const ir::derived& q = cx_.rs.quantities[it->second.index];
+                fits = q.param_count == 1 || q.param_count == 3;
+                for (std::uint32_t i = 0; fits && i < q.param_count; ++i) fits = compatible(cx_, x.type, q.locals[i].type);
+            }
+            if (!fits) {
+                cx_.sink.error(dsl::diag_kind::type_mismatch, p.where,
+                               "the third argument of `line_blocked` names a predicate of one " + cx_.type_text(x.type) +
+                                   " (a hex the line crosses), or of three (that hex, the line's start and its end)");
                 return {};
             }
             return done(cx_.t_bool, {x.node, y.node}, it->second.index);

@@ -329,7 +329,15 @@ std::string english::expr(ir::id n) const {
                 case ir::builtin::path_exists: {
                     const std::string via = x.value >= 0 && static_cast<std::size_t>(x.value) < rs_.quantities.size()
                                                 ? humanize(rs_.quantities[static_cast<std::size_t>(x.value)].name) : "?";
+                    const bool steps = x.value >= 0 && static_cast<std::size_t>(x.value) < rs_.quantities.size() &&
+                                       rs_.quantities[static_cast<std::size_t>(x.value)].param_count == 2;
+                    if (steps) return "a path leads from " + kid(0) + " to " + kid(1) + " by " + via + " steps";
                     return "a path leads from " + kid(0) + " to " + kid(1) + " through " + via + " spaces";
+                }
+                case ir::builtin::line_blocked: {
+                    const std::string by = x.value >= 0 && static_cast<std::size_t>(x.value) < rs_.quantities.size()
+                                               ? humanize(rs_.quantities[static_cast<std::size_t>(x.value)].name) : "?";
+                    return "the line from " + kid(0) + " to " + kid(1) + " is blocked by " + by + " hexes";
                 }
             }
             return "?";

@@ -140,6 +140,16 @@ game::game(ir::ruleset rs, int players, const std::map<std::string, std::string>
         std::copy(v.begin(), v.end(), instance_attributes.begin() + static_cast<std::ptrdiff_t>(i * attribute_stride));
     }
     for (const ir::dice_term& d : rs_.dice_terms) dice.push_back(dice_distribution(d));
+    node_edges.resize(rs_.maps.size());
+    for (std::size_t m = 0; m < rs_.maps.size(); ++m) {
+        const ir::map& map = rs_.maps[m];
+        node_edges[m].resize(map.nodes.size());
+        for (std::size_t e = 0; e < map.edges.size(); ++e) {
+            const ir::map_edge& edge = map.edges[e];
+            if (edge.a < map.nodes.size()) node_edges[m][edge.a].push_back(static_cast<std::uint32_t>(e));
+            if (edge.b < map.nodes.size() && edge.b != edge.a) node_edges[m][edge.b].push_back(static_cast<std::uint32_t>(e));
+        }
+    }
     for (const ir::block& b : rs_.blocks) {
         block_is_turn.push_back(b.word == "turn");
         has_turns = has_turns || b.word == "turn";
@@ -178,6 +188,17 @@ void game::collect_reads(ir::id n, std::vector<std::uint8_t>& seen_slot, std::ve
             }
             break;
         case ir::op::decide: rules_of(group_of_decision[nd.ref]); break;
+        case ir::op::builtin: {
+            // path_exists and line_blocked call the predicate named in value
+            const auto b = static_cast<ir::builtin>(nd.ref);
+            const bool calls = b == ir::builtin::path_exists || b == ir::builtin::line_blocked;
+            if (calls && nd.value >= 0 && static_cast<std::size_t>(nd.value) < rs_.quantities.size() &&
+                !seen_call.at(static_cast<std::size_t>(nd.value))) {
+                seen_call[static_cast<std::size_t>(nd.value)] = 1;
+                collect_reads(rs_.quantities[static_cast<std::size_t>(nd.value)].expr, seen_slot, seen_zone, seen_call);
+            }
+            break;
+        }
         default: break;
     }
     for (std::uint32_t i = 0; i < nd.child_count; ++i) collect_reads(rs_.children[nd.first_child + i], seen_slot, seen_zone, seen_call);

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <limits>
 #include <sstream>
 
 namespace wp::engine {
@@ -135,6 +136,23 @@ struct interp {
                 for (id x : rs.maps.at(t.ref).nodes.at(static_cast<std::size_t>(v)).neighbours) s.scratch_.push_back(x);
                 return start;
             }
+            if (b == ir::builtin::hexside) {
+                // The features of the hexsides (edges) between a and b; none when not adjacent.
+                const std::int64_t a = eval(child(n, 0), fb);
+                const std::int64_t c = eval(child(n, 1), fb);
+                if (a < 0 || c < 0) return start;
+                const id mi = rs.types[rs.nodes[child(n, 0)].type].ref;
+                const ir::map& m = rs.maps.at(mi);
+                for (std::uint32_t ei : g.node_edges.at(mi).at(static_cast<std::size_t>(a))) {
+                    const ir::map_edge& e = m.edges[ei];
+                    if (joins(m, e, a, c))
+                        for (std::int64_t k : e.kinds)
+                            if (std::find(s.scratch_.begin() + static_cast<std::ptrdiff_t>(start), s.scratch_.end(), k) ==
+                                s.scratch_.end())
+                                s.scratch_.push_back(k);
+                }
+                return start;
+            }
         }
         if (nd.code == op::local && k == ir::type_kind::list_of) {
             // A list chosen by `choose subset|order`: a handle into the loop store.
@@ -167,6 +185,14 @@ struct interp {
             return start;
         }
         fail(n, std::string("unsupported set expression ") + ir::name_of(nd.code));
+    }
+
+    // Whether edge e leads from a to b: a hexside or an undirected edge either way, a one-way
+    // edge from its first area only.
+    static bool joins(const ir::map& m, const ir::map_edge& e, std::int64_t a, std::int64_t b) {
+        if (static_cast<std::int64_t>(e.a) == a && static_cast<std::int64_t>(e.b) == b) return true;
+        return (m.kind == ir::map_kind::hexgrid || !e.directed) && static_cast<std::int64_t>(e.a) == b &&
+               static_cast<std::int64_t>(e.b) == a;
     }
 
     // A zone instance named by an expression of zone type.
@@ -407,7 +433,52 @@ struct interp {
 
     static std::int64_t clamp_key(const ir::table_key& key, std::int64_t k) {
         if (!key.has_clamp) return k;
-        return std::clamp(k, key.clamp_lo.lo, std::max(key.clamp_lo.lo, key.clamp_hi.hi));
+        const std::int64_t lo = key.clamp_lo.open_lo ? std::numeric_limits<std::int64_t>::min() : key.clamp_lo.lo;
+        const std::int64_t hi = key.clamp_hi.open_hi ? std::numeric_limits<std::int64_t>::max() : key.clamp_hi.hi;
+        return std::clamp(k, lo, std::max(lo, hi));
+    }
+
+    // Odds: odds(a, b) is one value, the attacker a in the high 32 bits and the defender b in
+    // the low 32 (both signed). A table reads it on the odds scale ... 1-3 (-2), 1-2 (-1),
+    // 1-1 (0), 2-1 (1), 3-1 (2) ...: a >= b is floor(a/b)-1, a < b is 1-ceil(b/a) when rounded
+    // in favour of the defender (also without `round`); ceil(a/b)-1 and 1-floor(b/a) in favour
+    // of the attacker. A column `x-y` sits where its own ratio rounds for the defender.
+    static constexpr std::int64_t odds_below_all = std::numeric_limits<std::int64_t>::min() / 4;
+
+    static std::int64_t odds_step(std::int64_t a, std::int64_t b, ir::rounding r) {
+        const bool attacker = r == ir::rounding::attacker;
+        if (a >= b) return (attacker ? (a + b - 1) / b : a / b) - 1;
+        if (a == 0) return odds_below_all;  // 0 : b is below every column
+        return 1 - (attacker ? b / a : (b + a - 1) / a);
+    }
+
+    static std::string odds_text(std::int64_t step) {
+        if (step == odds_below_all) return "0-1";
+        return step >= 0 ? std::to_string(step + 1) + "-1" : "1-" + std::to_string(1 - step);
+    }
+
+    // The row or column of odds value v on an odds axis (`ranges` the rows' or columns' keys).
+    template <class Key>
+    std::int32_t odds_index(id n, const ir::table& tb, const ir::table_key& key, std::int64_t v, std::size_t count,
+                            Key range, const char* what) const {
+        const std::int64_t a = static_cast<std::int64_t>(v) >> 32;
+        const std::int64_t b = static_cast<std::int32_t>(static_cast<std::uint32_t>(v & 0xFFFFFFFF));
+        if (b <= 0 || a < 0)
+            fail(n, "odds " + std::to_string(a) + ":" + std::to_string(b) + " for table " + tb.name +
+                        ": the defender must be at least 1 and the attacker at least 0");
+        std::int64_t step = odds_step(a, b, key.round);
+        if (key.has_clamp) {
+            if (!key.clamp_lo.open_lo)
+                step = std::max(step, odds_step(key.clamp_lo.lo, key.clamp_lo.hi, ir::rounding::defender));
+            if (!key.clamp_hi.open_hi)
+                step = std::min(step, odds_step(key.clamp_hi.lo, key.clamp_hi.hi, ir::rounding::defender));
+        }
+        for (std::size_t i = 0; i < count; ++i) {
+            const ir::key_range& k = range(i);
+            if (odds_step(k.lo, k.hi, ir::rounding::defender) == step) return static_cast<std::int32_t>(i);
+        }
+        fail(n, std::string("no ") + what + " of table " + tb.name + " for odds " + std::to_string(a) + ":" +
+                    std::to_string(b) + " (read as " + odds_text(step) + ")");
     }
 
     // Binds a table's arguments in a new region; returns the region and the cell.
@@ -424,16 +495,25 @@ struct interp {
                 keys[k] = s.locals_[fb + key.var];
             else
                 keys[k] = eval(key.expr, fb);
-            if (key.round != ir::rounding::none || (key.type != ir::no_id && rs.types[key.type].kind == ir::type_kind::odds))
-                fail(n, "odds keys are not supported yet (table " + tb.name + ")");
-            keys[k] = clamp_key(key, keys[k]);
+            if ((k == 0 ? tb.row_map : tb.column_map).kind != ir::key_range_kind::odds) keys[k] = clamp_key(key, keys[k]);
         }
-        const std::int32_t row = map_key(tb.row_map, keys[0]);
-        if (row < 0) fail(n, "no row of table " + tb.name + " for key " + std::to_string(keys[0]));
+        std::int32_t row = 0;
+        if (tb.row_map.kind == ir::key_range_kind::odds) {
+            row = odds_index(n, tb, tb.keys[0], keys[0], tb.rows.size(),
+                             [&](std::size_t i) -> const ir::key_range& { return tb.rows[i].key; }, "row");
+        } else {
+            row = map_key(tb.row_map, keys[0]);
+            if (row < 0) fail(n, "no row of table " + tb.name + " for key " + std::to_string(keys[0]));
+        }
         std::int32_t col = 0;
         if (!tb.columns.empty()) {
-            col = map_key(tb.column_map, keys[1]);
-            if (col < 0) fail(n, "no column of table " + tb.name + " for key " + std::to_string(keys[1]));
+            if (tb.column_map.kind == ir::key_range_kind::odds && tb.keys.size() > 1) {
+                col = odds_index(n, tb, tb.keys[1], keys[1], tb.columns.size(),
+                                 [&](std::size_t i) -> const ir::key_range& { return tb.columns[i]; }, "column");
+            } else {
+                col = map_key(tb.column_map, keys[1]);
+                if (col < 0) fail(n, "no column of table " + tb.name + " for key " + std::to_string(keys[1]));
+            }
         }
         const std::size_t width = std::max<std::size_t>(1, tb.columns.size());
         return {fb, &tb.cells.at(static_cast<std::size_t>(row) * width + static_cast<std::size_t>(col))};
@@ -461,27 +541,7 @@ struct interp {
         const ir::node& nd = N(n);
         switch (nd.code) {
             case op::roll: return roll(nd.ref, args, c);
-            case op::quantity: {
-                const game::tabulated& table = g.quantity_tables[nd.ref];
-                if (!table.values.empty()) {
-                    std::size_t index = 0;
-                    bool inside = true;
-                    for (std::size_t i = 0; i < c; ++i) {
-                        const std::int64_t v = args[i] - table.bases[i];
-                        inside = inside && v >= 0 && v < table.sizes[i];
-                        index = index * static_cast<std::size_t>(table.sizes[i]) + static_cast<std::size_t>(v);
-                    }
-                    if (inside) return table.values[index];
-                }
-                const ir::derived& q = rs.quantities[nd.ref];
-                const std::size_t mark = s.locals_.size();
-                const std::uint32_t qfb = push_region(std::max<std::size_t>(q.locals.size(), c));
-                for (std::size_t i = 0; i < c; ++i) s.locals_[qfb + i] = args[i];
-                std::int64_t v = eval(q.expr, qfb);
-                cut(s.locals_, mark);
-                if (!q.predicate) v += modifiers(g.group_of_quantity[nd.ref], args, c);
-                return v;
-            }
+            case op::quantity: return call_quantity(nd.ref, args, c);
             case op::decide: return decide(n, nd.ref, args, c);
             case op::lookup: {
                 const std::size_t mark = s.locals_.size();
@@ -897,8 +957,157 @@ struct interp {
                 if (v < 0) fail(n, "terrain of no location");
                 return rs.maps.at(t.ref).nodes.at(static_cast<std::size_t>(v)).terrain;
             }
+            case ir::builtin::odds: {
+                const std::int64_t a = eval(child(n, 0), fb);
+                const std::int64_t d = eval(child(n, 1), fb);
+                if (a < std::numeric_limits<std::int32_t>::min() || a > std::numeric_limits<std::int32_t>::max() ||
+                    d < std::numeric_limits<std::int32_t>::min() || d > std::numeric_limits<std::int32_t>::max())
+                    fail(n, "odds " + std::to_string(a) + ":" + std::to_string(d) + " are too large to read");
+                return static_cast<std::int64_t>((static_cast<std::uint64_t>(a) << 32) |
+                                                 static_cast<std::uint32_t>(static_cast<std::int32_t>(d)));
+            }
+            case ir::builtin::edge_kind: {
+                const std::int64_t a = eval(child(n, 0), fb);
+                const std::int64_t c = eval(child(n, 1), fb);
+                if (a < 0 || c < 0) fail(n, "edge to or from no location");
+                const id mi = rs.types[N(child(n, 0)).type].ref;
+                const ir::map& m = rs.maps.at(mi);
+                for (std::uint32_t ei : g.node_edges.at(mi).at(static_cast<std::size_t>(a))) {
+                    const ir::map_edge& e = m.edges[ei];
+                    if (joins(m, e, a, c) && !e.kinds.empty()) return e.kinds.front();
+                }
+                fail(n, "no edge of a known kind from " + m.nodes.at(static_cast<std::size_t>(a)).name + " to " +
+                            m.nodes.at(static_cast<std::size_t>(c)).name);
+            }
+            case ir::builtin::path_exists: return path_exists(n, fb);
+            case ir::builtin::line_blocked: return line_blocked(n, fb);
             default: fail(n, std::string("built-in ") + ir::name_of(b) + " is not supported by the engine yet");
         }
+    }
+
+    // Calls quantity or predicate q with its arguments (tabulated values where there are).
+    std::int64_t call_quantity(id q, const std::int64_t* args, std::size_t c) {
+        // The tables are made after the rules are prepared, which may already call quantities.
+        if (q < g.quantity_tables.size() && !g.quantity_tables[q].values.empty()) {
+            const game::tabulated& table = g.quantity_tables[q];
+            std::size_t index = 0;
+            bool inside = true;
+            for (std::size_t i = 0; i < c; ++i) {
+                const std::int64_t v = args[i] - table.bases[i];
+                inside = inside && v >= 0 && v < table.sizes[i];
+                index = index * static_cast<std::size_t>(table.sizes[i]) + static_cast<std::size_t>(v);
+            }
+            if (inside) return table.values[index];
+        }
+        const ir::derived& d = rs.quantities[q];
+        const std::size_t mark = s.locals_.size();
+        const std::uint32_t qfb = push_region(std::max<std::size_t>(d.locals.size(), c));
+        for (std::size_t i = 0; i < c; ++i) s.locals_[qfb + i] = args[i];
+        std::int64_t v = eval(d.expr, qfb);
+        cut(s.locals_, mark);
+        if (!d.predicate) v += modifiers(g.group_of_quantity[q], args, c);
+        return v;
+    }
+
+    // path_exists(a, b, pred): a path of adjacent locations from a to b whose every location
+    // after a (b included) satisfies pred(h), or whose every step satisfies pred(from, to).
+    // From a to a itself: true.
+    std::int64_t path_exists(id n, std::uint32_t fb) {
+        const std::int64_t a = eval(child(n, 0), fb);
+        const std::int64_t b = eval(child(n, 1), fb);
+        if (a < 0 || b < 0) return 0;
+        if (a == b) return 1;
+        const ir::map& m = rs.maps.at(rs.types[N(child(n, 0)).type].ref);
+        const auto pred = static_cast<id>(N(n).value);
+        const bool steps = rs.quantities[pred].param_count == 2;
+        std::vector<std::uint8_t> seen(m.nodes.size(), 0);  // 1 queued, 2 refused by pred(h)
+        std::vector<id> queue{static_cast<id>(a)};
+        seen[static_cast<std::size_t>(a)] = 1;
+        for (std::size_t i = 0; i < queue.size(); ++i)
+            for (id nb : m.nodes[queue[i]].neighbours) {
+                if (seen[nb]) continue;
+                const std::int64_t args[2] = {steps ? static_cast<std::int64_t>(queue[i]) : static_cast<std::int64_t>(nb),
+                                              static_cast<std::int64_t>(nb)};
+                if (!call_quantity(pred, steps ? args : args + 1, steps ? 2 : 1)) {
+                    if (!steps) seen[nb] = 2;  // a step refused from here may be taken from elsewhere
+                    continue;
+                }
+                if (static_cast<std::int64_t>(nb) == b) return 1;
+                seen[nb] = 1;
+                queue.push_back(nb);
+            }
+        return 0;
+    }
+
+    // line_blocked(a, b, pred) on a hex grid: the straight line from the centre of a to the
+    // centre of b is sampled at the N+1 points i/N of the way (N the distance), each rounded to
+    // a hex twice, nudged a hair to either side of the line. Where both roundings agree the line
+    // crosses that hex's interior: it blocks when pred holds for it. Where they differ the point
+    // lies on the hexside between the two: the line is blocked there only when pred holds for
+    // both. a and b never block. Exact: cube coordinates scaled by 16N, nudges of (1, 2, -3).
+    std::int64_t line_blocked(id n, std::uint32_t fb) {
+        const std::int64_t a = eval(child(n, 0), fb);
+        const std::int64_t b = eval(child(n, 1), fb);
+        if (a < 0 || b < 0) fail(n, "a line to or from no location");
+        const ir::map& m = rs.maps.at(rs.types[N(child(n, 0)).type].ref);
+        const auto pred = static_cast<id>(N(n).value);
+        const bool three = rs.quantities[pred].param_count == 3;
+        const ir::map_node& p = m.nodes.at(static_cast<std::size_t>(a));
+        const ir::map_node& q = m.nodes.at(static_cast<std::size_t>(b));
+        auto cube = [](std::int64_t col, std::int64_t row, std::int64_t c[3]) {
+            c[0] = col;
+            c[2] = row - (col + (col & 1)) / 2;
+            c[1] = -c[0] - c[2];
+        };
+        std::int64_t ca[3], cb[3];
+        cube(p.col, p.row, ca);
+        cube(q.col, q.row, cb);
+        const std::int64_t len = (std::abs(ca[0] - cb[0]) + std::abs(ca[1] - cb[1]) + std::abs(ca[2] - cb[2])) / 2;
+        if (len <= 1) return 0;
+        const std::int64_t scale = 16 * len;
+        auto hex_at = [&](std::int64_t x, std::int64_t z) -> std::int64_t {
+            const std::int64_t col = x, row = z + (col + (col & 1)) / 2;
+            for (std::size_t i = 0; i < m.nodes.size(); ++i)
+                if (m.nodes[i].col == col && m.nodes[i].row == row) return static_cast<std::int64_t>(i);
+            return -1;  // off the map: blocks nothing
+        };
+        auto blocks = [&](std::int64_t h) -> bool {
+            if (h < 0 || h == a || h == b) return false;
+            const std::int64_t args[3] = {h, a, b};
+            return call_quantity(pred, args, three ? 3 : 1) != 0;
+        };
+        // Rounds the point v / scale (cube, v summing to 0) to the nearest hex.
+        auto round_cube = [&](const std::int64_t v[3], std::int64_t out[3]) {
+            std::int64_t diff[3];
+            for (int k = 0; k < 3; ++k) {
+                const std::int64_t twice = 2 * v[k] + scale;  // floor((2v + s) / 2s) = round(v / s)
+                std::int64_t r = twice / (2 * scale);
+                if (twice % (2 * scale) != 0 && twice < 0) --r;
+                out[k] = r;
+                diff[k] = std::abs(r * scale - v[k]);
+            }
+            if (diff[0] > diff[1] && diff[0] > diff[2]) out[0] = -out[1] - out[2];
+            else if (diff[1] > diff[2]) out[1] = -out[0] - out[2];
+            else out[2] = -out[0] - out[1];
+        };
+        static constexpr std::int64_t nudge[3] = {1, 2, -3};
+        for (std::int64_t i = 1; i < len; ++i) {
+            std::int64_t plus[3], minus[3], hp[3], hm[3];
+            for (int k = 0; k < 3; ++k) {
+                const std::int64_t v = ca[k] * scale + (cb[k] - ca[k]) * 16 * i;
+                plus[k] = v + nudge[k];
+                minus[k] = v - nudge[k];
+            }
+            round_cube(plus, hp);
+            round_cube(minus, hm);
+            const std::int64_t h1 = hex_at(hp[0], hp[2]);
+            if (hp[0] == hm[0] && hp[2] == hm[2]) {
+                if (blocks(h1)) return 1;
+            } else if (blocks(h1) && blocks(hex_at(hm[0], hm[2]))) {
+                return 1;
+            }
+        }
+        return 0;
     }
 
     // Hexes: columns are "CC", rows "RR", odd columns half a hex higher (language.md), so in

@@ -205,6 +205,18 @@ TEST_CASE("outline: duplicate sections and bad statuses", "[compiler][outline]")
     CHECK(r->first(diag_kind::duplicate_section)->notes.size() == 1);
 }
 
+TEST_CASE("outline: a pending section is kept with its status", "[compiler][outline]") {
+    temp_ruleset folder({{"ruleset.wph", manifest("  layer base : base { \"base.wph\" }\n")},
+                         {"outline.wph", "outline {\n  §1 \"a\" encoded\n  §2 \"not yet\" pending\n}\n"},
+                         {"base.wph", "enum e §2 { A }\n"}});
+    auto r = compile_folder(folder.root());
+    INFO(r->rendered());
+    REQUIRE(r->ir);
+    REQUIRE(r->ir->sections.size() == 2);
+    CHECK(r->ir->sections[1].status == wp::ir::section_status::pending);
+    CHECK(std::string(wp::ir::name_of(r->ir->sections[1].status)) == "pending");
+}
+
 TEST_CASE("outline: every cited anchor must be in the outline", "[compiler][outline]") {
     auto r = compile_text("enum e §2 { A }\nenum f §3 { B }\nenum g §9.14 { C }\nenum h §L53 { D }\n");
     CHECK_FALSE(r->ir);

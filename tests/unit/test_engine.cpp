@@ -24,6 +24,12 @@ ir::ruleset compile(const std::string& relative, const std::map<std::string, std
     return *rs;
 }
 
+engine::state_options sampled_chance() {
+    engine::state_options o;
+    o.sampled_chance = true;
+    return o;
+}
+
 engine::state_options explicit_chance() {
     engine::state_options o;
     o.sampled_chance = false;
@@ -446,4 +452,101 @@ TEST_CASE("engine: map built-ins", "[engine]") {
     CHECK(s.slot_value("near") == 1);
     CHECK(s.slot_value("woods") == 2);
     CHECK(s.slot_value("around") == 4);
+}
+
+TEST_CASE("engine: odds-keyed tables round and clamp as SPI's combat results table", "[engine][odds]") {
+    const engine::game g(compile("tests/rulesets/engine-odds/odds.wph"), 2);
+    const engine::state s(g, 1, sampled_chance());  // the 1d6 rows all give the same cells: any roll will do
+    REQUIRE(s.is_terminal());
+    // columns 1-5 .. 6-1 give 1 .. 10; in favour of the defender, clamped 1-5..6-1
+    CHECK(s.slot_value("c13_4") == 7);   // 13:4 is 3-1
+    CHECK(s.slot_value("c4_13") == 2);   // 4:13 is 1-4
+    CHECK(s.slot_value("c1_6") == 1);    // 1:6 is read as 1-5
+    CHECK(s.slot_value("c7_1") == 10);   // 7:1 is read as 6-1
+    CHECK(s.slot_value("c6_6") == 5);    // 1-1
+    CHECK(s.slot_value("c5_6") == 4);    // 5:6 rounds down to 1-2
+    CHECK(s.slot_value("c0_3") == 1);    // no attack strength: the lowest column
+    CHECK(s.slot_value("c40_1") == 10);
+    // in favour of the attacker
+    CHECK(s.slot_value("a5_6") == 5);    // 5:6 rounds up to 1-1
+    CHECK(s.slot_value("a13_4") == 8);   // 13:4 is 4-1
+    CHECK(s.slot_value("a4_13") == 3);   // 4:13 is 1-3
+    // no `round`: the defender's favour; 3:2 is 1-1, 5:2 is 2-1
+    CHECK(s.slot_value("o3_2") == 5);
+    CHECK(s.slot_value("o5_2") == 6);
+    // odds as the row key, a lookup used as a value, `resolve`
+    CHECK(s.slot_value("row_even") == 1);
+    CHECK(s.slot_value("row_long") == 1);
+    CHECK(s.slot_value("outcome_de") == 1);  // 9:2 is 4-1, read as 3-1
+    CHECK(s.slot_value("resolved") == 1);    // 2:3 is 1-2
+    // distance bands as columns: 1, 2, 3-5, 6+
+    CHECK(s.slot_value("f1") == 4);
+    CHECK(s.slot_value("f2") == 3);
+    CHECK(s.slot_value("f4") == 2);
+    CHECK(s.slot_value("f5") == 2);
+    CHECK(s.slot_value("f9") == 1);
+    CHECK(s.slot_value("f3_6") == 10);
+}
+
+TEST_CASE("engine: an odds ratio with no column, or against no defender, is an engine error", "[engine][odds]") {
+    {
+        const engine::game g(compile("tests/rulesets/engine-errors/odds_gap.wph"), 2);
+        CHECK_THROWS_WITH(engine::state(g, 1, sampled_chance()),
+                          Catch::Contains("odds_gap.wph:9:10") && Catch::Contains("no column of table crt for odds 7:1 (read as 7-1)"));
+    }
+    {
+        const engine::game g(compile("tests/rulesets/engine-errors/odds_zero.wph"), 2);
+        CHECK_THROWS_WITH(engine::state(g, 1, sampled_chance()), Catch::Contains("odds 3:0 for table crt"));
+    }
+}
+
+TEST_CASE("engine: hexsides, edge kinds, paths, hex attributes and line of sight", "[engine][maps]") {
+    const engine::game g(compile("tests/rulesets/engine-los/los.wph"), 2);
+    const engine::state s(g, 1);
+    REQUIRE(s.is_terminal());
+    // attributes given in the map (`{ hilltop = true }`), false/0 elsewhere
+    CHECK(s.slot_value("hill") == 1);
+    CHECK(s.slot_value("flat") == 0);
+    CHECK(s.slot_value("tag_sum") == 3);
+    // hexside features, either way round; none between hexes that are not adjacent
+    CHECK(s.slot_value("bridge") == 1);
+    CHECK(s.slot_value("bridge_back") == 1);
+    CHECK(s.slot_value("sides") == 2);
+    CHECK(s.slot_value("sides_far") == 0);
+    CHECK(s.slot_value("stream") == 1);
+    CHECK(s.slot_value("river_free") == 1);
+    // edge kinds on an area map: `--` both ways, `->` one way
+    CHECK(s.slot_value("road_kind") == 1);
+    CHECK(s.slot_value("road_back") == 1);
+    CHECK(s.slot_value("ford_kind") == 1);
+    CHECK(s.slot_value("road_side") == 1);
+    // path_exists: every hex after the start, the end included, satisfies the predicate
+    CHECK(s.slot_value("path_clear") == 1);       // 0201-0202-0203
+    CHECK(s.slot_value("path_woods_end") == 0);   // 0307 is Woods
+    CHECK(s.slot_value("path_same") == 1);
+    CHECK(s.slot_value("path_cut") == 0);         // 0406 is reached only through Woods
+    CHECK(s.slot_value("path_any") == 1);
+    CHECK(s.slot_value("path_from_woods") == 1);  // the start itself is not tested
+    // a two-parameter predicate judges each step: 0202-0203 crosses a river, so a dry path goes
+    // round by 0303 (Woods); one that must also stay in Clear has no way across
+    CHECK(s.slot_value("step_dry") == 1);
+    CHECK(s.slot_value("step_clear_dry") == 0);
+    CHECK(s.slot_value("step_any") == 1);
+    // line_blocked, worked out by hand in cube coordinates (x = col, z = row - (col + col%2)/2):
+    // 0301-0305 runs down column 3 through 0302, 0303 (Woods), 0304
+    CHECK(s.slot_value("los_column") == 1);
+    // 0203-0403 runs exactly along the side between 0303 (Woods) and 0304 (Clear): not blocked
+    CHECK(s.slot_value("los_side_one") == 0);
+    // 0206-0406 slips between 0306 and 0307, both Woods: blocked
+    CHECK(s.slot_value("los_side_both") == 1);
+    // adjacent hexes: nothing lies between them
+    CHECK(s.slot_value("los_adjacent") == 0);
+    // 0101-0404 (N = 5) crosses 0201, 0202, 0303, 0304
+    CHECK(s.slot_value("los_long") == 1);
+    CHECK(s.slot_value("los_long_tag") == 1);     // 0202
+    CHECK(s.slot_value("los_long_clear") == 1);   // the other way round
+    // a three-parameter predicate: from the hilltop 0301 the screen at 0304, 1 hex from the
+    // target 4 hexes away, is ignored; from 0305 towards 0301 it blocks
+    CHECK(s.slot_value("los_hill") == 0);
+    CHECK(s.slot_value("los_no_hill") == 1);
 }

@@ -56,7 +56,7 @@ struct layer {
     provenance prov;        // the manifest line
 };
 
-enum class section_status : std::uint8_t { encoded, flavour, missing_data };
+enum class section_status : std::uint8_t { encoded, flavour, missing_data, pending };
 
 // An outline entry: a section number or line (`9.14`, `L52`) or a range.
 struct section {
@@ -534,7 +534,7 @@ enum class op : std::uint8_t {
     quantity,       // ref: derived; children: args (quantities and predicates)
     decide,         // ref: decision; children: args
     lookup,         // ref: table; children: args — the outcome, without effects
-    builtin,        // ref: builtin code; children: args (path_exists: value = predicate id)
+    builtin,        // ref: builtin code; children: args (path_exists, line_blocked: value = predicate id)
     neg, not_,
     add, sub, mul, div, mod,
     eq, ne, lt, le, gt, ge, in,
@@ -566,7 +566,7 @@ enum class op : std::uint8_t {
 
 enum class builtin : std::uint8_t {
     players, active_player, opponents, count, size, top, min, max, abs, ceil_div, floor_div, odds,
-    adjacent, distance, neighbours, edge_kind, hexside, terrain, path_exists,
+    adjacent, distance, neighbours, edge_kind, hexside, terrain, path_exists, line_blocked,
 };
 
 struct node {
