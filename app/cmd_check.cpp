@@ -98,6 +98,7 @@ void add_check_command(CLI::App& app, context& ctx) {
         std::string dump_smt;
         int players = 0;
         bool stats = false;
+        std::uint64_t unfold_limit = 16384;
     };
     auto s = std::make_shared<settings>();
     CLI::App* command = app.add_subcommand(
@@ -122,6 +123,11 @@ void add_check_command(CLI::App& app, context& ctx) {
                         "Check games of up to this many players (default: the ruleset's maximum, at most 6)")
         ->check(CLI::Range(1, 16));
     command->add_flag("--stats", s->stats, "Print the number of solver queries and the time taken per check");
+    command->add_option("--unfold-limit", s->unfold_limit,
+                        "Largest unfolding of one aggregate (set size times the instances of its body, nested "
+                        "aggregates multiplied) the encoder writes out; a larger one is encoded as any value and "
+                        "reported as an approximation (0: no limit)")
+        ->capture_default_str();
     command->callback([s, &ctx] {
         std::vector<std::map<std::string, std::string>> runs{{}};
         bool sampled = false;
@@ -154,6 +160,7 @@ void add_check_command(CLI::App& app, context& ctx) {
             opts.rlimit = s->rlimit;
             opts.dump_smt_dir = s->dump_smt;
             opts.max_players = s->players;
+            opts.unfold_limit = s->unfold_limit;
             opts.compile_upto = upto_compiler(in);
             const verify::check_result result = verify::check(*rs, opts);
             any_errors = any_errors || verify::error_count(result) > 0;

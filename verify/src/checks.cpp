@@ -56,6 +56,7 @@ class checker {
 public:
     checker(const ir::ruleset& rs, const check_options& opt, check_result& out)
         : rs_(rs), opt_(opt), out_(out), sym_(ctx_, rs, players_for(rs, opt)) {
+        sym_.unfold_limit = opt.unfold_limit;
         out_.players_checked = sym_.lay.players;
         for (std::size_t i = 0; i < sym_.variables.size(); ++i) index_[sym_.variables[i].var.to_string()] = i;
     }
@@ -86,6 +87,10 @@ public:
         timed("choices", [&] { choice_checks(); });
         timed("examples", [&] { example_checks(); });
         for (const std::string& a : sym_.approximations) out_.approximations.push_back(a);
+        out_.encoder["cut"] = sym_.cuts;
+        out_.encoder["shared"] = sym_.memo_hits;
+        out_.encoder["cached"] = sym_.memo_misses;
+        out_.encoder["variables"] = sym_.variables.size();
     }
 
 private:
@@ -322,10 +327,28 @@ private:
                                              a.r == z3::sat ? "sat" : a.r == z3::unsat ? "unsat" : "unknown");
         if (a.r == z3::sat && undecided) a.r = z3::unknown;
         if (a.r == z3::sat && show) {
+            // the answer rests on every fact of the path (the slice's and the independent
+            // groups'), so an approximation anywhere in them is named
+            for (; approx_scanned_ < sym_.variables.size(); ++approx_scanned_) {
+                const detail::variable& v = sym_.variables[approx_scanned_];
+                if (v.approximate) approx_.emplace(v.var.id(), v.text.substr(2));
+            }
+            std::set<std::string> cut;
+            auto note = [&](const std::vector<unsigned>& vars) {
+                for (unsigned v : vars)
+                    if (auto it = approx_.find(v); it != approx_.end()) cut.insert(it->second);
+            };
+            if (!approx_.empty()) {
+                for (fact_list f = facts; f; f = f->prev)
+                    for (unsigned c : conjuncts_of(f)) note(conjuncts_[c].vars);
+                note(variables_of(target));
+            }
             // the witness shows the values near the question (its variables and those one
             // fact away), kept at their usual values where possible
             const std::vector<unsigned> near = variables_of(neighbourhood(facts, target, 1));
             a.witness = witness(*q, s.get_model(), extra, std::set<unsigned>(near.begin(), near.end()));
+            for (const std::string& c : cut)
+                a.witness.push_back("approximate: rests on " + c + ", encoded as any value (it may not happen in play)");
         }
         return a;
     }
@@ -922,7 +945,10 @@ private:
                     if (k == 0) for (const ir::table_row& r : tb.rows) any.push_back(detail::key_in(ctx_, r.key, key));
                     else for (const ir::key_range& c : tb.columns) any.push_back(detail::key_in(ctx_, c, key));
                     const z3::expr covered = any.empty() ? ctx_.bool_val(false) : z3::mk_or(any);
-                    answer a = solve(s->facts, !covered, true, {{"the " + std::string(k == 0 ? "row" : "column") + " key", key}});
+                    const bool odds = (k == 0 ? tb.row_map : tb.column_map).kind == ir::key_range_kind::odds;
+                    const std::string label = "the " + std::string(k == 0 ? "row" : "column") +
+                                              (odds ? " key (odds read as steps: 1-2 is -1, 1-1 is 0, 2-1 is 1)" : " key");
+                    answer a = solve(s->facts, !covered, true, {{label, key}});
                     if (a.r == z3::unknown) { unknown("whether every key of " + tb.name + " is covered", {{"table", tb.name, tb.prov}}); break; }
                     if (a.r != z3::sat) continue;
                     finding& f = add("table-gap", severity::error, tb.name,
@@ -975,6 +1001,9 @@ private:
                 std::string common;
                 if (a.kind == ir::key_range_kind::member) {
                     meet = a.lo == b.lo;
+                    common = a.text;
+                } else if (a.kind == ir::key_range_kind::odds) {
+                    meet = detail::odds_step(a.lo, a.hi) == detail::odds_step(b.lo, b.hi);
                     common = a.text;
                 } else {
                     const std::int64_t alo = a.open_lo ? INT64_MIN : a.lo, ahi = a.open_hi ? INT64_MAX : a.hi;
@@ -1100,6 +1129,9 @@ private:
     std::uint64_t played_ = 0;
     std::map<std::vector<unsigned>, z3::check_result> group_sat_;
     bool debug_ = std::getenv("WP_CHECK_DEBUG") != nullptr;
+    // the variables standing for cut subterms (the unfolding budget), by term id, with what
+    std::size_t approx_scanned_ = 0;
+    std::map<unsigned, std::string> approx_;
 };
 
 }  // namespace

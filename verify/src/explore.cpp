@@ -134,9 +134,26 @@ struct exec_impl {
 
     // ------------------------------------------------------------ paths
 
+    // Whether e has at most `limit` distinct subterms (counting stops there).
+    static bool small_term(const z3::expr& e, std::size_t limit) {
+        std::set<unsigned> seen;
+        std::vector<z3::expr> todo{e};
+        while (!todo.empty()) {
+            const z3::expr x = todo.back();
+            todo.pop_back();
+            if (!seen.insert(x.id()).second) continue;
+            if (seen.size() > limit) return false;
+            if (x.is_app())
+                for (unsigned i = 0; i < x.num_args(); ++i) todo.push_back(x.arg(i));
+        }
+        return true;
+    }
+
     void add_fact(path& p, const z3::expr& e, const std::string& why) {
         // only small facts are simplified: simplifying the big ones costs more than it saves
-        const z3::expr s = e.num_args() <= 4 ? e.simplify() : e;
+        // (a fact of few arguments can still be huge: the key of a table over a big map; the
+        // limit is far above any fact of Contractor Cards, whose checks it leaves as they were)
+        const z3::expr s = e.num_args() <= 4 && small_term(e, 200000) ? e.simplify() : e;
         if (s.is_true()) return;
         p.facts = std::make_shared<const fact_node>(fact_node{{e, why}, p.facts});
         p.pc = p.pc && e;
@@ -268,6 +285,25 @@ struct exec_impl {
         return ctx.bool_val(true);
     }
 
+    // The estimated size of `possible(body)` (the unfolding budget).
+    std::uint64_t legality_cost(id body) {
+        if (body == ir::no_id) return 0;
+        const ir::node& nd = N(body);
+        if (nd.code == op::seq) return nd.child_count == 0 ? 0 : legality_cost(child(body, 0));
+        if (nd.code == op::do_action) {
+            std::uint64_t c = S.unfold_cost(rs.actions.at(nd.ref).guard);
+            const id group = S.group_of_target[static_cast<int>(ir::target_kind::action)].at(nd.ref);
+            if (group != ir::no_id)
+                for (id r : rs.groups.at(group).rules) c += S.unfold_cost(rs.rules.at(r).guard);
+            return c;
+        }
+        if (nd.code == op::choose_one) {
+            const std::uint64_t each = S.unfold_cost(child(body, 2)) + legality_cost(child(body, 3));
+            return S.set_size_estimate(child(body, 0)) * std::max<std::uint64_t>(1, each);
+        }
+        return 0;
+    }
+
     // The options of a choice: each member with when it is a legal option; and whether any is.
     std::pair<std::vector<member>, z3::expr> options(id n, env& e, const path& p, const z3::expr& extra) {
         const id set = child(n, 0), where = child(n, 2), body = child(n, 3);
@@ -275,6 +311,19 @@ struct exec_impl {
         std::vector<member> ms = S.set_members(set, e, p.st);
         std::vector<member> out;
         z3::expr_vector any(ctx);
+        // The unfolding budget: legality over a large set of options is not written out; any
+        // member of the set may be chosen, and whether one is legal is any value.
+        const std::uint64_t each = std::max<std::uint64_t>(1, S.unfold_cost(where) + legality_cost(body));
+        if (S.unfold_limit > 0 && ms.size() > 1 && (each > S.unfold_limit || ms.size() * each > S.unfold_limit)) {
+            const z3::expr some = S.cut_value("the legality of the options of a choice over " + S.set_text(set) + " (" +
+                                                  std::to_string(ms.size()) + (each > 1 ? " × " + std::to_string(each) : "") +
+                                                  ") at " + at(n),
+                                              ir::no_id);
+            S.side.push_back(some >= 0 && some <= 1);
+            z3::expr_vector in(ctx);
+            for (const member& m : ms) in.push_back(m.in);
+            return {ms, in.empty() ? ctx.bool_val(false) : (some == 1) && z3::mk_or(in)};
+        }
         if (var >= e.locals.size()) e.locals.resize(var + 1);
         const std::optional<z3::expr> saved = e.locals[var];
         for (const member& m : ms) {

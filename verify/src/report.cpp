@@ -110,6 +110,15 @@ void render_human(std::ostream& out, const ir::ruleset& rs, const check_result& 
         }
         out << "  total     " << std::setw(7) << q << " queries " << std::fixed << std::setprecision(1) << std::setw(9)
             << r.milliseconds << " ms\n";
+        if (!r.encoder.empty()) {
+            out << "  encoder:";
+            bool first = true;
+            for (const auto& [k, n] : r.encoder) {
+                out << (first ? " " : ", ") << n << ' ' << k;
+                first = false;
+            }
+            out << '\n';
+        }
     }
 }
 

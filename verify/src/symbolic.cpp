@@ -2,6 +2,9 @@
 #include "symbolic.hpp"
 
 #include <algorithm>
+#include <limits>
+#include <map>
+#include <set>
 #include <stdexcept>
 
 namespace wp::verify::detail {
@@ -354,12 +357,33 @@ std::vector<member> symbolic::set_members(id n, env& e, const store& st) {
         if (b == ir::builtin::neighbours) {
             const z3::expr v = integer(child(n, 0), e, st);
             const ir::map& m = rs.maps.at(rs.types.at(N(child(n, 0)).type).ref);
+            if (const auto known = numeral(v)) {
+                // a known node: its neighbours, in the order of the general case (by node)
+                std::set<std::int64_t> near;
+                for (std::size_t x = 0; x < m.nodes.size(); ++x)
+                    if (static_cast<std::int64_t>(x) == *known)
+                        for (id y : m.nodes[x].neighbours) near.insert(static_cast<std::int64_t>(y));
+                for (std::int64_t y : near) out.push_back({ctx.int_val(y), ctx.bool_val(true)});
+                return out;
+            }
             std::vector<z3::expr_vector> near;
             for (std::size_t x = 0; x < m.nodes.size(); ++x) near.emplace_back(ctx);
             for (std::size_t x = 0; x < m.nodes.size(); ++x)
                 for (id y : m.nodes[x].neighbours) near.at(y).push_back(v == ctx.int_val(static_cast<std::int64_t>(x)));
             for (std::size_t y = 0; y < m.nodes.size(); ++y)
                 if (!near[y].empty()) out.push_back({ctx.int_val(static_cast<std::int64_t>(y)), z3::mk_or(near[y])});
+            return out;
+        }
+        if (b == ir::builtin::hexside) {
+            // each feature is in the set where some hexside (edge) between the two bears it
+            const z3::expr x = integer(child(n, 0), e, st);
+            const z3::expr y = integer(child(n, 1), e, st);
+            const id map = rs.types.at(N(child(n, 0)).type).ref;
+            const ir::map& m = rs.maps.at(map);
+            std::set<std::int64_t> kinds;
+            for (const ir::map_edge& ed : m.edges) kinds.insert(ed.kinds.begin(), ed.kinds.end());
+            const z3::expr at = x * ctx.int_val(static_cast<std::int64_t>(m.nodes.size())) + y;
+            for (std::int64_t k : kinds) out.push_back({ctx.int_val(k), z3::select(edge_table(map, k), at)});
             return out;
         }
     }
@@ -428,6 +452,8 @@ z3::expr symbolic::rule_guard(id r, const std::vector<z3::expr>& args, const sto
     env e;
     e.locals.resize(std::max(rule.locals.size(), args.size()));
     for (std::size_t i = 0; i < args.size() && i < rule.locals.size(); ++i) e.locals[i] = args[i];
+    context_.push_back("rule " + rule.name);
+    struct pop { std::vector<std::string>& c; ~pop() { c.pop_back(); } } popper{context_};
     return boolean(rule.guard, e, st);
 }
 
@@ -490,14 +516,100 @@ z3::expr symbolic::table_key(id t, std::size_t k, env& te, const store& st) {
     } else {
         v = integer(key.expr, te, st);
     }
-    if (key.round != ir::rounding::none || (key.type != ir::no_id && rs.types.at(key.type).kind == ir::type_kind::odds))
-        approximations.insert("odds keys (table " + tb.name + ")");
+    const ir::key_map& axis = k == 0 ? tb.row_map : tb.column_map;
+    if (axis.kind == ir::key_range_kind::odds) return odds_key(tb, k, te, st);
     if (key.has_clamp) {
-        const z3::expr lo = ctx.int_val(key.clamp_lo.lo);
-        const z3::expr hi = ctx.int_val(std::max(key.clamp_lo.lo, key.clamp_hi.hi));
-        v = z3::ite(v < lo, lo, z3::ite(v > hi, hi, v));
+        if (!key.clamp_lo.open_lo) {
+            const z3::expr lo = ctx.int_val(key.clamp_lo.lo);
+            v = z3::ite(v < lo, lo, v);
+        }
+        if (!key.clamp_hi.open_hi) {
+            const z3::expr hi = ctx.int_val(key.clamp_hi.open_lo || key.clamp_lo.open_lo ? key.clamp_hi.hi
+                                                                                         : std::max(key.clamp_lo.lo, key.clamp_hi.hi));
+            v = z3::ite(v > hi, hi, v);
+        }
     }
     return v;
+}
+
+// An odds key is encoded as its step on the odds scale (odds_step: 1-2 is -1, 1-1 is 0, 2-1 is
+// 1 ...), exactly as the engine reads it: for `odds(a, b)` written as the key, "the ratio reads
+// at most step k" is linear in a and b for each constant k, so the step is a chain of those
+// tests over the steps the table's columns and clamp name (one below and one above them stand
+// for every ratio beyond). Any other expression of odds type is an approximation.
+z3::expr symbolic::odds_key(const ir::table& tb, std::size_t k, env& te, const store& st) {
+    const ir::table_key& key = tb.keys.at(k);
+    std::vector<std::int64_t> steps;
+    if (k == 0)
+        for (const ir::table_row& r : tb.rows) steps.push_back(odds_step(r.key.lo, r.key.hi));
+    else
+        for (const ir::key_range& c : tb.columns) steps.push_back(odds_step(c.lo, c.hi));
+    if (key.has_clamp && !key.clamp_lo.open_lo) steps.push_back(odds_step(key.clamp_lo.lo, key.clamp_lo.hi));
+    if (key.has_clamp && !key.clamp_hi.open_hi) steps.push_back(odds_step(key.clamp_hi.lo, key.clamp_hi.hi));
+    if (steps.empty()) steps.push_back(0);
+    const std::int64_t lo = *std::min_element(steps.begin(), steps.end()) - 1;
+    const std::int64_t hi = *std::max_element(steps.begin(), steps.end()) + 1;
+    z3::expr v = ctx.int_val(0);
+    const bool direct = key.expr != ir::no_id && N(key.expr).code == op::builtin &&
+                        static_cast<ir::builtin>(N(key.expr).ref) == ir::builtin::odds && N(key.expr).child_count == 2;
+    if (!direct) {
+        approximations.insert("odds keys not written as `odds(a, b)` (table " + tb.name + ")");
+        v = key.source == ir::key_source::key && key.var != ir::no_id && key.expr == ir::no_id && te.locals.at(key.var)
+                ? *te.locals.at(key.var)
+                : integer(key.expr, te, st);
+    } else {
+        const z3::expr a = integer(child(key.expr, 0), te, st);
+        const z3::expr b = integer(child(key.expr, 1), te, st);
+        // the engine stops on a defender below 1 or an attacker below 0
+        side.push_back(b >= 1 && a >= 0);
+        const bool attacker = key.round == ir::rounding::attacker;
+        auto at_most = [&](std::int64_t s) -> z3::expr {
+            if (s >= 0) return attacker ? a <= ctx.int_val(s + 1) * b : a < ctx.int_val(s + 2) * b;
+            const std::int64_t n = 1 - s;
+            return attacker ? b >= ctx.int_val(n) * a : b > ctx.int_val(n - 1) * a;
+        };
+        v = ctx.int_val(hi);
+        for (std::int64_t s = hi - 1; s >= lo; --s) v = z3::ite(at_most(s), ctx.int_val(s), v);
+    }
+    if (key.has_clamp) {
+        if (!key.clamp_lo.open_lo) {
+            const z3::expr c = ctx.int_val(odds_step(key.clamp_lo.lo, key.clamp_lo.hi));
+            v = z3::ite(v < c, c, v);
+        }
+        if (!key.clamp_hi.open_hi) {
+            const z3::expr c = ctx.int_val(odds_step(key.clamp_hi.lo, key.clamp_hi.hi));
+            v = z3::ite(v > c, c, v);
+        }
+    }
+    return v;
+}
+
+z3::expr symbolic::edge_table(id map, std::int64_t kind) {
+    const auto key = std::make_pair(map, kind);
+    if (auto it = edge_tables_.find(key); it != edge_tables_.end()) return it->second;
+    const ir::map& m = rs.maps.at(map);
+    const auto nodes = static_cast<std::int64_t>(m.nodes.size());
+    z3::expr table = kind >= 0 ? z3::const_array(ctx.int_sort(), ctx.bool_val(false))
+                               : z3::const_array(ctx.int_sort(), ctx.int_val(-1));
+    // later stores win: store the edges last to first, so the first edge from a to b is read
+    for (std::size_t i = m.edges.size(); i-- > 0;) {
+        const ir::map_edge& ed = m.edges[i];
+        if (ed.kinds.empty()) continue;
+        if (kind >= 0 && std::find(ed.kinds.begin(), ed.kinds.end(), kind) == ed.kinds.end()) continue;
+        const z3::expr v = kind >= 0 ? ctx.bool_val(true) : ctx.int_val(ed.kinds.front());
+        const auto a = static_cast<std::int64_t>(ed.a), b = static_cast<std::int64_t>(ed.b);
+        if (m.kind == ir::map_kind::hexgrid || !ed.directed) table = z3::store(table, ctx.int_val(b * nodes + a), v);
+        table = z3::store(table, ctx.int_val(a * nodes + b), v);
+    }
+    edge_tables_.emplace(key, table);
+    return table;
+}
+
+std::int64_t odds_step(std::int64_t a, std::int64_t b) {
+    if (b <= 0) return 0;
+    if (a >= b) return a / b - 1;
+    if (a <= 0) return std::numeric_limits<std::int32_t>::min();
+    return 1 - (b + a - 1) / a;
 }
 
 symbolic::table_binding symbolic::bind_table(id t, const std::vector<z3::expr>& args, const store& st) {
@@ -539,7 +651,7 @@ z3::expr symbolic::integer(id n, env& e, const store& st) { return int_of(value(
 z3::expr key_in(z3::context& ctx, const ir::key_range& k, const z3::expr& v) {
     switch (k.kind) {
         case ir::key_range_kind::member: return v == ctx.int_val(k.lo);
-        case ir::key_range_kind::odds:
+        case ir::key_range_kind::odds: return v == ctx.int_val(odds_step(k.lo, k.hi));
         case ir::key_range_kind::integer: {
             z3::expr c = ctx.bool_val(true);
             if (!k.open_lo) c = c && v >= ctx.int_val(k.lo);
@@ -550,7 +662,7 @@ z3::expr key_in(z3::context& ctx, const ir::key_range& k, const z3::expr& v) {
     return ctx.bool_val(false);
 }
 
-sv symbolic::value(id n, env& e, const store& st) {
+sv symbolic::value_uncached(id n, env& e, const store& st) {
     const ir::node& nd = N(n);
     auto kid = [&](std::uint32_t i) { return child(n, i); };
     auto I = [&](std::uint32_t i) { return integer(kid(i), e, st); };
@@ -613,6 +725,11 @@ sv symbolic::value(id n, env& e, const store& st) {
             const z3::expr v = I(0);
             const ir::map& m = rs.maps.at(rs.types.at(N(kid(0)).type).ref);
             z3::expr acc = ctx.int_val(0);
+            if (const auto k = numeral(v)) {  // a known node: its value
+                if (*k >= 0 && static_cast<std::size_t>(*k) < m.nodes.size())
+                    acc = ctx.int_val(m.nodes[static_cast<std::size_t>(*k)].values.at(nd.ref));
+                return sv(kind_of(n) == ir::type_kind::boolean ? bool_of(acc) : acc);
+            }
             for (std::size_t x = 0; x < m.nodes.size(); ++x)
                 acc = z3::ite(v == ctx.int_val(static_cast<std::int64_t>(x)), ctx.int_val(m.nodes[x].values.at(nd.ref)), acc);
             return sv(kind_of(n) == ir::type_kind::boolean ? bool_of(acc) : acc);
@@ -657,6 +774,8 @@ sv symbolic::value(id n, env& e, const store& st) {
         case op::quantity: {
             const ir::derived& q = rs.quantities.at(nd.ref);
             std::vector<z3::expr> a = args_of(0);
+            context_.push_back((q.predicate ? "predicate " : "quantity ") + q.name);
+            struct pop { std::vector<std::string>& c; ~pop() { c.pop_back(); } } popper{context_};
             env qe;
             qe.locals.resize(std::max(q.locals.size(), a.size()));
             for (std::size_t i = 0; i < a.size() && i < q.locals.size(); ++i) qe.locals[i] = a[i];
@@ -755,15 +874,47 @@ sv symbolic::value(id n, env& e, const store& st) {
                 case ir::builtin::adjacent: {
                     const auto [a, c] = I2();
                     const ir::map& m = rs.maps.at(rs.types.at(N(kid(0)).type).ref);
+                    // a known node on either side: the few edges from it (the same formula)
+                    const auto ka = numeral(a), kc = numeral(c);
+                    if (ka || kc) {
+                        z3::expr_vector near(ctx);
+                        for (std::size_t x = 0; x < m.nodes.size(); ++x) {
+                            if (ka && static_cast<std::int64_t>(x) != *ka) continue;
+                            for (id y : m.nodes[x].neighbours) {
+                                if (kc && static_cast<std::int64_t>(y) != *kc) continue;
+                                if (ka && kc) return sv(ctx.bool_val(true));
+                                near.push_back(ka ? c == ctx.int_val(static_cast<std::int64_t>(y))
+                                                  : a == ctx.int_val(static_cast<std::int64_t>(x)));
+                            }
+                        }
+                        return sv(near.empty() ? ctx.bool_val(false) : z3::mk_or(near));
+                    }
                     z3::expr_vector pairs(ctx);
                     for (std::size_t x = 0; x < m.nodes.size(); ++x)
                         for (id y : m.nodes[x].neighbours)
                             pairs.push_back(a == ctx.int_val(static_cast<std::int64_t>(x)) && c == ctx.int_val(static_cast<std::int64_t>(y)));
                     return sv(pairs.empty() ? ctx.bool_val(false) : z3::mk_or(pairs));
                 }
+                case ir::builtin::edge_kind: {
+                    // the first kind of the first edge from a to b; with none the engine stops
+                    const auto [x, y] = I2();
+                    const id map = rs.types.at(N(kid(0)).type).ref;
+                    const z3::expr at = x * ctx.int_val(static_cast<std::int64_t>(rs.maps.at(map).nodes.size())) + y;
+                    const z3::expr v = z3::select(edge_table(map, -1), at);
+                    side.push_back(v != -1);
+                    return sv(v);
+                }
+                case ir::builtin::odds: {
+                    // as the engine holds it: the attacker in the high 32 bits, the defender low
+                    const auto [a, d] = I2();
+                    return sv(a * ctx.int_val(static_cast<std::int64_t>(1) << 32) + d);
+                }
                 case ir::builtin::terrain: {
                     const z3::expr v = I(0);
                     const ir::map& m = rs.maps.at(rs.types.at(N(kid(0)).type).ref);
+                    if (const auto k = numeral(v))  // a known node: its terrain
+                        return sv(ctx.int_val(*k >= 0 && static_cast<std::size_t>(*k) < m.nodes.size()
+                                                  ? m.nodes[static_cast<std::size_t>(*k)].terrain : -1));
                     z3::expr acc = ctx.int_val(-1);
                     for (std::size_t x = 0; x < m.nodes.size(); ++x)
                         acc = z3::ite(v == ctx.int_val(static_cast<std::int64_t>(x)), ctx.int_val(m.nodes[x].terrain), acc);
@@ -841,6 +992,23 @@ sv symbolic::value(id n, env& e, const store& st) {
         case op::min:
         case op::max: {
             const std::vector<member> ms = set_members(kid(0), e, st);
+            // The budget: an unfolding past the limit becomes any value of the aggregate's type
+            // (an over-approximation: "never" stays a proof, a witness may rest on it).
+            const std::uint64_t body = std::max<std::uint64_t>(1, unfold_cost(kid(1)));
+            const std::uint64_t size = ms.size();
+            if (unfold_limit > 0 && size > 0 &&
+                (body > unfold_limit || size * body > unfold_limit)) {
+                std::string what = std::string("aggregate `") + ir::name_of(nd.code) + "` over " + set_text(kid(0)) + " (" +
+                                   std::to_string(size) + (body > 1 ? " × " + std::to_string(body) : "") + ")";
+                what += context_.empty() ? " at " + node_position(n) : " in " + context_.back();
+                const z3::expr v = cut_value(what, nd.type);
+                if (nd.code == op::any || nd.code == op::all) {
+                    side.push_back(v >= 0 && v <= 1);
+                    return sv(bool_of(v));
+                }
+                if (nd.code == op::count) side.push_back(v >= 0 && v <= ctx.int_val(static_cast<std::int64_t>(size)));
+                return sv(v);
+            }
             if (nd.ref >= e.locals.size()) e.locals.resize(nd.ref + 1);
             const std::optional<z3::expr> saved = e.locals[nd.ref];
             z3::expr_vector terms(ctx);
@@ -877,6 +1045,271 @@ sv symbolic::value(id n, env& e, const store& st) {
         }
         default: return opaque(std::string("the expression `") + ir::name_of(nd.code) + "`");
     }
+}
+
+// ---------------------------------------------------------------- the unfolding budget and the cache
+
+namespace {
+std::uint64_t add_sat(std::uint64_t a, std::uint64_t b) {
+    return a > std::numeric_limits<std::uint64_t>::max() - b ? std::numeric_limits<std::uint64_t>::max() : a + b;
+}
+std::uint64_t mul_sat(std::uint64_t a, std::uint64_t b) {
+    if (a == 0 || b == 0) return 0;
+    return a > std::numeric_limits<std::uint64_t>::max() / b ? std::numeric_limits<std::uint64_t>::max() : a * b;
+}
+}  // namespace
+
+z3::expr symbolic::cut_value(const std::string& what, id type) {
+    ++cuts;
+    approximations.insert(what + ": any value (--unfold-limit " + std::to_string(unfold_limit) + ")");
+    z3::expr v = fresh("cut", type, "~ " + what, variable::show::value, 0);
+    variables.back().approximate = true;
+    return v;
+}
+
+std::uint64_t symbolic::set_size_estimate(id n) {
+    const ir::node& nd = N(n);
+    if (kind_of(n) == ir::type_kind::zone) {
+        const id kind = rs.types.at(nd.type).ref;
+        return kind < lay.kind_count.size() ? lay.kind_count[kind] : 1;
+    }
+    if (nd.code == op::builtin) {
+        switch (static_cast<ir::builtin>(nd.ref)) {
+            case ir::builtin::players:
+            case ir::builtin::opponents: return static_cast<std::uint64_t>(lay.players);
+            case ir::builtin::neighbours: {
+                // a known node has its few neighbours (a node bound by an enclosing aggregate is
+                // known in each instance); the estimate is the map's largest degree
+                const ir::map& m = rs.maps.at(rs.types.at(N(child(n, 0)).type).ref);
+                std::uint64_t most = 1;
+                for (const ir::map_node& x : m.nodes) most = std::max<std::uint64_t>(most, x.neighbours.size());
+                return most;
+            }
+            case ir::builtin::hexside: {
+                const ir::map& m = rs.maps.at(rs.types.at(N(child(n, 0)).type).ref);
+                std::set<std::int64_t> kinds;
+                for (const ir::map_edge& ed : m.edges) kinds.insert(ed.kinds.begin(), ed.kinds.end());
+                return std::max<std::uint64_t>(1, kinds.size());
+            }
+            default: return 1;
+        }
+    }
+    if (nd.code == op::type_members) {
+        const ir::type& t = rs.types.at(nd.ref);
+        switch (t.kind) {
+            case ir::type_kind::player: return static_cast<std::uint64_t>(lay.players);
+            case ir::type_kind::enumeration: return rs.enums.at(t.ref).members.size();
+            case ir::type_kind::entity: return lay.kind_count.at(t.ref);
+            case ir::type_kind::node: return rs.maps.at(t.ref).nodes.size();
+            default: return 1;
+        }
+    }
+    return 1;
+}
+
+std::string symbolic::set_text(id n) {
+    const ir::node& nd = N(n);
+    if (nd.code == op::type_members) {
+        const ir::type& t = rs.types.at(nd.ref);
+        switch (t.kind) {
+            case ir::type_kind::player: return "the players";
+            case ir::type_kind::enumeration: return rs.enums.at(t.ref).name;
+            case ir::type_kind::entity: return rs.entity_kinds.at(t.ref).name;
+            case ir::type_kind::node: return rs.maps.at(t.ref).name;
+            default: break;
+        }
+    }
+    if (nd.code == op::zone) return rs.zones.at(nd.ref).name;
+    if (nd.code == op::index && N(child(n, 0)).code == op::zone) return rs.zones.at(N(child(n, 0)).ref).name;
+    if (nd.code == op::builtin) return std::string(ir::name_of(static_cast<ir::builtin>(nd.ref))) + "(…)";
+    if (nd.code == op::entity_field || nd.code == op::global || nd.code == op::player_field) return rs.slots.at(nd.ref).name;
+    return std::string("`") + ir::name_of(nd.code) + "`";
+}
+
+// The instances an encoding unfolds: one per member of a set an aggregate (or `count`, `size`,
+// `in`) ranges over, times the instances of the body (a body with no aggregate is one); a call
+// counts its definition and rules; a search over a map (path_exists, line_blocked) its nodes.
+std::uint64_t symbolic::unfold_cost(id n) {
+    if (n == ir::no_id) return 0;
+    if (auto it = cost_memo_.find(n); it != cost_memo_.end()) return it->second;
+    const ir::node& nd = N(n);
+    std::uint64_t c = 0;
+    auto children = [&](std::uint32_t from) {
+        std::uint64_t sum = 0;
+        for (std::uint32_t i = from; i < nd.child_count; ++i) sum = add_sat(sum, unfold_cost(child(n, i)));
+        return sum;
+    };
+    auto rules = [&](id group) {
+        std::uint64_t sum = 0;
+        if (group == ir::no_id) return sum;
+        for (id r : rs.groups.at(group).rules) {
+            const ir::rule& rule = rs.rules.at(r);
+            sum = add_sat(sum, unfold_cost(rule.guard));
+            if (rule.kind == ir::rule_kind::modifier) sum = add_sat(sum, unfold_cost(rule.amount));
+            if (rule.kind == ir::rule_kind::define) sum = add_sat(sum, unfold_cost(rule.value));
+        }
+        return sum;
+    };
+    switch (nd.code) {
+        case op::any:
+        case op::all:
+        case op::count:
+        case op::sum:
+        case op::min:
+        case op::max:
+            c = add_sat(unfold_cost(child(n, 0)),
+                        mul_sat(set_size_estimate(child(n, 0)), std::max<std::uint64_t>(1, unfold_cost(child(n, 1)))));
+            break;
+        case op::in: c = add_sat(children(0), set_size_estimate(child(n, 1))); break;
+        case op::quantity: {
+            c = children(0);
+            if (busy_.count(nd.ref)) break;  // recursion: counted once
+            busy_.insert(nd.ref);
+            const ir::derived& q = rs.quantities.at(nd.ref);
+            c = add_sat(c, unfold_cost(q.expr));
+            if (!q.predicate) c = add_sat(c, rules(group_of_target[static_cast<int>(ir::target_kind::quantity)].at(nd.ref)));
+            busy_.erase(nd.ref);
+            break;
+        }
+        case op::decide:
+            c = add_sat(children(0), rules(group_of_target[static_cast<int>(ir::target_kind::decision)].at(nd.ref)));
+            break;
+        case op::roll: {
+            const ir::roll& ro = rs.rolls.at(nd.ref);
+            c = add_sat(children(0), rules(group_of_target[static_cast<int>(ir::target_kind::roll)].at(nd.ref)));
+            if (!(ro.linear && !ro.dist.weights.empty())) c = add_sat(c, unfold_cost(ro.expr));
+            break;
+        }
+        case op::builtin:
+            c = children(0);
+            switch (static_cast<ir::builtin>(nd.ref)) {
+                case ir::builtin::count:
+                case ir::builtin::size:
+                case ir::builtin::top: c = add_sat(c, set_size_estimate(child(n, 0))); break;
+                case ir::builtin::path_exists:
+                case ir::builtin::line_blocked: {
+                    const id t = nd.child_count > 0 ? N(child(n, 0)).type : ir::no_id;
+                    if (t != ir::no_id && rs.types.at(t).kind == ir::type_kind::node)
+                        c = add_sat(c, rs.maps.at(rs.types.at(t).ref).nodes.size());
+                    break;
+                }
+                default: break;
+            }
+            break;
+        default: c = children(0); break;
+    }
+    // memoised even under a quantity being estimated (a recursive call counts once: an
+    // estimate), so shared predicates are estimated once, not once per path to them
+    cost_memo_.emplace(n, c);
+    return c;
+}
+
+bool symbolic::pure(id n) {
+    if (n == ir::no_id) return true;
+    if (auto it = pure_memo_.find(n); it != pure_memo_.end()) return it->second;
+    const ir::node& nd = N(n);
+    bool p = true;
+    switch (nd.code) {
+        case op::dice:
+        case op::decide:
+        case op::lookup:
+        case op::roll:
+        case op::div:
+        case op::mod:
+        case op::option:
+        case op::record_field:
+            p = false;
+            break;
+        case op::builtin:
+            switch (static_cast<ir::builtin>(nd.ref)) {
+                case ir::builtin::players:
+                case ir::builtin::opponents:
+                case ir::builtin::count:
+                case ir::builtin::size:
+                case ir::builtin::min:
+                case ir::builtin::max:
+                case ir::builtin::abs:
+                case ir::builtin::ceil_div:
+                case ir::builtin::floor_div:
+                case ir::builtin::odds:
+                case ir::builtin::adjacent:
+                case ir::builtin::neighbours:
+                case ir::builtin::hexside:
+                case ir::builtin::terrain: break;
+                default: p = false; break;  // fresh values, side constraints
+            }
+            break;
+        case op::quantity: {
+            const ir::derived& q = rs.quantities.at(nd.ref);
+            const id group = group_of_target[static_cast<int>(ir::target_kind::quantity)].at(nd.ref);
+            if (!q.predicate && group != ir::no_id && !rs.groups.at(group).rules.empty()) p = false;  // on_rule
+            else if (busy_.count(nd.ref)) p = false;                                                 // recursion
+            else {
+                busy_.insert(nd.ref);
+                p = pure(q.expr);
+                busy_.erase(nd.ref);
+            }
+            break;
+        }
+        case op::absent: case op::const_int: case op::const_bool: case op::const_string: case op::const_member:
+        case op::const_entity: case op::const_node: case op::local: case op::global: case op::player_field:
+        case op::entity_field: case op::attribute: case op::node_attribute: case op::zone: case op::index:
+        case op::type_members: case op::neg: case op::not_: case op::add: case op::sub: case op::mul:
+        case op::eq: case op::ne: case op::lt: case op::le: case op::gt: case op::ge: case op::in:
+        case op::and_: case op::or_: case op::cond: case op::any: case op::all: case op::count: case op::sum:
+        case op::min: case op::max:
+            break;
+        default: p = false; break;
+    }
+    for (std::uint32_t i = 0; p && i < nd.child_count; ++i) p = pure(child(n, i));
+    pure_memo_.emplace(n, p);  // impure through recursion only: a conservative answer
+    return p;
+}
+
+sv symbolic::value(id n, env& e, const store& st) {
+    if (depth_ == 0 && !memo_.empty()) {
+        // the cache holds for one store: the same terms (an explored store is changed in place)
+        bool same = memo_store_.size() == st.values.size() + st.loc.size();
+        for (std::size_t i = 0; same && i < st.values.size(); ++i) same = z3::eq(memo_store_[i], st.values[i]);
+        for (std::size_t i = 0; same && i < st.loc.size(); ++i) same = z3::eq(memo_store_[st.values.size() + i], st.loc[i]);
+        if (!same) {
+            memo_.clear();
+            memo_keep_.clear();
+            memo_store_.clear();
+        }
+    }
+    if (depth_ == 0) memo_for_ = &st;
+    struct depth_guard {
+        int& d;
+        explicit depth_guard(int& x) : d(x) { ++d; }
+        ~depth_guard() { --d; }
+    } guard(depth_);
+    // Only encodings big enough to matter are shared (a small one is cheap to write again, and
+    // keeping its terms alive would change the term ids, so the solver's choices, of rulesets
+    // that never needed the cache).
+    const op code = N(n).code;
+    const bool worth = code == op::any || code == op::all || code == op::count || code == op::sum || code == op::min ||
+                       code == op::max || code == op::quantity;
+    if (!worth || memo_for_ != &st || unfold_cost(n) < memo_threshold || !pure(n)) return value_uncached(n, e, st);
+    if (memo_.empty() && memo_store_.empty()) {
+        memo_store_.reserve(st.values.size() + st.loc.size());
+        for (const z3::expr& x : st.values) memo_store_.push_back(x);
+        for (const z3::expr& x : st.loc) memo_store_.push_back(x);
+    }
+    std::pair<id, std::vector<unsigned>> key{n, {}};
+    key.second.reserve(e.locals.size());
+    for (const auto& l : e.locals) key.second.push_back(l ? l->id() + 1 : 0);
+    if (auto it = memo_.find(key); it != memo_.end()) {
+        ++memo_hits;
+        return it->second;
+    }
+    ++memo_misses;
+    sv v = value_uncached(n, e, st);
+    memo_.emplace(std::move(key), v);
+    // the key holds the locals' term ids: keep the terms alive so no id is reused meanwhile
+    for (const auto& l : e.locals)
+        if (l) memo_keep_.push_back(*l);
+    return v;
 }
 
 z3::expr symbolic::seen_any(const std::vector<member>& ms, const member& upto) {

@@ -87,6 +87,7 @@ struct variable {
     enum class show : std::uint8_t { value, zone, player, boolean, member, instance, node } as = show::value;
     id type = ir::no_id;        // for member/instance/node display
     std::int64_t preferred = 0; // the value a "smallest" witness keeps
+    bool approximate = false;   // stands for a subterm the encoder cut (unfolding budget): any value
 };
 
 // A place in the sequence where something is used, with the circumstances there.
@@ -144,6 +145,9 @@ struct example_run {
 
 // Whether key value v falls in a row or column key.
 z3::expr key_in(z3::context& ctx, const ir::key_range& k, const z3::expr& v);
+// The step of odds lo:hi on the odds scale (1-2 is -1, 1-1 is 0, 2-1 is 1), rounded for the
+// defender, as the engine places an odds row or column.
+std::int64_t odds_step(std::int64_t lo, std::int64_t hi);
 
 class symbolic {
 public:
@@ -205,6 +209,24 @@ public:
     std::map<std::string, std::size_t> variable_of;  // by the variable's name
     std::vector<z3::expr> side;          // constraints of fresh variables made while encoding
     std::set<std::string> approximations;
+
+    // The unfolding budget (check option --unfold-limit): an aggregate (any, all, count, sum,
+    // min, max) whose unfolding would exceed this many instances (its set's size times the
+    // estimated size of its body, nested aggregates multiplied) is encoded as a fresh value of
+    // its type instead, recorded in `approximations` (0: no limit).
+    std::uint64_t unfold_limit = 16384;
+    // The estimated size of the encoding of expression n (instances, not counting what a
+    // constant argument saves): aggregates multiply their set's size by their body's.
+    std::uint64_t unfold_cost(id n);
+    std::uint64_t set_size_estimate(id n);  // a set's size (a map's largest degree for neighbours)
+    std::string set_text(id n);             // "freiburg", "neighbours(…)"
+    // Records a cut: an approximation and a fresh variable of `type` that witnesses name.
+    z3::expr cut_value(const std::string& what, id type);
+    // Encoder statistics (for --stats): aggregates cut by the budget, cache hits.
+    std::uint64_t cuts = 0, memo_hits = 0, memo_misses = 0;
+    // The encodings the cache shares: estimated at least this many instances (smaller ones
+    // are written again: cheap, and the term ids, so the solver's choices, stay as they were).
+    std::uint64_t memo_threshold = 1024;
     std::vector<id> group_of_target[6];  // per target kind: group of each target
 
     // Recorded by explore() and run_examples().
@@ -226,6 +248,7 @@ public:
     std::vector<place> places(id target, env& e, const store& st);
     z3::expr zone_instance(id n, env& e, const store& st);
     z3::expr table_key(id t, std::size_t k, env& te, const store& st);
+    z3::expr odds_key(const ir::table& tb, std::size_t k, env& te, const store& st);
     // A table's frame with its arguments bound, and its key values.
     struct table_binding {
         env frame;
@@ -249,7 +272,29 @@ private:
     z3::expr roll_value(id r, const std::vector<z3::expr>& args, const store& st, const std::map<id, z3::expr>* fixed);
     z3::expr seen_any(const std::vector<member>& ms, const member& upto);
 
+    // Map edges as Z3 arrays over a * nodes + b, built once: per feature (kind >= 0) whether an
+    // edge from a to b bears it; kind -1: the kind edge_kind reads there, -1 where none.
+    z3::expr edge_table(id map, std::int64_t kind);
+    std::map<std::pair<id, std::int64_t>, z3::expr> edge_tables_;
+
     std::uint64_t counter_ = 0;
+
+    // The encoding proper (value() adds the cache and the budget's bookkeeping).
+    sv value_uncached(id n, env& e, const store& st);
+    // Whether encoding n has no effect besides its value (no fresh variables of its own, no
+    // side constraints, no callbacks), so one (node, locals, store) may share its encoding.
+    bool pure(id n);
+    std::map<id, std::uint64_t> cost_memo_;
+    std::map<id, bool> pure_memo_;
+    std::set<id> busy_;  // quantities being estimated (recursion)
+    // The cache: valid for one store (compared by its terms at every outermost call).
+    int depth_ = 0;
+    const store* memo_for_ = nullptr;
+    std::vector<z3::expr> memo_store_;
+    std::map<std::pair<id, std::vector<unsigned>>, sv> memo_;
+    std::vector<z3::expr> memo_keep_;  // the locals the keys name (their ids stay theirs)
+    // What is being encoded ("predicate entrenched_zone", "rule no_entry"), innermost last.
+    std::vector<std::string> context_;
     std::vector<std::int64_t> initial_loc_;
     std::vector<std::int64_t> initial_values_;
     std::vector<int> value_seat_;  // per store value: the seat of a per-player value, else 0

@@ -54,6 +54,11 @@ struct check_options {
     // Random games played through the engine at each player count before the reachability
     // proofs: what they reach needs no proof (0: prove everything).
     std::uint64_t sim_games = 100;
+    // The encoder's unfolding budget per aggregate and per choice's options (instances: the set's
+    // size times the instances of the body, nested aggregates multiplied): past it, the aggregate
+    // is any value of its type and the report says so under `approximated:` (0: no limit).
+    // 16384 is above the largest unfolding of Contractor Cards (82 x 164).
+    std::uint64_t unfold_limit = 16384;
     // Compiles the same ruleset up to and including the named layer (and the options layers
     // past it, whose options errata may read): with it, every errata
     // layer's obligations are checked against the stack before it (kind `errata-obligation`);
@@ -72,6 +77,9 @@ struct check_result {
     std::vector<finding> findings;
     std::map<std::string, kind_stats> stats;  // by check name (decisions, tables, bounds, …)
     std::vector<std::string> approximations;  // what the encoding over-approximates, once each
+    // The encoder's work (for --stats): aggregates cut by the unfolding budget, encodings shared
+    // through its cache and encoded afresh, fresh variables.
+    std::map<std::string, std::uint64_t> encoder;
     double milliseconds = 0;
     int players_checked = 0;  // games of 1..this many players (up to the ruleset's range)
 };
