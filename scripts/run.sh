@@ -17,8 +17,16 @@ for ruleset in rulesets/*/; do
   printed=$(sed -n 's/^  \([A-Za-z0-9_]*\) (\(base\|exclusive\)):.*/\1/p' <<<"$info" | tail -n 1)
   echo "  one game, $players players, seed 1: $("$build_dir/app/westphalia" play "${ruleset%/}" --players "$players" --seed 1 --quiet | head -n 2 | tr '\n' ' ')" || status=1
   "$build_dir/app/westphalia" sim "${ruleset%/}" -n 2000 --players "$players" --seed 1 -j "$(nproc)" || status=1
-  # The rules as printed: findings (exit 1) are the point, not a failure of the job.
-  "$build_dir/app/westphalia" check "${ruleset%/}" --upto "$printed" || [ $? -eq 1 ] || status=1
+  # The rules as printed: findings (exit 1) are the point, not a failure of the job. The checker
+  # does not yet finish on a ruleset as large as the SPI hex game (a 484-hex map): it gets
+  # ${WP_CHECK_SECONDS:-300} s of wall time here, and the job says so when that runs out.
+  rc=0
+  timeout "${WP_CHECK_SECONDS:-300}" "$build_dir/app/westphalia" check "${ruleset%/}" --upto "$printed" || rc=$?
+  if [ "$rc" -eq 124 ]; then
+    echo "  check: no report within ${WP_CHECK_SECONDS:-300} s; the checker cannot yet handle this ruleset's size"
+  elif [ "$rc" -ne 0 ] && [ "$rc" -ne 1 ]; then
+    status=1
+  fi
   "$build_dir/app/westphalia" aid "${ruleset%/}" -o "out/aids/$(basename "$ruleset").pdf" || status=1
 done
 exit $status

@@ -358,10 +358,17 @@ struct builder {
         }
         for (std::size_t k = 0; k < tb.keys.size(); ++k) {
             const ir::table_key& key = tb.keys[k];
-            if (key.has_clamp)
+            if (key.has_clamp && !key.clamp_lo.open_lo && !key.clamp_hi.open_hi)
                 g.notes.push_back("Keys below " + key.clamp_lo.text + " are read as " + key.clamp_lo.text + ", above " +
                                   key.clamp_hi.text + " as " + key.clamp_hi.text + ".");
-            if (key.round == ir::rounding::defender) g.notes.push_back("Odds are rounded in favour of the defender.");
+            else if (key.has_clamp && !key.clamp_lo.open_lo)
+                g.notes.push_back("Keys below " + key.clamp_lo.text + " are read as " + key.clamp_lo.text + ".");
+            else if (key.has_clamp && !key.clamp_hi.open_hi)
+                g.notes.push_back("Keys above " + key.clamp_hi.text + " are read as " + key.clamp_hi.text + ".");
+            // the engine reads odds in favour of the defender unless told otherwise
+            const bool odds_axis = (k == 0 ? tb.row_map : tb.column_map).kind == ir::key_range_kind::odds;
+            if (key.round == ir::rounding::defender || (odds_axis && key.round == ir::rounding::none))
+                g.notes.push_back("Odds are rounded in favour of the defender.");
             if (key.round == ir::rounding::attacker) g.notes.push_back("Odds are rounded in favour of the attacker.");
         }
         if (tb.standin != ir::no_id && tb.standin < rs.standins.size())
@@ -644,9 +651,9 @@ struct builder {
             const auto mods = modifiers_of(rs, ir::target_kind::quantity, static_cast<ir::id>(q));
             if (d.predicate || (mods.empty() && d.aid.empty())) continue;
             const english en = speaker(d.locals, {d.expr});
-            rich_text t{bold(title_of(d.name) + params_text(d.locals, d.param_count)), text(": " + en.expr(d.expr))};
+            // The designer's own text, when given, stands instead of the generated English (as for rules).
+            rich_text t{bold(title_of(d.name) + params_text(d.locals, d.param_count)), text(": " + (d.aid.empty() ? en.expr(d.expr) : d.aid))};
             if (!mods.empty()) t.push_back(text(" + modifiers"));
-            if (!d.aid.empty()) t.push_back(text("; " + d.aid));
             t.push_back(source(d.prov));
             entry(std::move(t));
             modifier_lines(mods, 1);
@@ -724,10 +731,18 @@ struct builder {
         bool any = false;
         for (const ir::rule& r : rs.rules) any = any || (r.kind == ir::rule_kind::trigger && contains(rs, r.body, ir::op::end_game));
         for (const ir::decision& d : rs.decisions) any = any || is_victory(d);
+        for (const ir::procedure& p : rs.procedures) any = any || (p.body != ir::no_id && contains(rs, p.body, ir::op::end_game));
         if (!any) return;
         section("End of the game and victory");
         for (const ir::rule& r : rs.rules)
             if (r.kind == ir::rule_kind::trigger && contains(rs, r.body, ir::op::end_game)) trigger_entry(r);
+        // Procedures that end the game hold the victory conditions of games that read them at the
+        // end (a scenario's levels of victory): each in English, with its anchors.
+        for (const ir::procedure& p : rs.procedures) {
+            if (p.body == ir::no_id || !contains(rs, p.body, ir::op::end_game)) continue;
+            const english en = speaker(p.locals, {p.body});
+            entry({bold(title_of(p.name) + params_text(p.locals, p.param_count)), text(": " + en.statements(p.body)), source(p.prov)});
+        }
         decisions(true);
     }
 
