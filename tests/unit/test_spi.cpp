@@ -73,3 +73,20 @@ TEST_CASE("spi: the stand-in map and the artillery are declared as ours", "[spi]
     CHECK(rs.maps[0].nodes.size() == 484);
     CHECK(rs.missing_data.size() == 1);
 }
+
+TEST_CASE("spi: a breach that lets a zone of control through catches a lone leader at once", "[spi]") {
+    // Game 336 of `sim --seed 1 --option scenario=siege_campaign`: a breach opened a wall next to a
+    // leader standing alone, and the leader stayed on the map (§10.0, §19.56) until the fix.
+    engine::play_options o;
+    o.options = {{"scenario", "siege_campaign"}};
+    o.check_invariants = true;
+    engine::random_agent random;
+    const engine::play_result r =
+        engine::play_game(compile_spi(o.options), 2, engine::game_seed(1, 336), {&random}, o);
+    INFO(r.error);
+    CHECK(r.error.empty());
+    std::string violations;
+    for (const std::string& v : r.invariant_violations) violations += v + "\n";
+    INFO(violations);
+    CHECK(r.invariant_violations.empty());
+}
