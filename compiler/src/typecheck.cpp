@@ -667,6 +667,18 @@ typed body_checker::builtin_call(const dsl::expr& e, ir::builtin b) {
         return t;
     };
     auto map_of_node = [&](ir::id node_type) -> const ir::map& { return cx_.rs.maps[cx_.type_at(node_type).ref]; };
+    // The predicate named by `p` when it takes `one` or `other` parameters, each of the location
+    // type `t` (path_exists, line_blocked); no_id otherwise.
+    auto predicate_over = [&](const dsl::expr& p, ir::id t, std::uint32_t one, std::uint32_t other) -> ir::id {
+        auto it = p.kind == dsl::expr_kind::name ? cx_.values.find(p.text) : cx_.values.end();
+        if (it == cx_.values.end() || it->second.kind != sym::derived || !cx_.rs.quantities[it->second.index].predicate)
+            return ir::no_id;
+        const ir::derived& q = cx_.rs.quantities[it->second.index];
+        if (q.param_count != one && q.param_count != other) return ir::no_id;
+        for (std::uint32_t i = 0; i < q.param_count; ++i)
+            if (!compatible(cx_, t, q.locals[i].type)) return ir::no_id;
+        return it->second.index;
+    };
     auto enum_type = [&](ir::id en) {
         ir::type t;
         t.kind = ir::type_kind::enumeration;
@@ -751,22 +763,15 @@ typed body_checker::builtin_call(const dsl::expr& e, ir::builtin b) {
             typed y = node_arg(e.args[1], x.type);
             if (!y.ok()) return {};
             const dsl::expr& p = e.args[2];
-            auto it = p.kind == dsl::expr_kind::name ? cx_.values.find(p.text) : cx_.values.end();
             // pred(h): the locations a path may enter; pred(from, to): the steps it may take
-            bool fits = it != cx_.values.end() && it->second.kind == sym::derived &&
-                        cx_.rs.quantities[it->second.index].predicate;
-            if (fits) {
-                const ir::derived& q = cx_.rs.quantities[it->second.index];
-                fits = q.param_count == 1 || q.param_count == 2;
-                for (std::uint32_t i = 0; fits && i < q.param_count; ++i) fits = compatible(cx_, x.type, q.locals[i].type);
-            }
-            if (!fits) {
+            const ir::id pred = predicate_over(p, x.type, 1, 2);
+            if (pred == ir::no_id) {
                 cx_.sink.error(dsl::diag_kind::type_mismatch, p.where,
                                "the third argument of `path_exists` names a predicate of one " + cx_.type_text(x.type) +
                                    " (the locations a path may enter) or of two (the steps it may take, from and to)");
                 return {};
             }
-            return done(cx_.t_bool, {x.node, y.node}, it->second.index);
+            return done(cx_.t_bool, {x.node, y.node}, pred);
         }
         case ir::builtin::line_blocked: {
             // line_blocked(a, b, pred): pred(h) or pred(h, a, b), h a hex strictly between a and b.
@@ -782,21 +787,14 @@ typed body_checker::builtin_call(const dsl::expr& e, ir::builtin b) {
                 return {};
             }
             const dsl::expr& p = e.args[2];
-            auto it = p.kind == dsl::expr_kind::name ? cx_.values.find(p.text) : cx_.values.end();
-            bool fits = it != cx_.values.end() && it->second.kind == sym::derived &&
-                        cx_.rs.quantities[it->second.index].predicate;
-            if (fits) {
-                const ir::derived& q = cx_.rs.quantities[it->second.index];
-                fits = q.param_count == 1 || q.param_count == 3;
-                for (std::uint32_t i = 0; fits && i < q.param_count; ++i) fits = compatible(cx_, x.type, q.locals[i].type);
-            }
-            if (!fits) {
+            const ir::id pred = predicate_over(p, x.type, 1, 3);
+            if (pred == ir::no_id) {
                 cx_.sink.error(dsl::diag_kind::type_mismatch, p.where,
                                "the third argument of `line_blocked` names a predicate of one " + cx_.type_text(x.type) +
                                    " (a hex the line crosses), or of three (that hex, the line's start and its end)");
                 return {};
             }
-            return done(cx_.t_bool, {x.node, y.node}, it->second.index);
+            return done(cx_.t_bool, {x.node, y.node}, pred);
         }
     }
     return {};
