@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -94,6 +96,7 @@ void add_check_command(CLI::App& app, context& ctx) {
         std::string output;
         bool all_options = false;
         double timeout = 10;
+        double max_time = 0;
         unsigned rlimit = 0;
         std::string dump_smt;
         int players = 0;
@@ -117,6 +120,11 @@ void add_check_command(CLI::App& app, context& ctx) {
                                                  "`unknown` finding, never a pass)")
         ->check(CLI::Range(0.001, 3600.0))
         ->capture_default_str();
+    command->add_option("--max-time", s->max_time,
+                        "Seconds for the whole check (0: no limit); past them no more queries are asked and "
+                        "each question left is an `unknown` finding")
+        ->check(CLI::Range(0.0, 86400.0))
+        ->capture_default_str();
     command->add_option("--rlimit", s->rlimit, "Z3 resource limit per query (0: none)")->capture_default_str();
     command->add_option("--dump-smt", s->dump_smt, "Write every solver query to this folder as SMT-LIB (for `z3 FILE`)");
     command->add_option("--players-up-to", s->players,
@@ -137,6 +145,7 @@ void add_check_command(CLI::App& app, context& ctx) {
         nlohmann::json sarif;
         bool any_errors = false;
         bool expanded = false;
+        const auto started = std::chrono::steady_clock::now();  // --max-time covers every run
         for (std::size_t i = 0; i < runs.size(); ++i) {
             ruleset_input in = s->input;
             for (const auto& [k, v] : runs[i]) in.options.push_back(k + "=" + v);
@@ -161,6 +170,8 @@ void add_check_command(CLI::App& app, context& ctx) {
             opts.dump_smt_dir = s->dump_smt;
             opts.max_players = s->players;
             opts.unfold_limit = s->unfold_limit;
+            if (s->max_time > 0)
+                opts.max_seconds = std::max(1e-3, s->max_time - std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
             opts.compile_upto = upto_compiler(in);
             const verify::check_result result = verify::check(*rs, opts);
             any_errors = any_errors || verify::error_count(result) > 0;

@@ -81,11 +81,23 @@ public:
         }
         index_.clear();
         for (std::size_t i = 0; i < sym_.variables.size(); ++i) index_[sym_.variables[i].var.to_string()] = i;
-        timed("reach", [&] { reach_checks(); });
+        // The cheap checks first, so that a time budget (--max-time) is spent on them before
+        // the reachability proofs, which take most of it; the report keeps the order below.
         timed("tables", [&] { table_checks(); });
+        timed("examples", [&] { example_checks(); });
         timed("bounds", [&] { bound_checks(); });
         timed("choices", [&] { choice_checks(); });
-        timed("examples", [&] { example_checks(); });
+        timed("reach", [&] { reach_checks(); });
+        static const std::vector<std::string> report_order{"decisions", "explore", "reach", "tables", "bounds", "choices", "examples"};
+        std::vector<std::size_t> rank;
+        for (const std::string& k : stage_of_)
+            rank.push_back(static_cast<std::size_t>(std::find(report_order.begin(), report_order.end(), k) - report_order.begin()));
+        std::vector<std::size_t> order(out_.findings.size());
+        for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return rank[a] < rank[b]; });
+        std::vector<finding> sorted;
+        for (std::size_t i : order) sorted.push_back(std::move(out_.findings[i]));
+        out_.findings = std::move(sorted);
         for (const std::string& a : sym_.approximations) out_.approximations.push_back(a);
         out_.encoder["cut"] = sym_.cuts;
         out_.encoder["shared"] = sym_.memo_hits;
@@ -125,6 +137,30 @@ private:
         char name[64];
         std::snprintf(name, sizeof name, "%05zu-%s.smt2", ++dumped_, kind_.c_str());
         std::ofstream(std::filesystem::path(opt_.dump_smt_dir) / name) << s.to_smt2();
+    }
+
+    // Every query goes through here: the per-query limit (--timeout), and the whole check's
+    // budget (--max-time) past which nothing more is asked and every answer is `unknown`.
+    template <class Solver, class... Assumptions>
+    z3::check_result ask(Solver& s, const Assumptions&... assumptions) {
+        unsigned ms = opt_.timeout_ms;
+        if (opt_.max_seconds > 0) {
+            const double left = opt_.max_seconds * 1000.0 -
+                                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started_).count();
+            if (left < 1.0) {
+                out_.out_of_time = true;
+                --out_.stats[kind_].queries;  // counted by the caller, never asked
+                ++out_.stats[kind_].skipped;
+                return z3::unknown;
+            }
+            ms = static_cast<unsigned>(std::min<double>(ms, left));
+            const z3::check_result r = dog_.check(s, assumptions..., ms);
+            if (r == z3::unknown && ms < opt_.timeout_ms &&
+                std::chrono::steady_clock::now() - started_ >= std::chrono::duration<double>(opt_.max_seconds))
+                out_.out_of_time = true;  // cut short by the budget, not by its own limit
+            return r;
+        }
+        return dog_.check(s, assumptions..., ms);
     }
 
     // The resource limit of a quick neighbourhood try (solve_local_first).
@@ -243,7 +279,7 @@ private:
                 z3::solver s = one_shot_solver();
                 for (unsigned c : group) s.add(conjuncts_[c].e);
                 ++out_.stats[kind_].queries;
-                it = group_sat_.emplace(group, dog_.check(s, opt_.timeout_ms)).first;
+                it = group_sat_.emplace(group, ask(s)).first;
             }
             if (it->second == z3::unsat) return std::nullopt;
             if (it->second == z3::unknown) undecided = true;
@@ -300,7 +336,7 @@ private:
             p.set("rlimit", opt_.rlimit ? std::min(opt_.rlimit, quick_rlimit) : quick_rlimit);
             s.set(p);
             s.add(neighbourhood(facts, target, radius));
-            if (dog_.check(s, opt_.timeout_ms) == z3::unsat) return z3::unsat;
+            if (ask(s) == z3::unsat) return z3::unsat;
         }
         return solve(facts, target, false).r;
     }
@@ -321,7 +357,7 @@ private:
         s.add(*q);
         dump(s);
         const auto t0 = std::chrono::steady_clock::now();
-        a.r = dog_.check(s, opt_.timeout_ms);
+        a.r = ask(s);
         const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
         if (debug_ && ms > 200) std::fprintf(stderr, "  slow %s query: %.0f ms (%s)\n", kind_.c_str(), ms,
                                              a.r == z3::sat ? "sat" : a.r == z3::unsat ? "unsat" : "unknown");
@@ -373,7 +409,7 @@ private:
         for (const auto& [w, e] : extra) lits.push_back(track(e, w));
         for (const detail::fact_node* f = facts.get(); f; f = f->prev.get()) lits.push_back(track(f->f.e, f->f.why));
         std::vector<std::string> out;
-        if (dog_.check(s, lits, opt_.timeout_ms) != z3::unsat) return out;
+        if (ask(s, lits) != z3::unsat) return out;
         // In the order the reasons were given (the question's own conditions first, then the
         // facts from the nearest back): the core's own order follows Z3's term ids, which
         // depend on every query asked before.
@@ -421,7 +457,7 @@ private:
         ++out_.stats[kind_].queries;
         // The search for the smallest witness has the query's own limit: a shorter one made the
         // witness depend on how busy the machine was.
-        if (dog_.check(o, opt_.timeout_ms) == z3::sat) m = o.get_model();
+        if (ask(o) == z3::sat) m = o.get_model();
         std::vector<std::string> lines;
         for (const auto& [text, e] : extra) {
             const z3::expr v = m.eval(e, true);
@@ -474,11 +510,14 @@ private:
         f.subject = subject;
         f.message = message;
         out_.findings.push_back(std::move(f));
+        stage_of_.push_back(kind_);
         return out_.findings.back();
     }
 
     void unknown(const std::string& what, const std::vector<involved>& elems, severity level = severity::error) {
-        finding& f = add("unknown", level, what, "the solver could not decide " + what + " within the limits (--timeout, --rlimit)");
+        finding& f = add("unknown", level, what,
+                         out_.out_of_time ? "not decided: the check's time budget (--max-time) ran out before deciding " + what
+                                          : "the solver could not decide " + what + " within the limits (--timeout, --rlimit)");
         f.proof = proof_kind::unknown;
         f.elements = elems;
     }
@@ -867,10 +906,18 @@ private:
             const ir::block& bl = rs_.blocks[b];
             auto it = by_block.find(b);
             if (it == by_block.end()) continue;  // in a procedure the sequence never calls
-            bool reached = false;
-            for (const auto* s : it->second)
-                if (solve_local_first(s->facts, ctx_.bool_val(true)) != z3::unsat) { reached = true; break; }
-            if (reached || reachable_under_other_options(it->second.front()->node)) continue;
+            bool reached = false, undecided = false;
+            for (const auto* s : it->second) {
+                const z3::check_result a = solve_local_first(s->facts, ctx_.bool_val(true));
+                if (a == z3::sat) { reached = true; break; }
+                undecided = undecided || a == z3::unknown;
+            }
+            if (reached) continue;
+            if (undecided) {
+                unknown("whether " + bl.word + " `" + bl.path + "` is ever reached", {{"block", bl.path, bl.prov}}, severity::warning);
+                continue;
+            }
+            if (reachable_under_other_options(it->second.front()->node)) continue;
             finding& f = add("unreachable", severity::warning, bl.path,
                              bl.word + " `" + bl.path + "` is never reached: the circumstances around it can never hold");
             f.elements.push_back({"block", bl.path, bl.prov});
@@ -882,12 +929,21 @@ private:
         for (const detail::end_site& s : sym_.end_sites) by_reason[s.reason].push_back(&s);
         for (const auto& [reason, sites] : by_reason) {
             if (ended_.count(reason)) continue;
-            bool reached = false;
-            for (const auto* s : sites)
-                if (solve_local_first(s->facts, ctx_.bool_val(true)) != z3::unsat) { reached = true; break; }
+            bool reached = false, undecided = false;
+            for (const auto* s : sites) {
+                const z3::check_result a = solve_local_first(s->facts, ctx_.bool_val(true));
+                if (a == z3::sat) { reached = true; break; }
+                undecided = undecided || a == z3::unknown;
+            }
+            if (reached) continue;
+            if (undecided) {
+                unknown("whether the game can end with `" + reason + "`",
+                        {{"statement", "end game " + reason, statement_prov(sites.front()->node)}}, severity::warning);
+                continue;
+            }
             bool elsewhere = false;
             for (const auto* s : sites) elsewhere = elsewhere || reachable_under_other_options(s->node);
-            if (reached || elsewhere) continue;
+            if (elsewhere) continue;
             finding& f = add("unreachable", severity::warning, reason, "the game can never end with `" + reason + "`");
             for (const auto* s : sites) f.elements.push_back({"statement", "end game " + reason, statement_prov(s->node)});
             f.proof = proof_kind::proved;
@@ -1101,7 +1157,7 @@ private:
                 continue;
             }
             answer a = solve(x.facts, !x.expect, true);
-            if (a.r == z3::unknown) { unknown("example " + rule.name, {{"example", rule.name, rule.prov}}); continue; }
+            if (a.r == z3::unknown) { unknown("example `" + rule.name + "`", {{"example", rule.name, rule.prov}}); continue; }
             if (a.r != z3::sat) continue;
             finding& f = add("example-failure", severity::error, rule.name,
                              "example `" + rule.name + "`: the rules do not produce the outcome it states");
@@ -1110,6 +1166,7 @@ private:
         }
     }
 
+    const std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
     z3::context ctx_;
     detail::watchdog dog_{ctx_};  // declared after the context it interrupts, destroyed before it
     const ir::ruleset& rs_;
@@ -1119,6 +1176,7 @@ private:
     std::map<std::string, std::size_t> index_;
     std::set<id> dead_;
     std::string kind_;
+    std::vector<std::string> stage_of_;  // per finding: the check that made it
     std::size_t dumped_ = 0;
     std::vector<conjunct> conjuncts_;
     std::unordered_map<unsigned, unsigned> conjunct_index_;  // by Z3 AST id

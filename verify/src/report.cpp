@@ -101,11 +101,18 @@ void render_human(std::ostream& out, const ir::ruleset& rs, const check_result& 
         for (std::size_t i = 0; i < r.approximations.size(); ++i) out << (i ? "; " : " ") << r.approximations[i];
         out << '\n';
     }
+    std::uint64_t skipped = 0;
+    for (const auto& [k, s] : r.stats) skipped += s.skipped;
+    if (r.out_of_time)
+        out << "out of time: the check's time budget (--max-time) ran out; " << skipped << " question"
+            << (skipped == 1 ? " was" : "s were") << " not asked, and what they would have decided is reported as unknown\n";
     if (show_stats) {
         std::uint64_t q = 0;
         for (const auto& [k, s] : r.stats) {
             out << "  " << std::left << std::setw(10) << k << std::right << std::setw(7) << s.queries << " queries "
-                << std::fixed << std::setprecision(1) << std::setw(9) << s.milliseconds << " ms\n";
+                << std::fixed << std::setprecision(1) << std::setw(9) << s.milliseconds << " ms";
+            if (s.skipped) out << ", " << s.skipped << " not asked";
+            out << '\n';
             q += s.queries;
         }
         out << "  total     " << std::setw(7) << q << " queries " << std::fixed << std::setprecision(1) << std::setw(9)
@@ -161,6 +168,7 @@ void render_json(std::ostream& out, const ir::ruleset& rs, const check_result& r
     }
     j["errors"] = error_count(r);
     j["approximations"] = r.approximations;
+    if (r.out_of_time) j["out_of_time"] = true;
     out << j.dump(2) << '\n';
 }
 

@@ -49,6 +49,9 @@ struct finding {
 struct check_options {
     unsigned timeout_ms = 10000;  // per query; a query that runs out is an `unknown` finding
     unsigned rlimit = 0;          // Z3 resource limit per query (0: none)
+    // The whole check's time budget in seconds (0: none). Past it no further query is asked:
+    // each question left is an `unknown` finding, so a check that runs out never passes.
+    double max_seconds = 0;
     std::string dump_smt_dir;     // when set, every query is written there as an SMT-LIB file
     int max_players = 0;          // 0: the ruleset's maximum, at most 6 (the symbolic state's size)
     // Random games played through the engine at each player count before the reachability
@@ -69,6 +72,7 @@ struct check_options {
 // Per check kind: how many Z3 queries and how long they took.
 struct kind_stats {
     std::uint64_t queries = 0;
+    std::uint64_t skipped = 0;  // queries not asked: the time budget (--max-time) had run out
     double milliseconds = 0;
     int players_checked = 0;  // games of 1..this many players (up to the ruleset's range)
 };
@@ -82,6 +86,9 @@ struct check_result {
     std::map<std::string, std::uint64_t> encoder;
     double milliseconds = 0;
     int players_checked = 0;  // games of 1..this many players (up to the ruleset's range)
+    // The time budget (check_options::max_seconds) ran out: the questions not asked are
+    // `unknown` findings, counted per check under `skipped`.
+    bool out_of_time = false;
 };
 
 // Runs every check on `rs` (options as selected in the IR).
