@@ -19,6 +19,7 @@
 #include <optional>
 #include <set>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace wp::verify {
 
@@ -141,6 +142,16 @@ private:
 
     // Every query goes through here: the per-query limit (--timeout), and the whole check's
     // budget (--max-time) past which nothing more is asked and every answer is `unknown`.
+    // Whether the budget is spent: then a question is not even prepared (its slice of the facts
+    // costs time too), and its answer is `unknown`.
+    bool spent() {
+        if (opt_.max_seconds <= 0) return false;
+        if (std::chrono::steady_clock::now() - started_ < std::chrono::duration<double>(opt_.max_seconds)) return false;
+        out_.out_of_time = true;
+        ++out_.stats[kind_].skipped;
+        return true;
+    }
+
     template <class Solver, class... Assumptions>
     z3::check_result ask(Solver& s, const Assumptions&... assumptions) {
         unsigned ms = opt_.timeout_ms;
@@ -203,7 +214,7 @@ private:
     }
 
     std::vector<unsigned> variables_of(const z3::expr& e) {
-        std::set<unsigned> seen;
+        std::unordered_set<unsigned> seen;
         std::vector<z3::expr> consts;
         constants(e, seen, consts);
         std::vector<unsigned> ids;
@@ -238,14 +249,36 @@ private:
         return x;
     }
 
+    // The conjuncts of one fact list and, per variable, those that name it: the questions about
+    // one place come one after another (two quick tries, the question, its witness), so the
+    // last list's are kept.
+    struct fact_index {
+        const detail::fact_node* head = nullptr;
+        fact_list keep;
+        std::vector<unsigned> all;
+        std::unordered_map<unsigned, std::vector<unsigned>> by_var;
+    };
+    fact_index last_index_;
+
+    const fact_index& index_of(const fact_list& facts) {
+        if (last_index_.keep == facts && last_index_.head == facts.get()) return last_index_;
+        fact_index x;
+        x.head = facts.get();
+        x.keep = facts;
+        std::unordered_set<unsigned> seen;
+        for (fact_list f = facts; f; f = f->prev)
+            for (unsigned c : conjuncts_of(f))
+                if (seen.insert(c).second) x.all.push_back(c);
+        for (unsigned c : x.all)
+            for (unsigned v : conjuncts_[c].vars) x.by_var[v].push_back(c);
+        last_index_ = std::move(x);
+        return last_index_;
+    }
+
     // The part of facts ∧ target to solve, or nothing when an independent group of facts is
     // itself unsatisfiable (the target can then never hold).
     std::optional<z3::expr> slice(const fact_list& facts, const z3::expr& target, bool& undecided) {
-        std::vector<unsigned> all;
-        std::set<unsigned> seen;
-        for (fact_list f = facts; f; f = f->prev)
-            for (unsigned c : conjuncts_of(f))
-                if (seen.insert(c).second) all.push_back(c);
+        const std::vector<unsigned> all = index_of(facts).all;
         std::vector<z3::expr> tparts;
         flatten(target, tparts);
         std::unordered_map<unsigned, unsigned> parent;
@@ -262,7 +295,7 @@ private:
             tvars.push_back(variables_of(t));
             unite(tvars.back());
         }
-        std::set<unsigned> relevant;
+        std::unordered_set<unsigned> relevant;
         for (const auto& vs : tvars)
             for (unsigned v : vs) relevant.insert(find(parent, v));
         z3::expr_vector chosen(ctx_);
@@ -291,15 +324,10 @@ private:
     // The facts within `radius` steps of the target's variables (two facts are a step apart
     // when they share a variable), with the target.
     z3::expr neighbourhood(const fact_list& facts, const z3::expr& target, int radius) {
-        std::vector<unsigned> all;
-        std::set<unsigned> seen;
-        for (fact_list f = facts; f; f = f->prev)
-            for (unsigned c : conjuncts_of(f))
-                if (seen.insert(c).second) all.push_back(c);
-        std::unordered_map<unsigned, std::vector<unsigned>> by_var;
-        for (unsigned c : all)
-            for (unsigned v : conjuncts_[c].vars) by_var[v].push_back(c);
-        std::set<unsigned> vars_seen;
+        const fact_index& ix = index_of(facts);
+        const std::vector<unsigned>& all = ix.all;
+        const auto& by_var = ix.by_var;
+        std::unordered_set<unsigned> vars_seen;
         std::vector<unsigned> frontier = variables_of(target);
         vars_seen.insert(frontier.begin(), frontier.end());
         std::set<unsigned> chosen;
@@ -327,6 +355,7 @@ private:
     // Satisfiability, trying a small neighbourhood of the facts first: when that is already
     // unsatisfiable, so is the whole (a quick proof of "never").
     z3::check_result solve_local_first(const fact_list& facts, const z3::expr& target) {
+        if (spent()) return z3::unknown;
         for (int radius : {2, 6}) {
             ++out_.stats[kind_].queries;
             z3::solver s = one_shot_solver();
@@ -345,9 +374,10 @@ private:
     // values of `extra` first).
     answer solve(const fact_list& facts, const z3::expr& target, bool show,
                  const std::vector<std::pair<std::string, z3::expr>>& extra = {}) {
+        answer a;
+        if (spent()) return a;
         bool undecided = false;
         const std::optional<z3::expr> q = slice(facts, target, undecided);
-        answer a;
         if (!q) {
             a.r = z3::unsat;
             return a;
@@ -391,6 +421,7 @@ private:
 
     // Unsatisfiable: which of the labelled facts (and extra labelled conditions) it needs.
     std::vector<std::string> explain(const fact_list& facts, const std::vector<std::pair<std::string, z3::expr>>& extra) {
+        if (spent()) return {};
         ++out_.stats[kind_].queries;
         z3::solver s(ctx_);
         configure(s);
@@ -422,7 +453,7 @@ private:
         return out;
     }
 
-    void constants(const z3::expr& e, std::set<unsigned>& seen, std::vector<z3::expr>& out) {
+    void constants(const z3::expr& e, std::unordered_set<unsigned>& seen, std::vector<z3::expr>& out) {
         if (!seen.insert(e.id()).second) return;
         if (e.is_app()) {
             if (e.num_args() == 0 && e.decl().decl_kind() == Z3_OP_UNINTERPRETED) {
@@ -437,7 +468,7 @@ private:
 
     std::vector<std::string> witness(const z3::expr& q, z3::model m, const std::vector<std::pair<std::string, z3::expr>>& extra,
                                      const std::set<unsigned>& near) {
-        std::set<unsigned> seen;
+        std::unordered_set<unsigned> seen;
         std::vector<z3::expr> all, vars;
         constants(q, seen, all);
         for (const z3::expr& v : all)

@@ -5,6 +5,7 @@
 #include "symbolic.hpp"
 
 #include <functional>
+#include <unordered_set>
 
 namespace wp::verify::detail {
 
@@ -136,7 +137,7 @@ struct exec_impl {
 
     // Whether e has at most `limit` distinct subterms (counting stops there).
     static bool small_term(const z3::expr& e, std::size_t limit) {
-        std::set<unsigned> seen;
+        std::unordered_set<unsigned> seen;
         std::vector<z3::expr> todo{e};
         while (!todo.empty()) {
             const z3::expr x = todo.back();
@@ -215,7 +216,15 @@ struct exec_impl {
         }
         for (std::size_t i = 0; i < p.st.loc.size(); ++i)
             p.st.loc[i] = z3::eq(t.st.loc[i], f.st.loc[i]) ? t.st.loc[i] : z3::ite(c, t.st.loc[i], f.st.loc[i]);
-        add_fact(p, T || F, "either way through " + at(n));
+        // Either branch's facts hold. Not simplified: this disjunction holds the whole of both
+        // branches, and simplifying it again at every enclosing merge cost most of the time of
+        // a big ruleset's exploration. Only the plain case (no fact but the condition on either
+        // side, always true) is left out.
+        const bool plain = t.facts && f.facts && t.facts->prev == p.facts && f.facts->prev == p.facts &&
+                           z3::eq(t.facts->f.e, c) && z3::eq(f.facts->f.e, !c);
+        if (plain) return;
+        p.facts = std::make_shared<const fact_node>(fact_node{{T || F, "either way through " + at(n)}, p.facts});
+        p.pc = p.pc && (T || F);
     }
 
     void branch(path& p, const z3::expr& c, const std::string& why, id n, const std::function<void(path&)>& then_fn,
@@ -705,8 +714,18 @@ struct exec_impl {
         } guard(active_, marker);
         symbolic::table_binding tb_args = S.bind_table(nd.ref, args_of(n, e, p.st), p.st);
         env& te = tb_args.frame;
-        const std::vector<z3::expr>& keys = tb_args.keys;
         drain(p, n);
+        // A key that is a big term (a strength summed over the pieces of hexes not known here)
+        // is named by a variable of its own, defined once: each row's condition then stays
+        // small to state and to simplify instead of repeating the whole term.
+        std::vector<z3::expr> keys = tb_args.keys;
+        for (std::size_t k = 0; k < keys.size(); ++k) {
+            if (small_term(keys[k], 2000)) continue;
+            const std::string what = tb.name + (keys.size() > 1 ? (k ? " column key" : " row key") : " key") + " at " + at(n);
+            const z3::expr v = S.fresh("key", ir::no_id, what, variable::show::value, 0);
+            add_fact(p, v == keys[k], "the definition of the " + what);
+            keys[k] = v;
+        }
         table_site ts(ctx);
         ts.node = n;
         ts.pc = p.pc;
