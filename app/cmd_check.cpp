@@ -170,6 +170,7 @@ void add_check_command(CLI::App& app, context& ctx) {
             opts.dump_smt_dir = s->dump_smt;
             opts.max_players = s->players;
             opts.unfold_limit = s->unfold_limit;
+            opts.exit_after = i + 1 == runs.size();  // the command ends after its last report
             if (s->max_time > 0)
                 opts.max_seconds = std::max(1e-3, s->max_time - std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
             opts.compile_upto = upto_compiler(in);

@@ -3,6 +3,9 @@
 
 #include "ir_names.hpp"
 
+#include <cstdlib>
+#include <vector>
+
 namespace wp::ir {
 
 #define WP_NAME_OF(E) \
@@ -33,6 +36,33 @@ std::span<const id> children_of(const ruleset& rs, id n) {
     const node& x = rs.nodes[n];
     if (x.first_child > rs.children.size() || x.child_count > rs.children.size() - x.first_child) return {};
     return {rs.children.data() + x.first_child, x.child_count};
+}
+
+std::int64_t map_distance(const map& m, std::int64_t a, std::int64_t b) {
+    if (m.kind == map_kind::hexgrid) {
+        // cube coordinates: x = col, z = row - (col + (col & 1)) / 2
+        const map_node& p = m.nodes.at(static_cast<std::size_t>(a));
+        const map_node& q = m.nodes.at(static_cast<std::size_t>(b));
+        auto cube = [](const map_node& h, std::int64_t& x, std::int64_t& z) {
+            x = h.col;
+            z = h.row - (h.col + (h.col & 1)) / 2;
+        };
+        std::int64_t x1 = 0, z1 = 0, x2 = 0, z2 = 0;
+        cube(p, x1, z1);
+        cube(q, x2, z2);
+        const std::int64_t dx = x1 - x2, dz = z1 - z2, dy = -dx - dz;
+        return (std::abs(dx) + std::abs(dy) + std::abs(dz)) / 2;
+    }
+    std::vector<std::int64_t> dist(m.nodes.size(), -1);
+    std::vector<id> queue{static_cast<id>(a)};
+    dist.at(static_cast<std::size_t>(a)) = 0;
+    for (std::size_t i = 0; i < queue.size(); ++i)
+        for (id nb : m.nodes[queue[i]].neighbours)
+            if (dist[nb] < 0) {
+                dist[nb] = dist[queue[i]] + 1;
+                queue.push_back(nb);
+            }
+    return dist.at(static_cast<std::size_t>(b));
 }
 
 std::string type_name(const ruleset& rs, id t) {

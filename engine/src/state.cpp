@@ -1110,35 +1110,12 @@ struct interp {
         return 0;
     }
 
-    // Hexes: columns are "CC", rows "RR", odd columns half a hex higher (language.md), so in
-    // cube coordinates x = col, z = row - (col + (col & 1)) / 2. Areas: fewest edges crossed.
     std::int64_t distance(id n, const ir::map& m, std::int64_t a, std::int64_t b) const {
-        if (m.kind == ir::map_kind::hexgrid) {
-            const ir::map_node& p = m.nodes.at(static_cast<std::size_t>(a));
-            const ir::map_node& q = m.nodes.at(static_cast<std::size_t>(b));
-            auto cube = [](const ir::map_node& h, std::int64_t& x, std::int64_t& z) {
-                x = h.col;
-                z = h.row - (h.col + (h.col & 1)) / 2;
-            };
-            std::int64_t x1 = 0, z1 = 0, x2 = 0, z2 = 0;
-            cube(p, x1, z1);
-            cube(q, x2, z2);
-            const std::int64_t dx = x1 - x2, dz = z1 - z2, dy = -dx - dz;
-            return (std::abs(dx) + std::abs(dy) + std::abs(dz)) / 2;
-        }
-        std::vector<std::int64_t> dist(m.nodes.size(), -1);
-        std::vector<id> queue{static_cast<id>(a)};
-        dist[static_cast<std::size_t>(a)] = 0;
-        for (std::size_t i = 0; i < queue.size(); ++i)
-            for (id nb : m.nodes[queue[i]].neighbours)
-                if (dist[nb] < 0) {
-                    dist[nb] = dist[queue[i]] + 1;
-                    queue.push_back(nb);
-                }
-        if (dist[static_cast<std::size_t>(b)] < 0)
+        const std::int64_t d = ir::map_distance(m, a, b);
+        if (d < 0)
             fail(n, "no path from " + m.nodes[static_cast<std::size_t>(a)].name + " to " +
                         m.nodes[static_cast<std::size_t>(b)].name);
-        return dist[static_cast<std::size_t>(b)];
+        return d;
     }
 
     std::int64_t active_player() const {

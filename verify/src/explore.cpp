@@ -805,10 +805,31 @@ void symbolic::run_examples() {
         fixed_rolls = &p.fixed;
         x.run(rule.body, e, p);
         z3::expr expect = rule.value == ir::no_id ? ctx.bool_val(true) : boolean(rule.value, e, p.st);
+        // the whole numbers the outcome compares, so a failure shows what the rules give
+        std::vector<std::pair<std::string, z3::expr>> shown;
+        std::vector<id> todo;
+        if (rule.value != ir::no_id) todo.push_back(rule.value);
+        while (!todo.empty()) {
+            const id c = todo.back();
+            todo.pop_back();
+            const ir::node& cn = rs.nodes.at(c);
+            if (cn.code == ir::op::and_) {
+                for (std::uint32_t i = cn.child_count; i-- > 0;) todo.push_back(rs.children.at(cn.first_child + i));
+                continue;
+            }
+            const bool comparison = cn.code == ir::op::eq || cn.code == ir::op::ne || cn.code == ir::op::lt ||
+                                    cn.code == ir::op::le || cn.code == ir::op::gt || cn.code == ir::op::ge;
+            if (!comparison || cn.child_count != 2) continue;
+            const id left = rs.children.at(cn.first_child);
+            const id lt = rs.nodes.at(left).type;
+            if (lt == ir::no_id || (rs.types.at(lt).kind != ir::type_kind::integer && rs.types.at(lt).kind != ir::type_kind::range))
+                continue;
+            shown.push_back({"what the rules give for the expression at " + node_position(left), integer(left, e, p.st)});
+        }
         x.drain(p, rule.value == ir::no_id ? rule.body : rule.value);
         fixed_rolls = nullptr;
         active.reset();
-        examples.push_back({r, p.facts, p.pc, expect});
+        examples.push_back({r, p.facts, p.pc, expect, std::move(shown)});
     }
 }
 

@@ -920,6 +920,18 @@ sv symbolic::value_uncached(id n, env& e, const store& st) {
                         acc = z3::ite(v == ctx.int_val(static_cast<std::int64_t>(x)), ctx.int_val(m.nodes[x].terrain), acc);
                     return sv(acc);
                 }
+                case ir::builtin::distance: {
+                    // between two known nodes (a worked example's hexes): the map's own count
+                    const auto [a, c] = I2();
+                    const ir::map& m = rs.maps.at(rs.types.at(N(kid(0)).type).ref);
+                    const auto ka = numeral(a), kc = numeral(c);
+                    const auto inside = [&](std::int64_t k) { return k >= 0 && static_cast<std::size_t>(k) < m.nodes.size(); };
+                    if (ka && kc && inside(*ka) && inside(*kc)) {
+                        const std::int64_t d = ir::map_distance(m, *ka, *kc);
+                        if (d >= 0) return sv(ctx.int_val(d));
+                    }
+                    return opaque("the built-in `distance` between hexes not known where it is used");
+                }
                 default: return opaque(std::string("the built-in `") + ir::name_of(b) + "`");
             }
         }

@@ -141,6 +141,8 @@ struct example_run {
     fact_list facts;    // the given, executed (as facts)
     z3::expr pc;        // the given, executed
     z3::expr expect;    // the stated outcome, over the resulting state
+    // The numbers the outcome compares (left sides of its comparisons), for the witness.
+    std::vector<std::pair<std::string, z3::expr>> shown;
 };
 
 // Whether key value v falls in a row or column key.

@@ -668,4 +668,9 @@ std::string check_integrity(const ruleset& rs);
 // The children of node `n` (ids into ruleset::nodes).
 std::span<const id> children_of(const ruleset& rs, id n);
 
+// The distance between nodes a and b of map m, as the rules count it: hexes crossed on a hex
+// grid (columns "CC", rows "RR", odd columns half a hex higher), fewest edges on an area map;
+// -1 when no path joins them. Shared by the engine and the checker.
+std::int64_t map_distance(const map& m, std::int64_t a, std::int64_t b);
+
 }  // namespace wp::ir

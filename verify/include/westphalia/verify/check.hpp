@@ -52,6 +52,9 @@ struct check_options {
     // The whole check's time budget in seconds (0: none). Past it no further query is asked:
     // each question left is an `unknown` finding, so a check that runs out never passes.
     double max_seconds = 0;
+    // The caller exits right after the check: the solver's memory is left to the operating
+    // system instead of being freed term by term (minutes for a big ruleset).
+    bool exit_after = false;
     std::string dump_smt_dir;     // when set, every query is written there as an SMT-LIB file
     int max_players = 0;          // 0: the ruleset's maximum, at most 6 (the symbolic state's size)
     // Random games played through the engine at each player count before the reachability
