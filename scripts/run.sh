@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # The main job: set up and build, then compile every bundled ruleset (one summary line each),
 # play one seeded game of each, simulate 2000 seeded games of each (summary), check the rules as
-# printed (--upto its last base or exclusive layer), and write each one's player aid to
+# printed (--upto its last base or exclusive layer; report in out/checks/), and write each one's player aid to
 # out/aids/<ruleset>.pdf. Games are played with 4 players, or the most the ruleset allows.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 build_dir=${WP_BUILD_DIR:-build}
 status=0
-mkdir -p out/aids
+mkdir -p out/aids out/checks
 for ruleset in rulesets/*/; do
   "$build_dir/app/westphalia" compile "${ruleset%/}" || { status=1; continue; }
   info=$("$build_dir/app/westphalia" info "${ruleset%/}")
@@ -17,15 +17,21 @@ for ruleset in rulesets/*/; do
   printed=$(sed -n 's/^  \([A-Za-z0-9_]*\) (\(base\|exclusive\)):.*/\1/p' <<<"$info" | tail -n 1)
   echo "  one game, $players players, seed 1: $("$build_dir/app/westphalia" play "${ruleset%/}" --players "$players" --seed 1 --quiet | head -n 2 | tr '\n' ' ')" || status=1
   "$build_dir/app/westphalia" sim "${ruleset%/}" -n 2000 --players "$players" --seed 1 -j "$(nproc)" || status=1
-  # The rules as printed: findings (exit 1) are the point, not a failure of the job. The checker
-  # does not yet finish on a ruleset as large as the SPI hex game (a 484-hex map): it gets
-  # ${WP_CHECK_SECONDS:-300} s of wall time here, and the job says so when that runs out.
+  # The rules as printed: findings (exit 1) are the point, not a failure of the job. The report
+  # goes to out/checks/<ruleset>.txt; its summary lines are printed here. The check gets
+  # ${WP_CHECK_SECONDS:-300} s (--max-time): on the SPI hex game (a 484-hex map) that runs out,
+  # and every question left is reported as unknown. The outer timeout only guards against a hang.
   rc=0
-  timeout "${WP_CHECK_SECONDS:-300}" "$build_dir/app/westphalia" check "${ruleset%/}" --upto "$printed" || rc=$?
-  if [ "$rc" -eq 124 ]; then
-    echo "  check: no report within ${WP_CHECK_SECONDS:-300} s; the checker cannot yet handle this ruleset's size"
-  elif [ "$rc" -ne 0 ] && [ "$rc" -ne 1 ]; then
+  budget=${WP_CHECK_SECONDS:-300}
+  report="out/checks/$(basename "$ruleset").txt"
+  timeout $(( budget + 600 )) "$build_dir/app/westphalia" check "${ruleset%/}" --upto "$printed" \
+    --max-time "$budget" -o "$report" || rc=$?
+  if [ "$rc" -ne 0 ] && [ "$rc" -ne 1 ]; then
+    echo "  check: failed (exit $rc)"
     status=1
+  else
+    echo "  check --upto $printed (report in $report):"
+    grep -E '^[A-Za-z0-9_]+: [0-9]+ errors?, |^out of time' "$report" | sed 's/^/    /'
   fi
   "$build_dir/app/westphalia" aid "${ruleset%/}" -o "out/aids/$(basename "$ruleset").pdf" || status=1
 done
