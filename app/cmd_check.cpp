@@ -97,6 +97,7 @@ void add_check_command(CLI::App& app, context& ctx) {
         bool all_options = false;
         double timeout = 10;
         double max_time = 0;
+        std::vector<std::string> checks;
         unsigned rlimit = 0;
         std::string dump_smt;
         int players = 0;
@@ -125,6 +126,11 @@ void add_check_command(CLI::App& app, context& ctx) {
                         "each question left is an `unknown` finding")
         ->check(CLI::Range(0.0, 86400.0))
         ->capture_default_str();
+    command->add_option("--checks", s->checks,
+                        "Run only these checks (comma-separated): decisions, examples, tables, bounds, choices, "
+                        "reach, obligations (default: all)")
+        ->delimiter(',')
+        ->check(CLI::IsMember({"decisions", "examples", "tables", "bounds", "choices", "reach", "obligations"}));
     command->add_option("--rlimit", s->rlimit, "Z3 resource limit per query (0: none)")->capture_default_str();
     command->add_option("--dump-smt", s->dump_smt, "Write every solver query to this folder as SMT-LIB (for `z3 FILE`)");
     command->add_option("--players-up-to", s->players,
@@ -170,6 +176,7 @@ void add_check_command(CLI::App& app, context& ctx) {
             opts.dump_smt_dir = s->dump_smt;
             opts.max_players = s->players;
             opts.unfold_limit = s->unfold_limit;
+            opts.checks.insert(s->checks.begin(), s->checks.end());
             opts.exit_after = i + 1 == runs.size();  // the command ends after its last report
             if (s->max_time > 0)
                 opts.max_seconds = std::max(1e-3, s->max_time - std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());

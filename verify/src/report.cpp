@@ -95,7 +95,12 @@ void render_human(std::ostream& out, const ir::ruleset& rs, const check_result& 
     if (accepted) out << ", " << accepted << " accepted";
     out << " (" << rs.layers.size() << " layer" << (rs.layers.size() == 1 ? "" : "s");
     if (!rs.upto.empty()) out << " up to " << rs.upto;
-    out << "; options " << h.options << "; 1.." << h.players_checked << " players)\n";
+    out << "; options " << h.options << "; 1.." << h.players_checked << " players";
+    if (!r.only.empty()) {
+        out << "; only";
+        for (const std::string& k : r.only) out << ' ' << k;
+    }
+    out << ")\n";
     if (!r.approximations.empty()) {
         out << "approximated:";
         for (std::size_t i = 0; i < r.approximations.size(); ++i) out << (i ? "; " : " ") << r.approximations[i];
@@ -169,6 +174,7 @@ void render_json(std::ostream& out, const ir::ruleset& rs, const check_result& r
     j["errors"] = error_count(r);
     j["approximations"] = r.approximations;
     if (r.out_of_time) j["out_of_time"] = true;
+    if (!r.only.empty()) j["only"] = r.only;
     out << j.dump(2) << '\n';
 }
 

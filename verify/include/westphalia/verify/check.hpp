@@ -9,6 +9,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,10 @@ struct check_options {
     // The caller exits right after the check: the solver's memory is left to the operating
     // system instead of being freed term by term (minutes for a big ruleset).
     bool exit_after = false;
+    // The checks to run, by name (empty: all): decisions, examples, tables, bounds, choices,
+    // reach (which runs the decisions' too), obligations. Examples alone need no exploration of
+    // the sequence, so they are quick on any ruleset.
+    std::set<std::string> checks;
     std::string dump_smt_dir;     // when set, every query is written there as an SMT-LIB file
     int max_players = 0;          // 0: the ruleset's maximum, at most 6 (the symbolic state's size)
     // Random games played through the engine at each player count before the reachability
@@ -92,6 +97,7 @@ struct check_result {
     // The time budget (check_options::max_seconds) ran out: the questions not asked are
     // `unknown` findings, counted per check under `skipped`.
     bool out_of_time = false;
+    std::set<std::string> only;  // the checks run when not all were (check_options::checks)
 };
 
 // Runs every check on `rs` (options as selected in the IR).
