@@ -650,7 +650,7 @@ private:
                 if (s.node == node && solve_local_first(s.facts, ctx_.bool_val(true)) != z3::unsat) return true;
             return false;
         };
-        return check(free_->block_sites) || check(free_->end_sites);
+        return check(free_->block_sites) || check(free_->end_sites) || check(free_->table_sites);
     }
 
     void group_checks(id g, const detail::store& st, const fact_list& base) {
@@ -1051,6 +1051,14 @@ private:
                     gap = true;
                     break;
                 }
+            }
+            // A table that no play consults under these options but does under others (the
+            // printing an option does not pick) has no dead cells: its cells are for those others.
+            if (!rs_.options.empty()) {
+                bool consulted = false;
+                for (const detail::table_site* s : it->second)
+                    if (solve_local_first(s->facts, ctx_.bool_val(true)) != z3::unsat) { consulted = true; break; }
+                if (!consulted && reachable_under_other_options(it->second.front()->node)) continue;
             }
             // dead cells: a row (column) no key that can occur selects
             auto dead = [&](const ir::key_range& key, std::size_t k, const std::string& what) {
