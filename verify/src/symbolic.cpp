@@ -943,6 +943,10 @@ sv symbolic::value_uncached(id n, env& e, const store& st) {
         case op::div:
         case op::mod: {
             const auto [a, d] = I2();
+            // two known numbers (a worked example's): the engine's own answer, so the solver
+            // never sees a division it might leave undecided
+            if (const auto ka = numeral(a), kd = numeral(d); ka && kd && *kd != 0 && !(*kd == -1 && *ka == std::numeric_limits<std::int64_t>::min()))
+                return sv(ctx.int_val(nd.code == op::div ? *ka / *kd : *ka % *kd));
             side.push_back(d != 0);
             // The engine divides as C++ does (truncating); Z3's div is Euclidean.
             const z3::expr q = z3::ite(a >= 0, a / z3::abs(d), -((-a) / z3::abs(d)));
