@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <set>
@@ -145,38 +146,35 @@ private:
         std::ofstream(std::filesystem::path(opt_.dump_smt_dir) / name) << s.to_smt2();
     }
 
-    // Every query goes through here: the per-query limit (--timeout), and the whole check's
-    // budget (--max-time) past which nothing more is asked and every answer is `unknown`.
+    // Milliseconds left of the whole check's budget (--max-time); unlimited without one.
+    double budget_left_ms() const {
+        if (opt_.max_seconds <= 0) return std::numeric_limits<double>::infinity();
+        return opt_.max_seconds * 1000.0 -
+               std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started_).count();
+    }
+
     // Whether the budget is spent: then a question is not even prepared (its slice of the facts
     // costs time too), and its answer is `unknown`.
     bool spent() {
-        if (opt_.max_seconds <= 0) return false;
-        if (std::chrono::steady_clock::now() - started_ < std::chrono::duration<double>(opt_.max_seconds)) return false;
+        if (budget_left_ms() >= 1.0) return false;
         out_.out_of_time = true;
         ++out_.stats[kind_].skipped;
         return true;
     }
 
+    // Every query goes through here: the per-query limit (--timeout), shortened to what is left
+    // of the budget; past the budget nothing more is asked and every answer is `unknown`.
     template <class Solver, class... Assumptions>
     z3::check_result ask(Solver& s, const Assumptions&... assumptions) {
-        unsigned ms = opt_.timeout_ms;
-        if (opt_.max_seconds > 0) {
-            const double left = opt_.max_seconds * 1000.0 -
-                                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started_).count();
-            if (left < 1.0) {
-                out_.out_of_time = true;
-                --out_.stats[kind_].queries;  // counted by the caller, never asked
-                ++out_.stats[kind_].skipped;
-                return z3::unknown;
-            }
-            ms = static_cast<unsigned>(std::min<double>(ms, left));
-            const z3::check_result r = dog_.check(s, assumptions..., ms);
-            if (r == z3::unknown && ms < opt_.timeout_ms &&
-                std::chrono::steady_clock::now() - started_ >= std::chrono::duration<double>(opt_.max_seconds))
-                out_.out_of_time = true;  // cut short by the budget, not by its own limit
-            return r;
+        if (spent()) {
+            --out_.stats[kind_].queries;  // counted by the caller, never asked
+            return z3::unknown;
         }
-        return dog_.check(s, assumptions..., ms);
+        const unsigned ms = static_cast<unsigned>(std::min<double>(opt_.timeout_ms, budget_left_ms()));
+        const z3::check_result r = dog_.check(s, assumptions..., ms);
+        if (r == z3::unknown && ms < opt_.timeout_ms && budget_left_ms() < 1.0)
+            out_.out_of_time = true;  // cut short by the budget, not by its own limit
+        return r;
     }
 
     // The resource limit of a quick neighbourhood try (solve_local_first).
@@ -282,7 +280,7 @@ private:
     // The part of facts ∧ target to solve, or nothing when an independent group of facts is
     // itself unsatisfiable (the target can then never hold).
     std::optional<z3::expr> slice(const fact_list& facts, const z3::expr& target, bool& undecided) {
-        const std::vector<unsigned> all = index_of(facts).all;
+        const std::vector<unsigned>& all = index_of(facts).all;  // slice asks for no other index
         std::vector<z3::expr> tparts;
         flatten(target, tparts);
         std::unordered_map<unsigned, unsigned> parent;
