@@ -154,6 +154,9 @@ game::game(ir::ruleset rs, int players, const std::map<std::string, std::string>
         block_is_turn.push_back(b.word == "turn");
         has_turns = has_turns || b.word == "turn";
     }
+    table_key_first.push_back(0);
+    for (const ir::table& t : rs_.tables)
+        table_key_first.push_back(table_key_first.back() + static_cast<std::uint32_t>(t.rows.size() + t.columns.size()));
     compile_expressions(*this);
     prepare_rules(*this);
     tabulate_quantities(*this);

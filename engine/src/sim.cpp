@@ -30,6 +30,12 @@ struct game_outcome {
 struct thread_totals {
     std::vector<std::uint64_t> fires;
     std::vector<std::uint64_t> games;
+    std::vector<std::uint8_t> ran, keys;  // sim_options::coverage: or-ed over the games
+
+    static void merge(std::vector<std::uint8_t>& into, const std::vector<std::uint8_t>& from) {
+        if (into.size() < from.size()) into.resize(from.size(), 0);
+        for (std::size_t i = 0; i < from.size(); ++i) into[i] |= from[i];
+    }
 };
 
 void note_violations(const state& s, std::vector<std::string>& seen) {
@@ -52,6 +58,7 @@ game_outcome play_one(const game& g, std::uint64_t seed, agent& a, const sim_opt
         state_options so;
         so.sampled_chance = true;
         so.track_changes = o.check_invariants;
+        so.track_coverage = o.coverage;
         rng agent_rng{seed ^ 0xA5A5A5A5DEADBEEFull};
         sp = std::make_unique<state>(g, seed, so);
         state& s = *sp;
@@ -75,6 +82,10 @@ game_outcome play_one(const game& g, std::uint64_t seed, agent& a, const sim_opt
             out.decisions = sp->decisions();
             fires = sp->rule_fires();
         }
+    }
+    if (sp) {
+        thread_totals::merge(totals.ran, sp->statements_run());
+        thread_totals::merge(totals.keys, sp->keys_read());
     }
     for (std::size_t r = 0; r < fires.size() && r < totals.fires.size(); ++r) {
         totals.fires[r] += fires[r];
@@ -108,7 +119,7 @@ sim_report simulate(const ir::ruleset& rs, const sim_options& o) {
 
     std::vector<game_outcome> outcomes(n);
     std::vector<thread_totals> totals(threads, thread_totals{std::vector<std::uint64_t>(rule_count, 0),
-                                                             std::vector<std::uint64_t>(rule_count, 0)});
+                                                             std::vector<std::uint64_t>(rule_count, 0), {}, {}});
     std::atomic<std::uint64_t> next{0};
     std::atomic<std::uint64_t> done{0};
     auto work = [&](unsigned t) {
@@ -193,6 +204,13 @@ sim_report simulate(const ir::ruleset& rs, const sim_options& o) {
         }
         if (sr.fires == 0) r.never_fired.push_back(sr.name);
         r.rules.push_back(std::move(sr));
+    }
+    if (o.coverage) {
+        for (const thread_totals& t : totals) {
+            thread_totals::merge(r.statements_run, t.ran);
+            thread_totals::merge(r.keys_read, t.keys);
+        }
+        r.table_key_first = g.table_key_first;
     }
     return r;
 }

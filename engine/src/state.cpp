@@ -515,6 +515,10 @@ struct interp {
                 if (col < 0) fail(n, "no column of table " + tb.name + " for key " + std::to_string(keys[1]));
             }
         }
+        if (!s.keys_read_.empty()) [[unlikely]] {
+            s.keys_read_[g.table_key_first[t] + static_cast<std::uint32_t>(row)] = 1;
+            if (!tb.columns.empty()) s.keys_read_[g.table_key_first[t] + tb.rows.size() + static_cast<std::uint32_t>(col)] = 1;
+        }
         const std::size_t width = std::max<std::size_t>(1, tb.columns.size());
         return {fb, &tb.cells.at(static_cast<std::size_t>(row) * width + static_cast<std::size_t>(col))};
     }
@@ -1348,7 +1352,9 @@ struct interp {
         const state::frame& f = s.frames_[fi];
         if (f.kind == state::frame_kind::list) [[likely]] {
             if (f.pc >= f.aux_len) return pop();
-            return statement(fi, f.aux == npos ? f.node : g.flat_statements[f.aux + f.pc], f.fb);
+            const id n = f.aux == npos ? f.node : g.flat_statements[f.aux + f.pc];
+            if (!s.ran_.empty()) [[unlikely]] s.ran_[n] = 1;
+            return statement(fi, n, f.fb);
         }
         step_frame(fi);
     }
@@ -1762,6 +1768,10 @@ state::state(const game& g, std::uint64_t seed, state_options options)
         }
     }
     fires_.assign(rs.rules.size(), 0);
+    if (opt_.track_coverage) {
+        ran_.assign(rs.nodes.size(), 0);
+        keys_read_.assign(g.table_key_first.back(), 0);
+    }
     // Room for the stacks up front, so that the play loop does not grow them step by step.
     locals_.reserve(256);
     loop_store_.reserve(256);

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <numeric>
 #include <sstream>
 
@@ -167,4 +168,38 @@ TEST_CASE("sim: the command's JSON is the same on 1 and 3 threads", "[sim]") {
     std::uint64_t ended = 0;
     for (const auto& [reason, count] : j["end_reasons"].items()) ended += count.get<std::uint64_t>();
     REQUIRE(ended == 40);
+}
+
+TEST_CASE("sim: coverage records the statements run and the table rows read, and only those", "[sim]") {
+    // The rally roll is clamped to 1..6: the table's 7+ row is never read, the others are.
+    const ir::ruleset rs = compile_sim("tests/checker/dead-cell/clamped_rally_row.wph");
+    engine::sim_options o;
+    o.games = 200;
+    o.players = 2;
+    engine::sim_report plain = engine::simulate(rs, o);
+    CHECK(plain.statements_run.empty());
+    CHECK(plain.keys_read.empty());
+
+    o.coverage = true;
+    const engine::sim_report r = engine::simulate(rs, o);
+    REQUIRE(rs.tables.size() == 1);
+    const ir::table& t = rs.tables[0];
+    REQUIRE(r.table_key_first.size() == 2);
+    REQUIRE(r.table_key_first[1] == t.rows.size() + t.columns.size());
+    REQUIRE(r.keys_read.size() == r.table_key_first[1]);
+    for (std::size_t i = 0; i < t.rows.size(); ++i) {
+        INFO("row " << t.rows[i].key.text);
+        CHECK((r.keys_read[i] != 0) == (t.rows[i].key.text != "7+"));
+    }
+    // the `end game` statement ran; a node that is no statement never does
+    REQUIRE(r.statements_run.size() == rs.nodes.size());
+    bool ended = false;
+    for (ir::id n = 0; n < rs.nodes.size(); ++n)
+        if (rs.nodes[n].code == ir::op::end_game && r.statements_run[n]) ended = true;
+    CHECK(ended);
+    CHECK(std::count(r.statements_run.begin(), r.statements_run.end(), 1) < static_cast<long>(rs.nodes.size()));
+
+    // the same games whatever the coverage
+    o.coverage = false;
+    require_same(plain, r);
 }

@@ -71,6 +71,7 @@ public:
         if (wanted("decisions") || wanted("reach")) timed("decisions", [&] { domain_checks(); });
         const bool sequence = wanted("tables") || wanted("bounds") || wanted("choices") || wanted("reach");
         timed("explore", [&] {
+            if (wanted("tables") || wanted("reach")) play_evidence();
             if (sequence) sym_.explore();
             if (wanted("examples")) sym_.run_examples();
         });
@@ -126,8 +127,13 @@ private:
         f();
         out_.stats[kind].milliseconds +=
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-        if (debug_) std::fprintf(stderr, "%s: %llu queries, %.0f ms\n", kind.c_str(),
-                                 static_cast<unsigned long long>(out_.stats[kind].queries), out_.stats[kind].milliseconds);
+        if (debug_) {
+            std::fprintf(stderr, "%s: %llu queries, %.0f ms (%.0f ms in the solver)\n", kind.c_str(),
+                         static_cast<unsigned long long>(out_.stats[kind].queries), out_.stats[kind].milliseconds, solver_ms_);
+            for (const auto& [k, v] : by_purpose_) std::fprintf(stderr, "  %-20s %5zu queries %8.0f ms\n", k.c_str(), v.first, v.second);
+        }
+        solver_ms_ = 0;
+        by_purpose_.clear();
     }
 
     // ------------------------------------------------------------ solving
@@ -171,7 +177,15 @@ private:
             return z3::unknown;
         }
         const unsigned ms = static_cast<unsigned>(std::min<double>(opt_.timeout_ms, budget_left_ms()));
+        const auto t0 = std::chrono::steady_clock::now();
         const z3::check_result r = dog_.check(s, assumptions..., ms);
+        if (debug_) {
+            const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+            solver_ms_ += ms;
+            auto& b = by_purpose_[purpose_ + (r == z3::sat ? " sat" : r == z3::unsat ? " unsat" : " unknown")];
+            b.first += 1;
+            b.second += ms;
+        }
         if (r == z3::unknown && ms < opt_.timeout_ms && budget_left_ms() < 1.0)
             out_.out_of_time = true;  // cut short by the budget, not by its own limit
         return r;
@@ -302,25 +316,57 @@ private:
             for (unsigned v : vs) relevant.insert(find(parent, v));
         z3::expr_vector chosen(ctx_);
         std::map<unsigned, std::vector<unsigned>> others;
+        // On a path already known satisfiable, every independent group is too
+        const bool path_sat = known_sat_.count(facts.get()) > 0;
         for (unsigned c : all) {
             const conjunct& cj = conjuncts_[c];
             if (cj.vars.empty() || relevant.count(find(parent, cj.vars[0]))) chosen.push_back(cj.e);
-            else others[find(parent, cj.vars[0])].push_back(c);
+            else if (!path_sat) others[find(parent, cj.vars[0])].push_back(c);
         }
+        // The small groups not known yet are asked together first: they share no variable, so
+        // together they hold exactly when each does, and setting a question up costs far more
+        // than solving a few facts. Only when that fails is each asked alone.
+        std::vector<const std::vector<unsigned>*> fresh;
         for (auto& [root, group] : others) {
             std::sort(group.begin(), group.end());
+            if (group.size() <= small_group && !group_sat_.count(group)) fresh.push_back(&group);
+        }
+        if (fresh.size() > 1) {
+            z3::solver s = one_shot_solver();
+            for (const std::vector<unsigned>* g : fresh)
+                for (unsigned c : *g) s.add(conjuncts_[c].e);
+            ++out_.stats[kind_].queries;
+            purpose_ = "small groups";
+            if (ask(s) == z3::sat)
+                for (const std::vector<unsigned>* g : fresh) group_sat_.emplace(*g, z3::sat);
+            purpose_ = "other";
+        }
+        for (auto& [root, group] : others) {
             auto it = group_sat_.find(group);
             if (it == group_sat_.end()) {
                 z3::solver s = one_shot_solver();
                 for (unsigned c : group) s.add(conjuncts_[c].e);
                 ++out_.stats[kind_].queries;
+                purpose_ = "group";
                 it = group_sat_.emplace(group, ask(s)).first;
+                purpose_ = "other";
             }
             if (it->second == z3::unsat) return std::nullopt;
             if (it->second == z3::unknown) undecided = true;
         }
         for (const z3::expr& t : tparts) chosen.push_back(t);
         return chosen.empty() ? ctx_.bool_val(true) : z3::mk_and(chosen);
+    }
+
+    // Independent groups of at most this many facts are first asked together (slice).
+    static constexpr std::size_t small_group = 50;
+
+    // The facts of this path and so of every shorter one hold together: their independent groups
+    // need no question of their own any more (most questions are asked along the same paths).
+    void mark_satisfiable(const fact_list& facts) {
+        if (!facts || known_sat_.count(facts.get())) return;
+        keep_alive_.push_back(facts);  // keyed by address: the node must not be reused
+        for (const detail::fact_node* f = facts.get(); f && known_sat_.insert(f).second; f = f->prev.get()) {}
     }
 
     // The facts within `radius` steps of the target's variables (two facts are a step apart
@@ -367,7 +413,10 @@ private:
             p.set("rlimit", opt_.rlimit ? std::min(opt_.rlimit, quick_rlimit) : quick_rlimit);
             s.set(p);
             s.add(neighbourhood(facts, target, radius));
-            if (ask(s) == z3::unsat) return z3::unsat;
+            purpose_ = "quick" + std::to_string(radius);
+            const z3::check_result r = ask(s);
+            purpose_ = "other";
+            if (r == z3::unsat) return z3::unsat;
         }
         return solve(facts, target, false).r;
     }
@@ -389,11 +438,14 @@ private:
         s.add(*q);
         dump(s);
         const auto t0 = std::chrono::steady_clock::now();
+        purpose_ = show ? "full+witness" : "full";
         a.r = ask(s);
+        purpose_ = "other";
         const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
         if (debug_ && ms > 200) std::fprintf(stderr, "  slow %s query: %.0f ms (%s)\n", kind_.c_str(), ms,
                                              a.r == z3::sat ? "sat" : a.r == z3::unsat ? "unsat" : "unknown");
         if (a.r == z3::sat && undecided) a.r = z3::unknown;
+        if (a.r == z3::sat) mark_satisfiable(facts);
         if (a.r == z3::sat && show) {
             // the answer rests on every fact of the path (the slice's and the independent
             // groups'), so an approximation anywhere in them is named
@@ -636,8 +688,16 @@ private:
 
     // Whether a site unreachable under the chosen options is reachable under others: the
     // sequence is explored again with every option free.
+    // Whether random play under other option values ran statement (or block) `node`.
+    bool played_under_other_options(id node) {
+        if (rs_.options.empty()) return false;
+        if (!played_elsewhere_) play_other_options();
+        return started(run_elsewhere_, node);
+    }
+
     bool reachable_under_other_options(id node) {
         if (rs_.options.empty()) return false;
+        if (played_under_other_options(node)) return true;
         if (!free_) {
             free_ = std::make_unique<symbolic>(ctx_, rs_, sym_.lay.players);
             free_->free_options = true;
@@ -843,6 +903,42 @@ private:
     // Rules that apply nowhere the sequence consults them; blocks and game ends never reached.
     // Random games through the engine: a rule that fires or a game end that happens there is
     // reached, with a seeded game as its witness, and needs no proof.
+    static void merge(std::vector<std::uint8_t>& into, const std::vector<std::uint8_t>& from) {
+        if (into.size() < from.size()) into.resize(from.size(), 0);
+        for (std::size_t i = 0; i < from.size(); ++i) into[i] |= from[i];
+    }
+
+    // Random games under each other value of each option, one option at a time (a tenth of the
+    // games per value, at the fewest and the most players): what they run is reachable under
+    // other options and needs no proof of it.
+    void play_other_options() {
+        played_elsewhere_ = true;
+        if (opt_.sim_games == 0 || rs_.sequences.empty()) return;
+        const int lo = static_cast<int>(std::max<std::int64_t>(1, rs_.min_players));
+        std::set<int> counts{lo, std::max(lo, sym_.lay.players)};
+        for (std::size_t o = 0; o < rs_.options.size(); ++o) {
+            for (std::uint32_t v = 0; v < rs_.options[o].values.size(); ++v) {
+                if (v == rs_.options[o].selected_index || budget_left_ms() < 1.0) continue;
+                ir::ruleset variant = rs_;
+                variant.options[o].selected_index = v;
+                for (int players : counts) {
+                    engine::sim_options so;
+                    so.games = std::max<std::uint64_t>(1, opt_.sim_games / 10);
+                    so.players = players;
+                    so.seed = 1;
+                    so.check_invariants = false;
+                    so.max_decisions = 100000;
+                    so.coverage = true;
+                    try {
+                        merge(run_elsewhere_, engine::simulate(variant, so).statements_run);
+                    } catch (const std::exception&) {
+                        // a variant the engine cannot set up: no evidence from it
+                    }
+                }
+            }
+        }
+    }
+
     void play_evidence() {
         if (opt_.sim_games == 0 || rs_.sequences.empty()) return;
         const int lo = static_cast<int>(std::max<std::int64_t>(1, rs_.min_players));
@@ -853,12 +949,16 @@ private:
             so.seed = 1;
             so.check_invariants = false;
             so.max_decisions = 100000;
+            so.coverage = true;
             try {
                 const engine::sim_report r = engine::simulate(rs_, so);
                 for (const engine::sim_rule& x : r.rules)
                     if (x.fires > 0) fired_.insert(x.name);
                 for (const auto& [reason, n] : r.end_reasons)
                     if (n > 0) ended_.insert(reason);
+                merge(statements_run_, r.statements_run);
+                merge(keys_read_, r.keys_read);
+                table_key_first_ = r.table_key_first;
                 played_ += r.games;
             } catch (const std::exception&) {
                 // a ruleset the engine cannot set up for this many players: no evidence
@@ -866,8 +966,25 @@ private:
         }
     }
 
+    // Whether random play (its statements run) started statement n: for a block or a list, its
+    // first statement (the engine runs those inline).
+    bool started(const std::vector<std::uint8_t>& ran, id n) const {
+        while (n != ir::no_id && (rs_.nodes.at(n).code == ir::op::block || rs_.nodes.at(n).code == ir::op::seq)) {
+            const ir::node& nd = rs_.nodes.at(n);
+            if (nd.child_count == 0) return false;
+            n = rs_.children.at(nd.first_child);
+        }
+        return n != ir::no_id && n < ran.size() && ran[n] != 0;
+    }
+
+    // Whether random play read key i (a row, then the columns) of table t.
+    bool played_key(id t, std::size_t i) const {
+        if (keys_read_.empty() || t + 1 >= table_key_first_.size()) return false;
+        const std::size_t k = table_key_first_[t] + i;
+        return k < table_key_first_[t + 1] && keys_read_[k] != 0;
+    }
+
     void reach_checks() {
-        play_evidence();
         std::map<id, std::vector<const detail::rule_site*>> by_rule;
         for (const detail::rule_site& s : sym_.rule_sites) by_rule[s.rule].push_back(&s);
         for (id g = 0; g < rs_.groups.size(); ++g) {
@@ -939,6 +1056,8 @@ private:
             const ir::block& bl = rs_.blocks[b];
             auto it = by_block.find(b);
             if (it == by_block.end()) continue;  // in a procedure the sequence never calls
+            // seen in play, under these options or (then it is no finding either way) others
+            if (started(statements_run_, bl.node) || played_under_other_options(bl.node)) continue;
             bool reached = false, undecided = false;
             for (const auto* s : it->second) {
                 const z3::check_result a = solve_local_first(s->facts, ctx_.bool_val(true));
@@ -962,6 +1081,7 @@ private:
         for (const detail::end_site& s : sym_.end_sites) by_reason[s.reason].push_back(&s);
         for (const auto& [reason, sites] : by_reason) {
             if (ended_.count(reason)) continue;
+            if (std::any_of(sites.begin(), sites.end(), [&](const auto* s) { return played_under_other_options(s->node); })) continue;
             bool reached = false, undecided = false;
             for (const auto* s : sites) {
                 const z3::check_result a = solve_local_first(s->facts, ctx_.bool_val(true));
@@ -1054,12 +1174,16 @@ private:
             // printing an option does not pick) has no dead cells: its cells are for those others.
             if (!rs_.options.empty()) {
                 bool consulted = false;
-                for (const detail::table_site* s : it->second)
-                    if (solve_local_first(s->facts, ctx_.bool_val(true)) != z3::unsat) { consulted = true; break; }
+                for (std::size_t i = 0; i < tb.rows.size() + tb.columns.size() && !consulted; ++i) consulted = played_key(t, i);
+                for (const detail::table_site* s : it->second) {
+                    if (consulted) break;
+                    consulted = solve_local_first(s->facts, ctx_.bool_val(true)) != z3::unsat;
+                }
                 if (!consulted && reachable_under_other_options(it->second.front()->node)) continue;
             }
             // dead cells: a row (column) no key that can occur selects
-            auto dead = [&](const ir::key_range& key, std::size_t k, const std::string& what) {
+            auto dead = [&](const ir::key_range& key, std::size_t k, std::size_t index, const std::string& what) {
+                if (played_key(t, index)) return;
                 for (const detail::table_site* s : it->second) {
                     if (solve_local_first(s->facts, detail::key_in(ctx_, key, s->keys.at(k))) != z3::unsat) return;
                 }
@@ -1073,8 +1197,8 @@ private:
                         {"the key falls in `" + key.text + "`", detail::key_in(ctx_, key, ts->keys.at(k))}};
                 });
             };
-            for (const ir::table_row& r : tb.rows) dead(r.key, 0, "row");
-            for (const ir::key_range& c : tb.columns) dead(c, 1, "column");
+            for (std::size_t i = 0; i < tb.rows.size(); ++i) dead(tb.rows[i].key, 0, i, "row");
+            for (std::size_t i = 0; i < tb.columns.size(); ++i) dead(tb.columns[i], 1, tb.rows.size() + i, "column");
         }
     }
 
@@ -1230,8 +1354,17 @@ private:
     std::set<std::string> fired_, ended_;  // seen in random play
     std::unique_ptr<symbolic> free_;       // the sequence with every option free
     std::uint64_t played_ = 0;
+    std::vector<std::uint8_t> statements_run_, keys_read_;  // seen in random play (sim_report)
+    std::vector<std::uint32_t> table_key_first_;
+    std::vector<std::uint8_t> run_elsewhere_;  // statements run in play under other option values
+    bool played_elsewhere_ = false;
     std::map<std::vector<unsigned>, z3::check_result> group_sat_;
+    std::unordered_set<const detail::fact_node*> known_sat_;  // paths whose facts are satisfiable
     bool debug_ = std::getenv("WP_CHECK_DEBUG") != nullptr;
+    // WP_CHECK_DEBUG: time inside the solver in the current stage, and per kind of query
+    double solver_ms_ = 0;
+    std::string purpose_ = "other";
+    std::map<std::string, std::pair<std::size_t, double>> by_purpose_;
     // the variables standing for cut subterms (the unfolding budget), by term id, with what
     std::size_t approx_scanned_ = 0;
     std::map<unsigned, std::string> approx_;

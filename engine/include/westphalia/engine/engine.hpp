@@ -82,6 +82,9 @@ public:
     std::vector<std::int64_t> instance_attributes;  // instance * stride + field -> value
     std::vector<ir::distribution> dice;       // per ruleset::dice_terms: the exact distribution
     std::vector<std::uint8_t> block_is_turn;  // per ruleset::blocks: a `turn` block
+    // Per ruleset::tables: where its rows, then its columns, start among all tables' keys
+    // (state::keys_read); the last entry is the number of keys.
+    std::vector<std::uint32_t> table_key_first;
     bool has_turns = false;
     // A quantity or predicate that reads only its parameters (entity attributes, constants,
     // options, other such quantities) and has no modifier is tabulated over its parameters'
@@ -165,6 +168,9 @@ struct state_options {
     // Record which statement last changed each value and zone, so that last_change() can name
     // what broke an invariant (a little slower).
     bool track_changes = false;
+    // Record which statements ran and which table rows and columns were read (statements_run(),
+    // keys_read()): what play shows reachable, which the checker then need not prove.
+    bool track_coverage = false;
 };
 
 class state {
@@ -197,6 +203,10 @@ public:
     // where it makes legal an option whose guard fails, a require once per `may` it makes
     // mandatory. Several evaluations within one statement count once.
     const std::vector<std::uint64_t>& rule_fires() const { return fires_; }
+    // With state_options::track_coverage (else empty): per ruleset::nodes, 1 when the statement
+    // started; per table key (game::table_key_first), 1 when that row or column was read.
+    const std::vector<std::uint8_t>& statements_run() const { return ran_; }
+    const std::vector<std::uint8_t>& keys_read() const { return keys_read_; }
     std::uint64_t decisions() const { return decisions_; }
     // The names of the ruleset's invariants that do not hold in this state.
     std::vector<std::string> violated_invariants() const;
@@ -256,6 +266,7 @@ private:
     std::vector<frame> frames_;
     std::vector<std::uint64_t> fires_;
     std::vector<ir::id> fire_log_;  // fires of the statement being run
+    std::vector<std::uint8_t> ran_, keys_read_;  // state_options::track_coverage
     std::vector<std::int64_t> scratch_;  // set elements being iterated (a stack)
     std::vector<std::int64_t> targets_;  // zone instances a statement acts on
     std::vector<ir::id> rule_stack_;     // applicable rules being used (a stack)

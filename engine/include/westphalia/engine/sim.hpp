@@ -24,6 +24,7 @@ struct sim_options {
     std::uint64_t max_decisions = 1'000'000;     // a game stops ("decision limit") beyond this
     std::map<std::string, std::string> options;  // name=value, as play_options::options
     std::size_t max_messages = 5;                // errors and violations quoted in the report
+    bool coverage = false;                       // fill sim_report::statements_run and keys_read
     // Called on the calling thread about ten times a second with (games finished, games).
     std::function<void(std::uint64_t, std::uint64_t)> progress;
 };
@@ -72,6 +73,13 @@ struct sim_report {
 
     std::vector<sim_rule> rules;                 // every rule that can fire, in ruleset order
     std::vector<std::string> never_fired;        // names of the rules with fires == 0
+
+    // With sim_options::coverage, over all games (else empty): per ruleset::nodes, 1 when the
+    // statement started in some game; per table key (game::table_key_first: a table's rows,
+    // then its columns), 1 when some game read it.
+    std::vector<std::uint8_t> statements_run;
+    std::vector<std::uint8_t> keys_read;
+    std::vector<std::uint32_t> table_key_first;
 };
 
 // Plays the games. Throws engine_error when the game cannot be set up (unknown option).
