@@ -1074,6 +1074,7 @@ private:
                              bl.word + " `" + bl.path + "` is never reached: the circumstances around it can never hold");
             f.elements.push_back({"block", bl.path, bl.prov});
             f.proof = proof_kind::proved;
+            if (played_) f.replay = "confirmed: none of " + std::to_string(played_) + " random games reached it either";
             because_at_sites(f, it->second, [](const detail::site&) { return std::vector<std::pair<std::string, z3::expr>>{}; });
         }
         // game ends
@@ -1100,6 +1101,7 @@ private:
             finding& f = add("unreachable", severity::warning, reason, "the game can never end with `" + reason + "`");
             for (const auto* s : sites) f.elements.push_back({"statement", "end game " + reason, statement_prov(s->node)});
             f.proof = proof_kind::proved;
+            if (played_) f.replay = "confirmed: none of " + std::to_string(played_) + " random games ended so either";
             because_at_sites(f, sites, [](const detail::site&) { return std::vector<std::pair<std::string, z3::expr>>{}; });
         }
     }
@@ -1191,6 +1193,7 @@ private:
                                  what + " `" + key.text + "` of table `" + tb.name + "` can never be selected");
                 f.elements.push_back({"table", tb.name, tb.prov});
                 f.proof = proof_kind::proved;
+                if (played_) f.replay = "confirmed: none of " + std::to_string(played_) + " random games read it either";
                 because_at_sites(f, it->second, [&](const detail::site& s) {
                     const auto* ts = static_cast<const detail::table_site*>(&s);
                     return std::vector<std::pair<std::string, z3::expr>>{
