@@ -70,6 +70,28 @@ TEST_CASE("every layer of the obligations ruleset changes what it says", "[diff]
     }
 }
 
+TEST_CASE("a change whose witness is not wanted is found the same, without one", "[diff]") {
+    const fs::path folder = root / "tests" / "rulesets" / "errata-obligations";
+    const wp::ir::ruleset before = compiled(folder, "fixes_table"), after = compiled(folder, "clarify_bad");
+    const wp::verify::outcome_diff full = wp::verify::compare_outcomes(before, after);
+    wp::verify::diff_options o;
+    std::set<std::string> asked;
+    o.wants_witness = [&](const std::string& what, const std::string& subject) {
+        asked.insert(what + " " + subject);
+        return false;
+    };
+    const wp::verify::outcome_diff bare = wp::verify::compare_outcomes(before, after, o);
+    REQUIRE(bare.changes.size() == full.changes.size());
+    for (std::size_t i = 0; i < bare.changes.size(); ++i) {
+        CHECK(bare.changes[i].subject == full.changes[i].subject);
+        CHECK(bare.changes[i].only_gaps == full.changes[i].only_gaps);
+        CHECK(bare.changes[i].witness.empty());
+        CHECK_FALSE(full.changes[i].witness.empty());
+        CHECK(asked.count(bare.changes[i].what + " " + bare.changes[i].subject) == 1);
+    }
+    CHECK(bare.queries < full.queries);  // the smallest witness is a query of its own
+}
+
 TEST_CASE("errata obligations: each broken one is an error naming its block", "[diff]") {
     const fs::path folder = root / "tests" / "rulesets" / "errata-obligations";
     wp::verify::check_options o;

@@ -433,10 +433,12 @@ private:
         }
         // the witness shows what the outcomes read, not the whole domain
         const z3::expr near = changed && side_a && side_b;
-        z3::model m = smallest(world && changed, near, s.get_model());
-        c.witness = witness(near, m);
-        c.witness.push_back("before: " + print_outcome(m, ea, from_, sa, false));
-        c.witness.push_back("after: " + print_outcome(m, eb, to_, sb, true));
+        if (!opt_.wants_witness || opt_.wants_witness(sa.what, sa.name)) {
+            z3::model m = smallest(world && changed, near, s.get_model());
+            c.witness = witness(near, m);
+            c.witness.push_back("before: " + print_outcome(m, ea, from_, sa, false));
+            c.witness.push_back("after: " + print_outcome(m, eb, to_, sb, true));
+        }
         c.message = sa.what + " `" + sa.name + "` has a different outcome";
         // only gaps: nowhere did the old stack decide and the new one differ
         if (sa.what == "decision" || sa.what == "table") {

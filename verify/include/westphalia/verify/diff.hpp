@@ -9,6 +9,7 @@
 #include "westphalia/verify/check.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,9 @@ struct diff_options {
     // When set, each changed subject in this list is also asked whether it changes outside the
     // given situations (outcome_change::outside_scope).
     std::vector<change_scope> scopes;
+    // When set and false for a subject ("decision", "wins"), a change of it gets no witness
+    // (outcome_change::witness stays empty): finding the smallest costs more than the question.
+    std::function<bool(const std::string& what, const std::string& subject)> wants_witness;
 };
 
 struct outcome_diff {
