@@ -128,3 +128,16 @@ TEST_CASE("a table row read in random play is not asked about", "[verify][corpus
     REQUIRE(without.findings.size() == 1);
     CHECK(with_play.stats.at("tables").queries < without.stats.at("tables").queries);
 }
+
+TEST_CASE("a new value whose variables' ranges keep it in range is not asked about", "[verify][corpus]") {
+    wp::dsl::source_manager sources;
+    wp::dsl::diagnostic_sink sink;
+    const auto rs = wp::compiler::compile_ruleset(std::string(WP_SOURCE_DIR) + "/tests/checker/clean/casualties_from_dice.wph", {},
+                                                  sources, sink);
+    REQUIRE(rs);
+    wp::verify::check_options o;
+    o.checks = {"bounds"};
+    const wp::verify::check_result r = wp::verify::check(*rs, o);
+    CHECK(r.findings.empty());
+    CHECK(r.stats.at("bounds").queries == 0);  // 1d6 + 2 is 3..8: the interval alone proves it
+}

@@ -3,6 +3,7 @@
 #include "westphalia/verify/check.hpp"
 
 #include "accepts.hpp"
+#include "intervals.hpp"
 #include "obligations.hpp"
 #include "symbolic.hpp"
 #include "watchdog.hpp"
@@ -1250,10 +1251,31 @@ private:
 
     // ------------------------------------------------------------ bounds, choices, examples
 
+    // Whether the facts about the new value's variables alone keep it in the field's range, for
+    // every place it may write (no question needed then).
+    bool stays_in_range(const detail::bound_site& s) {
+        const ir::type& t = rs_.types.at(s.type);
+        if (t.kind != ir::type_kind::range) return false;
+        const fact_index& ix = index_of(s.facts);
+        for (const z3::expr& v : s.value) {
+            detail::interval_bounds bounds;
+            for (unsigned var : variables_of(v)) {
+                auto it = ix.by_var.find(var);
+                if (it == ix.by_var.end()) return false;
+                for (unsigned c : it->second)
+                    if (conjuncts_[c].vars.size() == 1) bounds.learn(conjuncts_[c].e);
+            }
+            const std::optional<detail::interval> x = bounds.of(v);
+            if (!x || x->lo < t.lo || x->hi > t.hi) return false;
+        }
+        return true;
+    }
+
     void bound_checks() {
         std::set<id> reported;
         for (const detail::bound_site& s : sym_.bound_sites) {
             if (reported.count(s.node)) continue;
+            if (stays_in_range(s)) continue;
             // one question for every place the assignment may write, then the place it does
             z3::expr_vector any(ctx_);
             for (const z3::expr& o : s.out) any.push_back(o);

@@ -1,0 +1,152 @@
+#include "intervals.hpp"
+
+#include <algorithm>
+#include <limits>
+
+namespace wp::verify::detail {
+
+namespace {
+
+__extension__ typedef __int128 wide;  // sums and products of 64-bit ends, checked before narrowing back
+
+constexpr std::int64_t lowest = std::numeric_limits<std::int64_t>::min(), highest = std::numeric_limits<std::int64_t>::max();
+
+bool is_variable(const z3::expr& e) { return e.is_const() && !e.is_numeral() && e.is_int(); }
+
+// An interval from 128-bit ends, or none when they leave 64 bits.
+std::optional<interval> fit(wide lo, wide hi) {
+    if (lo < lowest || hi > highest) return std::nullopt;
+    return interval{static_cast<std::int64_t>(lo), static_cast<std::int64_t>(hi)};
+}
+
+}  // namespace
+
+void interval_bounds::narrow(const z3::expr& var, std::int64_t lo, std::int64_t hi) {
+    auto [it, fresh] = vars_.try_emplace(var.id(), interval{lo, hi});
+    if (fresh) return;
+    it->second.lo = std::max(it->second.lo, lo);
+    it->second.hi = std::min(it->second.hi, hi);
+}
+
+void interval_bounds::learn(const z3::expr& fact) {
+    if (!fact.is_app()) return;
+    Z3_decl_kind k = fact.decl().decl_kind();
+    z3::expr f = fact;
+    bool negated = false;
+    if (k == Z3_OP_NOT) {
+        f = fact.arg(0);
+        if (!f.is_app()) return;
+        k = f.decl().decl_kind();
+        negated = true;
+    }
+    if (f.num_args() != 2) return;
+    z3::expr a = f.arg(0), b = f.arg(1);
+    std::int64_t c = 0;
+    // written as (var op number): a number on the left mirrors the comparison
+    if (a.is_numeral_i64(c) && is_variable(b)) {
+        std::swap(a, b);
+        switch (k) {
+            case Z3_OP_LE: k = Z3_OP_GE; break;
+            case Z3_OP_GE: k = Z3_OP_LE; break;
+            case Z3_OP_LT: k = Z3_OP_GT; break;
+            case Z3_OP_GT: k = Z3_OP_LT; break;
+            default: break;
+        }
+    } else if (!(is_variable(a) && b.is_numeral_i64(c))) {
+        return;
+    }
+    if (negated) {
+        switch (k) {
+            case Z3_OP_LE: k = Z3_OP_GT; break;
+            case Z3_OP_GE: k = Z3_OP_LT; break;
+            case Z3_OP_LT: k = Z3_OP_GE; break;
+            case Z3_OP_GT: k = Z3_OP_LE; break;
+            default: return;  // not (x == c) bounds nothing
+        }
+    }
+    switch (k) {
+        case Z3_OP_LE: narrow(a, lowest, c); break;
+        case Z3_OP_GE: narrow(a, c, highest); break;
+        case Z3_OP_LT: if (c > lowest) narrow(a, lowest, c - 1); break;
+        case Z3_OP_GT: if (c < highest) narrow(a, c + 1, highest); break;
+        case Z3_OP_EQ: narrow(a, c, c); break;
+        default: break;
+    }
+}
+
+std::optional<interval> interval_bounds::of(const z3::expr& t, std::size_t budget) {
+    memo_.clear();
+    left_ = budget;
+    return bound(t);
+}
+
+std::optional<interval> interval_bounds::bound(const z3::expr& t) {
+    if (auto it = memo_.find(t.id()); it != memo_.end()) return it->second;
+    if (left_ == 0) return std::nullopt;
+    --left_;
+    std::optional<interval> x = of_uncached(t);
+    memo_.emplace(t.id(), x);
+    return x;
+}
+
+std::optional<interval> interval_bounds::of_uncached(const z3::expr& t) {
+    std::int64_t c = 0;
+    if (t.is_numeral_i64(c)) return interval{c, c};
+    if (is_variable(t)) {
+        auto it = vars_.find(t.id());
+        if (it == vars_.end() || it->second.lo == lowest || it->second.hi == highest || it->second.lo > it->second.hi)
+            return std::nullopt;
+        return it->second;
+    }
+    if (!t.is_app() || !t.is_int()) return std::nullopt;
+    switch (t.decl().decl_kind()) {
+        case Z3_OP_ADD: {
+            wide lo = 0, hi = 0;
+            for (unsigned i = 0; i < t.num_args(); ++i) {
+                const std::optional<interval> x = bound(t.arg(i));
+                if (!x) return std::nullopt;
+                lo += x->lo;
+                hi += x->hi;
+            }
+            return fit(lo, hi);
+        }
+        case Z3_OP_SUB: {
+            std::optional<interval> x = bound(t.arg(0));
+            if (!x) return std::nullopt;
+            wide lo = x->lo, hi = x->hi;
+            for (unsigned i = 1; i < t.num_args(); ++i) {
+                const std::optional<interval> y = bound(t.arg(i));
+                if (!y) return std::nullopt;
+                lo -= y->hi;
+                hi -= y->lo;
+            }
+            return fit(lo, hi);
+        }
+        case Z3_OP_UMINUS: {
+            const std::optional<interval> x = bound(t.arg(0));
+            if (!x) return std::nullopt;
+            return fit(-static_cast<wide>(x->hi), -static_cast<wide>(x->lo));
+        }
+        case Z3_OP_MUL: {
+            if (t.num_args() != 2) return std::nullopt;
+            std::int64_t m = 0;
+            z3::expr other = t.arg(1);
+            if (!t.arg(0).is_numeral_i64(m)) {
+                if (!t.arg(1).is_numeral_i64(m)) return std::nullopt;
+                other = t.arg(0);
+            }
+            const std::optional<interval> x = bound(other);
+            if (!x) return std::nullopt;
+            const wide a = static_cast<wide>(x->lo) * m, b = static_cast<wide>(x->hi) * m;
+            return fit(std::min(a, b), std::max(a, b));
+        }
+        case Z3_OP_ITE: {
+            const std::optional<interval> x = bound(t.arg(1)), y = bound(t.arg(2));
+            if (!x || !y) return std::nullopt;
+            return interval{std::min(x->lo, y->lo), std::max(x->hi, y->hi)};
+        }
+        default: return std::nullopt;
+    }
+}
+
+}  // namespace wp::verify::detail

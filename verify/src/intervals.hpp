@@ -1,0 +1,37 @@
+// Integer intervals of Z3 terms, from the simple bounds that facts state on single variables
+// (x <= 5, 2 <= x, x == 3, not (x < 1)): a cheap proof that a value stays within a range, asked
+// before any solver question. Terms it cannot bound (products of variables, divisions, anything
+// not linear) give no interval.
+#pragma once
+
+#include <z3++.h>
+
+#include <cstdint>
+#include <optional>
+#include <unordered_map>
+
+namespace wp::verify::detail {
+
+struct interval {
+    std::int64_t lo = 0, hi = 0;
+};
+
+class interval_bounds {
+public:
+    // Takes what a fact (a conjunct of the path) says about one variable, if anything.
+    void learn(const z3::expr& fact);
+    // The interval of an integer term, when every variable in it is bounded on both sides.
+    // Terms share subterms: each is bounded once, and a term of more than `budget` distinct
+    // subterms is not bounded at all.
+    std::optional<interval> of(const z3::expr& term, std::size_t budget = 4096);
+
+private:
+    std::optional<interval> bound(const z3::expr& term);
+    std::optional<interval> of_uncached(const z3::expr& term);
+    void narrow(const z3::expr& var, std::int64_t lo, std::int64_t hi);
+    std::unordered_map<unsigned, interval> vars_;  // by the variable's term id
+    std::unordered_map<unsigned, std::optional<interval>> memo_;  // during one of()
+    std::size_t left_ = 0;
+};
+
+}  // namespace wp::verify::detail
