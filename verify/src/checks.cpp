@@ -529,21 +529,26 @@ private:
         for (const z3::expr& v : all)
             if (near.count(v.id()) || v.to_string() == "players") vars.push_back(v);
         // the smallest witness: as many values as possible at their usual (initial) value
-        z3::optimize o(ctx_);
-        o.add(q);
         std::vector<std::size_t> known;
+        std::vector<z3::expr> usual;
         for (const z3::expr& v : vars) {
             auto it = index_.find(v.to_string());
             if (it == index_.end()) continue;
             const variable& var = sym_.variables[it->second];
             known.push_back(it->second);
-            if (var.var.is_bool()) o.add_soft(!var.var, 1);
-            else o.add_soft(var.var == ctx_.int_val(var.preferred), 1);
+            usual.push_back(var.var.is_bool() ? !var.var : var.var == ctx_.int_val(var.preferred));
         }
-        ++out_.stats[kind_].queries;
-        // The search for the smallest witness has the query's own limit: a shorter one made the
-        // witness depend on how busy the machine was.
-        if (ask(o) == z3::sat) m = o.get_model();
+        if (usual.size() > exact_witness_limit) {
+            few_changes(q, usual, m);
+        } else {
+            z3::optimize o(ctx_);
+            o.add(q);
+            for (const z3::expr& u : usual) o.add_soft(u, 1);
+            ++out_.stats[kind_].queries;
+            // The search for the smallest witness has the query's own limit: a shorter one made
+            // the witness depend on how busy the machine was.
+            if (ask(o) == z3::sat) m = o.get_model();
+        }
         std::vector<std::string> lines;
         for (const auto& [text, e] : extra) {
             const z3::expr v = m.eval(e, true);
@@ -574,6 +579,68 @@ private:
             if (done.insert(line).second) lines.push_back(line);
         }
         return lines;
+    }
+
+    // Above this many values to keep at their usual value, the exact smallest witness (Z3's
+    // optimizer) can take longer than all the other questions together (seconds, or its whole
+    // limit): a greedy one is found instead (few_changes).
+    static constexpr std::size_t exact_witness_limit = 200;
+
+    // A small witness by unsat cores: every value is assumed at its usual one; while that cannot
+    // hold, the values of the core are given up; then those given up are taken back where they
+    // can be. Not always the smallest (the one found keeps every value it can, one at a time),
+    // but a few dozen questions.
+    // Leaves m as it was when a question is not answered.
+    void few_changes(const z3::expr& q, const std::vector<z3::expr>& usual, z3::model& m) {
+        z3::solver s(ctx_);
+        configure(s);
+        s.add(q);
+        std::vector<z3::expr> flags;
+        std::unordered_map<unsigned, std::size_t> flag_of;
+        for (std::size_t i = 0; i < usual.size(); ++i) {
+            flags.push_back(ctx_.bool_const(("usual!" + std::to_string(i)).c_str()));
+            flag_of.emplace(flags.back().id(), i);
+            s.add(z3::implies(flags.back(), usual[i]));
+        }
+        std::vector<char> kept(usual.size(), 1);
+        auto holds = [&] {
+            z3::expr_vector assumed(ctx_);
+            for (std::size_t i = 0; i < usual.size(); ++i)
+                if (kept[i]) assumed.push_back(flags[i]);
+            ++out_.stats[kind_].queries;
+            return ask(s, assumed);
+        };
+        std::vector<std::size_t> given_up;
+        for (z3::check_result r = holds(); r != z3::sat; r = holds()) {
+            if (r == z3::unknown) return;
+            const z3::expr_vector core = s.unsat_core();
+            std::size_t dropped = 0;
+            for (unsigned c = 0; c < core.size(); ++c)
+                if (auto it = flag_of.find(core[c].id()); it != flag_of.end() && kept[it->second]) {
+                    kept[it->second] = 0;
+                    given_up.push_back(it->second);
+                    ++dropped;
+                }
+            if (dropped == 0) return;  // the question itself cannot hold: keep the model given
+        }
+        std::sort(given_up.begin(), given_up.end());
+        // Take back a range of them together when it can be, else each half: the questions grow
+        // with the values that must change (a witness has few) times the halvings.
+        bool undecided = false;
+        std::function<void(std::size_t, std::size_t)> take_back = [&](std::size_t from, std::size_t to) {
+            if (from >= to || undecided) return;
+            for (std::size_t i = from; i < to; ++i) kept[given_up[i]] = 1;
+            const z3::check_result r = holds();
+            if (r == z3::sat) return;
+            for (std::size_t i = from; i < to; ++i) kept[given_up[i]] = 0;
+            if (r == z3::unknown) { undecided = true; return; }
+            if (to - from == 1) return;
+            const std::size_t mid = from + (to - from) / 2;
+            take_back(from, mid);
+            take_back(mid, to);
+        };
+        take_back(0, given_up.size());
+        if (holds() == z3::sat) m = s.get_model();
     }
 
     // ------------------------------------------------------------ findings
