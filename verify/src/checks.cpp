@@ -69,10 +69,11 @@ public:
 
     void run() {
         // reach needs the decisions' verdicts (a rule impossible in the domain is not asked again)
-        if (wanted("decisions") || wanted("reach")) timed("decisions", [&] { domain_checks(); });
+        const bool decisions = wanted("decisions") || wanted("reach");
+        if (decisions || wanted("tables")) timed("play", [&] { play_evidence(); });
+        if (decisions) timed("decisions", [&] { domain_checks(); });
         const bool sequence = wanted("tables") || wanted("bounds") || wanted("choices") || wanted("reach");
         timed("explore", [&] {
-            if (wanted("tables") || wanted("reach")) play_evidence();
             if (sequence) sym_.explore();
             if (wanted("examples")) sym_.run_examples();
         });
@@ -810,10 +811,10 @@ private:
         facts = std::make_shared<const detail::fact_node>(detail::fact_node{{side, "the possible dice and values"}, facts});
         const std::string target = target_name(gr);
 
-        // vacuous and shadowed
+        // vacuous and shadowed (a rule that fired in random play is neither)
         for (id r : gr.rules) {
             const ir::rule& rule = rs_.rules.at(r);
-            if (rule.guard == ir::no_id) continue;
+            if (rule.guard == ir::no_id || fired_.count(rule.name)) continue;
             answer a = solve(facts, guards.at(r), false);
             if (a.r == z3::unknown) { unknown("whether rule " + rule.name + " can apply", {rule_elem(r)}); continue; }
             if (a.r == z3::unsat && applies_under_other_options(r, args, st, facts)) {
@@ -1015,11 +1016,15 @@ private:
             so.games = opt_.sim_games;
             so.players = players;
             so.seed = 1;
-            so.check_invariants = false;
+            // Invariants checked: a state that breaks one lies outside the domain the questions
+            // assume, so play with a violation is no evidence. (A game stopped by an engine error,
+            // a table with no row for a key say, reached every state before it.)
+            so.check_invariants = true;
             so.max_decisions = 100000;
             so.coverage = true;
             try {
                 const engine::sim_report r = engine::simulate(rs_, so);
+                if (r.invariant_violations > 0) continue;
                 for (const engine::sim_rule& x : r.rules)
                     if (x.fires > 0) fired_.insert(x.name);
                 for (const auto& [reason, n] : r.end_reasons)
