@@ -990,21 +990,31 @@ private:
                 if (v == rs_.options[o].selected_index || budget_left_ms() < 1.0) continue;
                 ir::ruleset variant = rs_;
                 variant.options[o].selected_index = v;
-                for (int players : counts) {
-                    engine::sim_options so;
-                    so.games = std::max<std::uint64_t>(1, opt_.sim_games / 10);
-                    so.players = players;
-                    so.seed = 1;
-                    so.check_invariants = false;
-                    so.max_decisions = 100000;
-                    so.coverage = true;
-                    try {
-                        merge(run_elsewhere_, engine::simulate(variant, so).statements_run);
-                    } catch (const std::exception&) {
-                        // a variant the engine cannot set up: no evidence from it
-                    }
-                }
+                for (int players : counts)
+                    if (const auto r = evidence_games(variant, players, std::max<std::uint64_t>(1, opt_.sim_games / 10)))
+                        merge(run_elsewhere_, r->statements_run);
             }
+        }
+    }
+
+    // Seeded random games of `rs` with coverage, or nothing when they are no evidence: the engine
+    // cannot set the game up for this many players, or play broke an invariant (a state that
+    // breaks one lies outside the domain the questions assume). A game stopped by an engine
+    // error, a table with no row for a key say, reached every state before it.
+    std::optional<engine::sim_report> evidence_games(const ir::ruleset& rs, int players, std::uint64_t games) const {
+        engine::sim_options so;
+        so.games = games;
+        so.players = players;
+        so.seed = 1;
+        so.check_invariants = true;
+        so.max_decisions = 100000;
+        so.coverage = true;
+        try {
+            engine::sim_report r = engine::simulate(rs, so);
+            if (r.invariant_violations > 0) return std::nullopt;
+            return r;
+        } catch (const std::exception&) {
+            return std::nullopt;
         }
     }
 
@@ -1012,19 +1022,8 @@ private:
         if (opt_.sim_games == 0 || rs_.sequences.empty()) return;
         const int lo = static_cast<int>(std::max<std::int64_t>(1, rs_.min_players));
         for (int players = lo; players <= sym_.lay.players; ++players) {
-            engine::sim_options so;
-            so.games = opt_.sim_games;
-            so.players = players;
-            so.seed = 1;
-            // Invariants checked: a state that breaks one lies outside the domain the questions
-            // assume, so play with a violation is no evidence. (A game stopped by an engine error,
-            // a table with no row for a key say, reached every state before it.)
-            so.check_invariants = true;
-            so.max_decisions = 100000;
-            so.coverage = true;
-            try {
-                const engine::sim_report r = engine::simulate(rs_, so);
-                if (r.invariant_violations > 0) continue;
+            if (const std::optional<engine::sim_report> played = evidence_games(rs_, players, opt_.sim_games)) {
+                const engine::sim_report& r = *played;
                 for (const engine::sim_rule& x : r.rules)
                     if (x.fires > 0) fired_.insert(x.name);
                 for (const auto& [reason, n] : r.end_reasons)
@@ -1033,8 +1032,6 @@ private:
                 merge(keys_read_, r.keys_read);
                 table_key_first_ = r.table_key_first;
                 played_ += r.games;
-            } catch (const std::exception&) {
-                // a ruleset the engine cannot set up for this many players: no evidence
             }
         }
     }
