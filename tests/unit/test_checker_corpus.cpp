@@ -49,6 +49,16 @@ std::vector<fs::path> corpus() {
     return files;
 }
 
+// A corpus file compiled (every one must compile).
+wp::ir::ruleset compiled(const fs::path& file) {
+    wp::dsl::source_manager sources;
+    wp::dsl::diagnostic_sink sink;
+    const auto rs = wp::compiler::compile_ruleset(file, {}, sources, sink);
+    INFO(file.string());
+    REQUIRE(rs);
+    return *rs;
+}
+
 }  // namespace
 
 TEST_CASE("the checker corpus is large enough and every file states what it plants", "[verify][corpus]") {
@@ -67,12 +77,9 @@ TEST_CASE("the checker corpus is large enough and every file states what it plan
 
 TEST_CASE("the checker finds exactly the planted defects of every corpus file", "[verify][corpus]") {
     for (const fs::path& f : corpus()) {
-        wp::dsl::source_manager sources;
-        wp::dsl::diagnostic_sink sink;
-        const auto rs = wp::compiler::compile_ruleset(f, {}, sources, sink);
+        const wp::ir::ruleset rs = compiled(f);
         INFO(f.string());
-        REQUIRE(rs);
-        const wp::verify::check_result result = wp::verify::check(*rs);
+        const wp::verify::check_result result = wp::verify::check(rs);
         std::multiset<std::string> got;
         // An accepted finding is expected as `accepted <kind> <subject>`.
         for (const wp::verify::finding& x : result.findings)
@@ -96,32 +103,25 @@ TEST_CASE("random play only spares questions: the findings are the same without 
     // What play shows reachable (rules fired, blocks and statements run, table rows read, under
     // the chosen options and under others) is never asked; no verdict may depend on it.
     for (const fs::path& f : corpus()) {
-        wp::dsl::source_manager sources;
-        wp::dsl::diagnostic_sink sink;
-        const auto rs = wp::compiler::compile_ruleset(f, {}, sources, sink);
+        const wp::ir::ruleset rs = compiled(f);
         INFO(f.string());
-        REQUIRE(rs);
         wp::verify::check_options without;
         without.sim_games = 0;
         std::multiset<std::string> played, proved;
-        for (const wp::verify::finding& x : wp::verify::check(*rs).findings) played.insert(normalised(x.kind, x.subject));
-        for (const wp::verify::finding& x : wp::verify::check(*rs, without).findings) proved.insert(normalised(x.kind, x.subject));
+        for (const wp::verify::finding& x : wp::verify::check(rs).findings) played.insert(normalised(x.kind, x.subject));
+        for (const wp::verify::finding& x : wp::verify::check(rs, without).findings) proved.insert(normalised(x.kind, x.subject));
         CHECK(played == proved);
     }
 }
 
 TEST_CASE("a table row read in random play is not asked about", "[verify][corpus]") {
-    wp::dsl::source_manager sources;
-    wp::dsl::diagnostic_sink sink;
-    const auto rs = wp::compiler::compile_ruleset(std::string(WP_SOURCE_DIR) + "/tests/checker/dead-cell/clamped_rally_row.wph", {},
-                                                  sources, sink);
-    REQUIRE(rs);
+    const wp::ir::ruleset rs = compiled(fs::path(WP_SOURCE_DIR) / "tests/checker/dead-cell/clamped_rally_row.wph");
     wp::verify::check_options only_tables, unplayed;
     only_tables.checks = {"tables"};
     unplayed.checks = {"tables"};
     unplayed.sim_games = 0;
-    const wp::verify::check_result with_play = wp::verify::check(*rs, only_tables);
-    const wp::verify::check_result without = wp::verify::check(*rs, unplayed);
+    const wp::verify::check_result with_play = wp::verify::check(rs, only_tables);
+    const wp::verify::check_result without = wp::verify::check(rs, unplayed);
     // the 7+ row, never read, is still proved dead; the two rows play reads need no question
     REQUIRE(with_play.findings.size() == 1);
     CHECK(with_play.findings[0].kind == "dead-cell");
@@ -130,14 +130,10 @@ TEST_CASE("a table row read in random play is not asked about", "[verify][corpus
 }
 
 TEST_CASE("a new value whose variables' ranges keep it in range is not asked about", "[verify][corpus]") {
-    wp::dsl::source_manager sources;
-    wp::dsl::diagnostic_sink sink;
-    const auto rs = wp::compiler::compile_ruleset(std::string(WP_SOURCE_DIR) + "/tests/checker/clean/casualties_from_dice.wph", {},
-                                                  sources, sink);
-    REQUIRE(rs);
+    const wp::ir::ruleset rs = compiled(fs::path(WP_SOURCE_DIR) / "tests/checker/clean/casualties_from_dice.wph");
     wp::verify::check_options o;
     o.checks = {"bounds"};
-    const wp::verify::check_result r = wp::verify::check(*rs, o);
+    const wp::verify::check_result r = wp::verify::check(rs, o);
     CHECK(r.findings.empty());
     CHECK(r.stats.at("bounds").queries == 0);  // 1d6 + 2 is 3..8: the interval alone proves it
 }
