@@ -30,12 +30,7 @@ struct game_outcome {
 struct thread_totals {
     std::vector<std::uint64_t> fires;
     std::vector<std::uint64_t> games;
-    std::vector<std::uint8_t> ran, keys;  // sim_options::coverage: or-ed over the games
-
-    static void merge(std::vector<std::uint8_t>& into, const std::vector<std::uint8_t>& from) {
-        if (into.size() < from.size()) into.resize(from.size(), 0);
-        for (std::size_t i = 0; i < from.size(); ++i) into[i] |= from[i];
-    }
+    std::vector<std::uint8_t> ran, keys;  // sim_options::coverage: merged over the games
 };
 
 void note_violations(const state& s, std::vector<std::string>& seen) {
@@ -84,8 +79,8 @@ game_outcome play_one(const game& g, std::uint64_t seed, agent& a, const sim_opt
         }
     }
     if (sp) {
-        thread_totals::merge(totals.ran, sp->statements_run());
-        thread_totals::merge(totals.keys, sp->keys_read());
+        merge_coverage(totals.ran, sp->statements_run());
+        merge_coverage(totals.keys, sp->keys_read());
     }
     for (std::size_t r = 0; r < fires.size() && r < totals.fires.size(); ++r) {
         totals.fires[r] += fires[r];
@@ -109,6 +104,11 @@ const char* kind_name(ir::rule_kind k) {
 }
 
 }  // namespace
+
+void merge_coverage(std::vector<std::uint8_t>& into, const std::vector<std::uint8_t>& from) {
+    if (into.size() < from.size()) into.resize(from.size(), 0);
+    for (std::size_t i = 0; i < from.size(); ++i) into[i] |= from[i];
+}
 
 sim_report simulate(const ir::ruleset& rs, const sim_options& o) {
     const game g(rs, o.players, o.options);  // throws on an unknown option
@@ -207,8 +207,8 @@ sim_report simulate(const ir::ruleset& rs, const sim_options& o) {
     }
     if (o.coverage) {
         for (const thread_totals& t : totals) {
-            thread_totals::merge(r.statements_run, t.ran);
-            thread_totals::merge(r.keys_read, t.keys);
+            merge_coverage(r.statements_run, t.ran);
+            merge_coverage(r.keys_read, t.keys);
         }
         r.table_key_first = g.table_key_first;
     }

@@ -182,11 +182,11 @@ private:
         const auto t0 = std::chrono::steady_clock::now();
         const z3::check_result r = dog_.check(s, assumptions..., ms);
         if (debug_) {
-            const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-            solver_ms_ += ms;
+            const double took = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+            solver_ms_ += took;
             auto& b = by_purpose_[purpose_ + (r == z3::sat ? " sat" : r == z3::unsat ? " unsat" : " unknown")];
             b.first += 1;
-            b.second += ms;
+            b.second += took;
         }
         if (r == z3::unknown && ms < opt_.timeout_ms && budget_left_ms() < 1.0)
             out_.out_of_time = true;  // cut short by the budget, not by its own limit
@@ -755,8 +755,6 @@ private:
         return solve(facts, g, false).r == z3::sat;
     }
 
-    // Whether a site unreachable under the chosen options is reachable under others: the
-    // sequence is explored again with every option free.
     // Whether random play under other option values ran statement (or block) `node`.
     bool played_under_other_options(id node) {
         if (rs_.options.empty()) return false;
@@ -764,6 +762,8 @@ private:
         return started(run_elsewhere_, node);
     }
 
+    // Whether a site unreachable under the chosen options is reachable under others: seen in
+    // play under them, or else the sequence is explored again with every option free.
     bool reachable_under_other_options(id node) {
         if (rs_.options.empty()) return false;
         if (played_under_other_options(node)) return true;
@@ -969,14 +969,6 @@ private:
 
     // ------------------------------------------------------------ reachability
 
-    // Rules that apply nowhere the sequence consults them; blocks and game ends never reached.
-    // Random games through the engine: a rule that fires or a game end that happens there is
-    // reached, with a seeded game as its witness, and needs no proof.
-    static void merge(std::vector<std::uint8_t>& into, const std::vector<std::uint8_t>& from) {
-        if (into.size() < from.size()) into.resize(from.size(), 0);
-        for (std::size_t i = 0; i < from.size(); ++i) into[i] |= from[i];
-    }
-
     // Random games under each other value of each option, one option at a time (a tenth of the
     // games per value, at the fewest and the most players): what they run is reachable under
     // other options and needs no proof of it.
@@ -992,7 +984,7 @@ private:
                 variant.options[o].selected_index = v;
                 for (int players : counts)
                     if (const auto r = evidence_games(variant, players, std::max<std::uint64_t>(1, opt_.sim_games / 10)))
-                        merge(run_elsewhere_, r->statements_run);
+                        engine::merge_coverage(run_elsewhere_, r->statements_run);
             }
         }
     }
@@ -1018,6 +1010,8 @@ private:
         }
     }
 
+    // Random games through the engine: a rule that fires, a statement that starts, a table key
+    // read or a game end that happens there is reached and needs no proof.
     void play_evidence() {
         if (opt_.sim_games == 0 || rs_.sequences.empty()) return;
         const int lo = static_cast<int>(std::max<std::int64_t>(1, rs_.min_players));
@@ -1028,8 +1022,8 @@ private:
                     if (x.fires > 0) fired_.insert(x.name);
                 for (const auto& [reason, n] : r.end_reasons)
                     if (n > 0) ended_.insert(reason);
-                merge(statements_run_, r.statements_run);
-                merge(keys_read_, r.keys_read);
+                engine::merge_coverage(statements_run_, r.statements_run);
+                engine::merge_coverage(keys_read_, r.keys_read);
                 table_key_first_ = r.table_key_first;
                 played_ += r.games;
             }
@@ -1054,6 +1048,7 @@ private:
         return k < table_key_first_[t + 1] && keys_read_[k] != 0;
     }
 
+    // Rules that apply nowhere the sequence consults them; blocks and game ends never reached.
     void reach_checks() {
         std::map<id, std::vector<const detail::rule_site*>> by_rule;
         for (const detail::rule_site& s : sym_.rule_sites) by_rule[s.rule].push_back(&s);

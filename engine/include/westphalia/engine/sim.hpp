@@ -82,6 +82,9 @@ struct sim_report {
     std::vector<std::uint32_t> table_key_first;
 };
 
+// Adds the coverage `from` (sim_report::statements_run or keys_read) to `into`: 1 where either is.
+void merge_coverage(std::vector<std::uint8_t>& into, const std::vector<std::uint8_t>& from);
+
 // Plays the games. Throws engine_error when the game cannot be set up (unknown option).
 sim_report simulate(const ir::ruleset& rs, const sim_options& options);
 
