@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <limits>
+#include <optional>
 #include <sstream>
 
 namespace wp::engine {
@@ -102,6 +103,17 @@ struct interp {
         s.weight_total_ = total;
         s.pending_ = state::pending_kind::chance_roll;
         throw state::need_chance{};
+    }
+
+    // The first value given for `key` (a probe's dice), taken off the list.
+    static std::optional<std::int64_t> take_fixed(std::vector<std::pair<id, std::int64_t>>& fixed, id key) {
+        for (auto it = fixed.begin(); it != fixed.end(); ++it) {
+            if (it->first != key) continue;
+            const std::int64_t v = it->second;
+            fixed.erase(it);
+            return v;
+        }
+        return std::nullopt;
     }
 
     // ------------------------------------------------ sets
@@ -412,6 +424,9 @@ struct interp {
     std::int64_t roll(id r, const std::int64_t* args, std::size_t count) {
         const ir::roll& ro = rs.rolls[r];
         const std::int64_t mod = modifiers(g.group_of_roll[r], args, count);
+        if (!s.fixed_rolls_.empty()) [[unlikely]] {
+            if (const std::optional<std::int64_t> dice = take_fixed(s.fixed_rolls_, r)) return *dice + mod;
+        }
         if (ro.linear && !ro.dist.weights.empty()) return chance(ro.dist.min + mod, ro.dist.weights, ro.dist.total);
         const std::size_t mark = s.locals_.size();
         const std::uint32_t fb = push_region(std::max<std::size_t>(ro.locals.size(), count));
@@ -457,22 +472,31 @@ struct interp {
         return step >= 0 ? std::to_string(step + 1) + "-1" : "1-" + std::to_string(1 - step);
     }
 
-    // The row or column of odds value v on an odds axis (`ranges` the rows' or columns' keys).
-    template <class Key>
-    std::int32_t odds_index(id n, const ir::table& tb, const ir::table_key& key, std::int64_t v, std::size_t count,
-                            Key range, const char* what) const {
-        const std::int64_t a = static_cast<std::int64_t>(v) >> 32;
-        const std::int64_t b = static_cast<std::int32_t>(static_cast<std::uint32_t>(v & 0xFFFFFFFF));
-        if (b <= 0 || a < 0)
-            fail(n, "odds " + std::to_string(a) + ":" + std::to_string(b) + " for table " + tb.name +
-                        ": the defender must be at least 1 and the attacker at least 0");
-        std::int64_t step = odds_step(a, b, key.round);
+    static std::int64_t odds_attacker(std::int64_t v) { return v >> 32; }
+    static std::int64_t odds_defender(std::int64_t v) { return static_cast<std::int32_t>(static_cast<std::uint32_t>(v & 0xFFFFFFFF)); }
+
+    // The step an odds key reads (after its clamps); the defender at least 1.
+    static std::int64_t odds_read(const ir::table_key& key, std::int64_t v) {
+        std::int64_t step = odds_step(odds_attacker(v), odds_defender(v), key.round);
         if (key.has_clamp) {
             if (!key.clamp_lo.open_lo)
                 step = std::max(step, odds_step(key.clamp_lo.lo, key.clamp_lo.hi, ir::rounding::defender));
             if (!key.clamp_hi.open_hi)
                 step = std::min(step, odds_step(key.clamp_hi.lo, key.clamp_hi.hi, ir::rounding::defender));
         }
+        return step;
+    }
+
+    // The row or column of odds value v on an odds axis (`ranges` the rows' or columns' keys).
+    template <class Key>
+    std::int32_t odds_index(id n, const ir::table& tb, const ir::table_key& key, std::int64_t v, std::size_t count,
+                            Key range, const char* what) const {
+        const std::int64_t a = odds_attacker(v);
+        const std::int64_t b = odds_defender(v);
+        if (b <= 0 || a < 0)
+            fail(n, "odds " + std::to_string(a) + ":" + std::to_string(b) + " for table " + tb.name +
+                        ": the defender must be at least 1 and the attacker at least 0");
+        const std::int64_t step = odds_read(key, v);
         for (std::size_t i = 0; i < count; ++i) {
             const ir::key_range& k = range(i);
             if (odds_step(k.lo, k.hi, ir::rounding::defender) == step) return static_cast<std::int32_t>(i);
@@ -482,7 +506,10 @@ struct interp {
     }
 
     // Binds a table's arguments in a new region; returns the region and the cell.
-    std::pair<std::uint32_t, const ir::table_cell*> table_cell(id n, id t, const std::int64_t* args, std::size_t count) {
+    // keys_out (when given) gets the key values (an odds key as its step), before the row and
+    // column are looked up.
+    std::pair<std::uint32_t, const ir::table_cell*> table_cell(id n, id t, const std::int64_t* args, std::size_t count,
+                                                               std::vector<std::int64_t>* keys_out = nullptr) {
         const ir::table& tb = rs.tables[t];
         const std::uint32_t fb = push_region(std::max<std::size_t>(tb.locals.size(), count));
         std::size_t a = 0;
@@ -496,6 +523,13 @@ struct interp {
             else
                 keys[k] = eval(key.expr, fb);
             if ((k == 0 ? tb.row_map : tb.column_map).kind != ir::key_range_kind::odds) keys[k] = clamp_key(key, keys[k]);
+        }
+        if (keys_out) {
+            // as the rows and columns read them: an odds key as its step
+            for (std::size_t k = 0; k < tb.keys.size() && k < 2; ++k) {
+                const bool odds = (k == 0 ? tb.row_map : tb.column_map).kind == ir::key_range_kind::odds;
+                keys_out->push_back(odds && odds_defender(keys[k]) > 0 ? odds_read(tb.keys[k], keys[k]) : keys[k]);
+            }
         }
         std::int32_t row = 0;
         if (tb.row_map.kind == ir::key_range_kind::odds) {
@@ -771,6 +805,9 @@ struct interp {
             case op::const_entity:
                 return nd.value < 0 ? -1 : static_cast<std::int64_t>(g.entity_first.at(static_cast<std::size_t>(nd.value)));
             case op::dice: {
+                if (!s.fixed_dice_.empty()) [[unlikely]] {
+                    if (const std::optional<std::int64_t> total = take_fixed(s.fixed_dice_, n)) return *total;
+                }
                 const ir::distribution& d = g.dice[nd.ref];
                 return chance(d.min, d.weights, d.total);
             }
@@ -2309,6 +2346,62 @@ std::string state::view(int viewer) const {
         out << '\n';
     }
     return out.str();
+}
+
+// ------------------------------------------------------------------ probe
+
+probe::probe(const game& g) : g_(&g), s_(new state(g, state::unstarted{})) {}
+
+void probe::set_value(std::uint32_t index, std::int64_t v) { s_->values_.at(index) = v; }
+
+void probe::put(std::uint32_t zone, std::int64_t instance) {
+    const game& g = *g_;
+    const std::uint32_t end = zone + 1 < g.zone_capacity_offset.size() ? g.zone_capacity_offset[zone + 1] : g.contents_size;
+    std::uint32_t& size = s_->zone_size_.at(zone);
+    if (instance < 0 || static_cast<std::size_t>(instance) >= g.instance_entity.size() ||
+        g.zone_capacity_offset[zone] + size >= end)
+        throw engine_error("probe: cannot put instance " + std::to_string(instance) + " in zone instance " + std::to_string(zone));
+    s_->contents_[g.zone_capacity_offset[zone] + size++] = static_cast<std::int32_t>(instance);
+}
+
+probe::outcome probe::read_table(ir::id table, ir::id at, const std::vector<std::int64_t>& args) {
+    outcome o;
+    const std::size_t mark = s_->locals_.size();
+    try {
+        interp(*s_).table_cell(at, table, args.data(), args.size(), &o.values);
+    } catch (const engine_error& e) {
+        o.error = e.what();
+    } catch (const state::need_chance&) {
+        o.error = "a roll or dice term whose result was not given";
+    }
+    cut(s_->locals_, mark);
+    return o;
+}
+
+probe::outcome probe::assign(ir::id statement, const std::vector<std::int64_t>& locals) {
+    outcome o;
+    const std::size_t mark = s_->locals_.size();
+    interp in(*s_);
+    const std::uint32_t fb = in.push_region(std::max<std::size_t>(1, locals.size()));
+    std::copy(locals.begin(), locals.end(), s_->locals_.begin() + fb);
+    const ir::op code = in.N(statement).code;
+    try {
+        if (code != op::assign && code != op::add_assign && code != op::sub_assign)
+            throw engine_error(g_->position(statement) + ": not an assignment");
+        std::int64_t v = in.eval(in.child(statement, 1), fb);
+        if (code != op::assign) {
+            const std::int64_t old = in.eval(in.child(statement, 0), fb);
+            v = code == op::add_assign ? old + v : old - v;
+        }
+        o.values.push_back(v);
+        in.store(in.child(statement, 0), fb, v, statement);
+    } catch (const engine_error& e) {
+        o.error = e.what();
+    } catch (const state::need_chance&) {
+        o.error = "a roll or dice term whose result was not given";
+    }
+    cut(s_->locals_, mark);
+    return o;
 }
 
 }  // namespace wp::engine

@@ -550,3 +550,65 @@ TEST_CASE("engine: hexsides, edge kinds, paths, hex attributes and line of sight
     CHECK(s.slot_value("los_hill") == 0);
     CHECK(s.slot_value("los_no_hill") == 1);
 }
+
+namespace {
+
+template <class Named>
+ir::id named(const std::vector<Named>& xs, const std::string& name) {
+    for (ir::id i = 0; i < xs.size(); ++i)
+        if (xs[i].name == name) return i;
+    FAIL("nothing named " << name);
+    return ir::no_id;
+}
+
+}  // namespace
+
+TEST_CASE("probe: the engine computes a table's keys and an assignment in a state set value by value", "[engine][probe]") {
+    const ir::ruleset rs = compile("tests/checker/table-gap/cavalry_pursuit_count.wph");
+    const engine::game g(rs, 2);
+    const ir::id table = named(rs.tables, "pursuit_table");
+    const ir::id roll = named(rs.rolls, "pursuit_roll");
+    ir::id resolve = ir::no_id, add_two = ir::no_id;
+    for (ir::id n = 0; n < rs.nodes.size(); ++n) {
+        const ir::node& nd = rs.nodes[n];
+        if (nd.code == ir::op::resolve && nd.ref == table) resolve = n;
+        if (nd.code == ir::op::add_assign && rs.nodes[rs.children[nd.first_child + 1]].value == 2) add_two = n;
+    }
+    REQUIRE(resolve != ir::no_id);
+    REQUIRE(add_two != ir::no_id);
+    const std::uint32_t army_p1 = g.zone_first.at(named(rs.zones, "army"));
+    const std::uint32_t first_cuirassier = g.entity_first.at(named(rs.entities, "cuirassier"));
+
+    SECTION("three cuirassiers and a 6: key 9, which no row covers") {
+        engine::probe p(g);
+        for (std::uint32_t i = 0; i < 3; ++i) p.put(army_p1, first_cuirassier + i);
+        p.fix_roll(roll, 6);
+        const engine::probe::outcome o = p.read_table(table, resolve, {0});
+        CHECK(o.values == std::vector<std::int64_t>{9});
+        CHECK(o.error.find("no row of table pursuit_table for key 9") != std::string::npos);
+    }
+    SECTION("no cavalry and a 2: key 2, read") {
+        engine::probe p(g);
+        p.fix_roll(roll, 2);
+        const engine::probe::outcome o = p.read_table(table, resolve, {0});
+        CHECK(o.values == std::vector<std::int64_t>{2});
+        CHECK(o.error.empty());
+    }
+    SECTION("a roll whose dice are not given is an error, not a draw") {
+        engine::probe p(g);
+        const engine::probe::outcome o = p.read_table(table, resolve, {0});
+        CHECK(o.values.empty());
+        CHECK_FALSE(o.error.empty());
+    }
+    SECTION("an assignment past the field's range") {
+        engine::probe p(g);
+        const ir::id losses = named(rs.slots, "enemy_losses");
+        p.set_value(g.slots.at(losses).offset + 1, 11);  // P2's
+        const engine::probe::outcome past = p.assign(add_two, {1});
+        CHECK(past.values == std::vector<std::int64_t>{13});
+        CHECK(past.error.find("outside 0..12") != std::string::npos);
+        const engine::probe::outcome within = p.assign(add_two, {0});  // P1's, at 0
+        CHECK(within.values == std::vector<std::int64_t>{2});
+        CHECK(within.error.empty());
+    }
+}

@@ -5,6 +5,7 @@
 #include "accepts.hpp"
 #include "intervals.hpp"
 #include "obligations.hpp"
+#include "replay.hpp"
 #include "symbolic.hpp"
 #include "watchdog.hpp"
 
@@ -144,6 +145,7 @@ private:
         z3::check_result r = z3::unknown;
         std::vector<std::string> witness;
         std::vector<std::string> because;
+        std::optional<z3::model> model;  // the witness's (when shown)
     };
 
     void dump(z3::solver& s) {
@@ -468,7 +470,8 @@ private:
             // the witness shows the values near the question (its variables and those one
             // fact away), kept at their usual values where possible
             const std::vector<unsigned> near = variables_of(neighbourhood(facts, target, 1));
-            a.witness = witness(*q, s.get_model(), extra, std::set<unsigned>(near.begin(), near.end()));
+            a.model = s.get_model();
+            a.witness = witness(*q, *a.model, extra, std::set<unsigned>(near.begin(), near.end()));
             for (const std::string& c : cut)
                 a.witness.push_back("approximate: rests on " + c + ", encoded as any value (it may not happen in play)");
         }
@@ -522,7 +525,8 @@ private:
         }
     }
 
-    std::vector<std::string> witness(const z3::expr& q, z3::model m, const std::vector<std::pair<std::string, z3::expr>>& extra,
+    // Leaves in m the model the witness shows.
+    std::vector<std::string> witness(const z3::expr& q, z3::model& m, const std::vector<std::pair<std::string, z3::expr>>& extra,
                                      const std::set<unsigned>& near) {
         std::unordered_set<unsigned> seen;
         std::vector<z3::expr> all, vars;
@@ -1233,6 +1237,7 @@ private:
                     f.elements.push_back({"statement", "use of " + tb.name, statement_prov(s->node)});
                     modifiers_of(tb, f);
                     f.witness = a.witness;
+                    if (a.model) f.replay = replay_.table_gap(*s, k, *a.model);
                     gap = true;
                     break;
                 }
@@ -1363,6 +1368,7 @@ private:
                 f.elements.push_back({"statement", "assignment to " + sl.name, statement_prov(s.node)});
                 f.elements.push_back({"field", sl.name, sl.prov});
                 f.witness = a.witness;
+                if (a.model) f.replay = replay_.bound_violation(s, k, *a.model);
                 reported.insert(s.node);
                 break;
             }
@@ -1439,6 +1445,7 @@ private:
     const check_options& opt_;
     check_result& out_;
     symbolic sym_;
+    detail::witness_replay replay_{sym_};
     std::map<std::string, std::size_t> index_;
     std::set<id> dead_;
     std::string kind_;

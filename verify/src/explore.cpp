@@ -403,6 +403,7 @@ struct exec_impl {
     void assign(id n, env& e, path& p) {
         const ir::node& nd = N(n);
         const id target = child(n, 0);
+        const std::size_t variables_from = S.variables.size();
         std::vector<place> places = S.places(target, e, p.st);
         z3::expr v = S.integer(child(n, 1), e, p.st);
         drain(p, n);
@@ -414,6 +415,13 @@ struct exec_impl {
         bs.facts = p.facts;
         bs.slot = slot_of(target);
         bs.type = type;
+        if (rt && rt->policy == ir::overflow::error) {
+            bs.replay.recorded = true;
+            bs.replay.st = p.st;
+            bs.replay.locals = e.locals;
+            bs.replay.variables_from = variables_from;
+            bs.replay.variables_to = S.variables.size();
+        }
         for (place& pl : places) {
             const z3::expr old = p.st.values.at(pl.index);
             z3::expr nv = nd.code == op::assign ? v : nd.code == op::add_assign ? old + v : old - v;
@@ -712,7 +720,14 @@ struct exec_impl {
             mark(std::set<id>& ss, id mm) : s(ss), m(mm) { if (m != ir::no_id) s.insert(m); }
             ~mark() { if (m != ir::no_id) s.erase(m); }
         } guard(active_, marker);
-        symbolic::table_binding tb_args = S.bind_table(nd.ref, args_of(n, e, p.st), p.st);
+        replay_point rp;
+        rp.recorded = true;
+        rp.st = p.st;
+        rp.variables_from = S.variables.size();
+        const std::vector<z3::expr> args = args_of(n, e, p.st);
+        for (const z3::expr& a : args) rp.locals.emplace_back(a);
+        symbolic::table_binding tb_args = S.bind_table(nd.ref, args, p.st);
+        rp.variables_to = S.variables.size();
         env& te = tb_args.frame;
         drain(p, n);
         // A key that is a big term (a strength summed over the pieces of hexes not known here)
@@ -732,6 +747,7 @@ struct exec_impl {
         ts.facts = p.facts;
         ts.table = nd.ref;
         ts.keys = keys;
+        ts.replay = std::move(rp);
         S.table_sites.push_back(std::move(ts));
         const std::size_t width = std::max<std::size_t>(1, tb.columns.size());
         const std::vector<z3::expr> sel = S.cell_selections(nd.ref, keys);
@@ -768,7 +784,7 @@ void symbolic::explore() {
     on_rule = [&](id rule, const z3::expr& applies, const z3::expr& guard) {
         if (x.cur_) x.record_rule(*x.cur_, rule, pending_side(), applies, guard, x.cur_node_, "the dice and values there");
     };
-    on_table = [&](id table, id node, const std::vector<z3::expr>& keys) {
+    on_table = [&](id table, id node, const std::vector<z3::expr>& keys, const replay_point& at) {
         if (!x.cur_) return;
         table_site ts(ctx);
         ts.node = node;
@@ -777,6 +793,7 @@ void symbolic::explore() {
         ts.facts = std::make_shared<const fact_node>(fact_node{{extra, "the dice and values there"}, x.cur_->facts});
         ts.table = table;
         ts.keys = keys;
+        ts.replay = at;
         table_sites.push_back(std::move(ts));
     };
     for (id s = 0; s < rs.sequences.size(); ++s) {

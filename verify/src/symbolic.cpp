@@ -483,6 +483,7 @@ z3::expr symbolic::roll_value(id r, const std::vector<z3::expr>& args, const sto
         dice = fixed->at(r);
     } else if (ro.linear && !ro.dist.weights.empty()) {
         dice = fresh(ro.name, ir::no_id, ro.name + " (dice)", variable::show::value, ro.dist.min);
+        variables.back().roll = r;
         z3::expr dom = dice >= ctx.int_val(ro.dist.min) && dice <= ctx.int_val(ro.dist.max);
         for (std::size_t i = 0; i < ro.dist.weights.size(); ++i)
             if (ro.dist.weights[i] == 0) dom = dom && dice != ctx.int_val(ro.dist.min + static_cast<std::int64_t>(i));
@@ -703,6 +704,7 @@ sv symbolic::value_uncached(id n, env& e, const store& st) {
             const ir::dice_term& d = rs.dice_terms.at(nd.ref);
             z3::expr v = fresh("dice", ir::no_id, "dice " + std::to_string(d.count) + "d at " + node_position(n),
                                variable::show::value, d.count * d.low);
+            variables.back().dice = n;
             side.push_back(v >= ctx.int_val(d.count * d.low) && v <= ctx.int_val(d.count * d.high));
             return sv(v);
         }
@@ -818,8 +820,17 @@ sv symbolic::value_uncached(id n, env& e, const store& st) {
         case op::lookup: {
             const ir::table& tb = rs.tables.at(nd.ref);
             if (tb.outcome_type == ir::no_id) return opaque("a table with no outcome looked up");
-            table_binding b = bind_table(nd.ref, args_of(0), st);
-            if (on_table) on_table(nd.ref, n, b.keys);
+            replay_point rp;
+            rp.variables_from = variables.size();
+            const std::vector<z3::expr> a = args_of(0);
+            table_binding b = bind_table(nd.ref, a, st);
+            if (on_table) {
+                rp.recorded = true;
+                rp.st = st;
+                rp.locals.assign(a.begin(), a.end());
+                rp.variables_to = variables.size();
+                on_table(nd.ref, n, b.keys, rp);
+            }
             z3::expr v = fresh("outcome", tb.outcome_type, "outcome of " + tb.name, variable::show::value, 0);
             // the cell the engine reads gives the outcome; with none, the engine stops, so play
             // goes on only where one does

@@ -88,6 +88,8 @@ struct variable {
     id type = ir::no_id;        // for member/instance/node display
     std::int64_t preferred = 0; // the value a "smallest" witness keeps
     bool approximate = false;   // stands for a subterm the encoder cut (unfolding budget): any value
+    id roll = ir::no_id;        // the dice of this roll (before modifiers)
+    id dice = ir::no_id;        // the total of this dice term (a node)
 };
 
 // A place in the sequence where something is used, with the circumstances there.
@@ -107,10 +109,21 @@ struct rule_site : site {
     std::string extra_why;
 };
 
+// What the engine needs to compute the same thing in a witness's situation (verify/src/
+// replay.cpp): the state there, the element's locals or the arguments, and the variables made
+// while encoding it (its dice among them).
+struct replay_point {
+    bool recorded = false;
+    store st;
+    std::vector<std::optional<z3::expr>> locals;
+    std::size_t variables_from = 0, variables_to = 0;
+};
+
 struct table_site : site {
     using site::site;
     id table = ir::no_id;
     std::vector<z3::expr> keys;  // row key, column key
+    replay_point replay;         // locals: the table's arguments (a `resolve` statement only)
 };
 
 struct bound_site : site {
@@ -119,6 +132,7 @@ struct bound_site : site {
     id type = ir::no_id;             // the target's range type
     std::vector<z3::expr> out;       // per candidate place: when the new value leaves the range
     std::vector<z3::expr> value;     // the new value, per candidate
+    replay_point replay;             // locals: the element's
 };
 
 struct choice_site : site {
@@ -194,7 +208,7 @@ public:
     // Called for each rule consulted while encoding a roll, quantity or decision.
     std::function<void(id rule, const z3::expr& applies, const z3::expr& guard)> on_rule;
     // Called for each table looked up while encoding (a `lookup` expression).
-    std::function<void(id table, id node, const std::vector<z3::expr>& keys)> on_table;
+    std::function<void(id table, id node, const std::vector<z3::expr>& keys, const replay_point& at)> on_table;
     // The active player where the expression is encoded (the innermost loop over players).
     std::optional<z3::expr> active;
     const std::map<id, z3::expr>* fixed_rolls = nullptr;  // while running an example's `given`

@@ -289,8 +289,12 @@ private:
     std::vector<ir::id> value_writer_, zone_writer_;
     std::vector<std::uint64_t> value_time_, zone_time_;
     std::uint64_t change_clock_ = 0;
+    // A probe's given dice: per roll (before modifiers) and per dice term node, in the order
+    // they are used. Empty in play.
+    std::vector<std::pair<ir::id, std::int64_t>> fixed_rolls_, fixed_dice_;
 
     friend struct interp;
+    friend class probe;
     friend void tabulate_quantities(game& g);
     friend void prepare_rules(game& g);
     struct unstarted {};
@@ -298,6 +302,48 @@ private:
     void run();
     void step();
     void finish(const std::string& reason);
+};
+
+// ---------------------------------------------------------------- probes
+
+// A situation built value by value, on which the engine computes what the rules give there:
+// the checker replays its witnesses on it (a table's keys, an assignment's new value) to see
+// whether the engine agrees with its encoding of the rules. Not a game position: no sequence
+// runs, and every roll and dice term it needs is given, never drawn (src/state.cpp).
+class probe {
+public:
+    // Every value 0 and every zone empty.
+    explicit probe(const game& g);
+    probe(const probe&) = delete;
+    probe& operator=(const probe&) = delete;
+
+    const game& the_game() const { return *g_; }
+    // Value `index` of the game's layout (game::slots: offset + copy * width + key).
+    void set_value(std::uint32_t index, std::int64_t v);
+    // Puts entity instance `instance` on top of zone instance `zone`.
+    void put(std::uint32_t zone, std::int64_t instance);
+    // The dice of the next use of a roll (its modifiers are the engine's own), or the total of
+    // the next use of a dice term (a node of op::dice).
+    void fix_roll(ir::id roll, std::int64_t dice) { s_->fixed_rolls_.emplace_back(roll, dice); }
+    void fix_dice(ir::id node, std::int64_t total) { s_->fixed_dice_.emplace_back(node, total); }
+
+    // What the engine makes of something: the numbers, or the error it stops with (a key no
+    // row covers, a value out of range, a roll whose dice were not given).
+    struct outcome {
+        std::vector<std::int64_t> values;
+        std::string error;
+    };
+    // Table `table` consulted by the statement or expression `at` with these arguments (the
+    // table's parameters, then keys given as arguments): the row and column key values, the
+    // keys read after their clamps.
+    outcome read_table(ir::id table, ir::id at, const std::vector<std::int64_t>& args);
+    // Assignment statement `statement` (=, +=, -=) with its element's locals: the new value,
+    // before any clamp; the error when the engine refuses it.
+    outcome assign(ir::id statement, const std::vector<std::int64_t>& locals);
+
+private:
+    const game* g_;
+    std::unique_ptr<state> s_;
 };
 
 // ---------------------------------------------------------------- agents and the driver

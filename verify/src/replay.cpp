@@ -1,0 +1,155 @@
+#include "replay.hpp"
+
+#include <algorithm>
+
+namespace wp::verify::detail {
+
+std::optional<std::int64_t> witness_replay::number(const z3::model& m, const z3::expr& e) const {
+    const z3::expr v = m.eval(e, true);
+    if (v.is_true()) return 1;
+    if (v.is_false()) return 0;
+    std::int64_t x = 0;
+    if (v.is_numeral_i64(x)) return x;
+    return std::nullopt;
+}
+
+const engine::game* witness_replay::game_for(int players) {
+    auto it = games_.find(players);
+    if (it == games_.end()) {
+        std::unique_ptr<engine::game> g;
+        try {
+            g = std::make_unique<engine::game>(sym_.rs, players);
+        } catch (const std::exception&) {
+            g = nullptr;  // the engine cannot set up a game of this size
+        }
+        it = games_.emplace(players, std::move(g)).first;
+    }
+    return it->second.get();
+}
+
+std::unique_ptr<engine::probe> witness_replay::probe_at(const replay_point& at, const z3::model& m) {
+    if (!at.recorded) return nullptr;
+    // A question that does not read the number of players leaves it out of its model: the
+    // fewest players then.
+    std::optional<std::int64_t> players = number(m, sym_.n_players);
+    const std::int64_t fewest = std::max<std::int64_t>(1, sym_.rs.min_players);
+    if (!players || *players < fewest || *players > sym_.lay.players) players = fewest;
+    const engine::game* g = game_for(static_cast<int>(*players));
+    if (!g || g->instance_entity != sym_.lay.instance_entity || g->slots.size() != sym_.lay.slots.size()) return nullptr;
+    auto p = std::make_unique<engine::probe>(*g);
+    const layout& lay = sym_.lay;
+    // Values: the same slot, copy and key in the engine's layout for this many players (the
+    // checker's has room for the most players).
+    for (std::size_t sl = 0; sl < lay.slots.size(); ++sl) {
+        const layout::slot_place& from = lay.slots[sl];
+        const engine::game::slot_layout& to = g->slots[sl];
+        const std::uint32_t end = sl + 1 < g->slots.size() ? g->slots[sl + 1].offset : g->value_count;
+        const std::uint32_t copies = to.width == 0 ? 0 : (end - to.offset) / to.width;
+        if (to.width != from.width) return nullptr;
+        for (std::uint32_t c = 0; c < std::min(copies, from.copies); ++c)
+            for (std::uint32_t k = 0; k < from.width; ++k) {
+                const std::optional<std::int64_t> v = number(m, at.st.values.at(from.offset + c * from.width + k));
+                if (!v) return nullptr;
+                p->set_value(to.offset + c * to.width + k, *v);
+            }
+    }
+    // Zones: each instance where the model puts it, in instance order (the encoding does not
+    // order a zone).
+    for (std::size_t inst = 0; inst < at.st.loc.size(); ++inst) {
+        const std::optional<std::int64_t> zi = number(m, at.st.loc[inst]);
+        if (!zi) return nullptr;
+        if (*zi < 0 || static_cast<std::size_t>(*zi) >= lay.zone_instance_zone.size()) continue;
+        const id z = lay.zone_instance_zone[static_cast<std::size_t>(*zi)];
+        const std::uint32_t k = static_cast<std::uint32_t>(*zi) - lay.zone_first.at(z);
+        const std::uint32_t end = z + 1 < g->zone_first.size() ? g->zone_first[z + 1] : static_cast<std::uint32_t>(g->zone_instance_zone.size());
+        // A seat the game does not have: the question did not constrain where it is (the
+        // invariants that would are not in its slice), so it is nowhere.
+        if (g->zone_first.at(z) + k >= end) continue;
+        p->put(g->zone_first[z] + k, static_cast<std::int64_t>(inst));
+    }
+    // The dice of the rolls and dice terms encoded there, in the order they were met.
+    for (std::size_t i = at.variables_from; i < at.variables_to && i < sym_.variables.size(); ++i) {
+        const variable& v = sym_.variables[i];
+        if (v.roll == ir::no_id && v.dice == ir::no_id) continue;
+        // Dice the question does not read are not in its model: their usual value then.
+        std::int64_t x = v.preferred;
+        if (!m.eval(v.var, false).is_numeral_i64(x)) x = v.preferred;
+        if (v.roll != ir::no_id) p->fix_roll(v.roll, x);
+        else p->fix_dice(v.dice, x);
+    }
+    return p;
+}
+
+std::vector<std::int64_t> witness_replay::locals(const replay_point& at, const z3::model& m) const {
+    std::vector<std::int64_t> out;
+    for (const std::optional<z3::expr>& l : at.locals) {
+        const std::optional<std::int64_t> v = l ? number(m, *l) : std::nullopt;
+        out.push_back(v ? *v : -1);
+    }
+    return out;
+}
+
+namespace {
+
+// The witness gives the state where the statement runs, not a game leading there: the engine is
+// set in that state.
+const char* const set_up = "in the witness's state the engine ";
+
+}  // namespace
+
+std::string witness_replay::table_gap(const table_site& s, std::size_t key, const z3::model& m) {
+    try {
+        const std::unique_ptr<engine::probe> p = probe_at(s.replay, m);
+        if (!p) return {};
+        const std::optional<std::int64_t> claimed = number(m, s.keys.at(key));
+        const engine::probe::outcome o = p->read_table(s.table, s.node, locals(s.replay, m));
+        const char* what = key == 0 ? "row" : "column";
+        if (o.values.size() <= key)
+            return std::string("not confirmed: ") + set_up + "cannot compute the " + what + " key (" + o.error + ")";
+        const std::int64_t got = o.values[key];
+        // The encoding reads an odds key only as far as the table's steps go (one step past
+        // the last stands for every step past it): there the engine's step need not be equal.
+        const ir::table& tb = sym_.rs.tables.at(s.table);
+        const bool odds = (key == 0 ? tb.row_map : tb.column_map).kind == ir::key_range_kind::odds;
+        if (claimed && got != *claimed && !odds)
+            return std::string("not confirmed: ") + set_up + "computes the " + what + " key " + std::to_string(got) +
+                   ", not " + std::to_string(*claimed);
+        if (o.error.empty())
+            return std::string("not confirmed: ") + set_up + "computes the " + what + " key " + std::to_string(got) +
+                   " and reads a cell for it";
+        if (o.error.find(std::string("no ") + what) == std::string::npos)
+            return std::string("not confirmed: ") + set_up + "computes the " + what + " key " + std::to_string(got) +
+                   " and stops for another reason (" + o.error + ")";
+        return std::string("confirmed: ") + set_up + "computes the " + what + " key " + std::to_string(got) +
+               " and stops: no " + what + " covers it";
+    } catch (const std::exception& e) {
+        return std::string("not confirmed: the engine could not be set in the witness's state (") + e.what() + ")";
+    }
+}
+
+std::string witness_replay::bound_violation(const bound_site& s, std::size_t place, const z3::model& m) {
+    try {
+        const std::unique_ptr<engine::probe> p = probe_at(s.replay, m);
+        if (!p) return {};
+        const std::optional<std::int64_t> claimed = number(m, s.value.at(place));
+        const engine::probe::outcome o = p->assign(s.node, locals(s.replay, m));
+        if (o.values.empty()) return std::string("not confirmed: ") + set_up + "cannot compute the new value (" + o.error + ")";
+        const std::int64_t got = o.values.front();
+        const ir::type& t = sym_.rs.types.at(s.type);
+        const std::string range = std::to_string(t.lo) + ".." + std::to_string(t.hi);
+        if (claimed && got != *claimed)
+            return std::string("not confirmed: ") + set_up + "computes the new value " + std::to_string(got) + ", not " +
+                   std::to_string(*claimed);
+        if (o.error.empty())
+            return std::string("not confirmed: ") + set_up + "computes the new value " + std::to_string(got) + ", within " + range;
+        if (o.error.find("outside") == std::string::npos)
+            return std::string("not confirmed: ") + set_up + "computes the new value " + std::to_string(got) +
+                   " and stops for another reason (" + o.error + ")";
+        return std::string("confirmed: ") + set_up + "computes the new value " + std::to_string(got) +
+               " and stops: it is outside " + range;
+    } catch (const std::exception& e) {
+        return std::string("not confirmed: the engine could not be set in the witness's state (") + e.what() + ")";
+    }
+}
+
+}  // namespace wp::verify::detail

@@ -1,0 +1,40 @@
+// Replaying a witness through the engine: the situation a witness describes (the state at the
+// place, the element's locals, the dice) is set up on an engine probe, and the engine computes
+// what the encoding claims there (a table's keys, an assignment's new value). Agreement
+// confirms that the finding is about the rules and not about the checker's encoding of them;
+// disagreement says the witness is not one the engine would follow (an approximation, or a
+// checker bug). The situation is the one at that place, not a game replayed from setup.
+#pragma once
+
+#include "symbolic.hpp"
+
+#include "westphalia/engine/engine.hpp"
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace wp::verify::detail {
+
+class witness_replay {
+public:
+    explicit witness_replay(const symbolic& sym) : sym_(sym) {}
+
+    // One line for the report ("confirmed: …", "not confirmed: …"), or empty when the engine
+    // cannot be set in the situation (no state recorded there, no game for that many players).
+    std::string table_gap(const table_site& s, std::size_t key, const z3::model& m);
+    std::string bound_violation(const bound_site& s, std::size_t place, const z3::model& m);
+
+private:
+    // A probe holding the model's values of the state, dice and player count at the place.
+    std::unique_ptr<engine::probe> probe_at(const replay_point& at, const z3::model& m);
+    std::vector<std::int64_t> locals(const replay_point& at, const z3::model& m) const;
+    std::optional<std::int64_t> number(const z3::model& m, const z3::expr& e) const;
+    const engine::game* game_for(int players);
+
+    const symbolic& sym_;
+    std::map<int, std::unique_ptr<engine::game>> games_;  // nullptr: the engine cannot set it up
+};
+
+}  // namespace wp::verify::detail
