@@ -2350,7 +2350,19 @@ std::string state::view(int viewer) const {
 
 // ------------------------------------------------------------------ probe
 
-probe::probe(const game& g) : g_(&g), s_(new state(g, state::unstarted{})) {}
+probe::probe(const game& g) : g_(&g), s_(new state(g, state::unstarted{})) {
+    // Every element's locals fit in a region this big, whatever locals the caller gives.
+    for (const ir::node& nd : g.ruleset().nodes)
+        if (nd.code == op::local || nd.code == op::let || nd.code == op::choose_one || nd.code == op::for_each)
+            region_ = std::max<std::size_t>(region_, std::size_t{nd.ref} + 1);
+}
+
+std::uint32_t probe::region(const std::vector<std::int64_t>& locals) {
+    interp in(*s_);
+    const std::uint32_t fb = in.push_region(std::max(region_, locals.size()));
+    std::copy(locals.begin(), locals.end(), s_->locals_.begin() + fb);
+    return fb;
+}
 
 void probe::set_value(std::uint32_t index, std::int64_t v) { s_->values_.at(index) = v; }
 
@@ -2382,8 +2394,7 @@ probe::outcome probe::assign(ir::id statement, const std::vector<std::int64_t>& 
     outcome o;
     const std::size_t mark = s_->locals_.size();
     interp in(*s_);
-    const std::uint32_t fb = in.push_region(std::max<std::size_t>(1, locals.size()));
-    std::copy(locals.begin(), locals.end(), s_->locals_.begin() + fb);
+    const std::uint32_t fb = region(locals);
     const ir::op code = in.N(statement).code;
     try {
         if (code != op::assign && code != op::add_assign && code != op::sub_assign)
@@ -2395,6 +2406,23 @@ probe::outcome probe::assign(ir::id statement, const std::vector<std::int64_t>& 
         }
         o.values.push_back(v);
         in.store(in.child(statement, 0), fb, v, statement);
+    } catch (const engine_error& e) {
+        o.error = e.what();
+    } catch (const state::need_chance&) {
+        o.error = "a roll or dice term whose result was not given";
+    }
+    cut(s_->locals_, mark);
+    return o;
+}
+
+probe::outcome probe::options(ir::id choice, const std::vector<std::int64_t>& locals) {
+    outcome o;
+    const std::size_t mark = s_->locals_.size();
+    interp in(*s_);
+    const std::uint32_t fb = region(locals);
+    try {
+        if (in.N(choice).code != op::choose_one) throw engine_error(g_->position(choice) + ": not a choice of one");
+        in.choose_options(choice, fb, &o.values);
     } catch (const engine_error& e) {
         o.error = e.what();
     } catch (const state::need_chance&) {

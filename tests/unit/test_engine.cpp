@@ -611,4 +611,18 @@ TEST_CASE("probe: the engine computes a table's keys and an assignment in a stat
         CHECK(within.values == std::vector<std::int64_t>{2});
         CHECK(within.error.empty());
     }
+    SECTION("a choice's legal options") {
+        ir::id choose = ir::no_id;
+        for (ir::id n = 0; n < rs.nodes.size(); ++n)
+            if (rs.nodes[n].code == ir::op::choose_one) choose = n;
+        REQUIRE(choose != ir::no_id);
+        engine::probe p(g);
+        CHECK(p.options(choose, {0, -1}).values.empty());
+        const std::uint32_t reserve = g.zone_first.at(named(rs.zones, "reserve"));
+        p.put(reserve, first_cuirassier);
+        p.put(reserve, first_cuirassier + 1);
+        const engine::probe::outcome o = p.options(choose, {0, -1});
+        CHECK(o.error.empty());
+        CHECK(o.values == std::vector<std::int64_t>{first_cuirassier, first_cuirassier + 1});
+    }
 }

@@ -1391,6 +1391,7 @@ private:
                              "a mandatory choice can face no legal option: the game cannot go on");
             f.elements.push_back({"statement", "choose", statement_prov(s.node)});
             f.witness = a.witness;
+            if (a.model) f.replay = replay_.stuck_choice(s, *a.model);
             reported.insert(s.node);
         }
     }

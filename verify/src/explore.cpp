@@ -606,9 +606,14 @@ struct exec_impl {
             }
             case op::choose_one: {
                 const z3::expr extra = ctx.bool_val(true);
-                auto [opts, any] = options(n, e, p, extra);
-                drain(p, n);
                 choice_site cs(ctx);
+                cs.replay.recorded = true;
+                cs.replay.st = p.st;
+                cs.replay.locals = e.locals;
+                cs.replay.variables_from = S.variables.size();
+                auto [opts, any] = options(n, e, p, extra);
+                cs.replay.variables_to = S.variables.size();
+                drain(p, n);
                 cs.node = n;
                 cs.pc = p.pc;
                 cs.facts = p.facts;

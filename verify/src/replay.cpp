@@ -152,4 +152,19 @@ std::string witness_replay::bound_violation(const bound_site& s, std::size_t pla
     }
 }
 
+std::string witness_replay::stuck_choice(const choice_site& s, const z3::model& m) {
+    try {
+        const std::unique_ptr<engine::probe> p = probe_at(s.replay, m);
+        if (!p) return {};
+        const engine::probe::outcome o = p->options(s.node, locals(s.replay, m));
+        if (!o.error.empty()) return std::string("not confirmed: ") + set_up + "cannot list the options (" + o.error + ")";
+        if (!o.values.empty())
+            return std::string("not confirmed: ") + set_up + "finds " + std::to_string(o.values.size()) +
+                   (o.values.size() == 1 ? " legal option" : " legal options");
+        return std::string("confirmed: ") + set_up + "finds no legal option";
+    } catch (const std::exception& e) {
+        return std::string("not confirmed: the engine could not be set in the witness's state (") + e.what() + ")";
+    }
+}
+
 }  // namespace wp::verify::detail

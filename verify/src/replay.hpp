@@ -25,6 +25,7 @@ public:
     // cannot be set in the situation (no state recorded there, no game for that many players).
     std::string table_gap(const table_site& s, std::size_t key, const z3::model& m);
     std::string bound_violation(const bound_site& s, std::size_t place, const z3::model& m);
+    std::string stuck_choice(const choice_site& s, const z3::model& m);
 
 private:
     // A probe holding the model's values of the state, dice and player count at the place.

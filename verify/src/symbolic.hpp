@@ -138,6 +138,7 @@ struct bound_site : site {
 struct choice_site : site {
     explicit choice_site(z3::context& c) : site(c), none_legal(c) {}
     z3::expr none_legal;  // no option of the choice is legal
+    replay_point replay;  // locals: the element's
 };
 
 struct block_site : site {

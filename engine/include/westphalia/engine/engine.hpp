@@ -340,10 +340,16 @@ public:
     // Assignment statement `statement` (=, +=, -=) with its element's locals: the new value,
     // before any clamp; the error when the engine refuses it.
     outcome assign(ir::id statement, const std::vector<std::int64_t>& locals);
+    // The legal options of `choose` statement `choice` with its element's locals, as values.
+    outcome options(ir::id choice, const std::vector<std::int64_t>& locals);
 
 private:
+    // A locals region holding `locals`, room for any element's; returns its base.
+    std::uint32_t region(const std::vector<std::int64_t>& locals);
+
     const game* g_;
     std::unique_ptr<state> s_;
+    std::size_t region_ = 1;
 };
 
 // ---------------------------------------------------------------- agents and the driver
