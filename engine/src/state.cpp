@@ -2376,11 +2376,11 @@ void probe::put(std::uint32_t zone, std::int64_t instance) {
     s_->contents_[g.zone_capacity_offset[zone] + size++] = static_cast<std::int32_t>(instance);
 }
 
-probe::outcome probe::read_table(ir::id table, ir::id at, const std::vector<std::int64_t>& args) {
+probe::outcome probe::attempt(const std::function<void(outcome&)>& body) {
     outcome o;
     const std::size_t mark = s_->locals_.size();
     try {
-        interp(*s_).table_cell(at, table, args.data(), args.size(), &o.values);
+        body(o);
     } catch (const engine_error& e) {
         o.error = e.what();
     } catch (const state::need_chance&) {
@@ -2390,13 +2390,15 @@ probe::outcome probe::read_table(ir::id table, ir::id at, const std::vector<std:
     return o;
 }
 
+probe::outcome probe::read_table(ir::id table, ir::id at, const std::vector<std::int64_t>& args) {
+    return attempt([&](outcome& o) { interp(*s_).table_cell(at, table, args.data(), args.size(), &o.values); });
+}
+
 probe::outcome probe::assign(ir::id statement, const std::vector<std::int64_t>& locals) {
-    outcome o;
-    const std::size_t mark = s_->locals_.size();
-    interp in(*s_);
-    const std::uint32_t fb = region(locals);
-    const ir::op code = in.N(statement).code;
-    try {
+    return attempt([&](outcome& o) {
+        interp in(*s_);
+        const std::uint32_t fb = region(locals);
+        const ir::op code = in.N(statement).code;
         if (code != op::assign && code != op::add_assign && code != op::sub_assign)
             throw engine_error(g_->position(statement) + ": not an assignment");
         std::int64_t v = in.eval(in.child(statement, 1), fb);
@@ -2406,30 +2408,16 @@ probe::outcome probe::assign(ir::id statement, const std::vector<std::int64_t>& 
         }
         o.values.push_back(v);
         in.store(in.child(statement, 0), fb, v, statement);
-    } catch (const engine_error& e) {
-        o.error = e.what();
-    } catch (const state::need_chance&) {
-        o.error = "a roll or dice term whose result was not given";
-    }
-    cut(s_->locals_, mark);
-    return o;
+    });
 }
 
 probe::outcome probe::options(ir::id choice, const std::vector<std::int64_t>& locals) {
-    outcome o;
-    const std::size_t mark = s_->locals_.size();
-    interp in(*s_);
-    const std::uint32_t fb = region(locals);
-    try {
+    return attempt([&](outcome& o) {
+        interp in(*s_);
+        const std::uint32_t fb = region(locals);
         if (in.N(choice).code != op::choose_one) throw engine_error(g_->position(choice) + ": not a choice of one");
         in.choose_options(choice, fb, &o.values);
-    } catch (const engine_error& e) {
-        o.error = e.what();
-    } catch (const state::need_chance&) {
-        o.error = "a roll or dice term whose result was not given";
-    }
-    cut(s_->locals_, mark);
-    return o;
+    });
 }
 
 }  // namespace wp::engine

@@ -97,12 +97,20 @@ const char* const set_up = "in the witness's state the engine ";
 
 }  // namespace
 
-std::string witness_replay::table_gap(const table_site& s, std::size_t key, const z3::model& m) {
+std::string witness_replay::replayed(const replay_point& at, const z3::model& m,
+                                     const std::function<std::string(engine::probe&)>& compare) {
     try {
-        const std::unique_ptr<engine::probe> p = probe_at(s.replay, m);
-        if (!p) return {};
+        const std::unique_ptr<engine::probe> p = probe_at(at, m);
+        return p ? compare(*p) : std::string();
+    } catch (const std::exception& e) {
+        return std::string("not confirmed: the engine could not be set in the witness's state (") + e.what() + ")";
+    }
+}
+
+std::string witness_replay::table_gap(const table_site& s, std::size_t key, const z3::model& m) {
+    return replayed(s.replay, m, [&](engine::probe& p) {
         const std::optional<std::int64_t> claimed = number(m, s.keys.at(key));
-        const engine::probe::outcome o = p->read_table(s.table, s.node, locals(s.replay, m));
+        const engine::probe::outcome o = p.read_table(s.table, s.node, locals(s.replay, m));
         const char* what = key == 0 ? "row" : "column";
         if (o.values.size() <= key)
             return std::string("not confirmed: ") + set_up + "cannot compute the " + what + " key (" + o.error + ")";
@@ -122,17 +130,13 @@ std::string witness_replay::table_gap(const table_site& s, std::size_t key, cons
                    " and stops for another reason (" + o.error + ")";
         return std::string("confirmed: ") + set_up + "computes the " + what + " key " + std::to_string(got) +
                " and stops: no " + what + " covers it";
-    } catch (const std::exception& e) {
-        return std::string("not confirmed: the engine could not be set in the witness's state (") + e.what() + ")";
-    }
+    });
 }
 
 std::string witness_replay::bound_violation(const bound_site& s, std::size_t place, const z3::model& m) {
-    try {
-        const std::unique_ptr<engine::probe> p = probe_at(s.replay, m);
-        if (!p) return {};
+    return replayed(s.replay, m, [&](engine::probe& p) {
         const std::optional<std::int64_t> claimed = number(m, s.value.at(place));
-        const engine::probe::outcome o = p->assign(s.node, locals(s.replay, m));
+        const engine::probe::outcome o = p.assign(s.node, locals(s.replay, m));
         if (o.values.empty()) return std::string("not confirmed: ") + set_up + "cannot compute the new value (" + o.error + ")";
         const std::int64_t got = o.values.front();
         const ir::type& t = sym_.rs.types.at(s.type);
@@ -147,24 +151,18 @@ std::string witness_replay::bound_violation(const bound_site& s, std::size_t pla
                    " and stops for another reason (" + o.error + ")";
         return std::string("confirmed: ") + set_up + "computes the new value " + std::to_string(got) +
                " and stops: it is outside " + range;
-    } catch (const std::exception& e) {
-        return std::string("not confirmed: the engine could not be set in the witness's state (") + e.what() + ")";
-    }
+    });
 }
 
 std::string witness_replay::stuck_choice(const choice_site& s, const z3::model& m) {
-    try {
-        const std::unique_ptr<engine::probe> p = probe_at(s.replay, m);
-        if (!p) return {};
-        const engine::probe::outcome o = p->options(s.node, locals(s.replay, m));
+    return replayed(s.replay, m, [&](engine::probe& p) {
+        const engine::probe::outcome o = p.options(s.node, locals(s.replay, m));
         if (!o.error.empty()) return std::string("not confirmed: ") + set_up + "cannot list the options (" + o.error + ")";
         if (!o.values.empty())
             return std::string("not confirmed: ") + set_up + "finds " + std::to_string(o.values.size()) +
                    (o.values.size() == 1 ? " legal option" : " legal options");
         return std::string("confirmed: ") + set_up + "finds no legal option";
-    } catch (const std::exception& e) {
-        return std::string("not confirmed: the engine could not be set in the witness's state (") + e.what() + ")";
-    }
+    });
 }
 
 }  // namespace wp::verify::detail

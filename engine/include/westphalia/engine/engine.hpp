@@ -346,6 +346,9 @@ public:
 private:
     // A locals region holding `locals`, room for any element's; returns its base.
     std::uint32_t region(const std::vector<std::int64_t>& locals);
+    // Runs body, the engine's error (or a chance it would need) as the outcome's error; the
+    // locals regions pushed are dropped.
+    outcome attempt(const std::function<void(outcome&)>& body);
 
     const game* g_;
     std::unique_ptr<state> s_;
