@@ -2379,6 +2379,7 @@ void probe::put(std::uint32_t zone, std::int64_t instance) {
 probe::outcome probe::attempt(const std::function<void(outcome&)>& body) {
     outcome o;
     const std::size_t mark = s_->locals_.size();
+    const std::size_t rules_mark = s_->rule_stack_.size();
     try {
         body(o);
     } catch (const engine_error& e) {
@@ -2387,6 +2388,7 @@ probe::outcome probe::attempt(const std::function<void(outcome&)>& body) {
         o.error = "a roll or dice term whose result was not given";
     }
     cut(s_->locals_, mark);
+    cut(s_->rule_stack_, rules_mark);
     return o;
 }
 
@@ -2417,6 +2419,25 @@ probe::outcome probe::options(ir::id choice, const std::vector<std::int64_t>& lo
         const std::uint32_t fb = region(locals);
         if (in.N(choice).code != op::choose_one) throw engine_error(g_->position(choice) + ": not a choice of one");
         in.choose_options(choice, fb, &o.values);
+    });
+}
+
+probe::outcome probe::applicable(ir::id group, const std::vector<std::int64_t>& args) {
+    return attempt([&](outcome& o) {
+        if (group >= g_->live_rules.size()) throw engine_error("probe: no rule group " + std::to_string(group));
+        interp in(*s_);
+        const std::size_t start = in.applicable(group, args.data(), args.size());
+        o.values.assign(s_->rule_stack_.begin() + static_cast<std::ptrdiff_t>(start), s_->rule_stack_.end());
+        cut(s_->rule_stack_, start);
+    });
+}
+
+probe::outcome probe::value(ir::id rule, const std::vector<std::int64_t>& args) {
+    return attempt([&](outcome& o) {
+        const ir::rule& r = g_->ruleset().rules.at(rule);
+        if (r.kind != ir::rule_kind::define || r.value == ir::no_id) throw engine_error("probe: rule " + r.name + " gives no value");
+        interp in(*s_);
+        o.values.push_back(in.eval(r.value, in.bind_rule(rule, args.data(), args.size())));
     });
 }
 

@@ -626,3 +626,19 @@ TEST_CASE("probe: the engine computes a table's keys and an assignment in a stat
         CHECK(o.values == std::vector<std::int64_t>{first_cuirassier, first_cuirassier + 1});
     }
 }
+
+TEST_CASE("probe: which rules of a group apply, and the values they give", "[engine][probe]") {
+    const ir::ruleset rs = compile("tests/checker/contradiction/prague_stacking_limit.wph");
+    const engine::game g(rs, 2);
+    const ir::id city = named(rs.rules, "city_stacking"), fortress = named(rs.rules, "fortress_stacking");
+    const ir::id open = named(rs.rules, "open_stacking");
+    const ir::id group = g.group_of_decision.at(named(rs.decisions, "stacking_limit"));
+    engine::probe p(g);
+    // the map's areas in their declared order: prague, pilsen, eger, tabor
+    CHECK(p.applicable(group, {0}).values == std::vector<std::int64_t>{city, fortress});
+    CHECK(p.applicable(group, {1}).values == std::vector<std::int64_t>{city});
+    CHECK(p.applicable(group, {3}).values == std::vector<std::int64_t>{open});
+    CHECK(p.value(city, {0}).values == std::vector<std::int64_t>{8});
+    CHECK(p.value(fortress, {0}).values == std::vector<std::int64_t>{12});
+    CHECK_FALSE(p.applicable(static_cast<ir::id>(rs.groups.size()), {0}).error.empty());
+}

@@ -790,6 +790,16 @@ private:
         const std::size_t count = target_param_count(gr);
         fact_list facts = base;
         std::vector<z3::expr> args;
+        // The engine replays a witness here over the same store, with the arguments as locals.
+        detail::replay_point at;
+        at.recorded = true;
+        at.st = st;
+        at.variables_from = sym_.variables.size();
+        auto replay = [&](const answer& x, const std::function<std::string(const detail::replay_point&, const z3::model&)>& how) {
+            if (!x.model) return std::string();
+            at.variables_to = sym_.variables.size();
+            return how(at, *x.model);
+        };
         for (std::size_t i = 0; i < count && params; ++i) {
             const ir::local& l = params->at(i);
             z3::expr v = sym_.fresh(l.name, l.type, l.name, variable::show::value, 0);
@@ -806,6 +816,7 @@ private:
             if (rs_.types.at(l.type).kind == ir::type_kind::entity) dom = dom && v >= 0;
             facts = std::make_shared<const detail::fact_node>(detail::fact_node{{dom, "the range of `" + l.name + "`"}, facts});
             args.push_back(v);
+            at.locals.emplace_back(v);
         }
         std::map<id, z3::expr> guards;
         std::map<id, z3::expr> applies = sym_.group_effective(g, args, st, &guards);
@@ -891,6 +902,9 @@ private:
                                          ") on the same `" + target + "`, and neither overrides the other");
                     f.elements = {rule_elem(a), rule_elem(b)};
                     f.witness = x.witness;
+                    f.replay = replay(x, [&](const detail::replay_point& p, const z3::model& m) {
+                        return replay_.both_apply(p, g, a, b, detail::witness_replay::values::any, m);
+                    });
                     continue;
                 }
                 if (!defines && !legal) continue;
@@ -903,6 +917,9 @@ private:
                                      "`" + ra.name + "` forbids " + target + " where `" + rb.name + "` requires it, and neither overrides the other");
                     f.elements = {rule_elem(a), rule_elem(b)};
                     f.witness = x.witness;
+                    f.replay = replay(x, [&](const detail::replay_point& p, const z3::model& m) {
+                        return replay_.both_apply(p, g, a, b, detail::witness_replay::values::any, m);
+                    });
                     continue;
                 }
                 const auto [va, sa] = value_of(a);
@@ -918,6 +935,9 @@ private:
                                          " with different values, and neither overrides the other");
                     f.elements = {rule_elem(a), rule_elem(b)};
                     f.witness = x.witness;
+                    f.replay = replay(x, [&](const detail::replay_point& p, const z3::model& m) {
+                        return replay_.both_apply(p, g, a, b, detail::witness_replay::values::different, m);
+                    });
                     continue;
                 }
                 answer y = solve(facts, both && sa && sb, true);
@@ -927,6 +947,9 @@ private:
                                          " (with the same value) and neither overrides the other");
                     f.elements = {rule_elem(a), rule_elem(b)};
                     f.witness = y.witness;
+                    f.replay = replay(y, [&](const detail::replay_point& p, const z3::model& m) {
+                        return replay_.both_apply(p, g, a, b, detail::witness_replay::values::same, m);
+                    });
                 }
             }
 
@@ -944,6 +967,7 @@ private:
                 f.elements.push_back({"decision", d.name, d.prov});
                 for (id r : gr.rules) f.elements.push_back(rule_elem(r));
                 f.witness = x.witness;
+                f.replay = replay(x, [&](const detail::replay_point& p, const z3::model& m) { return replay_.undecided(p, g, m); });
             }
         }
     }

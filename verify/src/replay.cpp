@@ -165,4 +165,42 @@ std::string witness_replay::stuck_choice(const choice_site& s, const z3::model& 
     });
 }
 
+std::string witness_replay::both_apply(const replay_point& at, id group, id a, id b, values v, const z3::model& m) {
+    return replayed(at, m, [&](engine::probe& p) {
+        const std::vector<std::int64_t> args = locals(at, m);
+        const engine::probe::outcome o = p.applicable(group, args);
+        if (!o.error.empty()) return std::string("not confirmed: ") + set_up + "cannot tell which rules apply (" + o.error + ")";
+        const std::string& na = sym_.rs.rules.at(a).name;
+        const std::string& nb = sym_.rs.rules.at(b).name;
+        auto applies = [&](id r) { return std::find(o.values.begin(), o.values.end(), r) != o.values.end(); };
+        if (!applies(a) || !applies(b)) {
+            const std::string which = !applies(a) && !applies(b) ? "neither `" + na + "` nor `" + nb + "` applies"
+                                                                 : "`" + (applies(a) ? nb : na) + "` does not apply";
+            return std::string("not confirmed: ") + set_up + "finds that " + which;
+        }
+        const std::string both = "both `" + na + "` and `" + nb + "` apply";
+        if (v == values::any) return std::string("confirmed: ") + set_up + "finds that " + both;
+        const engine::probe::outcome va = p.value(a, args), vb = p.value(b, args);
+        if (va.values.empty() || vb.values.empty())
+            return std::string("not confirmed: ") + set_up + "cannot compute their values (" + va.error + vb.error + ")";
+        const std::int64_t x = va.values.front(), y = vb.values.front();
+        const std::string given = x == y ? ", both giving " + std::to_string(x) : ", giving " + std::to_string(x) + " and " + std::to_string(y);
+        const bool as_said = (x != y) == (v == values::different);
+        return std::string(as_said ? "confirmed: " : "not confirmed: ") + set_up + "finds that " + both + given;
+    });
+}
+
+std::string witness_replay::undecided(const replay_point& at, id group, const z3::model& m) {
+    return replayed(at, m, [&](engine::probe& p) {
+        const engine::probe::outcome o = p.applicable(group, locals(at, m));
+        if (!o.error.empty()) return std::string("not confirmed: ") + set_up + "cannot tell which rules apply (" + o.error + ")";
+        for (const std::int64_t r : o.values) {
+            const ir::rule& rule = sym_.rs.rules.at(static_cast<std::size_t>(r));
+            if (rule.kind == ir::rule_kind::define)
+                return std::string("not confirmed: ") + set_up + "finds that `" + rule.name + "` decides it";
+        }
+        return std::string("confirmed: ") + set_up + "finds no rule that decides it";
+    });
+}
+
 }  // namespace wp::verify::detail

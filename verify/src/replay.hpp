@@ -27,6 +27,12 @@ public:
     std::string table_gap(const table_site& s, std::size_t key, const z3::model& m);
     std::string bound_violation(const bound_site& s, std::size_t place, const z3::model& m);
     std::string stuck_choice(const choice_site& s, const z3::model& m);
+    // Rules a and b of group `group` both apply (the locals of `at`: the target's arguments),
+    // and, for two `define`s, give different values or the same one.
+    enum class values { any, different, same };
+    std::string both_apply(const replay_point& at, id group, id a, id b, values v, const z3::model& m);
+    // No `define` rule of group `group` applies.
+    std::string undecided(const replay_point& at, id group, const z3::model& m);
 
 private:
     // A probe holding the model's values of the state, dice and player count at the place.

@@ -342,12 +342,17 @@ public:
     outcome assign(ir::id statement, const std::vector<std::int64_t>& locals);
     // The legal options of `choose` statement `choice` with its element's locals, as values.
     outcome options(ir::id choice, const std::vector<std::int64_t>& locals);
+    // The rules of group `group` (ruleset::groups) that apply to the target's arguments and
+    // that no applicable overriding rule defeats, in group order, as rule ids.
+    outcome applicable(ir::id group, const std::vector<std::int64_t>& args);
+    // The value `define` rule `rule` gives for the target's arguments.
+    outcome value(ir::id rule, const std::vector<std::int64_t>& args);
 
 private:
     // A locals region holding `locals`, room for any element's; returns its base.
     std::uint32_t region(const std::vector<std::int64_t>& locals);
     // Runs body, the engine's error (or a chance it would need) as the outcome's error; the
-    // locals regions pushed are dropped.
+    // locals regions and rules pushed are dropped.
     outcome attempt(const std::function<void(outcome&)>& body);
 
     const game* g_;
