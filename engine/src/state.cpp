@@ -424,8 +424,10 @@ struct interp {
     std::int64_t roll(id r, const std::int64_t* args, std::size_t count) {
         const ir::roll& ro = rs.rolls[r];
         const std::int64_t mod = modifiers(g.group_of_roll[r], args, count);
-        if (!s.fixed_rolls_.empty()) [[unlikely]] {
+        if (!s.fixed_rolls_.empty() || !s.held_rolls_.empty()) [[unlikely]] {
             if (const std::optional<std::int64_t> dice = take_fixed(s.fixed_rolls_, r)) return *dice + mod;
+            for (const auto& [held, dice] : s.held_rolls_)
+                if (held == r) return dice + mod;
         }
         if (ro.linear && !ro.dist.weights.empty()) return chance(ro.dist.min + mod, ro.dist.weights, ro.dist.total);
         const std::size_t mark = s.locals_.size();
@@ -1727,7 +1729,17 @@ struct interp {
                 }
                 return;
             }
-            case op::fix_roll: fail(n, "a fixed roll outside an example");
+            case op::fix_roll: {
+                // only an example's `given` fixes a roll, and only a probe runs one
+                if (!s.probing_) fail(n, "a fixed roll outside an example");
+                const id r = N(child(n, 0)).ref;
+                const std::int64_t dice = eval(child(n, 1), fb);
+                advance();
+                auto it = std::find_if(s.held_rolls_.begin(), s.held_rolls_.end(), [&](const auto& h) { return h.first == r; });
+                if (it == s.held_rolls_.end()) s.held_rolls_.emplace_back(r, dice);
+                else it->second = dice;
+                return;
+            }
             default: fail(n, std::string("not a statement: ") + ir::name_of(nd.code));
         }
     }
@@ -1781,29 +1793,7 @@ state::state(const game& g, std::uint64_t seed, state_options options)
     : g_(&g), rs_(&g.ruleset()), opt_(options) {
     rng_.s = seed;
     const ir::ruleset& rs = *rs_;
-    values_.assign(g.value_count, 0);
-    for (id sl = 0; sl < rs.slots.size(); ++sl) {
-        const ir::slot& slot = rs.slots[sl];
-        std::int64_t init = slot.initial;
-        const ir::type& t = rs.types[slot.type];
-        if (t.kind == ir::type_kind::entity && init >= 0) init = g.entity_first.at(static_cast<std::size_t>(init));
-        const game::slot_layout& l = g.slots[sl];
-        const std::uint32_t copies =
-            sl + 1 < rs.slots.size() ? (g.slots[sl + 1].offset - l.offset) / l.width : (g.value_count - l.offset) / l.width;
-        for (std::uint32_t i = 0; i < copies * l.width; ++i) values_[l.offset + i] = init;
-    }
-    contents_.assign(g.contents_size, -1);
-    zone_size_.assign(g.zone_instance_zone.size(), 0);
-    // Every entity starts in the first zone declared for its kind.
-    for (id k = 0; k < rs.entity_kinds.size(); ++k) {
-        for (id z = 0; z < rs.zones.size(); ++z) {
-            if (rs.zones[z].entity_kind != k) continue;
-            const std::uint32_t zi = g.zone_first[z];
-            for (std::uint32_t i = 0; i < g.kind_count[k]; ++i)
-                contents_[g.zone_capacity_offset[zi] + zone_size_[zi]++] = static_cast<std::int32_t>(g.kind_first[k] + i);
-            break;
-        }
-    }
+    set_up_storage();
     fires_.assign(rs.rules.size(), 0);
     if (opt_.track_coverage) {
         ran_.assign(rs.nodes.size(), 0);
@@ -1835,6 +1825,34 @@ state::state(const game& g, std::uint64_t seed, state_options options)
     interp::list_span(g, f);
     frames_.push_back(f);
     run();
+}
+
+// The initial values, and every entity in the first zone declared for its kind.
+void state::set_up_storage() {
+    const game& g = *g_;
+    const ir::ruleset& rs = *rs_;
+    values_.assign(g.value_count, 0);
+    for (id sl = 0; sl < rs.slots.size(); ++sl) {
+        const ir::slot& slot = rs.slots[sl];
+        std::int64_t init = slot.initial;
+        const ir::type& t = rs.types[slot.type];
+        if (t.kind == ir::type_kind::entity && init >= 0) init = g.entity_first.at(static_cast<std::size_t>(init));
+        const game::slot_layout& l = g.slots[sl];
+        const std::uint32_t copies =
+            sl + 1 < rs.slots.size() ? (g.slots[sl + 1].offset - l.offset) / l.width : (g.value_count - l.offset) / l.width;
+        for (std::uint32_t i = 0; i < copies * l.width; ++i) values_[l.offset + i] = init;
+    }
+    contents_.assign(g.contents_size, -1);
+    zone_size_.assign(g.zone_instance_zone.size(), 0);
+    for (id k = 0; k < rs.entity_kinds.size(); ++k) {
+        for (id z = 0; z < rs.zones.size(); ++z) {
+            if (rs.zones[z].entity_kind != k) continue;
+            const std::uint32_t zi = g.zone_first[z];
+            for (std::uint32_t i = 0; i < g.kind_count[k]; ++i)
+                contents_[g.zone_capacity_offset[zi] + zone_size_[zi]++] = static_cast<std::int32_t>(g.kind_first[k] + i);
+            break;
+        }
+    }
 }
 
 state::state(const game& g, unstarted) : g_(&g), rs_(&g.ruleset()) {
@@ -2351,6 +2369,7 @@ std::string state::view(int viewer) const {
 // ------------------------------------------------------------------ probe
 
 probe::probe(const game& g) : g_(&g), s_(new state(g, state::unstarted{})) {
+    s_->probing_ = true;
     // Every element's locals fit in a region this big, whatever locals the caller gives.
     for (const ir::node& nd : g.ruleset().nodes)
         if (nd.code == op::local || nd.code == op::let || nd.code == op::choose_one || nd.code == op::for_each)
@@ -2438,6 +2457,30 @@ probe::outcome probe::value(ir::id rule, const std::vector<std::int64_t>& args) 
         if (r.kind != ir::rule_kind::define || r.value == ir::no_id) throw engine_error("probe: rule " + r.name + " gives no value");
         interp in(*s_);
         o.values.push_back(in.eval(r.value, in.bind_rule(rule, args.data(), args.size())));
+    });
+}
+
+void probe::start() { s_->set_up_storage(); }
+
+probe::outcome probe::example(ir::id rule, int active_player, const std::vector<ir::id>& shown) {
+    return attempt([&](outcome& o) {
+        const ir::rule& r = g_->ruleset().rules.at(rule);
+        if (r.kind != ir::rule_kind::example) throw engine_error("probe: rule " + r.name + " is not an example");
+        interp in(*s_);
+        s_->pending_player_ = active_player;  // what active_player() reads outside a loop over the players
+        const std::uint32_t fb = region(std::vector<std::int64_t>(r.locals.size(), -1));
+        const std::size_t depth = s_->frames_.size();
+        if (r.body != ir::no_id) in.push_frame(state::frame_kind::list, r.body, fb);
+        for (std::uint64_t steps = 0; s_->frames_.size() > depth; ++steps) {
+            if (s_->pending_ == state::pending_kind::terminal) break;
+            if (s_->pending_ != state::pending_kind::none)
+                throw engine_error("the example's `given` asks for a decision, which an example cannot answer");
+            if (steps > 1'000'000) throw engine_error("the example's `given` does not finish");
+            in.step();
+        }
+        s_->frames_.resize(depth);
+        o.values.push_back(r.value == ir::no_id ? 1 : in.eval(r.value, fb) != 0);
+        for (const ir::id n : shown) o.values.push_back(in.eval(n, fb));
     });
 }
 

@@ -97,7 +97,7 @@ TEST_CASE("the checker finds exactly the planted defects of every corpus file", 
             if (x.proof == wp::verify::proof_kind::witness) CHECK_FALSE(x.witness.empty());
             // the engine, set in the witness's state, agrees (no corpus witness is approximate)
             static const std::set<std::string> replayed{"table-gap", "bound-violation", "stuck-state",
-                                                        "contradiction", "ambiguity", "gap"};
+                                                        "contradiction", "ambiguity", "gap", "example-failure"};
             if (replayed.count(x.kind)) {
                 INFO(x.kind << " " << x.subject << ": " << x.replay);
                 CHECK(x.replay.rfind("confirmed: ", 0) == 0);

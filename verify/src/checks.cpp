@@ -1460,6 +1460,7 @@ private:
                              "example `" + rule.name + "`: the rules do not produce the outcome it states");
             f.elements.push_back({"example", rule.name, rule.prov});
             f.witness = a.witness;
+            if (a.model) f.replay = replay_.example_fails(x, *a.model);
         }
     }
 

@@ -825,10 +825,15 @@ void symbolic::run_examples() {
         e.locals.resize(rule.locals.size());
         active.reset();
         fixed_rolls = &p.fixed;
+        replay_point start;
+        start.recorded = true;
+        start.st = p.st;
+        start.variables_from = variables.size();
         x.run(rule.body, e, p);
         z3::expr expect = rule.value == ir::no_id ? ctx.bool_val(true) : boolean(rule.value, e, p.st);
         // the whole numbers the outcome compares, so a failure shows what the rules give
         std::vector<std::pair<std::string, z3::expr>> shown;
+        std::vector<id> shown_nodes;
         std::vector<id> todo;
         if (rule.value != ir::no_id) todo.push_back(rule.value);
         while (!todo.empty()) {
@@ -847,11 +852,13 @@ void symbolic::run_examples() {
             if (lt == ir::no_id || (rs.types.at(lt).kind != ir::type_kind::integer && rs.types.at(lt).kind != ir::type_kind::range))
                 continue;
             shown.push_back({"what the rules give for the expression at " + node_position(left), integer(left, e, p.st)});
+            shown_nodes.push_back(left);
         }
         x.drain(p, rule.value == ir::no_id ? rule.body : rule.value);
+        start.variables_to = variables.size();
         fixed_rolls = nullptr;
+        examples.push_back({r, p.facts, p.pc, expect, std::move(shown), std::move(shown_nodes), std::move(start), active});
         active.reset();
-        examples.push_back({r, p.facts, p.pc, expect, std::move(shown)});
     }
 }
 

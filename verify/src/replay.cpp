@@ -203,4 +203,18 @@ std::string witness_replay::undecided(const replay_point& at, id group, const z3
     });
 }
 
+std::string witness_replay::example_fails(const example_run& x, const z3::model& m) {
+    return replayed(x.start, m, [&](engine::probe& p) {
+        const std::optional<std::int64_t> active = x.active ? number(m, *x.active) : std::nullopt;
+        const engine::probe::outcome o = p.example(x.rule, active ? static_cast<int>(*active) : 0, x.shown_nodes);
+        const std::string runs = "the engine, running the `given` from the start of a game, ";
+        if (o.values.empty()) return "not confirmed: " + runs + "stops (" + o.error + ")";
+        std::string gives;
+        for (std::size_t i = 1; i < o.values.size(); ++i) gives += (i > 1 ? ", " : "") + std::to_string(o.values[i]);
+        if (!gives.empty()) gives = " (the rules give " + gives + ")";
+        if (o.values.front() != 0) return "not confirmed: " + runs + "finds the stated outcome" + gives;
+        return "confirmed: " + runs + "does not find the stated outcome" + gives;
+    });
+}
+
 }  // namespace wp::verify::detail

@@ -31,6 +31,8 @@ public:
     // and, for two `define`s, give different values or the same one.
     enum class values { any, different, same };
     std::string both_apply(const replay_point& at, id group, id a, id b, values v, const z3::model& m);
+    // An example's `given` run by the engine from the start of a game gives another outcome.
+    std::string example_fails(const example_run& x, const z3::model& m);
     // No `define` rule of group `group` applies.
     std::string undecided(const replay_point& at, id group, const z3::model& m);
 

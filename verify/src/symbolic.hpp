@@ -158,6 +158,9 @@ struct example_run {
     z3::expr expect;    // the stated outcome, over the resulting state
     // The numbers the outcome compares (left sides of its comparisons), for the witness.
     std::vector<std::pair<std::string, z3::expr>> shown;
+    std::vector<id> shown_nodes;         // those left sides
+    replay_point start;                  // the initial state, and the dice met in the `given`
+    std::optional<z3::expr> active;      // the active player the `given` reads, if it does
 };
 
 // Whether key value v falls in a row or column key.

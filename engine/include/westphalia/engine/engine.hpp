@@ -292,6 +292,10 @@ private:
     // A probe's given dice: per roll (before modifiers) and per dice term node, in the order
     // they are used. Empty in play.
     std::vector<std::pair<ir::id, std::int64_t>> fixed_rolls_, fixed_dice_;
+    // A probe's rolls fixed by an example's `given` (`roll r = 9;`): every later use, until fixed
+    // again. Only a probe runs a `given` (probing_).
+    std::vector<std::pair<ir::id, std::int64_t>> held_rolls_;
+    bool probing_ = false;
 
     friend struct interp;
     friend class probe;
@@ -299,6 +303,7 @@ private:
     friend void prepare_rules(game& g);
     struct unstarted {};
     state(const game& g, unstarted);  // storage only, for evaluating expressions
+    void set_up_storage();             // the initial values and zones
     void run();
     void step();
     void finish(const std::string& reason);
@@ -314,6 +319,8 @@ class probe {
 public:
     // Every value 0 and every zone empty.
     explicit probe(const game& g);
+    // The values and zones a game starts with (before its setup runs).
+    void start();
     probe(const probe&) = delete;
     probe& operator=(const probe&) = delete;
 
@@ -347,6 +354,11 @@ public:
     outcome applicable(ir::id group, const std::vector<std::int64_t>& args);
     // The value `define` rule `rule` gives for the target's arguments.
     outcome value(ir::id rule, const std::vector<std::int64_t>& args);
+    // Runs `example` rule `rule`'s `given` here (the rolls it fixes held for every later use;
+    // `active_player` the seat it reads as active), then evaluates its stated outcome and the
+    // expressions `shown` in its locals: the outcome (1 or 0), then their values. A `given`
+    // that would need a decision, or a roll neither fixed nor given, is an error.
+    outcome example(ir::id rule, int active_player, const std::vector<ir::id>& shown);
 
 private:
     // A locals region holding `locals`, room for any element's; returns its base.
