@@ -642,3 +642,26 @@ TEST_CASE("probe: which rules of a group apply, and the values they give", "[eng
     CHECK(p.value(fortress, {0}).values == std::vector<std::int64_t>{12});
     CHECK_FALSE(p.applicable(static_cast<ir::id>(rs.groups.size()), {0}).error.empty());
 }
+
+TEST_CASE("probe: an example's given run from the start of a game, and its stated outcome", "[engine][probe]") {
+    SECTION("the example holds") {
+        const ir::ruleset rs = compile("tests/checker/clean/campaign_table_covered.wph");
+        const engine::game g(rs, 2);
+        engine::probe p(g);
+        p.start();
+        const engine::probe::outcome o = p.example(named(rs.rules, "combined_arms_example"), 1, {});
+        CHECK(o.error.empty());
+        CHECK(o.values == std::vector<std::int64_t>{1});
+    }
+    SECTION("the example forgets a modifier: the engine does not find its outcome") {
+        const ir::ruleset rs = compile("tests/checker/example-failure/campaign_example_forgets_penalty.wph");
+        const engine::game g(rs, 2);
+        engine::probe p(g);
+        p.start();
+        const engine::probe::outcome o = p.example(named(rs.rules, "campaign_example"), 0, {});
+        CHECK(o.error.empty());
+        CHECK(o.values == std::vector<std::int64_t>{0});
+        // not an example: an error, not a crash
+        CHECK_FALSE(p.example(named(rs.rules, "undisciplined_army"), 0, {}).error.empty());
+    }
+}
