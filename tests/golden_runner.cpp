@@ -11,10 +11,7 @@
 // file of about BYTES bytes (valid declarations, then one syntax error at the end), for inputs
 // too large to keep in the repository. A line `# stdin PATH` feeds the file at PATH to the
 // command as its standard input (a human player's typing for `play --agent human`); without
-// it the input is empty. A line `# witnesses masked` replaces the lines of each `witness:` block
-// of the output by one `(masked)` line: the checker's witnesses are equally small solutions that
-// GCC and Clang builds may pick differently (Z3 terms are created in another order when the two
-// compilers evaluate function arguments in another order), while the findings agree.
+// it the input is empty.
 // The command runs in-process from the repository root. With WP_UPDATE_GOLDEN=1 the file is
 // rewritten from the actual output (review the change with `git diff`).
 #include "cli.hpp"
@@ -26,20 +23,6 @@
 #include <sstream>
 
 namespace {
-
-// The output with each `witness:` block's value lines replaced by one `(masked)` line.
-std::string mask_witnesses(const std::string& text) {
-    std::istringstream in(text);
-    std::string out, line;
-    bool inside = false;
-    while (std::getline(in, line)) {
-        if (inside && line.rfind("    ", 0) == 0) continue;
-        inside = line == "  witness:";
-        out += line + '\n';
-        if (inside) out += "    (masked)\n";
-    }
-    return out;
-}
 
 std::vector<std::string> split_words(const std::string& line) {
     std::vector<std::string> words;
@@ -79,12 +62,10 @@ int main(int argc, char** argv) {
     const std::string expected = whole.str();
     std::size_t command_start = 0;
     std::string input;
-    bool masked = false;
     while (expected.compare(command_start, 1, "#") == 0) {
         const std::size_t end = expected.find('\n', command_start);
         const auto directive = split_words(expected.substr(command_start, end - command_start));
         if (directive.size() == 4 && directive[1] == "generate") generate(directive[2], std::stoul(directive[3]));
-        if (directive.size() == 3 && directive[1] == "witnesses" && directive[2] == "masked") masked = true;
         if (directive.size() == 3 && directive[1] == "stdin") {
             std::ifstream typed(directive[2], std::ios::binary);
             if (!typed) {
@@ -111,7 +92,7 @@ int main(int argc, char** argv) {
     std::istringstream typed(input);
     const int code = wp::cli::run(args, out, err, typed);
     const std::string actual = preamble +
-        command + "\nexit: " + std::to_string(code) + "\n--- stdout\n" + (masked ? mask_witnesses(out.str()) : out.str()) +
+        command + "\nexit: " + std::to_string(code) + "\n--- stdout\n" + out.str() +
         "--- stderr\n" + err.str();
 
     if (actual == expected) return 0;

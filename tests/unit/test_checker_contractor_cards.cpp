@@ -1,8 +1,7 @@
 // The checker on Contractor Cards as printed (`check --upto base`): the printed rules' real
-// problems, each with a witness. The full stack's report is a byte golden
-// (tests/golden/check/contractor_cards/full_stack.expected); this one is checked by its findings
-// and by what their witnesses must show, because GCC and Clang builds build Z3 terms in another
-// order and the solver then picks other, equally small, witnesses.
+// problems, each with a witness that the engine confirms. Both reports are also byte goldens
+// (tests/golden/check/contractor_cards/); this test says what must hold whatever witness the
+// solver picks, so a golden update that loses a finding or a confirmation fails here.
 #include "westphalia/compiler/compile.hpp"
 #include "westphalia/verify/check.hpp"
 
