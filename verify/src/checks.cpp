@@ -408,13 +408,6 @@ private:
     // unsatisfiable, so is the whole (a quick proof of "never").
     z3::check_result solve_local_first(const fact_list& facts, const z3::expr& target) {
         if (spent()) return z3::unknown;
-        if (quickly_unsat(facts, target)) return z3::unsat;
-        return solve(facts, target, false).r;
-    }
-
-    // The quick tries of solve_local_first: the question on the facts within two, then six
-    // steps of it. True when one proves it unsatisfiable.
-    bool quickly_unsat(const fact_list& facts, const z3::expr& target) {
         for (int radius : {2, 6}) {
             ++out_.stats[kind_].queries;
             z3::solver s = one_shot_solver();
@@ -427,9 +420,9 @@ private:
             purpose_ = "quick" + std::to_string(radius);
             const z3::check_result r = ask(s);
             purpose_ = "other";
-            if (r == z3::unsat) return true;
+            if (r == z3::unsat) return z3::unsat;
         }
-        return false;
+        return solve(facts, target, false).r;
     }
 
     // Is facts ∧ target satisfiable? With `show`: the smallest witness found, as lines (the
@@ -1376,38 +1369,33 @@ private:
         for (const detail::bound_site& s : sym_.bound_sites) {
             if (reported.count(s.node)) continue;
             if (stays_in_range(s)) continue;
-            // Whether the assignment can leave the range at any of the places it may write, then
-            // the witness, which shows the place. A field whose violation the ruleset accepts is
-            // expected to have one: there the witness is asked for at once, without the quick
-            // tries (they only ever prove "never"); so is an assignment to one place, after them.
-            const bool accepted = accepted_bound(rs_.slots.at(s.slot).name);
+            // one question for every place the assignment may write, then the place it does
             z3::expr_vector any(ctx_);
             for (const z3::expr& o : s.out) any.push_back(o);
-            const z3::expr violated = s.out.size() == 1 ? s.out[0] : z3::mk_or(any);
-            if (!accepted && s.out.size() == 1 && budget_left_ms() >= 1.0 && quickly_unsat(s.facts, violated)) continue;
-            if (!accepted && s.out.size() > 1 && solve_local_first(s.facts, violated) == z3::unsat) continue;
-            z3::expr value = s.value.back();
-            for (std::size_t k = s.value.size() - 1; k-- > 0;) value = z3::ite(s.out[k], s.value[k], value);
-            answer a = solve(s.facts, violated, true, {{"the new value", value}});
-            const ir::slot& sl = rs_.slots.at(s.slot);
-            if (a.r == z3::unknown) {
-                unknown("whether `" + sl.name + "` stays in range", {{"field", sl.name, sl.prov}});
-                continue;
+            // A field whose violation the ruleset accepts is expected to have one: the quick tries,
+            // which only ever prove "never", are skipped there.
+            const z3::check_result r = accepted_bound(rs_.slots.at(s.slot).name) ? solve(s.facts, z3::mk_or(any), false).r
+                                                                                   : solve_local_first(s.facts, z3::mk_or(any));
+            if (r == z3::unsat) continue;
+            for (std::size_t k = 0; k < s.out.size(); ++k) {
+                answer a = solve(s.facts, s.out[k], true, {{"the new value", s.value[k]}});
+                if (a.r == z3::unknown) {
+                    unknown("whether `" + rs_.slots.at(s.slot).name + "` stays in range", {{"field", rs_.slots.at(s.slot).name, rs_.slots.at(s.slot).prov}});
+                    break;
+                }
+                if (a.r != z3::sat) continue;
+                const ir::slot& sl = rs_.slots.at(s.slot);
+                const ir::type& t = rs_.types.at(s.type);
+                finding& f = add("bound-violation", severity::error, sl.name,
+                                 "this can take `" + sl.name + "` outside " + std::to_string(t.lo) + ".." + std::to_string(t.hi) +
+                                     ", and its type has no clamp");
+                f.elements.push_back({"statement", "assignment to " + sl.name, statement_prov(s.node)});
+                f.elements.push_back({"field", sl.name, sl.prov});
+                f.witness = a.witness;
+                if (a.model) f.replay = replay_.bound_violation(s, k, *a.model);
+                reported.insert(s.node);
+                break;
             }
-            if (a.r != z3::sat) continue;
-            const ir::type& t = rs_.types.at(s.type);
-            finding& f = add("bound-violation", severity::error, sl.name,
-                             "this can take `" + sl.name + "` outside " + std::to_string(t.lo) + ".." + std::to_string(t.hi) +
-                                 ", and its type has no clamp");
-            f.elements.push_back({"statement", "assignment to " + sl.name, statement_prov(s.node)});
-            f.elements.push_back({"field", sl.name, sl.prov});
-            f.witness = a.witness;
-            if (a.model) {
-                std::size_t place = 0;
-                while (place + 1 < s.out.size() && !a.model->eval(s.out[place], true).is_true()) ++place;
-                f.replay = replay_.bound_violation(s, place, *a.model);
-            }
-            reported.insert(s.node);
         }
     }
 
