@@ -203,6 +203,7 @@ void render_sarif(std::ostream& out, const ir::ruleset& rs, const check_result& 
         std::string text = f.message;
         for (const std::string& w : f.witness) text += "\nwitness: " + w;
         for (const std::string& b : f.because) text += "\nbecause: " + b;
+        if (!f.replay.empty()) text += "\nreplay: " + f.replay;
         if (f.accepted) text += "\naccepted: " + f.accepted_reason;
         res["message"] = {{"text", text}};
         json locations = json::array(), related = json::array();
