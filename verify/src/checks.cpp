@@ -793,7 +793,7 @@ private:
         // The engine replays a witness here over the same store, with the arguments as locals.
         detail::replay_point at;
         at.recorded = true;
-        at.st = st;
+        at.st = sym_.snapshot(st);
         at.variables_from = sym_.variables.size();
         auto replay = [&](const answer& x, const std::function<std::string(const detail::replay_point&, const z3::model&)>& how) {
             if (!x.model) return std::string();

@@ -417,7 +417,7 @@ struct exec_impl {
         bs.type = type;
         if (rt && rt->policy == ir::overflow::error) {
             bs.replay.recorded = true;
-            bs.replay.st = p.st;
+            bs.replay.st = S.snapshot(p.st);
             bs.replay.locals = e.locals;
             bs.replay.variables_from = variables_from;
             bs.replay.variables_to = S.variables.size();
@@ -608,7 +608,7 @@ struct exec_impl {
                 const z3::expr extra = ctx.bool_val(true);
                 choice_site cs(ctx);
                 cs.replay.recorded = true;
-                cs.replay.st = p.st;
+                cs.replay.st = S.snapshot(p.st);
                 cs.replay.locals = e.locals;
                 cs.replay.variables_from = S.variables.size();
                 auto [opts, any] = options(n, e, p, extra);
@@ -727,7 +727,7 @@ struct exec_impl {
         } guard(active_, marker);
         replay_point rp;
         rp.recorded = true;
-        rp.st = p.st;
+        rp.st = S.snapshot(p.st);
         rp.variables_from = S.variables.size();
         const std::vector<z3::expr> args = args_of(n, e, p.st);
         for (const z3::expr& a : args) rp.locals.emplace_back(a);
@@ -827,7 +827,7 @@ void symbolic::run_examples() {
         fixed_rolls = &p.fixed;
         replay_point start;
         start.recorded = true;
-        start.st = p.st;
+        start.st = std::make_shared<const store>(p.st);  // constants: cheap to keep, whatever the size
         start.variables_from = variables.size();
         x.run(rule.body, e, p);
         z3::expr expect = rule.value == ir::no_id ? ctx.bool_val(true) : boolean(rule.value, e, p.st);

@@ -129,6 +129,21 @@ z3::expr symbolic::fresh(const std::string& name, id type, const std::string& te
     return v;
 }
 
+std::shared_ptr<const store> symbolic::snapshot(const store& st) {
+    if (!keeps_states()) return nullptr;
+    auto same = [](const std::vector<z3::expr>& a, const std::vector<z3::expr>& b) {
+        if (a.size() != b.size()) return false;
+        for (std::size_t i = 0; i < a.size(); ++i)
+            if (static_cast<Z3_ast>(a[i]) != static_cast<Z3_ast>(b[i])) return false;
+        return true;
+    };
+    for (auto it = snapshots_.rbegin(); it != snapshots_.rend(); ++it)
+        if (same((*it)->values, st.values) && same((*it)->loc, st.loc)) return *it;
+    if (snapshots_.size() == 8) snapshots_.erase(snapshots_.begin());
+    snapshots_.push_back(std::make_shared<const store>(st));
+    return snapshots_.back();
+}
+
 z3::expr symbolic::in_type(const z3::expr& x, id type) {
     if (type == ir::no_id) return ctx.bool_val(true);
     const ir::type& t = rs.types.at(type);
@@ -826,7 +841,7 @@ sv symbolic::value_uncached(id n, env& e, const store& st) {
             table_binding b = bind_table(nd.ref, a, st);
             if (on_table) {
                 rp.recorded = true;
-                rp.st = st;
+                rp.st = snapshot(st);
                 rp.locals.assign(a.begin(), a.end());
                 rp.variables_to = variables.size();
                 on_table(nd.ref, n, b.keys, rp);

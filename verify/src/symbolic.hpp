@@ -114,7 +114,7 @@ struct rule_site : site {
 // while encoding it (its dice among them).
 struct replay_point {
     bool recorded = false;
-    store st;
+    std::shared_ptr<const store> st;  // shared with the points recorded in the same state
     std::vector<std::optional<z3::expr>> locals;
     std::size_t variables_from = 0, variables_to = 0;
 };
@@ -123,7 +123,7 @@ struct table_site : site {
     using site::site;
     id table = ir::no_id;
     std::vector<z3::expr> keys;  // row key, column key
-    replay_point replay;         // locals: the table's arguments (a `resolve` statement only)
+    replay_point replay;         // locals: the table's arguments
 };
 
 struct bound_site : site {
@@ -208,6 +208,14 @@ public:
                 std::vector<fact>& facts, const std::string& when, bool invariants = true);
     // The initial state of a game (initial values, every instance in its kind's first zone).
     store initial_store();
+    // A copy of st for a replay point, shared with an earlier one of the same terms (the table
+    // lookups met in one state keep one copy); null when the states are too big to keep.
+    std::shared_ptr<const store> snapshot(const store& st);
+    // Whether replay points keep their states: only up to this many values and cards. A state
+    // kept holds its terms alive: on the SPI game (4783 values) that doubled the checker's
+    // memory, 2.0 to 4.0 GB, so its witnesses of states are not replayed.
+    static constexpr std::uint32_t replay_state_limit = 4096;
+    bool keeps_states() const { return lay.value_count + lay.instances() <= replay_state_limit; }
 
     // Called for each rule consulted while encoding a roll, quantity or decision.
     std::function<void(id rule, const z3::expr& applies, const z3::expr& guard)> on_rule;
@@ -315,6 +323,7 @@ private:
     std::vector<z3::expr> memo_keep_;  // the locals the keys name (their ids stay theirs)
     // What is being encoded ("predicate entrenched_zone", "rule no_entry"), innermost last.
     std::vector<std::string> context_;
+    std::vector<std::shared_ptr<const store>> snapshots_;  // the last few, newest last
     std::vector<std::int64_t> initial_loc_;
     std::vector<std::int64_t> initial_values_;
     std::vector<int> value_seat_;  // per store value: the seat of a per-player value, else 0
