@@ -99,6 +99,8 @@ public:
         if (wanted("bounds")) timed("bounds", [&] { bound_checks(); });
         if (wanted("choices")) timed("choices", [&] { choice_checks(); });
         if (wanted("reach")) timed("reach", [&] { reach_checks(); });
+        for (auto& [i, replay] : replays_) out_.findings.at(i).replay = replay();
+        replays_.clear();
         static const std::vector<std::string> report_order{"decisions", "explore", "reach", "tables", "bounds", "choices", "examples"};
         std::vector<std::size_t> rank;
         for (const std::string& k : stage_of_)
@@ -661,6 +663,11 @@ private:
         return a.empty() ? s : s + " " + a;
     }
 
+    // The replay of the finding added last, run once every question is answered: replaying
+    // evaluates the witness's model, which makes Z3 terms, and terms made between questions
+    // move the later questions' term ids, so their witnesses and their time.
+    void replay_later(std::function<std::string()> replay) { replays_.emplace_back(out_.findings.size() - 1, std::move(replay)); }
+
     finding& add(const std::string& kind, severity level, const std::string& subject, const std::string& message) {
         finding f;
         f.kind = kind;
@@ -795,10 +802,10 @@ private:
         at.recorded = true;
         at.st = sym_.snapshot(st);
         at.variables_from = sym_.variables.size();
-        auto replay = [&](const answer& x, const std::function<std::string(const detail::replay_point&, const z3::model&)>& how) {
-            if (!x.model) return std::string();
+        auto replay = [&](const answer& x, std::function<std::string(const detail::replay_point&, const z3::model&)> how) {
+            if (!x.model) return;
             at.variables_to = sym_.variables.size();
-            return how(at, *x.model);
+            replay_later([at, m = *x.model, how = std::move(how)] { return how(at, m); });
         };
         for (std::size_t i = 0; i < count && params; ++i) {
             const ir::local& l = params->at(i);
@@ -902,7 +909,7 @@ private:
                                          ") on the same `" + target + "`, and neither overrides the other");
                     f.elements = {rule_elem(a), rule_elem(b)};
                     f.witness = x.witness;
-                    f.replay = replay(x, [&](const detail::replay_point& p, const z3::model& m) {
+                    replay(x, [this, g, a, b](const detail::replay_point& p, const z3::model& m) {
                         return replay_.both_apply(p, g, a, b, detail::witness_replay::values::any, m);
                     });
                     continue;
@@ -917,7 +924,7 @@ private:
                                      "`" + ra.name + "` forbids " + target + " where `" + rb.name + "` requires it, and neither overrides the other");
                     f.elements = {rule_elem(a), rule_elem(b)};
                     f.witness = x.witness;
-                    f.replay = replay(x, [&](const detail::replay_point& p, const z3::model& m) {
+                    replay(x, [this, g, a, b](const detail::replay_point& p, const z3::model& m) {
                         return replay_.both_apply(p, g, a, b, detail::witness_replay::values::any, m);
                     });
                     continue;
@@ -935,7 +942,7 @@ private:
                                          " with different values, and neither overrides the other");
                     f.elements = {rule_elem(a), rule_elem(b)};
                     f.witness = x.witness;
-                    f.replay = replay(x, [&](const detail::replay_point& p, const z3::model& m) {
+                    replay(x, [this, g, a, b](const detail::replay_point& p, const z3::model& m) {
                         return replay_.both_apply(p, g, a, b, detail::witness_replay::values::different, m);
                     });
                     continue;
@@ -947,7 +954,7 @@ private:
                                          " (with the same value) and neither overrides the other");
                     f.elements = {rule_elem(a), rule_elem(b)};
                     f.witness = y.witness;
-                    f.replay = replay(y, [&](const detail::replay_point& p, const z3::model& m) {
+                    replay(y, [this, g, a, b](const detail::replay_point& p, const z3::model& m) {
                         return replay_.both_apply(p, g, a, b, detail::witness_replay::values::same, m);
                     });
                 }
@@ -967,7 +974,7 @@ private:
                 f.elements.push_back({"decision", d.name, d.prov});
                 for (id r : gr.rules) f.elements.push_back(rule_elem(r));
                 f.witness = x.witness;
-                f.replay = replay(x, [&](const detail::replay_point& p, const z3::model& m) { return replay_.undecided(p, g, m); });
+                replay(x, [this, g](const detail::replay_point& p, const z3::model& m) { return replay_.undecided(p, g, m); });
             }
         }
     }
@@ -1261,7 +1268,7 @@ private:
                     f.elements.push_back({"statement", "use of " + tb.name, statement_prov(s->node)});
                     modifiers_of(tb, f);
                     f.witness = a.witness;
-                    if (a.model) f.replay = replay_.table_gap(*s, k, *a.model);
+                    if (a.model) replay_later([this, s, k, m = *a.model] { return replay_.table_gap(*s, k, m); });
                     gap = true;
                     break;
                 }
@@ -1392,7 +1399,7 @@ private:
                 f.elements.push_back({"statement", "assignment to " + sl.name, statement_prov(s.node)});
                 f.elements.push_back({"field", sl.name, sl.prov});
                 f.witness = a.witness;
-                if (a.model) f.replay = replay_.bound_violation(s, k, *a.model);
+                if (a.model) replay_later([this, site = &s, k, m = *a.model] { return replay_.bound_violation(*site, k, m); });
                 reported.insert(s.node);
                 break;
             }
@@ -1415,7 +1422,7 @@ private:
                              "a mandatory choice can face no legal option: the game cannot go on");
             f.elements.push_back({"statement", "choose", statement_prov(s.node)});
             f.witness = a.witness;
-            if (a.model) f.replay = replay_.stuck_choice(s, *a.model);
+            if (a.model) replay_later([this, site = &s, m = *a.model] { return replay_.stuck_choice(*site, m); });
             reported.insert(s.node);
         }
     }
@@ -1460,7 +1467,7 @@ private:
                              "example `" + rule.name + "`: the rules do not produce the outcome it states");
             f.elements.push_back({"example", rule.name, rule.prov});
             f.witness = a.witness;
-            if (a.model) f.replay = replay_.example_fails(x, *a.model);
+            if (a.model) replay_later([this, run = &x, m = *a.model] { return replay_.example_fails(*run, m); });
         }
     }
 
@@ -1472,6 +1479,7 @@ private:
     check_result& out_;
     symbolic sym_;
     detail::witness_replay replay_{sym_};
+    std::vector<std::pair<std::size_t, std::function<std::string()>>> replays_;  // by finding
     std::map<std::string, std::size_t> index_;
     std::set<id> dead_;
     std::string kind_;
