@@ -643,25 +643,32 @@ TEST_CASE("probe: which rules of a group apply, and the values they give", "[eng
     CHECK_FALSE(p.applicable(static_cast<ir::id>(rs.groups.size()), {0}).error.empty());
 }
 
+namespace {
+
+// Example `name` of the ruleset at `relative`, run by a probe from the start of a 2-player game.
+engine::probe::outcome example_outcome(const std::string& relative, const std::string& name, int active) {
+    const ir::ruleset rs = compile(relative);
+    const engine::game g(rs, 2);
+    engine::probe p(g);
+    p.start();
+    return p.example(named(rs.rules, name), active, {});
+}
+
+}  // namespace
+
 TEST_CASE("probe: an example's given run from the start of a game, and its stated outcome", "[engine][probe]") {
-    SECTION("the example holds") {
-        const ir::ruleset rs = compile("tests/checker/clean/campaign_table_covered.wph");
-        const engine::game g(rs, 2);
-        engine::probe p(g);
-        p.start();
-        const engine::probe::outcome o = p.example(named(rs.rules, "combined_arms_example"), 1, {});
-        CHECK(o.error.empty());
-        CHECK(o.values == std::vector<std::int64_t>{1});
-    }
-    SECTION("the example forgets a modifier: the engine does not find its outcome") {
-        const ir::ruleset rs = compile("tests/checker/example-failure/campaign_example_forgets_penalty.wph");
-        const engine::game g(rs, 2);
-        engine::probe p(g);
-        p.start();
-        const engine::probe::outcome o = p.example(named(rs.rules, "campaign_example"), 0, {});
-        CHECK(o.error.empty());
-        CHECK(o.values == std::vector<std::int64_t>{0});
-        // not an example: an error, not a crash
-        CHECK_FALSE(p.example(named(rs.rules, "undisciplined_army"), 0, {}).error.empty());
-    }
+    const engine::probe::outcome holds =
+        example_outcome("tests/checker/clean/campaign_table_covered.wph", "combined_arms_example", 1);
+    CHECK(holds.error.empty());
+    CHECK(holds.values == std::vector<std::int64_t>{1});
+    // the example forgets a modifier: the engine does not find its outcome
+    const engine::probe::outcome fails =
+        example_outcome("tests/checker/example-failure/campaign_example_forgets_penalty.wph", "campaign_example", 0);
+    CHECK(fails.error.empty());
+    CHECK(fails.values == std::vector<std::int64_t>{0});
+    // not an example: an error, not a crash
+    const engine::probe::outcome not_one =
+        example_outcome("tests/checker/example-failure/campaign_example_forgets_penalty.wph", "undisciplined_army", 0);
+    CHECK(not_one.values.empty());
+    CHECK_FALSE(not_one.error.empty());
 }
