@@ -424,7 +424,7 @@ struct interp {
     std::int64_t roll(id r, const std::int64_t* args, std::size_t count) {
         const ir::roll& ro = rs.rolls[r];
         const std::int64_t mod = modifiers(g.group_of_roll[r], args, count);
-        if (!s.fixed_rolls_.empty() || !s.held_rolls_.empty()) [[unlikely]] {
+        if (s.probing_) [[unlikely]] {
             if (const std::optional<std::int64_t> dice = take_fixed(s.fixed_rolls_, r)) return *dice + mod;
             for (const auto& [held, dice] : s.held_rolls_)
                 if (held == r) return dice + mod;
@@ -807,7 +807,7 @@ struct interp {
             case op::const_entity:
                 return nd.value < 0 ? -1 : static_cast<std::int64_t>(g.entity_first.at(static_cast<std::size_t>(nd.value)));
             case op::dice: {
-                if (!s.fixed_dice_.empty()) [[unlikely]] {
+                if (s.probing_) [[unlikely]] {
                     if (const std::optional<std::int64_t> total = take_fixed(s.fixed_dice_, n)) return *total;
                 }
                 const ir::distribution& d = g.dice[nd.ref];
@@ -2447,7 +2447,6 @@ probe::outcome probe::applicable(ir::id group, const std::vector<std::int64_t>& 
         interp in(*s_);
         const std::size_t start = in.applicable(group, args.data(), args.size());
         o.values.assign(s_->rule_stack_.begin() + static_cast<std::ptrdiff_t>(start), s_->rule_stack_.end());
-        cut(s_->rule_stack_, start);
     });
 }
 

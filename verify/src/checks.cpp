@@ -807,6 +807,9 @@ private:
             at.variables_to = sym_.variables.size();
             replay_later([at, m = *x.model, how = std::move(how)] { return how(at, m); });
         };
+        auto both_apply = [this, g](id a, id b, detail::witness_replay::values v) {
+            return [this, g, a, b, v](const detail::replay_point& p, const z3::model& m) { return replay_.both_apply(p, g, a, b, v, m); };
+        };
         for (std::size_t i = 0; i < count && params; ++i) {
             const ir::local& l = params->at(i);
             z3::expr v = sym_.fresh(l.name, l.type, l.name, variable::show::value, 0);
@@ -909,9 +912,7 @@ private:
                                          ") on the same `" + target + "`, and neither overrides the other");
                     f.elements = {rule_elem(a), rule_elem(b)};
                     f.witness = x.witness;
-                    replay(x, [this, g, a, b](const detail::replay_point& p, const z3::model& m) {
-                        return replay_.both_apply(p, g, a, b, detail::witness_replay::values::any, m);
-                    });
+                    replay(x, both_apply(a, b, detail::witness_replay::values::any));
                     continue;
                 }
                 if (!defines && !legal) continue;
@@ -924,9 +925,7 @@ private:
                                      "`" + ra.name + "` forbids " + target + " where `" + rb.name + "` requires it, and neither overrides the other");
                     f.elements = {rule_elem(a), rule_elem(b)};
                     f.witness = x.witness;
-                    replay(x, [this, g, a, b](const detail::replay_point& p, const z3::model& m) {
-                        return replay_.both_apply(p, g, a, b, detail::witness_replay::values::any, m);
-                    });
+                    replay(x, both_apply(a, b, detail::witness_replay::values::any));
                     continue;
                 }
                 const auto [va, sa] = value_of(a);
@@ -942,9 +941,7 @@ private:
                                          " with different values, and neither overrides the other");
                     f.elements = {rule_elem(a), rule_elem(b)};
                     f.witness = x.witness;
-                    replay(x, [this, g, a, b](const detail::replay_point& p, const z3::model& m) {
-                        return replay_.both_apply(p, g, a, b, detail::witness_replay::values::different, m);
-                    });
+                    replay(x, both_apply(a, b, detail::witness_replay::values::different));
                     continue;
                 }
                 answer y = solve(facts, both && sa && sb, true);
@@ -954,9 +951,7 @@ private:
                                          " (with the same value) and neither overrides the other");
                     f.elements = {rule_elem(a), rule_elem(b)};
                     f.witness = y.witness;
-                    replay(y, [this, g, a, b](const detail::replay_point& p, const z3::model& m) {
-                        return replay_.both_apply(p, g, a, b, detail::witness_replay::values::same, m);
-                    });
+                    replay(y, both_apply(a, b, detail::witness_replay::values::same));
                 }
             }
 

@@ -72,7 +72,7 @@ std::unique_ptr<engine::probe> witness_replay::probe_at(const replay_point& at, 
         const variable& v = sym_.variables[i];
         if (v.roll == ir::no_id && v.dice == ir::no_id) continue;
         // Dice the question does not read are not in its model: their usual value then.
-        std::int64_t x = v.preferred;
+        std::int64_t x = 0;
         if (!m.eval(v.var, false).is_numeral_i64(x)) x = v.preferred;
         if (v.roll != ir::no_id) p->fix_roll(v.roll, x);
         else p->fix_dice(v.dice, x);

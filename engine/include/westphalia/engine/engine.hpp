@@ -289,13 +289,12 @@ private:
     std::vector<ir::id> value_writer_, zone_writer_;
     std::vector<std::uint64_t> value_time_, zone_time_;
     std::uint64_t change_clock_ = 0;
-    // A probe's given dice: per roll (before modifiers) and per dice term node, in the order
-    // they are used. Empty in play.
-    std::vector<std::pair<ir::id, std::int64_t>> fixed_rolls_, fixed_dice_;
-    // A probe's rolls fixed by an example's `given` (`roll r = 9;`): every later use, until fixed
-    // again. Only a probe runs a `given` (probing_).
-    std::vector<std::pair<ir::id, std::int64_t>> held_rolls_;
+    // A probe (probing_; never in play): its given dice, per roll (before modifiers) and per
+    // dice term node, in the order they are used; and the rolls an example's `given` fixes
+    // (`roll r = 9;`), for every later use until fixed again.
     bool probing_ = false;
+    std::vector<std::pair<ir::id, std::int64_t>> fixed_rolls_, fixed_dice_;
+    std::vector<std::pair<ir::id, std::int64_t>> held_rolls_;
 
     friend struct interp;
     friend class probe;
@@ -324,7 +323,6 @@ public:
     probe(const probe&) = delete;
     probe& operator=(const probe&) = delete;
 
-    const game& the_game() const { return *g_; }
     // Value `index` of the game's layout (game::slots: offset + copy * width + key).
     void set_value(std::uint32_t index, std::int64_t v);
     // Puts entity instance `instance` on top of zone instance `zone`.
