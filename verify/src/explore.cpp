@@ -135,17 +135,26 @@ struct exec_impl {
 
     // ------------------------------------------------------------ paths
 
-    // Whether e has at most `limit` distinct subterms (counting stops there).
+    // Whether e has at most `limit` distinct subterms (counting stops there). Walked through Z3's
+    // C API: the subterms live as long as e, and the C++ wrappers' reference counting made this
+    // walk cost a third of the symbolic execution.
     static bool small_term(const z3::expr& e, std::size_t limit) {
-        std::unordered_set<unsigned> seen;
-        std::vector<z3::expr> todo{e};
+        const Z3_context c = e.ctx();
+        std::unordered_set<Z3_ast> seen;
+        std::vector<Z3_ast> todo{e};
+        seen.insert(e);
         while (!todo.empty()) {
-            const z3::expr x = todo.back();
+            const Z3_ast x = todo.back();
             todo.pop_back();
-            if (!seen.insert(x.id()).second) continue;
-            if (seen.size() > limit) return false;
-            if (x.is_app())
-                for (unsigned i = 0; i < x.num_args(); ++i) todo.push_back(x.arg(i));
+            if (Z3_get_ast_kind(c, x) != Z3_APP_AST) continue;
+            const Z3_app a = Z3_to_app(c, x);
+            const unsigned n = Z3_get_app_num_args(c, a);
+            for (unsigned i = 0; i < n; ++i) {
+                const Z3_ast y = Z3_get_app_arg(c, a, i);
+                if (!seen.insert(y).second) continue;
+                if (seen.size() > limit) return false;
+                todo.push_back(y);
+            }
         }
         return true;
     }
