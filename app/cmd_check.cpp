@@ -103,6 +103,7 @@ void add_check_command(CLI::App& app, context& ctx) {
         int players = 0;
         bool stats = false;
         std::uint64_t unfold_limit = 16384;
+        unsigned jobs = 0;
     };
     auto s = std::make_shared<settings>();
     CLI::App* command = app.add_subcommand(
@@ -136,6 +137,10 @@ void add_check_command(CLI::App& app, context& ctx) {
     command->add_option("--players-up-to", s->players,
                         "Check games of up to this many players (default: the ruleset's maximum, at most 6)")
         ->check(CLI::Range(1, 16));
+    command->add_option("-j,--jobs", s->jobs,
+                        "Threads, of which the check uses at most two (default: one per core); the report does not "
+                        "depend on it")
+        ->check(CLI::Range(1, 1024));
     command->add_flag("--stats", s->stats, "Print the number of solver queries and the time taken per check");
     command->add_option("--unfold-limit", s->unfold_limit,
                         "Largest unfolding of one aggregate (set size times the instances of its body, nested "
@@ -176,6 +181,7 @@ void add_check_command(CLI::App& app, context& ctx) {
             opts.dump_smt_dir = s->dump_smt;
             opts.max_players = s->players;
             opts.unfold_limit = s->unfold_limit;
+            opts.jobs = s->jobs;
             opts.checks.insert(s->checks.begin(), s->checks.end());
             opts.exit_after = i + 1 == runs.size();  // the command ends after its last report
             if (s->max_time > 0)

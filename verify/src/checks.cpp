@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -21,6 +22,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <thread>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -101,22 +103,19 @@ public:
         if (wanted("reach")) timed("reach", [&] { reach_checks(); });
         for (auto& [i, replay] : replays_) out_.findings.at(i).replay = replay();
         replays_.clear();
+        // the report's order of the stages (the checks run in another order, see above)
         static const std::vector<std::string> report_order{"decisions", "explore", "reach", "tables", "bounds", "choices", "examples"};
-        std::vector<std::size_t> rank;
         for (const std::string& k : stage_of_)
-            rank.push_back(static_cast<std::size_t>(std::find(report_order.begin(), report_order.end(), k) - report_order.begin()));
-        std::vector<std::size_t> order(out_.findings.size());
-        for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return rank[a] < rank[b]; });
-        std::vector<finding> sorted;
-        for (std::size_t i : order) sorted.push_back(std::move(out_.findings[i]));
-        out_.findings = std::move(sorted);
+            ranks_.push_back(static_cast<std::size_t>(std::find(report_order.begin(), report_order.end(), k) - report_order.begin()));
         for (const std::string& a : sym_.approximations) out_.approximations.push_back(a);
         out_.encoder["cut"] = sym_.cuts;
         out_.encoder["shared"] = sym_.memo_hits;
         out_.encoder["cached"] = sym_.memo_misses;
         out_.encoder["variables"] = sym_.variables.size();
     }
+
+    // Per finding, in the order found: its stage's place in the report (after run).
+    const std::vector<std::size_t>& ranks() const { return ranks_; }
 
 private:
     static int players_for(const ir::ruleset& rs, const check_options& opt) {
@@ -1479,6 +1478,7 @@ private:
     std::set<id> dead_;
     std::string kind_;
     std::vector<std::string> stage_of_;  // per finding: the check that made it
+    std::vector<std::size_t> ranks_;     // per finding: its stage's place in the report
     std::size_t dumped_ = 0;
     std::vector<conjunct> conjuncts_;
     std::unordered_map<unsigned, unsigned> conjunct_index_;  // by Z3 AST id
@@ -1504,21 +1504,107 @@ private:
     std::map<unsigned, std::string> approx_;
 };
 
+// The findings of one part of the check, with their stages' places in the report.
+struct part_result {
+    check_result out;
+    std::vector<std::size_t> ranks;
+};
+
+void run_part(const ir::ruleset& rs, const check_options& options, part_result& part) {
+    // A big check's solver holds gigabytes of terms that take minutes to free one by one: a
+    // program that exits right after the check may skip that (as compilers skip freeing).
+    auto c = std::make_unique<checker>(rs, options, part.out);
+    c->run();
+    part.ranks = c->ranks();
+    if (options.exit_after) (void)c.release();  // NOLINT: deliberately not freed
+}
+
+// The bounds' questions are most of a check's: they are one part, with a solver of their own,
+// and every other check the other. The parts are the same whatever the number of threads, so
+// the report is too (a solver's answers and models depend on every question it was asked before).
+std::pair<check_options, std::optional<check_options>> split(const check_options& options) {
+    static const std::vector<std::string> others{"decisions", "examples", "tables", "choices", "reach"};
+    auto wanted = [&](const std::string& k) { return options.checks.empty() || options.checks.count(k) > 0; };
+    if (!wanted("bounds") || std::none_of(others.begin(), others.end(), wanted)) return {options, std::nullopt};
+    check_options rest = options, bounds = options;
+    rest.checks.clear();
+    for (const std::string& k : others)
+        if (wanted(k)) rest.checks.insert(k);
+    bounds.checks = {"bounds"};
+    return {rest, bounds};
+}
+
+// Adds the second part's findings and figures to the first's (findings in the report's order
+// of stages, each part's in the order found).
+void merge(part_result& into, part_result&& other) {
+    check_result& out = into.out;
+    for (std::size_t i = 0; i < other.out.findings.size(); ++i) {
+        out.findings.push_back(std::move(other.out.findings[i]));
+        into.ranks.push_back(other.ranks[i]);
+    }
+    for (const auto& [kind, st] : other.out.stats) {
+        auto [it, fresh] = out.stats.emplace(kind, st);
+        if (fresh) continue;
+        // a stage both parts ran (the exploration): they ran side by side
+        it->second.queries += st.queries;
+        it->second.skipped += st.skipped;
+        it->second.milliseconds = std::max(it->second.milliseconds, st.milliseconds);
+    }
+    for (const std::string& a : other.out.approximations)
+        if (std::find(out.approximations.begin(), out.approximations.end(), a) == out.approximations.end())
+            out.approximations.push_back(a);
+    for (const auto& [k, v] : other.out.encoder) out.encoder[k] = std::max(out.encoder[k], v);
+    out.out_of_time = out.out_of_time || other.out.out_of_time;
+}
+
 }  // namespace
 
 check_result check(const ir::ruleset& rs, const check_options& options) {
-    check_result out;
-    out.only = options.checks;
     const auto t0 = std::chrono::steady_clock::now();
-    // A big check's solver holds gigabytes of terms that take minutes to free one by one: a
-    // program that exits right after the check may skip that (as compilers skip freeing).
-    auto c = std::make_unique<checker>(rs, options, out);
-    c->run();
-    if (options.exit_after) (void)c.release();  // NOLINT: deliberately not freed
-    const auto t1 = std::chrono::steady_clock::now();
-    if (options.checks.empty() || options.checks.count("obligations")) detail::errata_obligations(rs, options, out);
-    if (auto it = out.stats.find("obligations"); it != out.stats.end())
-        it->second.milliseconds += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1).count();
+    const auto [first, second] = split(options);
+    part_result main, bounds, obligations;
+    // the checks other than the bounds, then the errata's obligations (their own solvers)
+    auto main_part = [&, opts = first] {
+        run_part(rs, opts, main);
+        if (!options.checks.empty() && !options.checks.count("obligations")) return;
+        const auto t1 = std::chrono::steady_clock::now();
+        detail::errata_obligations(rs, options, obligations.out);
+        if (auto it = obligations.out.stats.find("obligations"); it != obligations.out.stats.end())
+            it->second.milliseconds += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1).count();
+        obligations.ranks.assign(obligations.out.findings.size(), std::numeric_limits<std::size_t>::max());  // last
+    };
+    const unsigned jobs = options.jobs ? options.jobs : std::thread::hardware_concurrency();
+    if (second && jobs > 1) {
+        std::exception_ptr failed;
+        std::thread worker([&, opts = *second] {
+            try {
+                run_part(rs, opts, bounds);
+            } catch (...) {
+                failed = std::current_exception();
+            }
+        });
+        try {
+            main_part();
+        } catch (...) {
+            worker.join();
+            throw;
+        }
+        worker.join();
+        if (failed) std::rethrow_exception(failed);
+    } else {
+        main_part();
+        if (second) run_part(rs, *second, bounds);
+    }
+    if (second) merge(main, std::move(bounds));
+    merge(main, std::move(obligations));
+    std::vector<std::size_t> order(main.out.findings.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return main.ranks[a] < main.ranks[b]; });
+    check_result out = std::move(main.out);
+    std::vector<finding> sorted;
+    for (std::size_t i : order) sorted.push_back(std::move(out.findings[i]));
+    out.findings = std::move(sorted);
+    out.only = options.checks;
     detail::apply_accepts(rs, out);
     out.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     return out;

@@ -60,6 +60,9 @@ struct check_options {
     // reach (which runs the decisions' too), obligations. Examples alone need no exploration of
     // the sequence, so they are quick on any ruleset.
     std::set<std::string> checks;
+    // Threads (0: two when the machine has two cores). The check runs as two parts with solvers
+    // of their own, the bounds and the rest, the same whatever this is: so is the report.
+    unsigned jobs = 0;
     std::string dump_smt_dir;     // when set, every query is written there as an SMT-LIB file
     int max_players = 0;          // 0: the ruleset's maximum, at most 6 (the symbolic state's size)
     // Random games played through the engine at each player count before the reachability
