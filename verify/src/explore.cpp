@@ -3,6 +3,7 @@
 // what their bodies write, and every use of a rule, table, block, choice, assignment and
 // game end is recorded with its path condition.
 #include "symbolic.hpp"
+#include "folding.hpp"
 
 #include <functional>
 #include <unordered_set>
@@ -159,15 +160,17 @@ struct exec_impl {
         return true;
     }
 
+    // Whether a new fact is already settled by the constants in it. Only that is asked: the fact
+    // is kept as it is (a simplified copy would cost a walk of its whole term, most of which the
+    // state shares with every other fact; the folding remembers what it has seen).
+    constant_folding fold_{ctx};
+
     void add_fact(path& p, const z3::expr& e, const std::string& why) {
-        // only small facts are simplified: simplifying the big ones costs more than it saves
-        // (a fact of few arguments can still be huge: the key of a table over a big map; the
-        // limit is far above any fact of Contractor Cards, whose checks it leaves as they were)
-        const z3::expr s = e.num_args() <= 4 && small_term(e, 200000) ? e.simplify() : e;
-        if (s.is_true()) return;
+        const constant_folding::value v = fold_.of(e);
+        if (v == constant_folding::value{constant_folding::value::kind::boolean, 1}) return;
         p.facts = std::make_shared<const fact_node>(fact_node{{e, why}, p.facts});
         p.pc = p.pc && e;
-        if (s.is_false()) p.dead = true;
+        if (v == constant_folding::value{constant_folding::value::kind::boolean, 0}) p.dead = true;
     }
 
     // The conjunction of the facts of `from` added since `base` (a fact list it extends).
@@ -442,8 +445,7 @@ struct exec_impl {
                 }
                 if (rt->policy == ir::overflow::clamp) nv = z3::ite(nv < lo, lo, z3::ite(nv > hi, hi, nv));
             }
-            const z3::expr when = pl.when.simplify();
-            p.st.values[pl.index] = when.is_true() ? nv : z3::ite(pl.when, nv, old);
+            p.st.values[pl.index] = fold_.is_true(pl.when) ? nv : z3::ite(pl.when, nv, old);
         }
         if (!bs.out.empty()) S.bound_sites.push_back(std::move(bs));
         if (rt && rt->policy == ir::overflow::error) {

@@ -1,0 +1,44 @@
+// Constant folding of Z3 terms with a memory across terms: whether a path's new fact is already
+// true or false by the constants in it (a condition on a value the sequence fixed earlier). The
+// symbolic execution asks this of every fact; its facts share most of their subterms (the state
+// as it evolves), so each subterm is folded once for the whole execution, where Z3's `simplify`
+// walked the whole of every fact again.
+#pragma once
+
+#include <z3++.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace wp::verify::detail {
+
+class constant_folding {
+public:
+    explicit constant_folding(z3::context& ctx) : ctx_(ctx), alive_(ctx) {}
+
+    // The constant a term folds to, if it does.
+    struct value {
+        enum class kind : std::uint8_t { unseen, none, boolean, integer } k = kind::unseen;
+        std::int64_t v = 0;
+        bool known() const { return k == kind::boolean || k == kind::integer; }
+        bool operator==(const value& o) const { return k == o.k && v == o.v; }
+    };
+    value of(const z3::expr& e);
+
+    bool is_true(const z3::expr& e) { return of(e) == value{value::kind::boolean, 1}; }
+    bool is_false(const z3::expr& e) { return of(e) == value{value::kind::boolean, 0}; }
+
+private:
+    value fold(Z3_ast a);
+    value compute(Z3_ast a);
+
+    value& memo(Z3_ast a);
+
+    z3::context& ctx_;
+    // By the term's id. Ids are reused once a term is gone: the terms asked about are kept
+    // alive, and with them every subterm folded.
+    std::vector<value> memo_;
+    z3::expr_vector alive_;
+};
+
+}  // namespace wp::verify::detail
