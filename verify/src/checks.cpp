@@ -406,9 +406,10 @@ private:
     }
 
     // Satisfiability, trying a small neighbourhood of the facts first: when that is already
-    // unsatisfiable, so is the whole (a quick proof of "never").
-    z3::check_result solve_local_first(const fact_list& facts, const z3::expr& target) {
-        if (spent()) return z3::unknown;
+    // unsatisfiable, so is the whole (a quick proof of "never"). With `show`, as solve().
+    answer solve_local_first(const fact_list& facts, const z3::expr& target, bool show,
+                             const std::vector<std::pair<std::string, z3::expr>>& extra = {}) {
+        if (spent()) return {};
         for (int radius : {2, 6}) {
             ++out_.stats[kind_].queries;
             z3::solver s = one_shot_solver();
@@ -421,9 +422,18 @@ private:
             purpose_ = "quick" + std::to_string(radius);
             const z3::check_result r = ask(s);
             purpose_ = "other";
-            if (r == z3::unsat) return z3::unsat;
+            if (r == z3::unsat) {
+                answer a;
+                a.r = z3::unsat;
+                return a;
+            }
+            // Out of its resources on the small neighbourhood: the larger one is no quicker.
+            if (r == z3::unknown) break;
         }
-        return solve(facts, target, false).r;
+        return solve(facts, target, show, extra);
+    }
+    z3::check_result solve_local_first(const fact_list& facts, const z3::expr& target) {
+        return solve_local_first(facts, target, false).r;
     }
 
     // Is facts ∧ target satisfiable? With `show`: the smallest witness found, as lines (the
@@ -526,6 +536,12 @@ private:
         }
     }
 
+    static std::string value_line(const std::string& text, const z3::expr& e, z3::model& m) {
+        const z3::expr v = m.eval(e, true);
+        std::int64_t x = 0;
+        return text + " = " + (v.is_numeral_i64(x) ? std::to_string(x) : v.to_string());
+    }
+
     // Leaves in m the model the witness shows.
     std::vector<std::string> witness(const z3::expr& q, z3::model& m, const std::vector<std::pair<std::string, z3::expr>>& extra,
                                      const std::set<unsigned>& near) {
@@ -556,11 +572,7 @@ private:
             if (ask(o) == z3::sat) m = o.get_model();
         }
         std::vector<std::string> lines;
-        for (const auto& [text, e] : extra) {
-            const z3::expr v = m.eval(e, true);
-            std::int64_t x = 0;
-            lines.push_back(text + " = " + (v.is_numeral_i64(x) ? std::to_string(x) : v.to_string()));
-        }
+        for (const auto& [text, e] : extra) lines.push_back(value_line(text, e, m));
         std::sort(known.begin(), known.end());
         std::set<std::string> done;
         for (std::size_t i : known) {
@@ -1370,34 +1382,53 @@ private:
         for (const detail::bound_site& s : sym_.bound_sites) {
             if (reported.count(s.node)) continue;
             if (stays_in_range(s)) continue;
-            // one question for every place the assignment may write, then the place it does
+            // One question for every place the assignment may write. Its witness is made smallest
+            // over all of them, so it shows the place that needs the fewest changes (seat P1
+            // before P6), without a question per place.
             z3::expr_vector any(ctx_);
             for (const z3::expr& o : s.out) any.push_back(o);
             // A field whose violation the ruleset accepts is expected to have one: the quick tries,
             // which only ever prove "never", are skipped there.
-            const z3::check_result r = accepted_bound(rs_.slots.at(s.slot).name) ? solve(s.facts, z3::mk_or(any), false).r
-                                                                                   : solve_local_first(s.facts, z3::mk_or(any));
-            if (r == z3::unsat) continue;
+            answer found = accepted_bound(rs_.slots.at(s.slot).name) ? solve(s.facts, z3::mk_or(any), true)
+                                                                      : solve_local_first(s.facts, z3::mk_or(any), true);
+            if (found.r == z3::unsat) continue;
+            if (found.r == z3::sat && found.model) {
+                // (the model holds the question, so one place is out of range in it)
+                for (std::size_t k = 0; k < s.out.size(); ++k)
+                    if (found.model->eval(s.out[k], true).is_true()) {
+                        found.witness.insert(found.witness.begin(), value_line("the new value", s.value[k], *found.model));
+                        report_bound(s, k, found);
+                        reported.insert(s.node);
+                        break;
+                    }
+            }
+            if (reported.count(s.node)) continue;
+            // Undecided over all of them: each place is asked alone.
+            const ir::slot& sl = rs_.slots.at(s.slot);
             for (std::size_t k = 0; k < s.out.size(); ++k) {
                 answer a = solve(s.facts, s.out[k], true, {{"the new value", s.value[k]}});
                 if (a.r == z3::unknown) {
-                    unknown("whether `" + rs_.slots.at(s.slot).name + "` stays in range", {{"field", rs_.slots.at(s.slot).name, rs_.slots.at(s.slot).prov}});
+                    unknown("whether `" + sl.name + "` stays in range", {{"field", sl.name, sl.prov}});
                     break;
                 }
                 if (a.r != z3::sat) continue;
-                const ir::slot& sl = rs_.slots.at(s.slot);
-                const ir::type& t = rs_.types.at(s.type);
-                finding& f = add("bound-violation", severity::error, sl.name,
-                                 "this can take `" + sl.name + "` outside " + std::to_string(t.lo) + ".." + std::to_string(t.hi) +
-                                     ", and its type has no clamp");
-                f.elements.push_back({"statement", "assignment to " + sl.name, statement_prov(s.node)});
-                f.elements.push_back({"field", sl.name, sl.prov});
-                f.witness = a.witness;
-                if (a.model) replay_later([this, site = &s, k, m = *a.model] { return replay_.bound_violation(*site, k, m); });
+                report_bound(s, k, a);
                 reported.insert(s.node);
                 break;
             }
         }
+    }
+
+    void report_bound(const detail::bound_site& s, std::size_t k, const answer& a) {
+        const ir::slot& sl = rs_.slots.at(s.slot);
+        const ir::type& t = rs_.types.at(s.type);
+        finding& f = add("bound-violation", severity::error, sl.name,
+                         "this can take `" + sl.name + "` outside " + std::to_string(t.lo) + ".." + std::to_string(t.hi) +
+                             ", and its type has no clamp");
+        f.elements.push_back({"statement", "assignment to " + sl.name, statement_prov(s.node)});
+        f.elements.push_back({"field", sl.name, sl.prov});
+        f.witness = a.witness;
+        if (a.model) replay_later([this, site = &s, k, m = *a.model] { return replay_.bound_violation(*site, k, m); });
     }
 
     bool accepted_bound(const std::string& field) const {
