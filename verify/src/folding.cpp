@@ -15,34 +15,60 @@ value integer(std::int64_t v) { return {kind::integer, v}; }
 
 }  // namespace
 
-value& constant_folding::memo(Z3_ast a) {
+value constant_folding::memo(Z3_ast a) const {
     const unsigned id = Z3_get_ast_id(ctx_, a);
-    if (id >= memo_.size()) memo_.resize(std::max<std::size_t>(id + 1, memo_.size() * 2));
-    return memo_[id];
+    if (id >= kinds_.size()) return {};
+    const kind k = kinds_[id];
+    if (k != kind::boolean && k != kind::integer) return {k, 0};
+    return {k, numbers_.at(id)};
+}
+
+bool constant_folding::seen(Z3_ast a) const {
+    const unsigned id = Z3_get_ast_id(ctx_, a);
+    if (id >= kinds_.size()) return false;
+    switch (kinds_[id]) {
+        case kind::unseen: return false;
+        case kind::none: return hashes_[id] == Z3_get_ast_hash(ctx_, a);  // else another term has the id now
+        default: return true;
+    }
+}
+
+void constant_folding::remember(Z3_ast a, const value& v) {
+    const unsigned id = Z3_get_ast_id(ctx_, a);
+    if (id >= kinds_.size()) {
+        const std::size_t n = std::max<std::size_t>(id + 1, kinds_.size() + kinds_.size() / 2);
+        kinds_.resize(n, kind::unseen);
+        hashes_.resize(n, 0);
+    }
+    kinds_[id] = v.known() ? v.k : kind::none;
+    if (!v.known()) {
+        hashes_[id] = Z3_get_ast_hash(ctx_, a);
+        return;
+    }
+    numbers_[id] = v.v;
+    alive_.push_back(z3::expr(ctx_, a));
 }
 
 value constant_folding::of(const z3::expr& e) {
-    if (memo(e).k != kind::unseen) return memo(e);
-    alive_.push_back(e);
+    if (seen(e)) return memo(e);
     // Depth-first without recursion: a state after many steps is a deep nest of if-then-else.
     std::vector<std::pair<Z3_ast, bool>> todo{{e, false}};
     const Z3_context c = ctx_;
     while (!todo.empty()) {
         auto [a, args_done] = todo.back();
         todo.pop_back();
-        if (memo(a).k != kind::unseen) continue;
+        if (seen(a)) continue;
         if (!args_done && Z3_get_ast_kind(c, a) == Z3_APP_AST) {
             const Z3_app app = Z3_to_app(c, a);
             const unsigned n = Z3_get_app_num_args(c, app);
             todo.push_back({a, true});
             for (unsigned i = 0; i < n; ++i) {
                 const Z3_ast b = Z3_get_app_arg(c, app, i);
-                if (memo(b).k == kind::unseen) todo.push_back({b, false});
+                if (!seen(b)) todo.push_back({b, false});
             }
             continue;
         }
-        const value v = compute(a);
-        memo(a) = v.known() ? v : value{kind::none, 0};
+        remember(a, compute(a));
     }
     return memo(e);
 }

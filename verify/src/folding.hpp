@@ -8,6 +8,7 @@
 #include <z3++.h>
 
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 namespace wp::verify::detail {
@@ -32,12 +33,20 @@ private:
     value fold(Z3_ast a);
     value compute(Z3_ast a);
 
-    value& memo(Z3_ast a);
+    bool seen(Z3_ast a) const;
+    value memo(Z3_ast a) const;
+    void remember(Z3_ast a, const value& v);
 
     z3::context& ctx_;
-    // By the term's id. Ids are reused once a term is gone: the terms asked about are kept
-    // alive, and with them every subterm folded.
-    std::vector<value> memo_;
+    // By the term's id: its kind (one byte, for the millions of terms of a big game), and the
+    // constants apart. Z3 reuses a term's id once the term is gone, so the terms found constant
+    // are kept alive: an id found constant always names that term. The others are not (keeping
+    // every fact alive doubled the memory of the SPI game's exploration, 2 to 4 GB); their hash
+    // tells when another term has the id now (when two terms share it too, the later one is
+    // taken as not constant: it only folds less).
+    std::vector<value::kind> kinds_;
+    std::vector<std::uint32_t> hashes_;
+    std::unordered_map<unsigned, std::int64_t> numbers_;  // integers and booleans (0, 1)
     z3::expr_vector alive_;
 };
 
