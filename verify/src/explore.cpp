@@ -395,7 +395,7 @@ struct exec_impl {
         p.dead = false;
         if (dead) add_fact(p, ctx.bool_val(false), "phase " + name + " is not reached");
         const std::int64_t lo = std::max<std::int64_t>(1, rs.min_players);
-        add_fact(p, S.n_players >= ctx.int_val(lo) && S.n_players <= ctx.int_val(S.lay.players), "the number of players");
+        add_fact(p, S.n_players >= S.num(lo) && S.n_players <= S.num(S.lay.players), "the number of players");
         for (const std::optional<z3::expr>& local : e.locals) {
             if (!local || !local->is_const() || local->is_numeral()) continue;
             const auto it = S.variable_of.find(local->to_string());
@@ -438,7 +438,7 @@ struct exec_impl {
             const z3::expr old = p.st.values.at(pl.index);
             z3::expr nv = nd.code == op::assign ? v : nd.code == op::add_assign ? old + v : old - v;
             if (rt) {
-                const z3::expr lo = ctx.int_val(rt->lo), hi = ctx.int_val(rt->hi);
+                const z3::expr lo = S.num(rt->lo), hi = S.num(rt->hi);
                 if (rt->policy == ir::overflow::error) {
                     bs.out.push_back(pl.when && (nv < lo || nv > hi));
                     bs.value.push_back(nv);
@@ -492,7 +492,7 @@ struct exec_impl {
                 sv v = S.value(child(n, 0), e, p.st);
                 drain(p, n);
                 if (nd.ref >= e.locals.size()) e.locals.resize(nd.ref + 1);
-                if (!v.is_map) e.locals[nd.ref] = v.e.is_bool() ? z3::ite(v.e, ctx.int_val(1), ctx.int_val(0)) : v.e;
+                if (!v.is_map) e.locals[nd.ref] = v.e.is_bool() ? z3::ite(v.e, S.num(1), S.num(0)) : v.e;
                 return;
             }
             case op::assign:
@@ -591,7 +591,7 @@ struct exec_impl {
                     if (en.count > 1) {
                         const std::int64_t lo = S.lay.entity_first.at(static_cast<std::size_t>(N(what).value));
                         inst = S.fresh("copy", t, "the copy moved at " + at(n), variable::show::instance, lo);
-                        S.side.push_back(inst >= ctx.int_val(lo) && inst < ctx.int_val(lo + en.count));
+                        S.side.push_back(inst >= S.num(lo) && inst < S.num(lo + en.count));
                     }
                 }
                 drain(p, n);
@@ -599,11 +599,11 @@ struct exec_impl {
                 if (kind != ir::no_id)
                     for (std::uint32_t i = 0; i < S.lay.kind_count[kind]; ++i) {
                         const std::uint32_t k = S.lay.kind_first[kind] + i;
-                        here.push_back(inst == ctx.int_val(static_cast<std::int64_t>(k)) && p.st.loc[k] == from);
+                        here.push_back(inst == S.num(static_cast<std::int64_t>(k)) && p.st.loc[k] == from);
                     }
                 if (!here.empty()) add_fact(p, z3::mk_or(here), "the card moved at " + at(n) + " is where it is taken from");
                 move_instances(p, kind, [&](std::uint32_t k, const z3::expr& old) {
-                    return z3::ite(inst == ctx.int_val(static_cast<std::int64_t>(k)), to, old);
+                    return z3::ite(inst == S.num(static_cast<std::int64_t>(k)), to, old);
                 });
                 return;
             }
@@ -795,7 +795,7 @@ void symbolic::explore() {
     exec_impl x(*this);
     exec_impl::path p{initial_store(), {}, ctx.bool_val(true), false, {}, 0};
     const std::int64_t lo = std::max<std::int64_t>(1, rs.min_players);
-    x.add_fact(p, n_players >= ctx.int_val(lo) && n_players <= ctx.int_val(lay.players),
+    x.add_fact(p, n_players >= num(lo) && n_players <= num(lay.players),
                "the number of players is " + std::to_string(lo) + ".." + std::to_string(lay.players));
     on_rule = [&](id rule, const z3::expr& applies, const z3::expr& guard) {
         if (x.cur_) x.record_rule(*x.cur_, rule, pending_side(), applies, guard, x.cur_node_, "the dice and values there");
@@ -831,7 +831,7 @@ void symbolic::run_examples() {
         if (rule.kind != ir::rule_kind::example) continue;
         exec_impl::path p{initial_store(), {}, ctx.bool_val(true), false, {}, 0};
         const std::int64_t lo = std::max<std::int64_t>(1, rs.min_players);
-        x.add_fact(p, n_players >= ctx.int_val(lo) && n_players <= ctx.int_val(lay.players), "the number of players");
+        x.add_fact(p, n_players >= num(lo) && n_players <= num(lay.players), "the number of players");
         env e;
         e.locals.resize(rule.locals.size());
         active.reset();

@@ -58,6 +58,15 @@ layout::layout(const ir::ruleset& rs, int seats) : players(seats) {
 
 // ---------------------------------------------------------------- basics
 
+z3::expr symbolic::num(std::int64_t v) {
+    if (v < num_low || v >= num_low + num_count) return ctx.int_val(v);
+    if (small_numbers_.empty()) {
+        small_numbers_.reserve(num_count);
+        for (std::int64_t k = 0; k < num_count; ++k) small_numbers_.push_back(ctx.int_val(num_low + k));
+    }
+    return small_numbers_[static_cast<std::size_t>(v - num_low)];
+}
+
 symbolic::symbolic(z3::context& c, const ir::ruleset& r, int players)
     : ctx(c), rs(r), lay(r, players), n_players(c.int_const("players")) {
     for (auto& g : group_of_target) g.clear();
@@ -119,7 +128,7 @@ std::optional<std::int64_t> numeral(const z3::expr& e) {
 }  // namespace
 
 z3::expr symbolic::bool_of(const z3::expr& x) { return x.is_bool() ? x : x != 0; }
-z3::expr symbolic::int_of(const z3::expr& x) { return x.is_bool() ? z3::ite(x, ctx.int_val(1), ctx.int_val(0)) : x; }
+z3::expr symbolic::int_of(const z3::expr& x) { return x.is_bool() ? z3::ite(x, num(1), num(0)) : x; }
 
 z3::expr symbolic::fresh(const std::string& name, id type, const std::string& text, variable::show as,
                          std::int64_t preferred) {
@@ -149,16 +158,16 @@ z3::expr symbolic::in_type(const z3::expr& x, id type) {
     const ir::type& t = rs.types.at(type);
     switch (t.kind) {
         case ir::type_kind::boolean: return x >= 0 && x <= 1;
-        case ir::type_kind::range: return x >= ctx.int_val(t.lo) && x <= ctx.int_val(t.hi);
+        case ir::type_kind::range: return x >= num(t.lo) && x <= num(t.hi);
         case ir::type_kind::enumeration:
-            return x >= 0 && x < ctx.int_val(static_cast<std::int64_t>(rs.enums.at(t.ref).members.size()));
+            return x >= 0 && x < num(static_cast<std::int64_t>(rs.enums.at(t.ref).members.size()));
         case ir::type_kind::player: return x >= -1 && x < n_players;
         case ir::type_kind::entity:
-            return x == -1 || (x >= ctx.int_val(static_cast<std::int64_t>(lay.kind_first.at(t.ref))) &&
-                               x < ctx.int_val(static_cast<std::int64_t>(lay.kind_first.at(t.ref) + lay.kind_count.at(t.ref))));
+            return x == -1 || (x >= num(static_cast<std::int64_t>(lay.kind_first.at(t.ref))) &&
+                               x < num(static_cast<std::int64_t>(lay.kind_first.at(t.ref) + lay.kind_count.at(t.ref))));
         case ir::type_kind::node:
-            return x >= -1 && x < ctx.int_val(static_cast<std::int64_t>(rs.maps.at(t.ref).nodes.size()));
-        case ir::type_kind::string: return x >= 0 && x < ctx.int_val(static_cast<std::int64_t>(rs.strings.size()));
+            return x >= -1 && x < num(static_cast<std::int64_t>(rs.maps.at(t.ref).nodes.size()));
+        case ir::type_kind::string: return x >= 0 && x < num(static_cast<std::int64_t>(rs.strings.size()));
         default: return ctx.bool_val(true);
     }
 }
@@ -220,8 +229,8 @@ store symbolic::free_store(std::vector<fact>& facts) {
 
 store symbolic::initial_store() {
     store st;
-    for (std::int64_t v : initial_values_) st.values.push_back(ctx.int_val(v));
-    for (std::int64_t z : initial_loc_) st.loc.push_back(ctx.int_val(z));
+    for (std::int64_t v : initial_values_) st.values.push_back(num(v));
+    for (std::int64_t z : initial_loc_) st.loc.push_back(num(z));
     return st;
 }
 
@@ -245,7 +254,7 @@ void symbolic::forget(store& st, const std::set<std::uint32_t>* values, const st
         z3::expr v = fresh("v" + std::to_string(i), type, value_names[i], as, initial_values_[i]);
         st.values[i] = v;
         bounds.push_back(in_type(v, type));
-        if (value_seat_[i] > 0) bounds.push_back(z3::implies(n_players <= value_seat_[i], v == ctx.int_val(initial_values_[i])));
+        if (value_seat_[i] > 0) bounds.push_back(z3::implies(n_players <= value_seat_[i], v == num(initial_values_[i])));
     }
     if (!bounds.empty()) facts.push_back({z3::mk_and(bounds), "the declared ranges of the state" + when});
     z3::expr_vector where(ctx);
@@ -260,9 +269,9 @@ void symbolic::forget(store& st, const std::set<std::uint32_t>* values, const st
             if (rs.zones[z].entity_kind != kind) continue;
             const std::int64_t first = lay.zone_first[z];
             if (rs.zones[z].per_player)
-                can.push_back(v >= ctx.int_val(first) && v < ctx.int_val(first) + n_players);
+                can.push_back(v >= num(first) && v < num(first) + n_players);
             else
-                can.push_back(v == ctx.int_val(first));
+                can.push_back(v == num(first));
         }
         if (!can.empty()) where.push_back(can.size() == 1 ? can[0] : z3::mk_or(can));
         st.loc[i] = v;
@@ -299,7 +308,7 @@ sv symbolic::slot_value(id slot, const z3::expr& index, const store& st) {
         }
         z3::expr acc = st.values.at(p.offset + k);
         for (std::uint32_t c = 1; c < p.copies; ++c) {
-            acc = z3::ite(index == ctx.int_val(base + c), st.values.at(p.offset + c * p.width + k), acc);
+            acc = z3::ite(index == num(base + c), st.values.at(p.offset + c * p.width + k), acc);
         }
         return boolean_value ? bool_of(acc) : acc;
     };
@@ -309,7 +318,7 @@ sv symbolic::slot_value(id slot, const z3::expr& index, const store& st) {
         }
     }
     if (!map) return sv(element(0));
-    sv out(ctx.int_val(0));
+    sv out(num(0));
     out.is_map = true;
     for (std::uint32_t k = 0; k < p.width; ++k) out.elems.push_back(element(k));
     return out;
@@ -321,16 +330,16 @@ z3::expr symbolic::instance_attribute(const z3::expr& inst, id kind, std::uint32
     const bool boolean_value = rs.types.at(rec.fields.at(field).type).kind == ir::type_kind::boolean;
     if (const auto i = numeral(inst); i && *i >= 0 && static_cast<std::size_t>(*i) < lay.instances()) {
         const std::int64_t v = rs.entities.at(lay.instance_entity[static_cast<std::size_t>(*i)]).values.at(field);
-        return boolean_value ? ctx.bool_val(v != 0) : ctx.int_val(v);
+        return boolean_value ? ctx.bool_val(v != 0) : num(v);
     }
-    z3::expr acc = ctx.int_val(0);
+    z3::expr acc = num(0);
     bool first = true;
     for (std::uint32_t e = k.first_entity; e < k.first_entity + k.entity_count; ++e) {
         const std::int64_t v = rs.entities.at(e).values.at(field);
-        if (first) { acc = ctx.int_val(v); first = false; continue; }
+        if (first) { acc = num(v); first = false; continue; }
         const std::int64_t lo = lay.entity_first.at(e);
         const std::int64_t hi = lo + rs.entities.at(e).count;
-        acc = z3::ite(inst >= ctx.int_val(lo) && inst < ctx.int_val(hi), ctx.int_val(v), acc);
+        acc = z3::ite(inst >= num(lo) && inst < num(hi), num(v), acc);
     }
     return boolean_value ? bool_of(acc) : acc;
 }
@@ -339,7 +348,7 @@ z3::expr symbolic::zone_instance(id n, env& e, const store& st) {
     sv v = value(n, e, st);
     if (v.is_map) {
         approximations.insert("a per-player zone used without naming the player");
-        return v.elems.empty() ? ctx.int_val(-1) : v.elems.front();
+        return v.elems.empty() ? num(-1) : v.elems.front();
     }
     return v.e;
 }
@@ -354,19 +363,19 @@ std::vector<member> symbolic::set_members(id n, env& e, const store& st) {
         if (kind == ir::no_id || kind >= lay.kind_first.size()) return out;
         for (std::uint32_t i = 0; i < lay.kind_count[kind]; ++i) {
             const std::uint32_t inst = lay.kind_first[kind] + i;
-            out.push_back({ctx.int_val(static_cast<std::int64_t>(inst)), st.loc.at(inst) == zi});
+            out.push_back({num(static_cast<std::int64_t>(inst)), st.loc.at(inst) == zi});
         }
         return out;
     }
     if (nd.code == op::builtin) {
         const auto b = static_cast<ir::builtin>(nd.ref);
         if (b == ir::builtin::players) {
-            for (int s = 0; s < lay.players; ++s) out.push_back({ctx.int_val(s), n_players > s});
+            for (int s = 0; s < lay.players; ++s) out.push_back({num(s), n_players > s});
             return out;
         }
         if (b == ir::builtin::opponents) {
             const z3::expr p = integer(child(n, 0), e, st);
-            for (int s = 0; s < lay.players; ++s) out.push_back({ctx.int_val(s), n_players > s && p != s});
+            for (int s = 0; s < lay.players; ++s) out.push_back({num(s), n_players > s && p != s});
             return out;
         }
         if (b == ir::builtin::neighbours) {
@@ -378,15 +387,15 @@ std::vector<member> symbolic::set_members(id n, env& e, const store& st) {
                 for (std::size_t x = 0; x < m.nodes.size(); ++x)
                     if (static_cast<std::int64_t>(x) == *known)
                         for (id y : m.nodes[x].neighbours) near.insert(static_cast<std::int64_t>(y));
-                for (std::int64_t y : near) out.push_back({ctx.int_val(y), ctx.bool_val(true)});
+                for (std::int64_t y : near) out.push_back({num(y), ctx.bool_val(true)});
                 return out;
             }
             std::vector<z3::expr_vector> near;
             for (std::size_t x = 0; x < m.nodes.size(); ++x) near.emplace_back(ctx);
             for (std::size_t x = 0; x < m.nodes.size(); ++x)
-                for (id y : m.nodes[x].neighbours) near.at(y).push_back(v == ctx.int_val(static_cast<std::int64_t>(x)));
+                for (id y : m.nodes[x].neighbours) near.at(y).push_back(v == num(static_cast<std::int64_t>(x)));
             for (std::size_t y = 0; y < m.nodes.size(); ++y)
-                if (!near[y].empty()) out.push_back({ctx.int_val(static_cast<std::int64_t>(y)), z3::mk_or(near[y])});
+                if (!near[y].empty()) out.push_back({num(static_cast<std::int64_t>(y)), z3::mk_or(near[y])});
             return out;
         }
         if (b == ir::builtin::hexside) {
@@ -397,8 +406,8 @@ std::vector<member> symbolic::set_members(id n, env& e, const store& st) {
             const ir::map& m = rs.maps.at(map);
             std::set<std::int64_t> kinds;
             for (const ir::map_edge& ed : m.edges) kinds.insert(ed.kinds.begin(), ed.kinds.end());
-            const z3::expr at = x * ctx.int_val(static_cast<std::int64_t>(m.nodes.size())) + y;
-            for (std::int64_t k : kinds) out.push_back({ctx.int_val(k), z3::select(edge_table(map, k), at)});
+            const z3::expr at = x * num(static_cast<std::int64_t>(m.nodes.size())) + y;
+            for (std::int64_t k : kinds) out.push_back({num(k), z3::select(edge_table(map, k), at)});
             return out;
         }
     }
@@ -406,19 +415,19 @@ std::vector<member> symbolic::set_members(id n, env& e, const store& st) {
         const ir::type& t = rs.types.at(nd.ref);
         switch (t.kind) {
             case ir::type_kind::player:
-                for (int s = 0; s < lay.players; ++s) out.push_back({ctx.int_val(s), n_players > s});
+                for (int s = 0; s < lay.players; ++s) out.push_back({num(s), n_players > s});
                 return out;
             case ir::type_kind::enumeration:
                 for (std::size_t m = 0; m < rs.enums.at(t.ref).members.size(); ++m)
-                    out.push_back({ctx.int_val(static_cast<std::int64_t>(m)), ctx.bool_val(true)});
+                    out.push_back({num(static_cast<std::int64_t>(m)), ctx.bool_val(true)});
                 return out;
             case ir::type_kind::entity:
                 for (std::uint32_t i = 0; i < lay.kind_count.at(t.ref); ++i)
-                    out.push_back({ctx.int_val(static_cast<std::int64_t>(lay.kind_first[t.ref] + i)), ctx.bool_val(true)});
+                    out.push_back({num(static_cast<std::int64_t>(lay.kind_first[t.ref] + i)), ctx.bool_val(true)});
                 return out;
             case ir::type_kind::node:
                 for (std::size_t m = 0; m < rs.maps.at(t.ref).nodes.size(); ++m)
-                    out.push_back({ctx.int_val(static_cast<std::int64_t>(m)), ctx.bool_val(true)});
+                    out.push_back({num(static_cast<std::int64_t>(m)), ctx.bool_val(true)});
                 return out;
             default: break;
         }
@@ -433,10 +442,10 @@ std::vector<place> symbolic::places(id target, env& e, const store& st) {
     auto slot_places = [&](id slot, const z3::expr& index, std::int64_t base) {
         const layout::slot_place& p = lay.slots.at(slot);
         for (std::uint32_t c = 0; c < p.copies; ++c)
-            out.push_back({p.offset + c * p.width, p.copies == 1 ? ctx.bool_val(true) : index == ctx.int_val(base + c)});
+            out.push_back({p.offset + c * p.width, p.copies == 1 ? ctx.bool_val(true) : index == num(base + c)});
     };
     switch (nd.code) {
-        case op::global: slot_places(nd.ref, ctx.int_val(0), 0); break;
+        case op::global: slot_places(nd.ref, num(0), 0); break;
         case op::player_field: slot_places(nd.ref, integer(child(target, 0), e, st), 0); break;
         case op::entity_field: {
             const ir::slot& sl = rs.slots.at(nd.ref);
@@ -451,7 +460,7 @@ std::vector<place> symbolic::places(id target, env& e, const store& st) {
             const std::uint32_t width = lay.key_width(rs, mt.key);
             for (const place& p : inner)
                 for (std::uint32_t k = 0; k < width; ++k)
-                    out.push_back({p.index + k, p.when && key == ctx.int_val(static_cast<std::int64_t>(k))});
+                    out.push_back({p.index + k, p.when && key == num(static_cast<std::int64_t>(k))});
             break;
         }
         default: approximations.insert("an assignment to a target the checker cannot place"); break;
@@ -493,15 +502,15 @@ std::map<id, z3::expr> symbolic::group_effective(id group, const std::vector<z3:
 z3::expr symbolic::roll_value(id r, const std::vector<z3::expr>& args, const store& st,
                               const std::map<id, z3::expr>* fixed) {
     const ir::roll& ro = rs.rolls.at(r);
-    z3::expr dice = ctx.int_val(0);
+    z3::expr dice = num(0);
     if (fixed && fixed->count(r)) {
         dice = fixed->at(r);
     } else if (ro.linear && !ro.dist.weights.empty()) {
         dice = fresh(ro.name, ir::no_id, ro.name + " (dice)", variable::show::value, ro.dist.min);
         variables.back().roll = r;
-        z3::expr dom = dice >= ctx.int_val(ro.dist.min) && dice <= ctx.int_val(ro.dist.max);
+        z3::expr dom = dice >= num(ro.dist.min) && dice <= num(ro.dist.max);
         for (std::size_t i = 0; i < ro.dist.weights.size(); ++i)
-            if (ro.dist.weights[i] == 0) dom = dom && dice != ctx.int_val(ro.dist.min + static_cast<std::int64_t>(i));
+            if (ro.dist.weights[i] == 0) dom = dom && dice != num(ro.dist.min + static_cast<std::int64_t>(i));
         side.push_back(dom);
     } else {
         env e;
@@ -517,7 +526,7 @@ z3::expr symbolic::roll_value(id r, const std::vector<z3::expr>& args, const sto
         env e;
         e.locals.resize(std::max(m.locals.size(), args.size()));
         for (std::size_t i = 0; i < args.size() && i < m.locals.size(); ++i) e.locals[i] = args[i];
-        total = total + z3::ite(applies, integer(m.amount, e, st), ctx.int_val(0));
+        total = total + z3::ite(applies, integer(m.amount, e, st), num(0));
         if (on_rule) on_rule(rule, applies, rule_guard(rule, args, st));
     }
     return total;
@@ -526,9 +535,9 @@ z3::expr symbolic::roll_value(id r, const std::vector<z3::expr>& args, const sto
 z3::expr symbolic::table_key(id t, std::size_t k, env& te, const store& st) {
     const ir::table& tb = rs.tables.at(t);
     const ir::table_key& key = tb.keys.at(k);
-    z3::expr v = ctx.int_val(0);
+    z3::expr v = num(0);
     if (key.source == ir::key_source::key && key.var != ir::no_id && key.expr == ir::no_id) {
-        v = te.locals.at(key.var) ? *te.locals.at(key.var) : ctx.int_val(0);
+        v = te.locals.at(key.var) ? *te.locals.at(key.var) : num(0);
     } else {
         v = integer(key.expr, te, st);
     }
@@ -536,11 +545,11 @@ z3::expr symbolic::table_key(id t, std::size_t k, env& te, const store& st) {
     if (axis.kind == ir::key_range_kind::odds) return odds_key(tb, k, te, st);
     if (key.has_clamp) {
         if (!key.clamp_lo.open_lo) {
-            const z3::expr lo = ctx.int_val(key.clamp_lo.lo);
+            const z3::expr lo = num(key.clamp_lo.lo);
             v = z3::ite(v < lo, lo, v);
         }
         if (!key.clamp_hi.open_hi) {
-            const z3::expr hi = ctx.int_val(key.clamp_hi.open_lo || key.clamp_lo.open_lo ? key.clamp_hi.hi
+            const z3::expr hi = num(key.clamp_hi.open_lo || key.clamp_lo.open_lo ? key.clamp_hi.hi
                                                                                          : std::max(key.clamp_lo.lo, key.clamp_hi.hi));
             v = z3::ite(v > hi, hi, v);
         }
@@ -565,7 +574,7 @@ z3::expr symbolic::odds_key(const ir::table& tb, std::size_t k, env& te, const s
     if (steps.empty()) steps.push_back(0);
     const std::int64_t lo = *std::min_element(steps.begin(), steps.end()) - 1;
     const std::int64_t hi = *std::max_element(steps.begin(), steps.end()) + 1;
-    z3::expr v = ctx.int_val(0);
+    z3::expr v = num(0);
     const bool direct = key.expr != ir::no_id && N(key.expr).code == op::builtin &&
                         static_cast<ir::builtin>(N(key.expr).ref) == ir::builtin::odds && N(key.expr).child_count == 2;
     if (!direct) {
@@ -580,20 +589,20 @@ z3::expr symbolic::odds_key(const ir::table& tb, std::size_t k, env& te, const s
         side.push_back(b >= 1 && a >= 0);
         const bool attacker = key.round == ir::rounding::attacker;
         auto at_most = [&](std::int64_t s) -> z3::expr {
-            if (s >= 0) return attacker ? a <= ctx.int_val(s + 1) * b : a < ctx.int_val(s + 2) * b;
+            if (s >= 0) return attacker ? a <= num(s + 1) * b : a < num(s + 2) * b;
             const std::int64_t n = 1 - s;
-            return attacker ? b >= ctx.int_val(n) * a : b > ctx.int_val(n - 1) * a;
+            return attacker ? b >= num(n) * a : b > num(n - 1) * a;
         };
-        v = ctx.int_val(hi);
-        for (std::int64_t s = hi - 1; s >= lo; --s) v = z3::ite(at_most(s), ctx.int_val(s), v);
+        v = num(hi);
+        for (std::int64_t s = hi - 1; s >= lo; --s) v = z3::ite(at_most(s), num(s), v);
     }
     if (key.has_clamp) {
         if (!key.clamp_lo.open_lo) {
-            const z3::expr c = ctx.int_val(odds_step(key.clamp_lo.lo, key.clamp_lo.hi));
+            const z3::expr c = num(odds_step(key.clamp_lo.lo, key.clamp_lo.hi));
             v = z3::ite(v < c, c, v);
         }
         if (!key.clamp_hi.open_hi) {
-            const z3::expr c = ctx.int_val(odds_step(key.clamp_hi.lo, key.clamp_hi.hi));
+            const z3::expr c = num(odds_step(key.clamp_hi.lo, key.clamp_hi.hi));
             v = z3::ite(v > c, c, v);
         }
     }
@@ -606,16 +615,16 @@ z3::expr symbolic::edge_table(id map, std::int64_t kind) {
     const ir::map& m = rs.maps.at(map);
     const auto nodes = static_cast<std::int64_t>(m.nodes.size());
     z3::expr table = kind >= 0 ? z3::const_array(ctx.int_sort(), ctx.bool_val(false))
-                               : z3::const_array(ctx.int_sort(), ctx.int_val(-1));
+                               : z3::const_array(ctx.int_sort(), num(-1));
     // later stores win: store the edges last to first, so the first edge from a to b is read
     for (std::size_t i = m.edges.size(); i-- > 0;) {
         const ir::map_edge& ed = m.edges[i];
         if (ed.kinds.empty()) continue;
         if (kind >= 0 && std::find(ed.kinds.begin(), ed.kinds.end(), kind) == ed.kinds.end()) continue;
-        const z3::expr v = kind >= 0 ? ctx.bool_val(true) : ctx.int_val(ed.kinds.front());
+        const z3::expr v = kind >= 0 ? ctx.bool_val(true) : num(ed.kinds.front());
         const auto a = static_cast<std::int64_t>(ed.a), b = static_cast<std::int64_t>(ed.b);
-        if (m.kind == ir::map_kind::hexgrid || !ed.directed) table = z3::store(table, ctx.int_val(b * nodes + a), v);
-        table = z3::store(table, ctx.int_val(a * nodes + b), v);
+        if (m.kind == ir::map_kind::hexgrid || !ed.directed) table = z3::store(table, num(b * nodes + a), v);
+        table = z3::store(table, num(a * nodes + b), v);
     }
     edge_tables_.emplace(key, table);
     return table;
@@ -707,20 +716,20 @@ sv symbolic::value_uncached(id n, env& e, const store& st) {
         return sv(kind_of(n) == ir::type_kind::boolean ? bool_of(v) : v);
     };
     switch (nd.code) {
-        case op::absent: return sv(ctx.int_val(0));
+        case op::absent: return sv(num(0));
         case op::const_int:
         case op::const_string:
         case op::const_member:
-        case op::const_node: return sv(ctx.int_val(nd.value));
+        case op::const_node: return sv(num(nd.value));
         case op::const_bool: return sv(ctx.bool_val(nd.value != 0));
         case op::const_entity:
-            return sv(ctx.int_val(nd.value < 0 ? -1 : static_cast<std::int64_t>(lay.entity_first.at(static_cast<std::size_t>(nd.value)))));
+            return sv(num(nd.value < 0 ? -1 : static_cast<std::int64_t>(lay.entity_first.at(static_cast<std::size_t>(nd.value)))));
         case op::dice: {
             const ir::dice_term& d = rs.dice_terms.at(nd.ref);
             z3::expr v = fresh("dice", ir::no_id, "dice " + std::to_string(d.count) + "d at " + node_position(n),
                                variable::show::value, d.count * d.low);
             variables.back().dice = n;
-            side.push_back(v >= ctx.int_val(d.count * d.low) && v <= ctx.int_val(d.count * d.high));
+            side.push_back(v >= num(d.count * d.low) && v <= num(d.count * d.high));
             return sv(v);
         }
         case op::local: {
@@ -730,7 +739,7 @@ sv symbolic::value_uncached(id n, env& e, const store& st) {
             }
             return opaque("a local with no value the checker knows");
         }
-        case op::global: return slot_value(nd.ref, ctx.int_val(0), st);
+        case op::global: return slot_value(nd.ref, num(0), st);
         case op::player_field:
         case op::entity_field: return slot_value(nd.ref, I(0), st);
         case op::attribute: {
@@ -741,23 +750,23 @@ sv symbolic::value_uncached(id n, env& e, const store& st) {
         case op::node_attribute: {
             const z3::expr v = I(0);
             const ir::map& m = rs.maps.at(rs.types.at(N(kid(0)).type).ref);
-            z3::expr acc = ctx.int_val(0);
+            z3::expr acc = num(0);
             if (const auto k = numeral(v)) {  // a known node: its value
                 if (*k >= 0 && static_cast<std::size_t>(*k) < m.nodes.size())
-                    acc = ctx.int_val(m.nodes[static_cast<std::size_t>(*k)].values.at(nd.ref));
+                    acc = num(m.nodes[static_cast<std::size_t>(*k)].values.at(nd.ref));
                 return sv(kind_of(n) == ir::type_kind::boolean ? bool_of(acc) : acc);
             }
             for (std::size_t x = 0; x < m.nodes.size(); ++x)
-                acc = z3::ite(v == ctx.int_val(static_cast<std::int64_t>(x)), ctx.int_val(m.nodes[x].values.at(nd.ref)), acc);
+                acc = z3::ite(v == num(static_cast<std::int64_t>(x)), num(m.nodes[x].values.at(nd.ref)), acc);
             return sv(kind_of(n) == ir::type_kind::boolean ? bool_of(acc) : acc);
         }
         case op::zone: {
             const ir::zone& z = rs.zones.at(nd.ref);
-            if (!z.per_player) return sv(ctx.int_val(static_cast<std::int64_t>(lay.zone_first.at(nd.ref))));
-            sv out(ctx.int_val(0));
+            if (!z.per_player) return sv(num(static_cast<std::int64_t>(lay.zone_first.at(nd.ref))));
+            sv out(num(0));
             out.is_map = true;
             for (int s = 0; s < lay.players; ++s)
-                out.elems.push_back(ctx.int_val(static_cast<std::int64_t>(lay.zone_first.at(nd.ref) + s)));
+                out.elems.push_back(num(static_cast<std::int64_t>(lay.zone_first.at(nd.ref) + s)));
             return out;
         }
         case op::index: {
@@ -768,7 +777,7 @@ sv symbolic::value_uncached(id n, env& e, const store& st) {
                 return sv(m.elems[static_cast<std::size_t>(*k)]);
             z3::expr acc = m.elems.front();
             for (std::size_t k = 1; k < m.elems.size(); ++k)
-                acc = z3::ite(key == ctx.int_val(static_cast<std::int64_t>(k)), m.elems[k], acc);
+                acc = z3::ite(key == num(static_cast<std::int64_t>(k)), m.elems[k], acc);
             return sv(acc);
         }
         case op::option: {
@@ -780,12 +789,12 @@ sv symbolic::value_uncached(id n, env& e, const store& st) {
                     it = option_vars.emplace(nd.ref, v).first;
                 }
                 z3::expr_vector one(ctx);
-                for (std::int64_t x : o.values) one.push_back(it->second == ctx.int_val(x));
+                for (std::int64_t x : o.values) one.push_back(it->second == num(x));
                 side.push_back(z3::mk_or(one));
                 return sv(kind_of(n) == ir::type_kind::boolean ? bool_of(it->second) : it->second);
             }
             const std::int64_t v = o.values.empty() ? 0 : o.values.at(o.selected_index);
-            return sv(kind_of(n) == ir::type_kind::boolean ? ctx.bool_val(v != 0) : ctx.int_val(v));
+            return sv(kind_of(n) == ir::type_kind::boolean ? ctx.bool_val(v != 0) : num(v));
         }
         case op::roll: return sv(roll_value(nd.ref, args_of(0), st, fixed_rolls));
         case op::quantity: {
@@ -805,7 +814,7 @@ sv symbolic::value_uncached(id n, env& e, const store& st) {
                 env me;
                 me.locals.resize(std::max(m.locals.size(), a.size()));
                 for (std::size_t i = 0; i < a.size() && i < m.locals.size(); ++i) me.locals[i] = a[i];
-                v = v + z3::ite(applies, integer(m.amount, me, st), ctx.int_val(0));
+                v = v + z3::ite(applies, integer(m.amount, me, st), num(0));
                 if (on_rule) on_rule(rule, applies, rule_guard(rule, a, st));
             }
             return sv(v);
@@ -852,7 +861,7 @@ sv symbolic::value_uncached(id n, env& e, const store& st) {
             z3::expr_vector cases(ctx);
             const std::vector<z3::expr> sel = cell_selections(nd.ref, b.keys);
             for (std::size_t i = 0; i < sel.size(); ++i)
-                if (tb.cells[i].has_outcome) cases.push_back(sel[i] && v == ctx.int_val(tb.cells[i].outcome));
+                if (tb.cells[i].has_outcome) cases.push_back(sel[i] && v == num(tb.cells[i].outcome));
             side.push_back(cases.empty() ? ctx.bool_val(false) : z3::mk_or(cases));
             return sv(rs.types.at(tb.outcome_type).kind == ir::type_kind::boolean ? bool_of(v) : v);
         }
@@ -862,8 +871,8 @@ sv symbolic::value_uncached(id n, env& e, const store& st) {
                 case ir::builtin::count:
                 case ir::builtin::size: {
                     if (kind_of(kid(0)) == ir::type_kind::integer) return sv(I(0));
-                    z3::expr acc = ctx.int_val(0);
-                    for (const member& m : set_members(kid(0), e, st)) acc = acc + z3::ite(m.in, ctx.int_val(1), ctx.int_val(0));
+                    z3::expr acc = num(0);
+                    for (const member& m : set_members(kid(0), e, st)) acc = acc + z3::ite(m.in, num(1), num(0));
                     return sv(acc);
                 }
                 case ir::builtin::top: {
@@ -909,8 +918,8 @@ sv symbolic::value_uncached(id n, env& e, const store& st) {
                             for (id y : m.nodes[x].neighbours) {
                                 if (kc && static_cast<std::int64_t>(y) != *kc) continue;
                                 if (ka && kc) return sv(ctx.bool_val(true));
-                                near.push_back(ka ? c == ctx.int_val(static_cast<std::int64_t>(y))
-                                                  : a == ctx.int_val(static_cast<std::int64_t>(x)));
+                                near.push_back(ka ? c == num(static_cast<std::int64_t>(y))
+                                                  : a == num(static_cast<std::int64_t>(x)));
                             }
                         }
                         return sv(near.empty() ? ctx.bool_val(false) : z3::mk_or(near));
@@ -918,14 +927,14 @@ sv symbolic::value_uncached(id n, env& e, const store& st) {
                     z3::expr_vector pairs(ctx);
                     for (std::size_t x = 0; x < m.nodes.size(); ++x)
                         for (id y : m.nodes[x].neighbours)
-                            pairs.push_back(a == ctx.int_val(static_cast<std::int64_t>(x)) && c == ctx.int_val(static_cast<std::int64_t>(y)));
+                            pairs.push_back(a == num(static_cast<std::int64_t>(x)) && c == num(static_cast<std::int64_t>(y)));
                     return sv(pairs.empty() ? ctx.bool_val(false) : z3::mk_or(pairs));
                 }
                 case ir::builtin::edge_kind: {
                     // the first kind of the first edge from a to b; with none the engine stops
                     const auto [x, y] = I2();
                     const id map = rs.types.at(N(kid(0)).type).ref;
-                    const z3::expr at = x * ctx.int_val(static_cast<std::int64_t>(rs.maps.at(map).nodes.size())) + y;
+                    const z3::expr at = x * num(static_cast<std::int64_t>(rs.maps.at(map).nodes.size())) + y;
                     const z3::expr v = z3::select(edge_table(map, -1), at);
                     side.push_back(v != -1);
                     return sv(v);
@@ -933,17 +942,17 @@ sv symbolic::value_uncached(id n, env& e, const store& st) {
                 case ir::builtin::odds: {
                     // as the engine holds it: the attacker in the high 32 bits, the defender low
                     const auto [a, d] = I2();
-                    return sv(a * ctx.int_val(static_cast<std::int64_t>(1) << 32) + d);
+                    return sv(a * num(static_cast<std::int64_t>(1) << 32) + d);
                 }
                 case ir::builtin::terrain: {
                     const z3::expr v = I(0);
                     const ir::map& m = rs.maps.at(rs.types.at(N(kid(0)).type).ref);
                     if (const auto k = numeral(v))  // a known node: its terrain
-                        return sv(ctx.int_val(*k >= 0 && static_cast<std::size_t>(*k) < m.nodes.size()
+                        return sv(num(*k >= 0 && static_cast<std::size_t>(*k) < m.nodes.size()
                                                   ? m.nodes[static_cast<std::size_t>(*k)].terrain : -1));
-                    z3::expr acc = ctx.int_val(-1);
+                    z3::expr acc = num(-1);
                     for (std::size_t x = 0; x < m.nodes.size(); ++x)
-                        acc = z3::ite(v == ctx.int_val(static_cast<std::int64_t>(x)), ctx.int_val(m.nodes[x].terrain), acc);
+                        acc = z3::ite(v == num(static_cast<std::int64_t>(x)), num(m.nodes[x].terrain), acc);
                     return sv(acc);
                 }
                 case ir::builtin::distance: {
@@ -954,7 +963,7 @@ sv symbolic::value_uncached(id n, env& e, const store& st) {
                     const auto inside = [&](std::int64_t k) { return k >= 0 && static_cast<std::size_t>(k) < m.nodes.size(); };
                     if (ka && kc && inside(*ka) && inside(*kc)) {
                         const std::int64_t d = ir::map_distance(m, *ka, *kc);
-                        if (d >= 0) return sv(ctx.int_val(d));
+                        if (d >= 0) return sv(num(d));
                     }
                     return opaque("the built-in `distance` between hexes not known where it is used");
                 }
@@ -972,7 +981,7 @@ sv symbolic::value_uncached(id n, env& e, const store& st) {
             // two known numbers (a worked example's): the engine's own answer, so the solver
             // never sees a division it might leave undecided
             if (const auto ka = numeral(a), kd = numeral(d); ka && kd && *kd != 0 && !(*kd == -1 && *ka == std::numeric_limits<std::int64_t>::min()))
-                return sv(ctx.int_val(nd.code == op::div ? *ka / *kd : *ka % *kd));
+                return sv(num(nd.code == op::div ? *ka / *kd : *ka % *kd));
             side.push_back(d != 0);
             // The engine divides as C++ does (truncating); Z3's div is Euclidean.
             const z3::expr q = z3::ite(a >= 0, a / z3::abs(d), -((-a) / z3::abs(d)));
@@ -992,7 +1001,7 @@ sv symbolic::value_uncached(id n, env& e, const store& st) {
                 z3::expr same = ctx.bool_val(false);
                 if (ent >= 0) {
                     const std::int64_t lo = lay.entity_first.at(static_cast<std::size_t>(ent));
-                    same = other >= ctx.int_val(lo) && other < ctx.int_val(lo + rs.entities.at(static_cast<std::size_t>(ent)).count);
+                    same = other >= num(lo) && other < num(lo + rs.entities.at(static_cast<std::size_t>(ent)).count);
                 } else {
                     same = other < 0;
                 }
@@ -1012,7 +1021,7 @@ sv symbolic::value_uncached(id n, env& e, const store& st) {
                 if (by_entity) {
                     const std::int64_t ent = N(kid(0)).value;
                     const std::int64_t lo = lay.entity_first.at(static_cast<std::size_t>(ent));
-                    any.push_back(m.in && m.value >= ctx.int_val(lo) && m.value < ctx.int_val(lo + rs.entities.at(static_cast<std::size_t>(ent)).count));
+                    any.push_back(m.in && m.value >= num(lo) && m.value < num(lo + rs.entities.at(static_cast<std::size_t>(ent)).count));
                 } else {
                     any.push_back(m.in && m.value == v);
                 }
@@ -1048,13 +1057,13 @@ sv symbolic::value_uncached(id n, env& e, const store& st) {
                     side.push_back(v >= 0 && v <= 1);
                     return sv(bool_of(v));
                 }
-                if (nd.code == op::count) side.push_back(v >= 0 && v <= ctx.int_val(static_cast<std::int64_t>(size)));
+                if (nd.code == op::count) side.push_back(v >= 0 && v <= num(static_cast<std::int64_t>(size)));
                 return sv(v);
             }
             if (nd.ref >= e.locals.size()) e.locals.resize(nd.ref + 1);
             const std::optional<z3::expr> saved = e.locals[nd.ref];
             z3::expr_vector terms(ctx);
-            z3::expr acc = ctx.int_val(0);
+            z3::expr acc = num(0);
             bool first = true;
             for (const member& m : ms) {
                 e.locals[nd.ref] = m.value;
@@ -1062,13 +1071,13 @@ sv symbolic::value_uncached(id n, env& e, const store& st) {
                 switch (nd.code) {
                     case op::any: terms.push_back(m.in && bool_of(body.e)); break;
                     case op::all: terms.push_back(z3::implies(m.in, bool_of(body.e))); break;
-                    case op::count: acc = acc + z3::ite(m.in && bool_of(body.e), ctx.int_val(1), ctx.int_val(0)); break;
-                    case op::sum: acc = acc + z3::ite(m.in, int_of(body.e), ctx.int_val(0)); break;
+                    case op::count: acc = acc + z3::ite(m.in && bool_of(body.e), num(1), num(0)); break;
+                    case op::sum: acc = acc + z3::ite(m.in, int_of(body.e), num(0)); break;
                     case op::min:
                     case op::max: {
                         const z3::expr v = int_of(body.e);
                         if (first) {
-                            acc = z3::ite(m.in, v, ctx.int_val(0));
+                            acc = z3::ite(m.in, v, num(0));
                         } else {
                             // an element not yet seen (all before absent) or better than the best so far
                             const z3::expr better = nd.code == op::min ? v < acc : v > acc;

@@ -200,6 +200,10 @@ public:
     z3::expr pending_side();
     // Domain constraints on a scalar of type t.
     z3::expr in_type(const z3::expr& x, id type);
+    // The integer v as a term. Small ones are made once: the encoding asks for the same few
+    // numbers hundreds of thousands of times, and Z3 makes each one anew (a tenth of the
+    // exploration's time).
+    z3::expr num(std::int64_t v);
     z3::expr fresh(const std::string& name, id type, const std::string& text, variable::show as, std::int64_t preferred);
 
     // Forgets the given store values and the places of the given kinds' instances (all when
@@ -237,6 +241,8 @@ public:
     std::map<std::string, std::size_t> variable_of;  // by the variable's name
     std::vector<z3::expr> side;          // constraints of fresh variables made while encoding
     std::set<std::string> approximations;
+    std::vector<z3::expr> small_numbers_;  // num(v) for num_low <= v < num_low + size
+    static constexpr std::int64_t num_low = -64, num_count = 4096;
 
     // The unfolding budget (check option --unfold-limit): an aggregate (any, all, count, sum,
     // min, max) whose unfolding would exceed this many instances (its set's size times the
