@@ -64,7 +64,7 @@ public:
         : rs_(rs), opt_(opt), out_(out), sym_(ctx_, rs, players_for(rs, opt)) {
         sym_.unfold_limit = opt.unfold_limit;
         out_.players_checked = sym_.lay.players;
-        for (std::size_t i = 0; i < sym_.variables.size(); ++i) index_[sym_.variables[i].var.to_string()] = i;
+        for (std::size_t i = 0; i < sym_.variables.size(); ++i) index_[sym_.variables[i].var.id()] = i;
     }
 
     // Whether check `k` was asked for (check_options::checks; all when empty).
@@ -93,7 +93,7 @@ public:
                          out_.stats["explore"].milliseconds);
         }
         index_.clear();
-        for (std::size_t i = 0; i < sym_.variables.size(); ++i) index_[sym_.variables[i].var.to_string()] = i;
+        for (std::size_t i = 0; i < sym_.variables.size(); ++i) index_[sym_.variables[i].var.id()] = i;
         // The cheap checks first, so that a time budget (--max-time) is spent on them before
         // the reachability proofs, which take most of it; the report keeps the order below.
         if (wanted("examples")) timed("examples", [&] { example_checks(); });
@@ -549,12 +549,12 @@ private:
         std::vector<z3::expr> all, vars;
         constants(q, seen, all);
         for (const z3::expr& v : all)
-            if (near.count(v.id()) || v.to_string() == "players") vars.push_back(v);
+            if (near.count(v.id()) || z3::eq(v, sym_.n_players)) vars.push_back(v);
         // the smallest witness: as many values as possible at their usual (initial) value
         std::vector<std::size_t> known;
         std::vector<z3::expr> usual;
         for (const z3::expr& v : vars) {
-            auto it = index_.find(v.to_string());
+            auto it = index_.find(v.id());
             if (it == index_.end()) continue;
             const variable& var = sym_.variables[it->second];
             known.push_back(it->second);
@@ -705,7 +705,7 @@ private:
         std::vector<fact> facts;
         const detail::store st = sym_.free_store(facts);
         // the store's variables can be shown in witnesses (the state a decision is taken in)
-        for (std::size_t i = 0; i < sym_.variables.size(); ++i) index_[sym_.variables[i].var.to_string()] = i;
+        for (std::size_t i = 0; i < sym_.variables.size(); ++i) index_[sym_.variables[i].var.id()] = i;
         fact_list base;
         for (const fact& f : facts) base = std::make_shared<const detail::fact_node>(detail::fact_node{f, base});
         const std::int64_t lo = std::max<std::int64_t>(1, rs_.min_players);
@@ -831,7 +831,7 @@ private:
                 default: break;
             }
             sym_.variables.back().preferred = -99;  // always show the arguments
-            index_[v.to_string()] = sym_.variables.size() - 1;
+            index_[v.id()] = sym_.variables.size() - 1;
             z3::expr dom = sym_.in_type(v, l.type);
             if (rs_.types.at(l.type).kind == ir::type_kind::player) dom = dom && v >= 0;
             if (rs_.types.at(l.type).kind == ir::type_kind::entity) dom = dom && v >= 0;
@@ -1505,7 +1505,7 @@ private:
     symbolic sym_;
     detail::witness_replay replay_{sym_};
     std::vector<std::pair<std::size_t, std::function<std::string()>>> replays_;  // by finding
-    std::map<std::string, std::size_t> index_;
+    std::unordered_map<unsigned, std::size_t> index_;  // the variables by term id
     std::set<id> dead_;
     std::string kind_;
     std::vector<std::string> stage_of_;  // per finding: the check that made it

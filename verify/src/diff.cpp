@@ -518,11 +518,11 @@ private:
             if (!seen.insert(e.id()).second) continue;
             if (!e.is_app()) continue;
             if (e.num_args() == 0 && e.decl().decl_kind() == Z3_OP_UNINTERPRETED) {
-                const std::string n = e.to_string();
+                const unsigned n = e.id();
                 if (auto it = a_.variable_of.find(n); it != a_.variable_of.end()) found.push_back({it->second, &a_.variables[it->second]});
                 else if (auto jt = b_.variable_of.find(n); jt != b_.variable_of.end())
                     found.push_back({1000000 + jt->second, &b_.variables[jt->second]});
-                else if (n == "players") found.push_back({0, &a_.variables[0]});
+                else if (z3::eq(e, a_.n_players)) found.push_back({0, &a_.variables[0]});
                 continue;
             }
             for (unsigned i = 0; i < e.num_args(); ++i) todo.push_back(e.arg(i));

@@ -398,7 +398,7 @@ struct exec_impl {
         add_fact(p, S.n_players >= S.num(lo) && S.n_players <= S.num(S.lay.players), "the number of players");
         for (const std::optional<z3::expr>& local : e.locals) {
             if (!local || !local->is_const() || local->is_numeral()) continue;
-            const auto it = S.variable_of.find(local->to_string());
+            const auto it = S.variable_of.find(local->id());
             if (it == S.variable_of.end()) continue;
             const variable& v = S.variables.at(it->second);
             if (v.type == ir::no_id) continue;

@@ -133,7 +133,7 @@ z3::expr symbolic::int_of(const z3::expr& x) { return x.is_bool() ? z3::ite(x, n
 z3::expr symbolic::fresh(const std::string& name, id type, const std::string& text, variable::show as,
                          std::int64_t preferred) {
     z3::expr v = ctx.int_const((name + "#" + std::to_string(++counter_)).c_str());
-    variable_of.emplace(v.to_string(), variables.size());
+    variable_of.emplace(v.id(), variables.size());
     variables.push_back({v, text, as, type, preferred});
     return v;
 }

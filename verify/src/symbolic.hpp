@@ -238,7 +238,7 @@ public:
     std::vector<id> value_types;           // per store value: its scalar type
     z3::expr n_players;
     std::vector<variable> variables;     // every fresh variable, in creation order
-    std::map<std::string, std::size_t> variable_of;  // by the variable's name
+    std::unordered_map<unsigned, std::size_t> variable_of;  // by the variable's term id (printing a term is slow)
     std::vector<z3::expr> side;          // constraints of fresh variables made while encoding
     std::set<std::string> approximations;
     std::vector<z3::expr> small_numbers_;  // num(v) for num_low <= v < num_low + size
