@@ -236,9 +236,7 @@ private:
     }
 
     std::vector<unsigned> variables_of(const z3::expr& e) {
-        std::unordered_set<unsigned> seen;
-        std::vector<z3::expr> consts;
-        constants(e, seen, consts);
+        const std::vector<z3::expr> consts = constants(e);
         std::vector<unsigned> ids;
         for (const z3::expr& c : consts) ids.push_back(c.id());
         std::sort(ids.begin(), ids.end());
@@ -523,17 +521,41 @@ private:
         return out;
     }
 
-    void constants(const z3::expr& e, std::unordered_set<unsigned>& seen, std::vector<z3::expr>& out) {
-        if (!seen.insert(e.id()).second) return;
-        if (e.is_app()) {
-            if (e.num_args() == 0 && e.decl().decl_kind() == Z3_OP_UNINTERPRETED) {
-                out.push_back(e);
-                return;
-            }
-            for (unsigned i = 0; i < e.num_args(); ++i) constants(e.arg(i), seen, out);
-        } else if (e.is_quantifier()) {
-            constants(e.body(), seen, out);
+    // The uninterpreted constants of e, each once, in the order a depth-first walk meets them.
+    // Walked through Z3's C API, each subterm marked by its id: the questions' terms are big and
+    // share most of their subterms, and the C++ wrappers' reference counting made this walk a
+    // fifth of the bounds' time.
+    std::vector<z3::expr> constants(const z3::expr& e) {
+        const Z3_context c = ctx_;
+        if (++epoch_ == 0) {
+            std::fill(mark_.begin(), mark_.end(), 0u);
+            epoch_ = 1;
         }
+        std::vector<z3::expr> out;
+        std::vector<Z3_ast> todo{e};
+        while (!todo.empty()) {
+            const Z3_ast a = todo.back();
+            todo.pop_back();
+            const unsigned id = Z3_get_ast_id(c, a);
+            if (id >= mark_.size()) mark_.resize(std::max<std::size_t>(id + 1, mark_.size() * 3 / 2), 0u);
+            if (mark_[id] == epoch_) continue;
+            mark_[id] = epoch_;
+            switch (Z3_get_ast_kind(c, a)) {
+                case Z3_APP_AST: {
+                    const Z3_app app = Z3_to_app(c, a);
+                    const unsigned n = Z3_get_app_num_args(c, app);
+                    if (n == 0 && Z3_get_decl_kind(c, Z3_get_app_decl(c, app)) == Z3_OP_UNINTERPRETED) {
+                        out.push_back(z3::expr(ctx_, a));
+                        break;
+                    }
+                    for (unsigned i = n; i-- > 0;) todo.push_back(Z3_get_app_arg(c, app, i));
+                    break;
+                }
+                case Z3_QUANTIFIER_AST: todo.push_back(Z3_get_quantifier_body(c, a)); break;
+                default: break;
+            }
+        }
+        return out;
     }
 
     static std::string value_line(const std::string& text, const z3::expr& e, z3::model& m) {
@@ -545,9 +567,8 @@ private:
     // Leaves in m the model the witness shows.
     std::vector<std::string> witness(const z3::expr& q, z3::model& m, const std::vector<std::pair<std::string, z3::expr>>& extra,
                                      const std::set<unsigned>& near) {
-        std::unordered_set<unsigned> seen;
-        std::vector<z3::expr> all, vars;
-        constants(q, seen, all);
+        std::vector<z3::expr> vars;
+        const std::vector<z3::expr> all = constants(q);
         for (const z3::expr& v : all)
             if (near.count(v.id()) || z3::eq(v, sym_.n_players)) vars.push_back(v);
         // the smallest witness: as many values as possible at their usual (initial) value
@@ -1506,6 +1527,8 @@ private:
     detail::witness_replay replay_{sym_};
     std::vector<std::pair<std::size_t, std::function<std::string()>>> replays_;  // by finding
     std::unordered_map<unsigned, std::size_t> index_;  // the variables by term id
+    std::vector<unsigned> mark_;  // constants(): the walk it last marked each term id in
+    unsigned epoch_ = 0;
     std::set<id> dead_;
     std::string kind_;
     std::vector<std::string> stage_of_;  // per finding: the check that made it
