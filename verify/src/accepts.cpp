@@ -27,7 +27,9 @@ void apply_accepts(const ir::ruleset& rs, check_result& out) {
             f.accepted_reason = a.reason;
             f.elements.push_back({"accept", a.kind + " \"" + a.subject + "\"", a.prov});
         }
-        if (used) continue;
+        // Stale only when every check ran to its end: one not run, or cut short by --max-time,
+        // may have left out the finding it names.
+        if (used || !out.only.empty() || out.out_of_time) continue;
         finding s;
         s.kind = "stale-accept";
         s.level = severity::warning;

@@ -7,7 +7,8 @@ namespace wp::verify::detail {
 
 // Marks each finding that an `accept` of `rs` names (same kind; its subject, or the name of an
 // element it involves, is the accept's subject) as accepted, with the reason. An accept that
-// matches no finding becomes a `stale-accept` warning, so accepts do not outlive their findings.
+// matches no finding becomes a `stale-accept` warning, so accepts do not outlive their findings
+// (when every check ran, and none ran out of time).
 void apply_accepts(const ir::ruleset& rs, check_result& out);
 
 }  // namespace wp::verify::detail
