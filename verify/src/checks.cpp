@@ -663,6 +663,17 @@ private:
             if (dropped == 0) return;  // the question itself cannot hold: keep the model given
         }
         std::sort(given_up.begin(), given_up.end());
+        // The values given up that the model just found keeps at their usual value are taken
+        // back without a question (that model holds them all); only the others are searched.
+        {
+            const z3::model found = s.get_model();
+            std::vector<std::size_t> changed;
+            for (std::size_t i : given_up) {
+                if (found.eval(usual[i], true).is_true()) kept[i] = 1;
+                else changed.push_back(i);
+            }
+            given_up = std::move(changed);
+        }
         // Take back a range of them together when it can be, else each half: the questions grow
         // with the values that must change (a witness has few) times the halvings.
         bool undecided = false;
