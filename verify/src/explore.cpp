@@ -166,11 +166,10 @@ struct exec_impl {
     constant_folding fold_{ctx};
 
     void add_fact(path& p, const z3::expr& e, const std::string& why) {
-        const constant_folding::value v = fold_.of(e);
-        if (v == constant_folding::value{constant_folding::value::kind::boolean, 1}) return;
+        if (fold_.is_true(e)) return;
         p.facts = std::make_shared<const fact_node>(fact_node{{e, why}, p.facts});
         p.pc = p.pc && e;
-        if (v == constant_folding::value{constant_folding::value::kind::boolean, 0}) p.dead = true;
+        if (fold_.is_false(e)) p.dead = true;  // remembered: no second walk
     }
 
     // The conjunction of the facts of `from` added since `base` (a fact list it extends).
