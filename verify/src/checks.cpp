@@ -77,7 +77,19 @@ public:
         if (decisions) timed("decisions", [&] { domain_checks(); });
         const bool sequence = wanted("tables") || wanted("bounds") || wanted("choices") || wanted("reach");
         timed("explore", [&] {
-            if (sequence) sym_.explore();
+            if (sequence) {
+                if (opt_.max_seconds > 0)
+                    sym_.deadline = started_ + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                                   std::chrono::duration<double>(opt_.max_seconds));
+                sym_.explore();
+                sym_.deadline.reset();
+                sequence_stopped_ = sym_.stopped;
+                sym_.stopped = false;
+            }
+            if (sequence_stopped_) {
+                out_.out_of_time = true;
+                unknown("the checks over the sequence of play (tables, bounds, choices, reach): its symbolic execution did not finish", {});
+            }
             if (wanted("examples")) sym_.run_examples();
         });
         if (debug_) {
@@ -97,10 +109,11 @@ public:
         // The cheap checks first, so that a time budget (--max-time) is spent on them before
         // the reachability proofs, which take most of it; the report keeps the order below.
         if (wanted("examples")) timed("examples", [&] { example_checks(); });
-        if (wanted("tables")) timed("tables", [&] { table_checks(); });
-        if (wanted("bounds")) timed("bounds", [&] { bound_checks(); });
-        if (wanted("choices")) timed("choices", [&] { choice_checks(); });
-        if (wanted("reach")) timed("reach", [&] { reach_checks(); });
+        // A sequence not run to its end leaves uses unseen: nothing is concluded from it.
+        if (wanted("tables") && !sequence_stopped_) timed("tables", [&] { table_checks(); });
+        if (wanted("bounds") && !sequence_stopped_) timed("bounds", [&] { bound_checks(); });
+        if (wanted("choices") && !sequence_stopped_) timed("choices", [&] { choice_checks(); });
+        if (wanted("reach") && !sequence_stopped_) timed("reach", [&] { reach_checks(); });
         for (auto& [i, replay] : replays_) out_.findings.at(i).replay = replay();
         replays_.clear();
         // the report's order of the stages (the checks run in another order, see above)
@@ -1529,6 +1542,7 @@ private:
     }
 
     const std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+    bool sequence_stopped_ = false;  // the budget ran out in the symbolic execution
     z3::context ctx_;
     detail::watchdog dog_{ctx_};  // declared after the context it interrupts, destroyed before it
     const ir::ruleset& rs_;
@@ -1604,7 +1618,13 @@ std::pair<check_options, std::optional<check_options>> split(const check_options
 void merge(part_result& into, part_result&& other) {
     check_result& out = into.out;
     for (std::size_t i = 0; i < other.out.findings.size(); ++i) {
-        out.findings.push_back(std::move(other.out.findings[i]));
+        finding& f = other.out.findings[i];
+        // both parts run the symbolic execution: when the budget stops it, each says so
+        const bool again = f.kind == "unknown" && std::any_of(out.findings.begin(), out.findings.end(), [&](const finding& g) {
+                               return g.kind == f.kind && g.subject == f.subject && g.message == f.message;
+                           });
+        if (again) continue;
+        out.findings.push_back(std::move(f));
         into.ranks.push_back(other.ranks[i]);
     }
     for (const auto& [kind, st] : other.out.stats) {

@@ -466,7 +466,11 @@ struct exec_impl {
     // Dead paths are run too: what they reach is recorded with a false path condition, so
     // the checks can say why it is never reached.
     void run(id n, env& e, path& p) {
-        if (n == ir::no_id) return;
+        if (n == ir::no_id || S.stopped) return;
+        if (S.deadline && std::chrono::steady_clock::now() > *S.deadline) {
+            S.stopped = true;
+            return;
+        }
         current here(*this, p, n);
         const ir::node& nd = N(n);
         switch (nd.code) {

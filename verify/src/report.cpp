@@ -108,9 +108,11 @@ void render_human(std::ostream& out, const ir::ruleset& rs, const check_result& 
     }
     std::uint64_t skipped = 0;
     for (const auto& [k, s] : r.stats) skipped += s.skipped;
-    if (r.out_of_time)
+    if (r.out_of_time && skipped)
         out << "out of time: the check's time budget (--max-time) ran out; " << skipped << " question"
             << (skipped == 1 ? " was" : "s were") << " not asked, and what they would have decided is reported as unknown\n";
+    else if (r.out_of_time)
+        out << "out of time: the check's time budget (--max-time) ran out; what it left undecided is reported as unknown\n";
     if (show_stats) {
         std::uint64_t q = 0;
         for (const auto& [k, s] : r.stats) {

@@ -10,6 +10,7 @@
 
 #include <z3++.h>
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -258,6 +259,11 @@ public:
     z3::expr cut_value(const std::string& what, id type);
     // Encoder statistics (for --stats): aggregates cut by the budget, cache hits.
     std::uint64_t cuts = 0, memo_hits = 0, memo_misses = 0;
+    // The check's time budget (--max-time) for explore(): past it the rest of the sequence is
+    // not run and `stopped` is set; what was recorded before holds, but the uses after it are
+    // missing, so no check may conclude anything from a use it does not see.
+    std::optional<std::chrono::steady_clock::time_point> deadline;
+    bool stopped = false;
     // The encodings the cache shares: estimated at least this many instances (smaller ones
     // are written again: cheap, and the term ids, so the solver's choices, stay as they were).
     std::uint64_t memo_threshold = 1024;
