@@ -220,13 +220,9 @@ private:
         s.set(p);
     }
 
-    // A solver for one satisfiability question. The facts are mostly definitions (the value of
-    // a field after a step is the value before it plus something): eliminating them by
-    // substitution before the SMT core runs makes the question much smaller.
+    // detail::one_shot_solver with the query limits.
     z3::solver one_shot_solver() {
-        const z3::tactic t = z3::tactic(ctx_, "simplify") & z3::tactic(ctx_, "propagate-values") &
-                             z3::tactic(ctx_, "solve-eqs") & z3::tactic(ctx_, "smt");
-        z3::solver s = t.mk_solver();
+        z3::solver s = detail::one_shot_solver(ctx_);
         configure(s);
         return s;
     }

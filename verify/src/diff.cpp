@@ -420,7 +420,7 @@ private:
         };
 
         ++out_.queries;
-        z3::solver s = one_shot_solver();
+        z3::solver s = detail::one_shot_solver(ctx_);
         s.add(world && changed);
         const z3::check_result r = dog_.check(s, opt_.timeout_ms);
         if (r == z3::unsat) return;
@@ -443,14 +443,14 @@ private:
         // only gaps: nowhere did the old stack decide and the new one differ
         if (sa.what == "decision" || sa.what == "table") {
             ++out_.queries;
-            z3::solver g = one_shot_solver();
+            z3::solver g = detail::one_shot_solver(ctx_);
                 g.add(world && changed && ea.decided);
             c.only_gaps = dog_.check(g, opt_.timeout_ms) == z3::unsat;
             if (c.only_gaps) c.message += " only where it was undecided before (a gap filled)";
         }
         if (sa.what == "event") {
             ++out_.queries;
-            z3::solver g = one_shot_solver();
+            z3::solver g = detail::one_shot_solver(ctx_);
                 g.add(world && common);
             c.only_gaps = dog_.check(g, opt_.timeout_ms) == z3::unsat;
             if (c.only_gaps) c.message = "event `" + sa.name + "` has new triggers (the old ones fire as before)";
@@ -467,7 +467,7 @@ private:
             for (const ir::key_range& k : sc.rows)
                 if (!keys.empty()) inside = inside || detail::key_in(ctx_, k, keys[0]);
             ++out_.queries;
-            z3::solver o = one_shot_solver();
+            z3::solver o = detail::one_shot_solver(ctx_);
                 o.add(world && changed && !inside);
             if (dog_.check(o, opt_.timeout_ms) == z3::sat) {
                 c.outside_scope = true;
@@ -490,14 +490,6 @@ private:
         if (sb.group != ir::no_id)
             for (id r : to_.groups[sb.group].rules) c.elements.push_back({"rule", to_.rules[r].name, to_.rules[r].prov});
         return c;
-    }
-
-    // A solver for one question: the definitions (the value after a step is the value before
-    // it plus something) are substituted away before the SMT core runs, as in the checker.
-    z3::solver one_shot_solver() {
-        const z3::tactic t = z3::tactic(ctx_, "simplify") & z3::tactic(ctx_, "propagate-values") &
-                             z3::tactic(ctx_, "solve-eqs") & z3::tactic(ctx_, "smt");
-        return t.mk_solver();
     }
 
     // The model with as many shown values as possible at their usual value.

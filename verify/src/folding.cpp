@@ -73,8 +73,6 @@ value constant_folding::of(const z3::expr& e) {
     return memo(e);
 }
 
-value constant_folding::fold(Z3_ast a) { return memo(a); }
-
 // The value of a term whose arguments are folded already.
 value constant_folding::compute(Z3_ast a) {
     const Z3_context c = ctx_;
@@ -86,7 +84,7 @@ value constant_folding::compute(Z3_ast a) {
     if (Z3_get_ast_kind(c, a) != Z3_APP_AST) return {};
     const Z3_app app = Z3_to_app(c, a);
     const unsigned n = Z3_get_app_num_args(c, app);
-    auto arg = [&](unsigned i) { return fold(Z3_get_app_arg(c, app, i)); };
+    auto arg = [&](unsigned i) { return memo(Z3_get_app_arg(c, app, i)); };
     auto same = [&](unsigned i, unsigned j) { return Z3_get_app_arg(c, app, i) == Z3_get_app_arg(c, app, j); };
     switch (Z3_get_decl_kind(c, Z3_get_app_decl(c, app))) {
         case Z3_OP_TRUE: return boolean(true);

@@ -30,7 +30,6 @@ public:
     bool is_false(const z3::expr& e) { return of(e) == value{value::kind::boolean, 0}; }
 
 private:
-    value fold(Z3_ast a);
     value compute(Z3_ast a);
 
     bool seen(Z3_ast a) const;

@@ -673,6 +673,12 @@ std::vector<z3::expr> symbolic::cell_selections(id t, const std::vector<z3::expr
 z3::expr symbolic::boolean(id n, env& e, const store& st) { return bool_of(value(n, e, st).e); }
 z3::expr symbolic::integer(id n, env& e, const store& st) { return int_of(value(n, e, st).e); }
 
+z3::solver one_shot_solver(z3::context& ctx) {
+    const z3::tactic t = z3::tactic(ctx, "simplify") & z3::tactic(ctx, "propagate-values") & z3::tactic(ctx, "solve-eqs") &
+                         z3::tactic(ctx, "smt");
+    return t.mk_solver();
+}
+
 z3::expr key_in(z3::context& ctx, const ir::key_range& k, const z3::expr& v) {
     switch (k.kind) {
         case ir::key_range_kind::member: return v == ctx.int_val(k.lo);
