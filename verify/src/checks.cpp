@@ -1539,6 +1539,7 @@ private:
 
     const std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
     bool sequence_stopped_ = false;  // the budget ran out in the symbolic execution
+    detail::z3_settings settings_;  // before the context and its solvers
     z3::context ctx_;
     detail::watchdog dog_{ctx_};  // declared after the context it interrupts, destroyed before it
     const ir::ruleset& rs_;

@@ -558,6 +558,7 @@ private:
         return lines;
     }
 
+    detail::z3_settings settings_;  // before the context and its solvers
     z3::context ctx_;
     detail::watchdog dog_{ctx_};  // declared after the context it interrupts, destroyed before it
     const ir::ruleset& from_;

@@ -4,6 +4,7 @@
 // game end is recorded with its path condition.
 #include "symbolic.hpp"
 #include "folding.hpp"
+#include "terms.hpp"
 
 #include <functional>
 #include <unordered_set>
@@ -281,11 +282,11 @@ struct exec_impl {
         z3::expr permitted = ctx.bool_val(false), forbidden = ctx.bool_val(false);
         for (const auto& [r, applies] : S.group_effective(group, args, p.st, &guards)) {
             const ir::rule_kind k = rs.rules.at(r).kind;
-            if (k == ir::rule_kind::forbid) forbidden = forbidden || applies;
-            if (k == ir::rule_kind::permit) permitted = permitted || applies;
+            if (k == ir::rule_kind::forbid) forbidden = terms::or_(forbidden, applies);
+            if (k == ir::rule_kind::permit) permitted = terms::or_(permitted, applies);
             record_rule(p, r, extra, applies, guards.at(r), n);
         }
-        return (guard || permitted) && !forbidden;
+        return terms::and_(terms::or_(guard, permitted), terms::not_(forbidden));
     }
 
     std::vector<z3::expr> args_of(id n, env& e, const store& st, std::uint32_t from = 0) {
@@ -349,8 +350,8 @@ struct exec_impl {
         for (const member& m : ms) {
             e.locals[var] = m.value;
             z3::expr ok = m.in;
-            if (N(where).code != op::absent) ok = ok && S.boolean(where, e, p.st);
-            ok = ok && possible(body, e, p, extra && ok);
+            if (N(where).code != op::absent) ok = terms::and_(ok, S.boolean(where, e, p.st));
+            ok = terms::and_(ok, possible(body, e, p, terms::and_(extra, ok)));
             out.push_back({m.value, ok});
             any.push_back(ok);
         }

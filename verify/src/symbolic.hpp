@@ -164,6 +164,11 @@ struct example_run {
     std::optional<z3::expr> active;      // the active player the `given` reads, if it does
 };
 
+// Z3's process-wide settings, which every solver reads when it is made: constructing one sets
+// them, once, so a member declared before a class's context covers all its solvers.
+struct z3_settings {
+    z3_settings();
+};
 // Whether key value v falls in a row or column key.
 z3::expr key_in(z3::context& ctx, const ir::key_range& k, const z3::expr& v);
 // A solver for one satisfiability question about the symbolic game. Its facts are mostly
