@@ -256,7 +256,7 @@ struct exec_impl {
                      const std::string& extra_why = "the option considered") {
         rule_site s(ctx);
         s.node = n;
-        s.pc = p.pc && extra;
+        s.pc = terms::and_(p.pc, extra);
         s.facts = p.facts;
         s.extra = extra;
         s.extra_why = extra_why + " at " + at(n);
@@ -809,7 +809,7 @@ void symbolic::explore() {
         table_site ts(ctx);
         ts.node = node;
         const z3::expr extra = pending_side();
-        ts.pc = x.cur_->pc && extra;
+        ts.pc = terms::and_(x.cur_->pc, extra);
         ts.facts = std::make_shared<const fact_node>(fact_node{{extra, "the dice and values there"}, x.cur_->facts});
         ts.table = table;
         ts.keys = keys;

@@ -489,7 +489,7 @@ std::map<id, z3::expr> symbolic::group_effective(id group, const std::vector<z3:
     for (id r : gr.rules) {
         z3::expr a = g.at(r);
         for (const ir::override_edge& edge : gr.edges)
-            if (edge.lower == r && g.count(edge.higher)) a = a && !g.at(edge.higher);
+            if (edge.lower == r && g.count(edge.higher)) a = terms::and_(a, terms::not_(g.at(edge.higher)));
         out.emplace(r, a);
     }
     if (guards) *guards = g;
