@@ -298,6 +298,7 @@ void add_diff_command(CLI::App& app, context& ctx) {
                     report << "    witness:\n";
                     for (const std::string& w : c.witness) report << "      " << w << '\n';
                 }
+                if (!c.replay.empty()) report << "    replay: " << c.replay << '\n';
             }
             if (!s->no_check) {
                 auto list = [&](const char* title, const std::vector<verify::finding>& v, const paths& p) {
@@ -343,6 +344,7 @@ void add_diff_command(CLI::App& app, context& ctx) {
                        {"proof", verify::name_of(c.proof)},
                        {"only_gaps", c.only_gaps},
                        {"witness", c.witness}};
+                if (!c.replay.empty()) x["replay"] = c.replay;
                 x["elements"] = json::array();
                 for (const auto& e : c.elements) {
                     const std::string w = elem_path(c, e);

@@ -2453,9 +2453,47 @@ probe::outcome probe::applicable(ir::id group, const std::vector<std::int64_t>& 
 probe::outcome probe::value(ir::id rule, const std::vector<std::int64_t>& args) {
     return attempt([&](outcome& o) {
         const ir::rule& r = g_->ruleset().rules.at(rule);
-        if (r.kind != ir::rule_kind::define || r.value == ir::no_id) throw engine_error("probe: rule " + r.name + " gives no value");
+        const id expr = r.kind == ir::rule_kind::define ? r.value : r.kind == ir::rule_kind::modifier ? r.amount : ir::no_id;
+        if (expr == ir::no_id) throw engine_error("probe: rule " + r.name + " gives no value");
         interp in(*s_);
-        o.values.push_back(in.eval(r.value, in.bind_rule(rule, args.data(), args.size())));
+        o.values.push_back(in.eval(expr, in.bind_rule(rule, args.data(), args.size())));
+    });
+}
+
+probe::outcome probe::quantity(ir::id quantity, const std::vector<std::int64_t>& args) {
+    return attempt([&](outcome& o) {
+        if (quantity >= g_->ruleset().quantities.size()) throw engine_error("probe: no quantity " + std::to_string(quantity));
+        o.values.push_back(interp(*s_).call_quantity(quantity, args.data(), args.size()));
+    });
+}
+
+probe::outcome probe::legal(ir::id action, const std::vector<std::int64_t>& args) {
+    return attempt([&](outcome& o) {
+        if (action >= g_->ruleset().actions.size()) throw engine_error("probe: no action " + std::to_string(action));
+        interp in(*s_);
+        o.values.push_back(in.action_legal(action, args.data(), args.size()) ? 1 : 0);
+        const std::size_t start = in.applicable(g_->group_of_action[action], args.data(), args.size());
+        bool required = false;
+        for (std::size_t i = start; i < s_->rule_stack_.size(); ++i)
+            required = required || g_->ruleset().rules[s_->rule_stack_[i]].kind == ir::rule_kind::require;
+        o.values.push_back(required ? 1 : 0);
+    });
+}
+
+probe::outcome probe::cell(ir::id table, const std::vector<std::int64_t>& keys) {
+    return attempt([&](outcome& o) {
+        const ir::table& tb = g_->ruleset().tables.at(table);
+        if (tb.row_map.kind == ir::key_range_kind::odds || (!tb.columns.empty() && tb.column_map.kind == ir::key_range_kind::odds))
+            throw engine_error("probe: table " + tb.name + " has an odds key");
+        if (keys.empty() || (!tb.columns.empty() && keys.size() < 2)) throw engine_error("probe: too few keys for table " + tb.name);
+        const std::int32_t row = interp::map_key(tb.row_map, keys[0]);
+        if (row < 0) throw engine_error("no row of table " + tb.name + " for key " + std::to_string(keys[0]));
+        std::int32_t col = 0;
+        if (!tb.columns.empty()) {
+            col = interp::map_key(tb.column_map, keys[1]);
+            if (col < 0) throw engine_error("no column of table " + tb.name + " for key " + std::to_string(keys[1]));
+        }
+        o.values = {row, col};
     });
 }
 

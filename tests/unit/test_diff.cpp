@@ -70,6 +70,29 @@ TEST_CASE("every layer of the obligations ruleset changes what it says", "[diff]
     }
 }
 
+TEST_CASE("every change's witness replays confirmed through the engine of each stack", "[diff]") {
+    // The obligations ruleset layer by layer, and Contractor Cards as printed against its full
+    // stack: each subject the engine has a question for is confirmed (tables with odds keys and
+    // states the engine cannot be set in give no line).
+    std::vector<std::pair<wp::ir::ruleset, wp::ir::ruleset>> pairs;
+    const fs::path obligations = root / "tests" / "rulesets" / "errata-obligations";
+    const std::vector<std::string> order{"base", "fills_gap", "fixes_table", "clarify_bad", "correct_bad", "addition_bad"};
+    for (std::size_t i = 1; i < order.size(); ++i) pairs.emplace_back(compiled(obligations, order[i - 1]), compiled(obligations, order[i]));
+    const fs::path cc = root / "rulesets" / "contractor-cards";
+    pairs.emplace_back(compiled(cc, "base"), compiled(cc));
+    std::size_t replayed = 0;
+    for (const auto& [from, to] : pairs) {
+        const wp::verify::outcome_diff d = wp::verify::compare_outcomes(from, to);
+        for (const auto& c : d.changes) {
+            INFO(c.what << " " << c.subject << ": " << c.replay);
+            REQUIRE_FALSE(c.replay.empty());
+            CHECK(c.replay.rfind("confirmed: in the witness's situation the engine gives `", 0) == 0);
+            ++replayed;
+        }
+    }
+    CHECK(replayed == 5 + 9);
+}
+
 TEST_CASE("a change whose witness is not wanted is found the same, without one", "[diff]") {
     const fs::path folder = root / "tests" / "rulesets" / "errata-obligations";
     const wp::ir::ruleset before = compiled(folder, "fixes_table"), after = compiled(folder, "clarify_bad");

@@ -643,6 +643,37 @@ TEST_CASE("probe: which rules of a group apply, and the values they give", "[eng
     CHECK_FALSE(p.applicable(static_cast<ir::id>(rs.groups.size()), {0}).error.empty());
 }
 
+TEST_CASE("probe: a quantity with its modifiers, an action's legality, a table's cell for given keys", "[engine][probe]") {
+    dsl::source_manager sources;
+    dsl::diagnostic_sink sink;
+    compiler::compile_options opts;
+    opts.upto_layer = "base";  // the errata withdraw big_hand and change must_attack
+    opts.upto_keeps_options = true;
+    const auto compiled = compiler::compile_ruleset(std::string(WP_SOURCE_DIR) + "/tests/rulesets/all-constructs", opts, sources, sink);
+    REQUIRE(compiled.has_value());
+    const ir::ruleset& rs = *compiled;
+    const engine::game g(rs, 2);
+    engine::probe p(g);
+    p.start();
+    const engine::game::slot_layout renown = g.slots.at(named(rs.slots, "renown"));
+    const ir::id hand_limit = named(rs.quantities, "hand_limit"), attack = named(rs.actions, "attack");
+    CHECK(p.quantity(hand_limit, {0}).values == std::vector<std::int64_t>{7});
+    p.set_value(renown.offset + 0 * renown.width, 2);  // P1: big_hand adds 1
+    CHECK(p.quantity(hand_limit, {0}).values == std::vector<std::int64_t>{8});
+    CHECK(p.quantity(hand_limit, {1}).values == std::vector<std::int64_t>{7});
+    CHECK(p.value(named(rs.rules, "big_hand"), {0}).values == std::vector<std::int64_t>{1});  // a modifier's amount
+    CHECK(p.legal(attack, {0, 1}).values == std::vector<std::int64_t>{1, 0});
+    p.set_value(renown.offset + 1 * renown.width, -3);  // P2: must_attack demands it
+    CHECK(p.legal(attack, {1, 0}).values == std::vector<std::int64_t>{1, 1});
+    const ir::id outcome = named(rs.tables, "campaign_outcome");
+    CHECK(p.cell(outcome, {2}).values == std::vector<std::int64_t>{0, 0});
+    CHECK(p.cell(outcome, {7}).values == std::vector<std::int64_t>{2, 0});
+    CHECK(p.cell(outcome, {12}).values == std::vector<std::int64_t>{3, 0});  // 9+
+    CHECK_FALSE(p.cell(outcome, {0}).error.empty());                         // no row
+    CHECK_FALSE(p.cell(named(rs.tables, "crt"), {1, 0}).error.empty());      // an odds column: not asked this way
+    CHECK_FALSE(p.quantity(static_cast<ir::id>(rs.quantities.size()), {0}).error.empty());
+}
+
 namespace {
 
 // Example `name` of the ruleset at `relative`, run by a probe from the start of a 2-player game.

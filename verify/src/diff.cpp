@@ -5,6 +5,7 @@
 // same situation is asked of both. A subject changed where the two encodings differ.
 #include "westphalia/verify/diff.hpp"
 
+#include "replay.hpp"
 #include "symbolic.hpp"
 #include "watchdog.hpp"
 
@@ -17,6 +18,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <stdexcept>
 
 namespace wp::verify {
 
@@ -147,6 +149,15 @@ public:
             }
         state_src_ = std::make_unique<z3::expr_vector>(src);
         state_dst_ = std::make_unique<z3::expr_vector>(dst);
+        point_a_ = std::make_unique<detail::replay_point>();
+        point_a_->recorded = true;
+        point_a_->st = std::make_shared<const store>(*sa_);
+        store shared = *sb_;
+        for (z3::expr& v : shared.values) v = subst(v, src, dst);
+        for (z3::expr& l : shared.loc) l = subst(l, src, dst);
+        point_b_ = std::make_unique<detail::replay_point>();
+        point_b_->recorded = true;
+        point_b_->st = std::make_shared<const store>(std::move(shared));
         domain_ = std::make_unique<z3::expr>(ctx_.bool_val(true));
         for (const fact& f : fa) *domain_ = *domain_ && f.e;
         for (const fact& f : fb) *domain_ = *domain_ && subst(f.e, src, dst);
@@ -405,17 +416,8 @@ private:
                     if (ev(e)) t += (t.empty() ? "" : ", ") + n;
                 return t.empty() ? std::string("no trigger fires") : "fires " + t;
             }
-            const ir::table& tb = rs.tables[s.index];
-            const std::size_t width = std::max<std::size_t>(1, tb.columns.size());
             for (std::size_t i = 0; i < en.cells.size(); ++i)
-                if (ev(en.cells[i])) {
-                    std::string t = "row " + tb.rows[i / width].key.text;
-                    if (!tb.columns.empty()) t += ", column " + tb.columns[i % width].text;
-                    const ir::table_cell& c = tb.cells[i];
-                    if (c.has_outcome) t += ": " + sym.value_text(tb.outcome_type, c.outcome);
-                    if (c.effects != ir::no_id) t += " " + ir::print_node(rs, c.effects, tb.locals);
-                    return t;
-                }
+                if (ev(en.cells[i])) return cell_text(rs, sym, rs.tables[s.index], i);
             return std::string("no row");
         };
 
@@ -436,8 +438,10 @@ private:
         if (!opt_.wants_witness || opt_.wants_witness(sa.what, sa.name)) {
             z3::model m = smallest(world && changed, near, s.get_model());
             c.witness = witness(near, m);
-            c.witness.push_back("before: " + print_outcome(m, ea, from_, sa, false));
-            c.witness.push_back("after: " + print_outcome(m, eb, to_, sb, true));
+            const std::string before = print_outcome(m, ea, from_, sa, false), after = print_outcome(m, eb, to_, sb, true);
+            c.witness.push_back("before: " + before);
+            c.witness.push_back("after: " + after);
+            c.replay = replay(m, sa, sb, args, keys, before, after);
         }
         c.message = sa.what + " `" + sa.name + "` has a different outcome";
         // only gaps: nowhere did the old stack decide and the new one differ
@@ -473,12 +477,117 @@ private:
                 c.outside_scope = true;
                 z3::model mo = smallest(world && changed && !inside, near && !inside, o.get_model());
                 c.outside_witness = witness(near && !inside, mo);
-                c.outside_witness.push_back("before: " + print_outcome(mo, ea, from_, sa, false));
-                c.outside_witness.push_back("after: " + print_outcome(mo, eb, to_, sb, true));
+                const std::string before = print_outcome(mo, ea, from_, sa, false), after = print_outcome(mo, eb, to_, sb, true);
+                c.outside_witness.push_back("before: " + before);
+                c.outside_witness.push_back("after: " + after);
+                c.outside_replay = replay(mo, sa, sb, args, keys, before, after);
             }
             break;
         }
         out_.changes.push_back(std::move(c));
+    }
+
+    // A table cell as the witness prints it: its row and column, outcome and effects.
+    static std::string cell_text(const ir::ruleset& rs, const symbolic& sym, const ir::table& tb, std::size_t i) {
+        const std::size_t width = std::max<std::size_t>(1, tb.columns.size());
+        std::string t = "row " + tb.rows[i / width].key.text;
+        if (!tb.columns.empty()) t += ", column " + tb.columns[i % width].text;
+        const ir::table_cell& c = tb.cells[i];
+        if (c.has_outcome) t += ": " + sym.value_text(tb.outcome_type, c.outcome);
+        if (c.effects != ir::no_id) t += " " + ir::print_node(rs, c.effects, tb.locals);
+        return t;
+    }
+
+    // ---- replaying a witness through the engine, before and after
+
+    static std::optional<std::int64_t> number(const z3::model& m, const z3::expr& e) {
+        const z3::expr v = m.eval(e, true);
+        if (v.is_true()) return 1;
+        if (v.is_false()) return 0;
+        std::int64_t x = 0;
+        if (v.is_numeral_i64(x)) return x;
+        return std::nullopt;
+    }
+
+    // What the engine gives for subject s in the probe's situation, in the words of the
+    // witness's "before:" and "after:" lines; nothing for a subject it has no question for.
+    // An error of the engine's is thrown (the probe's outcome error).
+    static std::optional<std::string> engine_outcome(engine::probe& p, const ir::ruleset& rs, const symbolic& sym, const subject& s,
+                                                     const std::vector<std::int64_t>& args, const std::vector<std::int64_t>& keys) {
+        auto check = [](const engine::probe::outcome& o) {
+            if (!o.error.empty()) throw std::runtime_error(o.error);
+            return o.values;
+        };
+        if (s.what == "table") {
+            const ir::table& tb = rs.tables[s.index];
+            if (tb.row_map.kind == ir::key_range_kind::odds || (!tb.columns.empty() && tb.column_map.kind == ir::key_range_kind::odds))
+                return std::nullopt;  // the diff reads an odds key as its step; the engine reads the odds
+            const engine::probe::outcome o = p.cell(static_cast<id>(s.index), keys);
+            if (!o.error.empty()) return std::string("no row");
+            const std::size_t width = std::max<std::size_t>(1, tb.columns.size());
+            return cell_text(rs, sym, tb, static_cast<std::size_t>(o.values.at(0)) * width + static_cast<std::size_t>(o.values.at(1)));
+        }
+        if (s.what == "quantity") return std::to_string(check(p.quantity(static_cast<id>(s.index), args)).at(0));
+        if (s.what == "predicate") return std::string(check(p.quantity(static_cast<id>(s.index), args)).at(0) ? "true" : "false");
+        if (s.what == "action") {
+            const std::vector<std::int64_t> v = check(p.legal(static_cast<id>(s.index), args));
+            return std::string(v.at(0) ? "legal" : "not legal") + (v.at(1) ? ", required" : "");
+        }
+        if (s.what != "decision" && s.what != "roll" && s.what != "event") return std::nullopt;
+        std::vector<std::int64_t> applying;
+        if (s.group != ir::no_id) applying = check(p.applicable(s.group, args));
+        if (s.what == "decision") {
+            // the first applicable `define` in the group's order, as the diff encodes it
+            for (std::int64_t r : applying)
+                if (rs.rules.at(static_cast<id>(r)).kind == ir::rule_kind::define)
+                    return sym.value_text(rs.decisions[s.index].result, check(p.value(static_cast<id>(r), args)).at(0));
+            return std::string("undecided");
+        }
+        if (s.what == "roll") {
+            std::int64_t total = 0;
+            for (std::int64_t r : applying)
+                if (rs.rules.at(static_cast<id>(r)).kind == ir::rule_kind::modifier && rs.rules.at(static_cast<id>(r)).amount != ir::no_id)
+                    total += check(p.value(static_cast<id>(r), args)).at(0);
+            return "modifiers total " + std::to_string(total);
+        }
+        std::sort(applying.begin(), applying.end());  // the diff lists the triggers by rule
+        std::string t;
+        for (std::int64_t r : applying)
+            if (rs.rules.at(static_cast<id>(r)).kind == ir::rule_kind::trigger) t += (t.empty() ? "" : ", ") + rs.rules.at(static_cast<id>(r)).name;
+        return t.empty() ? std::string("no trigger fires") : "fires " + t;
+    }
+
+    // The report's replay line for a change's witness: the engine set in the witness's situation
+    // under each stack computes the subject's outcome; it confirms the witness when both agree
+    // with its "before:" and "after:" lines. Empty when the engine cannot be set there (a number
+    // of players the game does not have) or has no question for the subject.
+    std::string replay(const z3::model& m, const subject& sa, const subject& sb, const std::vector<z3::expr>& args,
+                       const std::vector<z3::expr>& keys, const std::string& before, const std::string& after) {
+        std::vector<std::int64_t> a, k;
+        for (const z3::expr& x : args) a.push_back(number(m, x).value_or(-1));
+        for (const z3::expr& x : keys) k.push_back(number(m, x).value_or(0));
+        std::optional<std::string> got_before, got_after;
+        std::string failed;
+        auto run = [&](detail::witness_replay& r, const detail::replay_point& at, const ir::ruleset& rs, const symbolic& sym,
+                       const subject& s, std::optional<std::string>& got) {
+            return r.replayed(at, m, [&](engine::probe& p) {
+                try {
+                    got = engine_outcome(p, rs, sym, s, a, k);
+                } catch (const std::exception& e) {
+                    failed = e.what();
+                }
+                return std::string("set");
+            });
+        };
+        const std::string ra = run(replay_a_, *point_a_, from_, a_, sa, got_before);
+        if (ra != "set") return ra;  // not set up (empty), or the engine refused the state
+        const std::string rb = run(replay_b_, *point_b_, to_, b_, sb, got_after);
+        if (rb != "set") return rb;
+        if (!failed.empty()) return "not confirmed: in the witness's situation the engine stops: " + failed;
+        if (!got_before || !got_after) return "";
+        const std::string gave = "in the witness's situation the engine gives `" + *got_before + "` before and `" + *got_after + "` after";
+        if (*got_before == before && *got_after == after) return "confirmed: " + gave;
+        return "not confirmed: " + gave + ", not `" + before + "` and `" + after + "`";
     }
 
     outcome_change base_change(const subject& sa, const subject& sb) const {
@@ -570,6 +679,10 @@ private:
     std::unique_ptr<z3::expr_vector> state_src_, state_dst_;
     std::unique_ptr<z3::expr> domain_;
     std::map<std::string, std::int64_t> effects_ids_;
+    // the witnesses' replays: each stack's engine, set in the free state (the new stack's as the
+    // old stack's variables, as the questions pair them)
+    detail::witness_replay replay_a_{a_}, replay_b_{b_};
+    std::unique_ptr<detail::replay_point> point_a_, point_b_;
 };
 
 }  // namespace

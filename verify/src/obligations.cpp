@@ -189,12 +189,14 @@ void errata_obligations(const ir::ruleset& rs, const check_options& options, che
             std::vector<std::size_t> blame;
             std::string why;
             std::vector<std::string> witness = c.witness;
+            std::string replay = c.replay;
             if (any_kind(direct, ir::errata_kind::correction)) {
                 if (!c.outside_scope) continue;
                 for (std::size_t i : direct)
                     if (blocks[i].kind == ir::errata_kind::correction) blame.push_back(i);
                 why = "changes " + c.what + " `" + c.subject + "` outside the rules and rows it touches";
                 witness = c.outside_witness;
+                replay = c.outside_replay;
             } else if (any_kind(reaching, ir::errata_kind::correction)) {
                 continue;
             } else if (any_kind(reaching, ir::errata_kind::addition)) {
@@ -240,6 +242,7 @@ void errata_obligations(const ir::ruleset& rs, const check_options& options, che
             }
             for (const involved& e : c.elements) f.elements.push_back(e);
             f.witness = witness;
+            f.replay = replay;
             out.findings.push_back(std::move(f));
         }
     }

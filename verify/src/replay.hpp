@@ -36,11 +36,12 @@ public:
     // No `define` rule of group `group` applies.
     std::string undecided(const replay_point& at, id group, const z3::model& m);
 
+    // compare's line, with the probe set at `at`; empty when it cannot be.
+    std::string replayed(const replay_point& at, const z3::model& m, const std::function<std::string(engine::probe&)>& compare);
+
 private:
     // A probe holding the model's values of the state, dice and player count at the place.
     std::unique_ptr<engine::probe> probe_at(const replay_point& at, const z3::model& m);
-    // compare's line, with the probe set at `at`; empty when it cannot be.
-    std::string replayed(const replay_point& at, const z3::model& m, const std::function<std::string(engine::probe&)>& compare);
     std::vector<std::int64_t> locals(const replay_point& at, const z3::model& m) const;
     std::optional<std::int64_t> number(const z3::model& m, const z3::expr& e) const;
     const engine::game* game_for(int players);

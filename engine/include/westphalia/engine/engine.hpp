@@ -350,8 +350,16 @@ public:
     // The rules of group `group` (ruleset::groups) that apply to the target's arguments and
     // that no applicable overriding rule defeats, in group order, as rule ids.
     outcome applicable(ir::id group, const std::vector<std::int64_t>& args);
-    // The value `define` rule `rule` gives for the target's arguments.
+    // The value `define` rule `rule` gives for the target's arguments (a `modifier`: its amount).
     outcome value(ir::id rule, const std::vector<std::int64_t>& args);
+    // Quantity or predicate `quantity` with these arguments, its modifiers added.
+    outcome quantity(ir::id quantity, const std::vector<std::int64_t>& args);
+    // Whether action `action` may be done with these arguments (1 or 0), then whether an
+    // applicable `require` rule demands it (1 or 0).
+    outcome legal(ir::id action, const std::vector<std::int64_t>& args);
+    // The cell of table `table` its rows and columns give for these keys, as they read them
+    // (after any clamp; not odds keys): the row, then the column (0 without columns).
+    outcome cell(ir::id table, const std::vector<std::int64_t>& keys);
     // Runs `example` rule `rule`'s `given` here (the rolls it fixes held for every later use;
     // `active_player` the seat it reads as active), then evaluates its stated outcome and the
     // expressions `shown` in its locals: the outcome (1 or 0), then their values. A `given`

@@ -23,6 +23,10 @@ struct outcome_change {
     std::string message;  // one line, for a designer
     proof_kind proof = proof_kind::witness;  // witness, or unknown (the solver gave up)
     std::vector<std::string> witness;        // the situation, then "before: …" and "after: …"
+    // What the engine, set in the witness's situation under each stack, gives for the subject:
+    // "confirmed: …" or "not confirmed: …"; empty when it cannot be set there or has no
+    // question for the subject (actions, quantities, predicates, odds tables).
+    std::string replay;
     // Every situation where the outcome changed was one the old stack left undecided (a
     // decision no rule decided, a table key no row covered): the change only fills gaps.
     bool only_gaps = false;
@@ -30,6 +34,7 @@ struct outcome_change {
     // The touched rules' situations, for errata obligations (set by the caller's scope query).
     bool outside_scope = false;
     std::vector<std::string> outside_witness;
+    std::string outside_replay;
 };
 
 // A subject's scope for errata obligations: changes of `subject` are expected where one of
