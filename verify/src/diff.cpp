@@ -500,15 +500,6 @@ private:
 
     // ---- replaying a witness through the engine, before and after
 
-    static std::optional<std::int64_t> number(const z3::model& m, const z3::expr& e) {
-        const z3::expr v = m.eval(e, true);
-        if (v.is_true()) return 1;
-        if (v.is_false()) return 0;
-        std::int64_t x = 0;
-        if (v.is_numeral_i64(x)) return x;
-        return std::nullopt;
-    }
-
     // What the engine gives for subject s in the probe's situation, in the words of the
     // witness's "before:" and "after:" lines; nothing for a subject it has no question for.
     // An error of the engine's is thrown (the probe's outcome error).
@@ -564,8 +555,8 @@ private:
     std::string replay(const z3::model& m, const subject& sa, const subject& sb, const std::vector<z3::expr>& args,
                        const std::vector<z3::expr>& keys, const std::string& before, const std::string& after) {
         std::vector<std::int64_t> a, k;
-        for (const z3::expr& x : args) a.push_back(number(m, x).value_or(-1));
-        for (const z3::expr& x : keys) k.push_back(number(m, x).value_or(0));
+        for (const z3::expr& x : args) a.push_back(detail::witness_replay::number(m, x).value_or(-1));
+        for (const z3::expr& x : keys) k.push_back(detail::witness_replay::number(m, x).value_or(0));
         std::optional<std::string> got_before, got_after;
         std::string failed;
         auto run = [&](detail::witness_replay& r, const detail::replay_point& at, const ir::ruleset& rs, const symbolic& sym,

@@ -4,7 +4,7 @@
 
 namespace wp::verify::detail {
 
-std::optional<std::int64_t> witness_replay::number(const z3::model& m, const z3::expr& e) const {
+std::optional<std::int64_t> witness_replay::number(const z3::model& m, const z3::expr& e) {
     const z3::expr v = m.eval(e, true);
     if (v.is_true()) return 1;
     if (v.is_false()) return 0;

@@ -36,6 +36,8 @@ public:
     // No `define` rule of group `group` applies.
     std::string undecided(const replay_point& at, id group, const z3::model& m);
 
+    // The model's value of e: a number, or a boolean as 1 or 0.
+    static std::optional<std::int64_t> number(const z3::model& m, const z3::expr& e);
     // compare's line, with the probe set at `at`; empty when it cannot be.
     std::string replayed(const replay_point& at, const z3::model& m, const std::function<std::string(engine::probe&)>& compare);
 
@@ -43,7 +45,6 @@ private:
     // A probe holding the model's values of the state, dice and player count at the place.
     std::unique_ptr<engine::probe> probe_at(const replay_point& at, const z3::model& m);
     std::vector<std::int64_t> locals(const replay_point& at, const z3::model& m) const;
-    std::optional<std::int64_t> number(const z3::model& m, const z3::expr& e) const;
     const engine::game* game_for(int players);
 
     const symbolic& sym_;
