@@ -149,15 +149,13 @@ public:
             }
         state_src_ = std::make_unique<z3::expr_vector>(src);
         state_dst_ = std::make_unique<z3::expr_vector>(dst);
-        point_a_ = std::make_unique<detail::replay_point>();
-        point_a_->recorded = true;
-        point_a_->st = std::make_shared<const store>(*sa_);
+        point_a_.recorded = true;
+        point_a_.st = std::make_shared<const store>(*sa_);
         store shared = *sb_;
         for (z3::expr& v : shared.values) v = subst(v, src, dst);
         for (z3::expr& l : shared.loc) l = subst(l, src, dst);
-        point_b_ = std::make_unique<detail::replay_point>();
-        point_b_->recorded = true;
-        point_b_->st = std::make_shared<const store>(std::move(shared));
+        point_b_.recorded = true;
+        point_b_.st = std::make_shared<const store>(std::move(shared));
         domain_ = std::make_unique<z3::expr>(ctx_.bool_val(true));
         for (const fact& f : fa) *domain_ = *domain_ && f.e;
         for (const fact& f : fb) *domain_ = *domain_ && subst(f.e, src, dst);
@@ -570,9 +568,9 @@ private:
                 return std::string("set");
             });
         };
-        const std::string ra = run(replay_a_, *point_a_, from_, a_, sa, got_before);
+        const std::string ra = run(replay_a_, point_a_, from_, a_, sa, got_before);
         if (ra != "set") return ra;  // not set up (empty), or the engine refused the state
-        const std::string rb = run(replay_b_, *point_b_, to_, b_, sb, got_after);
+        const std::string rb = run(replay_b_, point_b_, to_, b_, sb, got_after);
         if (rb != "set") return rb;
         if (!failed.empty()) return "not confirmed: in the witness's situation the engine stops: " + failed;
         if (!got_before || !got_after) return "";
@@ -673,7 +671,7 @@ private:
     // the witnesses' replays: each stack's engine, set in the free state (the new stack's as the
     // old stack's variables, as the questions pair them)
     detail::witness_replay replay_a_{a_}, replay_b_{b_};
-    std::unique_ptr<detail::replay_point> point_a_, point_b_;
+    detail::replay_point point_a_, point_b_;
 };
 
 }  // namespace

@@ -119,13 +119,6 @@ ir::type_kind symbolic::kind_of(id n) const {
     return t == ir::no_id ? ir::type_kind::void_ : rs.types.at(t).kind;
 }
 
-namespace {
-
-// The value of a numeral term (no solver needed), if it is one.
-std::optional<std::int64_t> numeral(const z3::expr& e) { return terms::number(e); }
-
-}  // namespace
-
 z3::expr symbolic::bool_of(const z3::expr& x) { return x.is_bool() ? x : terms::ne(x, num(0)); }
 z3::expr symbolic::int_of(const z3::expr& x) { return x.is_bool() ? terms::ite(x, num(1), num(0)) : x; }
 
@@ -299,7 +292,7 @@ sv symbolic::slot_value(id slot, const z3::expr& index, const store& st) {
     const bool map = t.kind == ir::type_kind::map_of;
     const bool boolean_value = rs.types.at(map ? t.value : sl.type).kind == ir::type_kind::boolean;
     std::int64_t base = sl.scope == ir::slot_scope::per_entity ? lay.kind_first.at(sl.entity_kind) : 0;
-    const std::optional<std::int64_t> known = numeral(index);
+    const std::optional<std::int64_t> known = terms::number(index);
     auto element = [&](std::uint32_t k) {
         if (known && *known >= base && *known < base + static_cast<std::int64_t>(p.copies)) {
             const std::uint32_t at = p.offset + static_cast<std::uint32_t>(*known - base) * p.width + k;
@@ -327,7 +320,7 @@ z3::expr symbolic::instance_attribute(const z3::expr& inst, id kind, std::uint32
     const ir::entity_kind& k = rs.entity_kinds.at(kind);
     const ir::record& rec = rs.records.at(k.record);
     const bool boolean_value = rs.types.at(rec.fields.at(field).type).kind == ir::type_kind::boolean;
-    if (const auto i = numeral(inst); i && *i >= 0 && static_cast<std::size_t>(*i) < lay.instances()) {
+    if (const auto i = terms::number(inst); i && *i >= 0 && static_cast<std::size_t>(*i) < lay.instances()) {
         const std::int64_t v = rs.entities.at(lay.instance_entity[static_cast<std::size_t>(*i)]).values.at(field);
         return boolean_value ? ctx.bool_val(v != 0) : num(v);
     }
@@ -380,7 +373,7 @@ std::vector<member> symbolic::set_members(id n, env& e, const store& st) {
         if (b == ir::builtin::neighbours) {
             const z3::expr v = integer(child(n, 0), e, st);
             const ir::map& m = rs.maps.at(rs.types.at(N(child(n, 0)).type).ref);
-            if (const auto known = numeral(v)) {
+            if (const auto known = terms::number(v)) {
                 // a known node: its neighbours, in the order of the general case (by node)
                 std::set<std::int64_t> near;
                 for (std::size_t x = 0; x < m.nodes.size(); ++x)
@@ -766,7 +759,7 @@ sv symbolic::value_uncached(id n, env& e, const store& st) {
             const z3::expr v = I(0);
             const ir::map& m = rs.maps.at(rs.types.at(N(kid(0)).type).ref);
             z3::expr acc = num(0);
-            if (const auto k = numeral(v)) {  // a known node: its value
+            if (const auto k = terms::number(v)) {  // a known node: its value
                 if (*k >= 0 && static_cast<std::size_t>(*k) < m.nodes.size())
                     acc = num(m.nodes[static_cast<std::size_t>(*k)].values.at(nd.ref));
                 return sv(kind_of(n) == ir::type_kind::boolean ? bool_of(acc) : acc);
@@ -788,7 +781,7 @@ sv symbolic::value_uncached(id n, env& e, const store& st) {
             sv m = value(kid(0), e, st);
             const z3::expr key = I(1);
             if (!m.is_map || m.elems.empty()) return opaque("an index into something that is not a map");
-            if (const auto k = numeral(key); k && *k >= 0 && static_cast<std::size_t>(*k) < m.elems.size())
+            if (const auto k = terms::number(key); k && *k >= 0 && static_cast<std::size_t>(*k) < m.elems.size())
                 return sv(m.elems[static_cast<std::size_t>(*k)]);
             z3::expr acc = m.elems.front();
             for (std::size_t k = 1; k < m.elems.size(); ++k)
@@ -925,7 +918,7 @@ sv symbolic::value_uncached(id n, env& e, const store& st) {
                     const auto [a, c] = I2();
                     const ir::map& m = rs.maps.at(rs.types.at(N(kid(0)).type).ref);
                     // a known node on either side: the few edges from it (the same formula)
-                    const auto ka = numeral(a), kc = numeral(c);
+                    const auto ka = terms::number(a), kc = terms::number(c);
                     if (ka || kc) {
                         z3::expr_vector near(ctx);
                         for (std::size_t x = 0; x < m.nodes.size(); ++x) {
@@ -962,7 +955,7 @@ sv symbolic::value_uncached(id n, env& e, const store& st) {
                 case ir::builtin::terrain: {
                     const z3::expr v = I(0);
                     const ir::map& m = rs.maps.at(rs.types.at(N(kid(0)).type).ref);
-                    if (const auto k = numeral(v))  // a known node: its terrain
+                    if (const auto k = terms::number(v))  // a known node: its terrain
                         return sv(num(*k >= 0 && static_cast<std::size_t>(*k) < m.nodes.size()
                                                   ? m.nodes[static_cast<std::size_t>(*k)].terrain : -1));
                     z3::expr acc = num(-1);
@@ -974,7 +967,7 @@ sv symbolic::value_uncached(id n, env& e, const store& st) {
                     // between two known nodes (a worked example's hexes): the map's own count
                     const auto [a, c] = I2();
                     const ir::map& m = rs.maps.at(rs.types.at(N(kid(0)).type).ref);
-                    const auto ka = numeral(a), kc = numeral(c);
+                    const auto ka = terms::number(a), kc = terms::number(c);
                     const auto inside = [&](std::int64_t k) { return k >= 0 && static_cast<std::size_t>(k) < m.nodes.size(); };
                     if (ka && kc && inside(*ka) && inside(*kc)) {
                         const std::int64_t d = ir::map_distance(m, *ka, *kc);
@@ -995,7 +988,7 @@ sv symbolic::value_uncached(id n, env& e, const store& st) {
             const auto [a, d] = I2();
             // two known numbers (a worked example's): the engine's own answer, so the solver
             // never sees a division it might leave undecided
-            if (const auto ka = numeral(a), kd = numeral(d); ka && kd && *kd != 0 && !(*kd == -1 && *ka == std::numeric_limits<std::int64_t>::min()))
+            if (const auto ka = terms::number(a), kd = terms::number(d); ka && kd && *kd != 0 && !(*kd == -1 && *ka == std::numeric_limits<std::int64_t>::min()))
                 return sv(num(nd.code == op::div ? *ka / *kd : *ka % *kd));
             side.push_back(d != 0);
             // The engine divides as C++ does (truncating); Z3's div is Euclidean.

@@ -1,5 +1,7 @@
 #include "terms.hpp"
 
+#include <functional>
+
 namespace wp::verify::detail::terms {
 
 std::optional<std::int64_t> number(const z3::expr& e) {
@@ -44,21 +46,28 @@ z3::expr ne(const z3::expr& a, const z3::expr& b) {
     std::int64_t x = 0, y = 0;
     return both(a, b, x, y) ? a.ctx().bool_val(x != y) : a != b;
 }
-z3::expr lt(const z3::expr& a, const z3::expr& b) {
+namespace {
+
+// An order test: folded when both operands are numbers, else made by Z3's operator.
+template <class Test, class Make>
+z3::expr order(const z3::expr& a, const z3::expr& b, Test test, Make make) {
     const auto x = number(a), y = number(b);
-    return x && y ? a.ctx().bool_val(*x < *y) : a < b;
+    return x && y ? a.ctx().bool_val(test(*x, *y)) : make(a, b);
+}
+
+}  // namespace
+
+z3::expr lt(const z3::expr& a, const z3::expr& b) {
+    return order(a, b, std::less<>(), [](const z3::expr& p, const z3::expr& q) { return p < q; });
 }
 z3::expr le(const z3::expr& a, const z3::expr& b) {
-    const auto x = number(a), y = number(b);
-    return x && y ? a.ctx().bool_val(*x <= *y) : a <= b;
+    return order(a, b, std::less_equal<>(), [](const z3::expr& p, const z3::expr& q) { return p <= q; });
 }
 z3::expr gt(const z3::expr& a, const z3::expr& b) {
-    const auto x = number(a), y = number(b);
-    return x && y ? a.ctx().bool_val(*x > *y) : a > b;
+    return order(a, b, std::greater<>(), [](const z3::expr& p, const z3::expr& q) { return p > q; });
 }
 z3::expr ge(const z3::expr& a, const z3::expr& b) {
-    const auto x = number(a), y = number(b);
-    return x && y ? a.ctx().bool_val(*x >= *y) : a >= b;
+    return order(a, b, std::greater_equal<>(), [](const z3::expr& p, const z3::expr& q) { return p >= q; });
 }
 
 z3::expr and_(const z3::expr& a, const z3::expr& b) {

@@ -12,8 +12,9 @@
 
 namespace wp::verify::detail::terms {
 
-// The value of an integer numeral, or of the constants true and false.
+// The value of an integer numeral, if e is one.
 std::optional<std::int64_t> number(const z3::expr& e);
+// The value of the constants true and false, if e is one.
 std::optional<bool> truth(const z3::expr& e);
 
 z3::expr eq(const z3::expr& a, const z3::expr& b);
