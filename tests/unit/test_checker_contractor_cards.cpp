@@ -78,3 +78,30 @@ TEST_CASE("check --upto base finds the printed Contractor Cards rules' real prob
         if (f.kind == "bound-violation") CHECK(has_line_starting(f.witness, "the new value = "));
     }
 }
+
+// The full stack accepts its bound violations (accepted.wph); their witnesses are searched only
+// among the values they show (the others kept as the solver's model has them): each must still
+// be a real one, confirmed by the engine, small, and with the usual two players where the
+// violation needs no more.
+TEST_CASE("the full stack's accepted bound violations have small witnesses the engine confirms", "[verify][contractor-cards]") {
+    wp::dsl::source_manager sources;
+    wp::dsl::diagnostic_sink sink;
+    const auto rs = wp::compiler::compile_ruleset(std::string(WP_SOURCE_DIR) + "/rulesets/contractor-cards", {}, sources, sink);
+    REQUIRE(rs);
+    wp::verify::check_options co;
+    co.timeout_ms = 120000;
+    co.checks = {"bounds"};
+    const wp::verify::check_result r = wp::verify::check(*rs, co);
+    int accepted = 0;
+    for (const auto& f : r.findings) {
+        INFO(f.kind << " " << f.subject);
+        CHECK(f.kind == "bound-violation");
+        CHECK(f.accepted);
+        ++accepted;
+        CHECK(f.replay.rfind("confirmed: ", 0) == 0);
+        CHECK(has_line_starting(f.witness, "the new value = "));
+        CHECK(f.witness.size() <= 6);
+        if (f.subject == "traits") CHECK(has_line_starting(f.witness, "players = 2"));
+    }
+    CHECK(accepted == 14);
+}
