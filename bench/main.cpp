@@ -46,6 +46,7 @@ struct bench_args {
     std::uint64_t memory_games = 0;
     bool tools = true;
     double tool_timeout = 15;
+    int check_runs = 3;  // the check time is the median of this many runs
     bool independent = false;  // cross-check the hand-written version on other seeds
     std::vector<std::string> engine_options;  // name=value: the engine plays another game
     std::string root = WP_SOURCE_DIR;
@@ -237,8 +238,13 @@ std::vector<fs::path> bundled_rulesets(const fs::path& root) {
 }
 
 // Runs `westphalia <args>` in-process in a child (from the source folder, so paths print
-// relative to it) and prints its wall time; stops it after a.tool_timeout seconds.
-void time_command(const bench_args& a, const std::vector<std::string>& args) {
+// relative to it): its wall time in seconds and exit code, or nothing when it was stopped after
+// a.tool_timeout seconds.
+struct tool_run {
+    double seconds = 0;
+    int exit = -1;
+};
+std::optional<tool_run> run_command(const bench_args& a, const std::vector<std::string>& args) {
     std::cout.flush();
     const auto t0 = clock_type::now();
     const pid_t child = fork();
@@ -249,22 +255,38 @@ void time_command(const bench_args& a, const std::vector<std::string>& args) {
         _exit(ec ? 125 : cli::run(args, out, err));
     }
     int status = 0;
-    bool stopped = false;
     while (waitpid(child, &status, WNOHANG) == 0) {
         if (seconds_since(t0) > a.tool_timeout) {
             kill(child, SIGKILL);
             waitpid(child, &status, 0);
-            stopped = true;
-            break;
+            return std::nullopt;
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(2));
     }
-    const double s = seconds_since(t0);
-    std::cout << args[0] << ' ' << args[1] << ": ";
-    if (stopped)
-        std::cout << "more than " << fixed(a.tool_timeout, 0) << " s (stopped; --tool-timeout to wait longer)\n";
+    return tool_run{seconds_since(t0), WIFEXITED(status) ? WEXITSTATUS(status) : -1};
+}
+
+// Prints the median wall time of `runs` runs of `westphalia <args>` (the machine's speed varies
+// by a third from one run to the next), their range, and the last exit code.
+void time_command(const bench_args& a, const std::vector<std::string>& args, int runs = 1) {
+    std::vector<double> t;
+    int exit = -1;
+    for (int r = 0; r < runs; ++r) {
+        const std::optional<tool_run> one = run_command(a, args);
+        if (!one) {
+            std::cout << args[0] << ' ' << args[1] << ": more than " << fixed(a.tool_timeout, 0)
+                      << " s (stopped; --tool-timeout to wait longer)\n";
+            return;
+        }
+        t.push_back(one->seconds);
+        exit = one->exit;
+    }
+    std::cout << args[0] << ' ' << args[1] << ": " << fixed(median(t) * 1000, 1) << " ms";
+    if (runs > 1)
+        std::cout << " (median of " << runs << ", " << fixed(*std::min_element(t.begin(), t.end()) * 1000, 0) << "-"
+                  << fixed(*std::max_element(t.begin(), t.end()) * 1000, 0) << " ms; exit " << exit << ")\n";
     else
-        std::cout << fixed(s * 1000, 1) << " ms (exit " << (WIFEXITED(status) ? WEXITSTATUS(status) : -1) << ")\n";
+        std::cout << " (exit " << exit << ")\n";
 }
 
 void time_tools(const bench_args& a) {
@@ -283,7 +305,7 @@ void time_tools(const bench_args& a) {
         std::cout << "compile " << rel << ": " << fixed(median(t) * 1000, 1) << " ms (median of 5)"
                   << (ok ? "" : ", with errors") << "\n";
         const fs::path pdf = fs::temp_directory_path() / ("westphalia-bench-" + std::to_string(getpid()) + ".pdf");
-        time_command(a, {"check", rel});
+        time_command(a, {"check", rel}, a.check_runs);
         time_command(a, {"aid", rel, "-o", pdf.string()});
         std::error_code ec;
         fs::remove(pdf, ec);
@@ -355,6 +377,9 @@ int main(int argc, char** argv) {
                  "Cross-check on independent samples: the hand-written games use the next N seeds");
     app.add_option("--memory-games", a.memory_games, "Also measure the peak memory of a simulation of this many games");
     app.add_flag("!--no-tools", a.tools, "Do not time compile, check and aid");
+    app.add_option("--check-runs", a.check_runs, "Runs of `check` per ruleset; the median is reported")
+        ->default_val(a.check_runs)
+        ->check(CLI::Range(1, 20));
     app.add_option("--tool-timeout", a.tool_timeout, "Stop `check` or `aid` after this many seconds")
         ->default_val(a.tool_timeout);
     app.add_option("--root", a.root, "The Westphalia source folder (rulesets/)")->default_val(a.root);
