@@ -150,12 +150,12 @@ public:
         state_src_ = std::make_unique<z3::expr_vector>(src);
         state_dst_ = std::make_unique<z3::expr_vector>(dst);
         point_a_.recorded = true;
-        point_a_.st = std::make_shared<const store>(*sa_);
+        point_a_.st = std::make_shared<const detail::kept_store>(*sa_, nullptr);
         store shared = *sb_;
         for (z3::expr& v : shared.values) v = subst(v, src, dst);
         for (z3::expr& l : shared.loc) l = subst(l, src, dst);
         point_b_.recorded = true;
-        point_b_.st = std::make_shared<const store>(std::move(shared));
+        point_b_.st = std::make_shared<const detail::kept_store>(shared, nullptr);
         domain_ = std::make_unique<z3::expr>(ctx_.bool_val(true));
         for (const fact& f : fa) *domain_ = *domain_ && f.e;
         for (const fact& f : fb) *domain_ = *domain_ && subst(f.e, src, dst);

@@ -842,7 +842,7 @@ void symbolic::run_examples() {
         fixed_rolls = &p.fixed;
         replay_point start;
         start.recorded = true;
-        start.st = std::make_shared<const store>(p.st);  // constants: cheap to keep, whatever the size
+        start.st = std::make_shared<const kept_store>(p.st, nullptr);  // constants: cheap to keep, whatever the size
         start.variables_from = variables.size();
         x.run(rule.body, e, p);
         z3::expr expect = rule.value == ir::no_id ? ctx.bool_val(true) : boolean(rule.value, e, p.st);

@@ -48,15 +48,15 @@ std::unique_ptr<engine::probe> witness_replay::probe_at(const replay_point& at, 
         if (to.width != from.width) return nullptr;
         for (std::uint32_t c = 0; c < std::min(copies, from.copies); ++c)
             for (std::uint32_t k = 0; k < from.width; ++k) {
-                const std::optional<std::int64_t> v = number(m, at.st->values.at(from.offset + c * from.width + k));
+                const std::optional<std::int64_t> v = number(m, at.st->value(from.offset + c * from.width + k));
                 if (!v) return nullptr;
                 p->set_value(to.offset + c * to.width + k, *v);
             }
     }
     // Zones: each instance where the model puts it, in instance order (the encoding does not
     // order a zone).
-    for (std::size_t inst = 0; inst < at.st->loc.size(); ++inst) {
-        const std::optional<std::int64_t> zi = number(m, at.st->loc[inst]);
+    for (std::size_t inst = 0; inst < at.st->loc_count(); ++inst) {
+        const std::optional<std::int64_t> zi = number(m, at.st->loc(inst));
         if (!zi) return nullptr;
         if (*zi < 0 || static_cast<std::size_t>(*zi) >= lay.zone_instance_zone.size()) continue;
         const id z = lay.zone_instance_zone[static_cast<std::size_t>(*zi)];
@@ -100,9 +100,6 @@ const char* const set_up = "in the witness's state the engine ";
 std::string witness_replay::replayed(const replay_point& at, const z3::model& m,
                                      const std::function<std::string(engine::probe&)>& compare) {
     try {
-        if (at.recorded && !at.st)
-            return "not replayed: the state has more than " + std::to_string(symbolic::replay_state_limit) +
-                   " values and cards, too many to keep for replays";
         const std::unique_ptr<engine::probe> p = probe_at(at, m);
         return p ? compare(*p) : std::string();
     } catch (const std::exception& e) {

@@ -130,19 +130,45 @@ z3::expr symbolic::fresh(const std::string& name, id type, const std::string& te
     return v;
 }
 
-std::shared_ptr<const store> symbolic::snapshot(const store& st) {
-    if (!keeps_states()) return nullptr;
-    auto same = [](const std::vector<z3::expr>& a, const std::vector<z3::expr>& b) {
-        if (a.size() != b.size()) return false;
-        for (std::size_t i = 0; i < a.size(); ++i)
-            if (static_cast<Z3_ast>(a[i]) != static_cast<Z3_ast>(b[i])) return false;
-        return true;
-    };
+kept_store::kept_store(const store& st, const kept_store* previous)
+    : values_(st.values.size()), size_(st.values.size() + st.loc.size()) {
+    auto at = [&](std::size_t i) -> const z3::expr& { return i < values_ ? st.values[i] : st.loc[i - values_]; };
+    const bool comparable = previous && previous->values_ == values_ && previous->size_ == size_;
+    for (std::size_t from = 0; from < size_; from += chunk) {
+        const std::size_t to = std::min(size_, from + chunk);
+        if (comparable) {
+            const std::vector<z3::expr>& old = *previous->chunks_[from / chunk];
+            bool equal = true;
+            for (std::size_t i = from; i < to && equal; ++i)
+                equal = static_cast<Z3_ast>(old[i - from]) == static_cast<Z3_ast>(at(i));
+            if (equal) {
+                chunks_.push_back(previous->chunks_[from / chunk]);
+                continue;
+            }
+        }
+        auto c = std::make_shared<std::vector<z3::expr>>();
+        c->reserve(to - from);
+        for (std::size_t i = from; i < to; ++i) c->push_back(at(i));
+        chunks_.push_back(std::move(c));
+    }
+}
+
+bool kept_store::same(const store& st) const {
+    if (st.values.size() != values_ || st.values.size() + st.loc.size() != size_) return false;
+    for (std::size_t i = 0; i < values_; ++i)
+        if (static_cast<Z3_ast>(term(i)) != static_cast<Z3_ast>(st.values[i])) return false;
+    for (std::size_t i = 0; i < st.loc.size(); ++i)
+        if (static_cast<Z3_ast>(term(values_ + i)) != static_cast<Z3_ast>(st.loc[i])) return false;
+    return true;
+}
+
+std::shared_ptr<const kept_store> symbolic::snapshot(const store& st) {
     for (auto it = snapshots_.rbegin(); it != snapshots_.rend(); ++it)
-        if (same((*it)->values, st.values) && same((*it)->loc, st.loc)) return *it;
+        if ((*it)->same(st)) return *it;
+    auto kept = std::make_shared<const kept_store>(st, snapshots_.empty() ? nullptr : snapshots_.back().get());
     if (snapshots_.size() == 8) snapshots_.erase(snapshots_.begin());
-    snapshots_.push_back(std::make_shared<const store>(st));
-    return snapshots_.back();
+    snapshots_.push_back(kept);
+    return kept;
 }
 
 z3::expr symbolic::in_type(const z3::expr& x, id type) {

@@ -110,12 +110,34 @@ struct rule_site : site {
     std::string extra_why;
 };
 
+// A store kept for a replay: its terms (the values, then the instances' zones) in chunks, each
+// shared with the state kept before it where that holds the same terms. A big game keeps
+// thousands of states that differ in a few values each: on the SPI game (4783 values and
+// cards) whole copies doubled the checker's memory.
+class kept_store {
+public:
+    static constexpr std::size_t chunk = 64;
+    // previous: the state kept just before, whose chunks are shared where equal (may be null)
+    kept_store(const store& st, const kept_store* previous);
+    std::size_t value_count() const { return values_; }
+    std::size_t loc_count() const { return size_ - values_; }
+    const z3::expr& value(std::size_t i) const { return term(i); }
+    const z3::expr& loc(std::size_t i) const { return term(values_ + i); }
+    // Whether st holds exactly these terms.
+    bool same(const store& st) const;
+
+private:
+    const z3::expr& term(std::size_t i) const { return (*chunks_.at(i / chunk))[i % chunk]; }
+    std::vector<std::shared_ptr<const std::vector<z3::expr>>> chunks_;
+    std::size_t values_ = 0, size_ = 0;
+};
+
 // What the engine needs to compute the same thing in a witness's situation (verify/src/
 // replay.cpp): the state there, the element's locals or the arguments, and the variables made
 // while encoding it (its dice among them).
 struct replay_point {
     bool recorded = false;
-    std::shared_ptr<const store> st;  // shared with the points recorded in the same state
+    std::shared_ptr<const kept_store> st;  // shared with the points recorded in the same state
     std::vector<std::optional<z3::expr>> locals;
     std::size_t variables_from = 0, variables_to = 0;
 };
@@ -222,14 +244,9 @@ public:
                 std::vector<fact>& facts, const std::string& when, bool invariants = true);
     // The initial state of a game (initial values, every instance in its kind's first zone).
     store initial_store();
-    // A copy of st for a replay point, shared with an earlier one of the same terms (the table
-    // lookups met in one state keep one copy); null when the states are too big to keep.
-    std::shared_ptr<const store> snapshot(const store& st);
-    // Whether replay points keep their states: only up to this many values and cards. A state
-    // kept holds its terms alive: on the SPI game (4783 values) that doubled the checker's
-    // memory, 2.0 to 4.0 GB, so its witnesses of states are not replayed.
-    static constexpr std::uint32_t replay_state_limit = 4096;
-    bool keeps_states() const { return lay.value_count + lay.instances() <= replay_state_limit; }
+    // st kept for a replay point, shared with an earlier one of the same terms (the table
+    // lookups met in one state keep one copy), else sharing the chunks it can with the last.
+    std::shared_ptr<const kept_store> snapshot(const store& st);
 
     // Called for each rule consulted while encoding a roll, quantity or decision.
     std::function<void(id rule, const z3::expr& applies, const z3::expr& guard)> on_rule;
@@ -344,7 +361,7 @@ private:
     std::vector<z3::expr> memo_keep_;  // the locals the keys name (their ids stay theirs)
     // What is being encoded ("predicate entrenched_zone", "rule no_entry"), innermost last.
     std::vector<std::string> context_;
-    std::vector<std::shared_ptr<const store>> snapshots_;  // the last few, newest last
+    std::vector<std::shared_ptr<const kept_store>> snapshots_;  // the last few, newest last
     std::vector<std::int64_t> initial_loc_;
     std::vector<std::int64_t> initial_values_;
     std::vector<int> value_seat_;  // per store value: the seat of a per-player value, else 0
