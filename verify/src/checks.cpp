@@ -475,11 +475,14 @@ private:
             auto it = index_.find(sym_.n_players.id());
             const z3::expr usual = it == index_.end() ? ctx_.bool_val(true)
                                                       : sym_.n_players == ctx_.int_val(sym_.variables[it->second].preferred);
-            const std::vector<z3::expr> consts = constants(*q);
-            if (s.get_model().eval(usual, true).is_false() &&
-                std::any_of(consts.begin(), consts.end(), [&](const z3::expr& c) { return z3::eq(c, sym_.n_players); })) {
+            auto reads_players = [&] {
+                const std::vector<z3::expr> consts = constants(*q);
+                return std::any_of(consts.begin(), consts.end(), [&](const z3::expr& c) { return z3::eq(c, sym_.n_players); });
+            };
+            if (s.get_model().eval(usual, true).is_false() && reads_players()) {
                 z3::solver pinned = one_shot_solver();
                 pinned.add(*q && usual);
+                dump(pinned);
                 ++out_.stats[kind_].queries;
                 if (ask(pinned) == z3::sat) s = pinned;
             }
@@ -612,30 +615,8 @@ private:
             known.push_back(it->second);
             usual.push_back(var.var.is_bool() ? !var.var : var.var == ctx_.int_val(var.preferred));
         }
-        if (search == witness_search::near) {
-            // the values the witness does not show, fixed as the solver found them
-            std::unordered_set<unsigned> shown;
-            for (const z3::expr& v : vars) shown.insert(v.id());
-            z3::expr_vector from(ctx_), to(ctx_);
-            for (const z3::expr& c : all)
-                if (!shown.count(c.id())) {
-                    from.push_back(c);
-                    to.push_back(m.eval(c, true));
-                }
-            z3::expr fixed = q;
-            fixed = fixed.substitute(from, to);
-            z3::model found = m;
-            fewest_changes(fixed, usual, found);
-            z3::model merged(ctx_);
-            for (const z3::expr& c : all) {
-                z3::func_decl d = c.decl();
-                z3::expr v = (shown.count(c.id()) ? found : m).eval(c, true);
-                merged.add_const_interp(d, v);
-            }
-            m = merged;
-        } else {
-            fewest_changes(q, usual, m);
-        }
+        if (search == witness_search::near) near_changes(q, all, vars, usual, m);
+        else fewest_changes(q, usual, m);
         std::vector<std::string> lines;
         for (const auto& [text, e] : extra) lines.push_back(value_line(text, e, m));
         std::sort(known.begin(), known.end());
@@ -662,6 +643,31 @@ private:
             if (done.insert(line).second) lines.push_back(line);
         }
         return lines;
+    }
+
+    // fewest_changes among the `shown` constants only (witness_search::near): every other
+    // constant of q fixed as m has it. Leaves in m the merged model.
+    void near_changes(const z3::expr& q, const std::vector<z3::expr>& all, const std::vector<z3::expr>& shown_vars,
+                      const std::vector<z3::expr>& usual, z3::model& m) {
+        std::unordered_set<unsigned> shown;
+        for (const z3::expr& v : shown_vars) shown.insert(v.id());
+        z3::expr_vector from(ctx_), to(ctx_);
+        for (const z3::expr& c : all)
+            if (!shown.count(c.id())) {
+                from.push_back(c);
+                to.push_back(m.eval(c, true));
+            }
+        z3::expr fixed = q;
+        fixed = fixed.substitute(from, to);
+        z3::model found = m;
+        fewest_changes(fixed, usual, found);
+        z3::model merged(ctx_);
+        for (const z3::expr& c : all) {
+            z3::func_decl d = c.decl();
+            z3::expr v = (shown.count(c.id()) ? found : m).eval(c, true);
+            merged.add_const_interp(d, v);
+        }
+        m = merged;
     }
 
     // A model of q with as many of `usual` holding as it can find (all but the fewest with
