@@ -80,6 +80,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     add_coverage_command(app, ctx);
     add_check_command(app, ctx);
     add_diff_command(app, ctx);
+    add_translate_command(app, ctx);
     add_aid_command(app, ctx);
 
     // CLI11 would call an unknown command "a missing subcommand"; name it and suggest one instead.

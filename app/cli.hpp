@@ -57,5 +57,6 @@ void add_coverage_command(CLI::App& app, context& ctx);
 void add_check_command(CLI::App& app, context& ctx);
 void add_aid_command(CLI::App& app, context& ctx);
 void add_diff_command(CLI::App& app, context& ctx);
+void add_translate_command(CLI::App& app, context& ctx);
 
 }  // namespace wp::cli

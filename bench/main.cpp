@@ -1,9 +1,12 @@
 // westphalia-bench: the engine against hand-written C++ on Contractor Cards. Plays the same
-// seeded random games through both, checks statistically that they play the same game, and
-// prints games per second, the engine's heap allocations, the compile, check and aid times of
-// the bundled rulesets and (with --memory-games) the peak memory of a long simulation. The last
-// line is `ratio engine/hand-written: X.XX` (2 players).
+// seeded random games through the engine — its interpreter, and its compiled form (the ruleset
+// translated to C++ by `westphalia translate` at build time) — and through the hand-written
+// version, checks that they play the same game (game by game, and statistically), and prints
+// games per second, the interpreter's heap allocations, the compile, check and aid times of the
+// bundled rulesets and (with --memory-games) the peak memory of a long simulation. The last
+// line is `ratio engine/hand-written: X.XX` (the compiled engine, 2 players).
 #include "allocation_counter.hpp"
+#include "compiled_contractor_cards.hpp"
 #include "contractor_cards.hpp"
 #include "two_sample.hpp"
 
@@ -150,15 +153,41 @@ struct samples {
     std::map<std::string, std::uint64_t> end_reasons;
 };
 
+// The IR index of per-player slot `gold` (what the compiled game's state is read by).
+std::uint32_t gold_slot(const ir::ruleset& rs) {
+    for (std::uint32_t i = 0; i < rs.slots.size(); ++i)
+        if (rs.slots[i].name == "gold") return i;
+    return 0;
+}
+
+// Whether the compiled engine plays the game the interpreter does: the compiled game is
+// translated with every option at its default, so not with --engine-option.
+bool compiled_comparable(const bench_args& a) { return a.engine_options.empty(); }
+
+constexpr std::uint64_t agent_seed_mix = 0xA5A5A5A5DEADBEEFull;  // as engine::play_game and the simulator
+
 bool cross_check(const engine::game& g, const bench_args& a, int players) {
-    samples e, h;
-    std::uint64_t identical = 0, decisions = 0;
+    samples e, h, c;
+    std::uint64_t identical = 0, decisions = 0, compiled_identical = 0;
     allocation_counts allocs;
     engine::random_agent agent;
+    const std::uint32_t gold_at = gold_slot(g.ruleset());
+    const bool compiled = compiled_comparable(a);
     for (std::uint64_t i = 0; i < a.games; ++i) {
         const std::uint64_t seed = engine::game_seed(a.seed, i);
         engine_game eg;
         play_engine(g, seed, agent, &decisions, &eg, &allocs);
+        if (compiled) {
+            const bench::compiled_outcome co = bench::play_compiled_contractor_cards(seed, seed ^ agent_seed_mix, players, gold_at);
+            c.length.push_back(static_cast<double>(co.decisions));
+            for (int p = 0; p < players; ++p) c.gold.push_back(static_cast<double>(co.gold[p]));
+            ++c.end_reasons[co.end_reason];
+            std::uint32_t mask = 0;
+            for (int w : eg.winners) mask |= 1u << w;
+            bool same = co.decisions == eg.decisions && eg.end_reason == co.end_reason && co.winners == mask;
+            for (int p = 0; p < players; ++p) same = same && eg.gold[static_cast<std::size_t>(p)] == co.gold[p];
+            compiled_identical += same;
+        }
         const bench::hw_outcome ho =
             bench::play_contractor_cards(a.independent ? engine::game_seed(a.seed, a.games + i) : seed, players);
         e.length.push_back(static_cast<double>(eg.decisions));
@@ -200,30 +229,64 @@ bool cross_check(const engine::game& g, const bench_args& a, int players) {
     std::cout << "; hand-written";
     for (const auto& [k, v] : h.end_reasons) std::cout << ' ' << k << ' ' << v;
     std::cout << ")\n";
-    return length.p_value >= a.alpha && gold.p_value >= a.alpha && reasons.p_value >= a.alpha;
+    bool agree = length.p_value >= a.alpha && gold.p_value >= a.alpha && reasons.p_value >= a.alpha;
+    if (!compiled) {
+        std::cout << "compiled engine: not cross-checked (it is translated with every option at its default; "
+                     "--engine-option plays the interpreter only)\n";
+        return agree;
+    }
+    const bench::test_result c_length = bench::kolmogorov_smirnov(c.length, h.length);
+    const bench::test_result c_gold = bench::kolmogorov_smirnov(c.gold, h.gold);
+    const bench::test_result c_reasons = bench::chi_square(c.end_reasons, h.end_reasons);
+    std::cout << "compiled engine (" << players << " players): " << compiled_identical << " of " << a.games
+              << " games identical to the interpreter's (length, end, gold, winners); against the hand-written: game length D = "
+              << fixed(c_length.statistic, 4) << ", p = " << fixed(c_length.p_value, 4) << ": " << verdict(c_length)
+              << "; final gold D = " << fixed(c_gold.statistic, 4) << ", p = " << fixed(c_gold.p_value, 4) << ": "
+              << verdict(c_gold) << "; end reasons X2 = " << fixed(c_reasons.statistic, 3) << ", p = "
+              << fixed(c_reasons.p_value, 4) << ": " << verdict(c_reasons) << "\n";
+    agree = agree && compiled_identical == a.games && c_length.p_value >= a.alpha && c_gold.p_value >= a.alpha &&
+            c_reasons.p_value >= a.alpha;
+    return agree;
 }
 
 // ---------------------------------------------------------------- speed
 
-// Games per second of each implementation (median of the runs; the two alternate in each run).
-double speed(const engine::game& g, const bench_args& a, int players) {
-    std::vector<double> engine_rate, hand_rate;
+struct speed_ratios {
+    double interpreter = 0;  // the interpreter against the hand-written version
+    double compiled = 0;     // the compiled engine against it (0: not measured)
+};
+
+// Games per second of each implementation (median of the runs; they alternate in each run).
+speed_ratios speed(const engine::game& g, const bench_args& a, int players) {
+    std::vector<double> engine_rate, compiled_rate, hand_rate;
     std::uint64_t sink = 0;
     engine::random_agent agent;
+    const std::uint32_t gold = gold_slot(g.ruleset());
+    const bool compiled = compiled_comparable(a);
     for (int r = 0; r < a.repeats; ++r) {
         auto t0 = clock_type::now();
         for (std::uint64_t i = 0; i < a.games; ++i) play_engine(g, engine::game_seed(a.seed, i), agent, &sink, nullptr, nullptr);
         engine_rate.push_back(static_cast<double>(a.games) / seconds_since(t0));
+        if (compiled) {
+            t0 = clock_type::now();
+            for (std::uint64_t i = 0; i < a.games; ++i) {
+                const std::uint64_t seed = engine::game_seed(a.seed, i);
+                sink += bench::play_compiled_contractor_cards(seed, seed ^ agent_seed_mix, players, gold).decisions;
+            }
+            compiled_rate.push_back(static_cast<double>(a.games) / seconds_since(t0));
+        }
         t0 = clock_type::now();
         for (std::uint64_t i = 0; i < a.games; ++i)
             sink += bench::play_contractor_cards(engine::game_seed(a.seed, i), players).decisions;
         hand_rate.push_back(static_cast<double>(a.games) / seconds_since(t0));
     }
     const double e = median(engine_rate), h = median(hand_rate);
-    std::cout << players << " players: engine " << fixed(e, 0) << " games/s, hand-written " << fixed(h, 0)
-              << " games/s (median of " << a.repeats << " runs of " << a.games << " games; " << sink / 2 / a.repeats / a.games
-              << " decisions per game)\n";
-    return e / h;
+    const double c = compiled ? median(compiled_rate) : 0;
+    std::cout << players << " players: engine interpreting " << fixed(e, 0) << " games/s";
+    if (compiled) std::cout << ", engine compiled " << fixed(c, 0) << " games/s";
+    std::cout << ", hand-written " << fixed(h, 0) << " games/s (median of " << a.repeats << " runs of " << a.games
+              << " games; " << sink / (compiled ? 3 : 2) / a.repeats / a.games << " decisions per game)\n";
+    return {e / h, c / h};
 }
 
 // ---------------------------------------------------------------- tools
@@ -403,7 +466,7 @@ int main(int argc, char** argv) {
     if (a.tools) time_tools(a);
 
     bool agree = true;
-    std::vector<std::pair<int, double>> ratios;
+    std::vector<std::pair<int, speed_ratios>> ratios;
     for (int players : a.players) {
         std::map<std::string, std::string> options;
         for (const std::string& o : a.engine_options) {
@@ -424,11 +487,16 @@ int main(int argc, char** argv) {
         agree = cross_check(*g, a, players) && agree;
         ratios.emplace_back(players, speed(*g, a, players));
     }
-    for (std::size_t i = 0; i < ratios.size(); ++i) {
-        std::cout << "ratio engine/hand-written";
-        if (i + 1 < ratios.size()) std::cout << " (" << ratios[i].first << " players)";
-        std::cout << ": " << fixed(ratios[i].second, 2) << "\n";
-    }
+    // The interpreter's ratios first; the last lines are the engine's compiled form, what a
+    // long simulation runs (`westphalia translate`), unless --engine-option left it out.
+    for (const auto& [players, r] : ratios)
+        std::cout << "ratio engine interpreting/hand-written (" << players << " players): " << fixed(r.interpreter, 2) << "\n";
+    if (compiled_comparable(a))
+        for (std::size_t i = 0; i < ratios.size(); ++i) {
+            std::cout << "ratio engine/hand-written";
+            if (i + 1 < ratios.size()) std::cout << " (" << ratios[i].first << " players)";
+            std::cout << ": " << fixed(ratios[i].second.compiled, 2) << "\n";
+        }
     if (!agree) std::cerr << "westphalia-bench: the engine and the hand-written version disagree (see the cross-check)\n";
     return agree ? 0 : 1;
 }

@@ -1,0 +1,45 @@
+// The compiled engine: a ruleset's IR translated into one self-contained C++ source file that
+// plays it. The file holds the rules as plain functions over fixed arrays (no IR, no frames, no
+// allocation while playing); a C++ compiler turns it into code that plays the same game as the
+// interpreter (engine/) — the same seeds give the same games — many times faster.
+//
+// What the translation covers: everything the interpreter plays with sampled chance and random
+// agents, except the constructs listed by `unsupported` below (maps and their built-ins,
+// `choose subset`/`order`, odds tables, example-only statements). It does not count rule
+// firings, check invariants or trace; the interpreter does those.
+#pragma once
+
+#include "westphalia/ir/ir.hpp"
+
+#include <map>
+#include <stdexcept>
+#include <string>
+
+namespace wp::codegen {
+
+// A construct the translation does not cover, named with its source position.
+class unsupported : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+struct translate_options {
+    // The C++ namespace of the generated code (an identifier).
+    std::string name_space = "wp_compiled";
+    // Option values (as `westphalia --option` takes them); the generated game has them fixed.
+    std::map<std::string, std::string> options;
+};
+
+// The C++ source. Throws `unsupported` for a construct it does not translate, and
+// engine::engine_error for an unknown option.
+//
+// The generated file declares, in namespace `name_space`:
+//   struct outcome { decisions, end_reason (empty on an engine error), error, winners (bit per seat) };
+//   class game_state { int players() const; std::int64_t value(slot id, copy, key) const; ... };
+//   outcome play(game_state& s, int players, std::uint64_t seed, std::uint64_t agent_seed,
+//                std::uint64_t max_decisions);
+// `play` plays one game with the engine's random agents: the state's generator seeded with
+// `seed`, the agents' with `agent_seed`, as engine::play_game and the simulator do.
+std::string translate(const ir::ruleset& rs, const translate_options& options = {});
+
+}  // namespace wp::codegen

@@ -1,0 +1,180 @@
+// The fixed part of every generated file: the generator, the state's storage and the zone,
+// chance and decision helpers. Kept as text; translate.cpp writes it after the layout
+// constants (WP_MAXP, WP_VALUES, ...) that it uses.
+#pragma once
+
+namespace wp::codegen {
+
+inline constexpr const char* prelude = R"CPP(
+// The engine's generator (engine.hpp): splitmix64, rejection sampling below n.
+struct rng {
+    std::uint64_t s = 0;
+    std::uint64_t next() {
+        std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        return z ^ (z >> 31);
+    }
+    std::uint64_t below(std::uint64_t n) {
+        const std::uint64_t limit = ~0ull - (~0ull % n);
+        std::uint64_t x = next();
+        while (x >= limit) x = next();
+        return x % n;
+    }
+};
+
+struct engine_error : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+[[noreturn, gnu::noinline, gnu::cold]] inline void fail(const char* where, const std::string& what) {
+    throw engine_error(std::string(where) + ": " + what);
+}
+
+class game_state {
+public:
+    int players() const { return np; }
+    // Value `key` of copy `copy` (a seat, a card of the slot's kind) of state slot `slot`
+    // (an index into the IR's slots).
+    i64 value(std::uint32_t slot, int copy = 0, int key = 0) const {
+        return v[slot_offset[slot] + static_cast<std::uint32_t>(copy) * slot_width[slot] + static_cast<std::uint32_t>(key)];
+    }
+
+    i64 v[WP_VALUES];
+    std::int32_t c[WP_CONTENTS];
+    std::uint32_t zs[WP_ZONES];
+    int np = 0;
+    rng r, ar;
+    std::uint64_t decisions = 0, max_decisions = 0;
+    bool done = false, limit = false;
+    int end_at = 0;
+    const char* end_reason = "";
+    const char* pending_end = "";
+    i64 active = -1;          // the seat of the innermost loop over the players
+    i64 pending_player = -1;  // the seat of the last decision (-1: an ownerless pick)
+};
+
+using S = game_state;
+
+inline void finish(S& s, const char* reason) {
+    s.done = true;
+    s.end_reason = reason;
+}
+
+inline i64 entity_or_none(i64 inst) {
+    return inst < 0 || inst >= WP_INSTANCES ? -1 : instance_entity[inst];
+}
+
+inline i64 zone_check(const char* where, i64 z) {
+    if (z < 0 || z >= WP_ZONES) [[unlikely]]
+        fail(where, "no zone");
+    return z;
+}
+
+inline i64 seat_check(const S& s, const char* where, i64 p, const char* what) {
+    if (p < 0 || p >= s.np) [[unlikely]]
+        fail(where, what);
+    return p;
+}
+
+inline i64 ztop(const S& s, i64 z) { return s.zs[z] > 0 ? s.c[zone_offset[z] + s.zs[z] - 1] : -1; }
+
+inline void zremove(S& s, const char* where, i64 z, i64 inst) {
+    std::int32_t* first = s.c + zone_offset[z];
+    std::uint32_t& size = s.zs[z];
+    for (std::uint32_t i = size; i-- > 0;) {
+        if (first[i] == inst) {
+            for (std::uint32_t j = i; j + 1 < size; ++j) first[j] = first[j + 1];
+            --size;
+            return;
+        }
+    }
+    fail(where, "a card or piece is not in the zone it leaves");
+}
+
+inline void zadd(S& s, const char* where, i64 z, i64 inst) {
+    if (inst < 0 || inst >= WP_INSTANCES || instance_kind[inst] != zone_kind[z]) [[unlikely]]
+        fail(where, "cannot put this card or piece in that zone");
+    s.c[zone_offset[z] + s.zs[z]++] = static_cast<std::int32_t>(inst);
+}
+
+// The topmost copy of inst's entity in zone z (inst itself when there is none).
+inline i64 copy_in(const S& s, i64 z, i64 inst) {
+    const std::int32_t* first = s.c + zone_offset[z];
+    for (std::uint32_t i = s.zs[z]; i-- > 0;)
+        if (entity_or_none(first[i]) == entity_or_none(inst)) return first[i];
+    return inst;
+}
+
+inline void zshuffle(S& s, i64 z) {
+    std::int32_t* first = s.c + zone_offset[z];
+    for (std::uint32_t i = s.zs[z]; i > 1; --i) {
+        const auto j = static_cast<std::uint32_t>(s.r.below(i));
+        std::swap(first[i - 1], first[j]);
+    }
+}
+
+inline bool zcontains(const S& s, i64 z, i64 v, bool by_entity) {
+    const std::int32_t* it = s.c + zone_offset[z];
+    const std::int32_t* end = it + s.zs[z];
+    if (by_entity) {
+        const i64 e = entity_or_none(v);
+        for (; it != end; ++it)
+            if (entity_or_none(*it) == e) return true;
+        return false;
+    }
+    for (; it != end; ++it)
+        if (*it == v) return true;
+    return false;
+}
+
+// A chance event with outcomes lo + i weighted w[i] out of total (the interpreter's sampling).
+inline i64 chance(S& s, i64 lo, const std::uint64_t* w, std::size_t n, std::uint64_t total) {
+    std::uint64_t x = s.r.below(total);
+    for (std::size_t i = 0; i < n; ++i) {
+        if (x < w[i]) return lo + static_cast<i64>(i);
+        x -= w[i];
+    }
+    return lo + static_cast<i64>(n) - 1;
+}
+
+// A decision of `player` among n options, by the random agent; false (the game stops) at the
+// decision limit.
+inline bool decision_allowed(S& s) {
+    if (s.decisions >= s.max_decisions) [[unlikely]] {
+        s.done = true;
+        s.limit = true;
+        return false;
+    }
+    return true;
+}
+
+inline int decide(S& s, i64 player, std::size_t n) {
+    ++s.decisions;
+    s.pending_player = player;
+    return static_cast<int>(s.ar.below(n));
+}
+
+inline i64 active_player(const S& s) { return s.active >= 0 ? s.active : s.pending_player; }
+
+inline i64 floor_div(const char* where, i64 a, i64 d) {
+    if (d == 0) fail(where, "division by zero");
+    i64 q = a / d;
+    if (q * d != a && ((a < 0) != (d < 0))) --q;
+    return q;
+}
+
+inline i64 ceil_div(const char* where, i64 a, i64 d) {
+    if (d == 0) fail(where, "division by zero");
+    i64 q = a / d;
+    if (q * d != a && ((a < 0) == (d < 0))) ++q;
+    return q;
+}
+
+inline i64 checked_div(const char* where, i64 a, i64 d, bool mod) {
+    if (d == 0) fail(where, "division by zero");
+    return mod ? a % d : a / d;
+}
+)CPP";
+
+}  // namespace wp::codegen
