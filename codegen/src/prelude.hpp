@@ -39,6 +39,13 @@ public:
     i64 value(std::uint32_t slot, int copy = 0, int key = 0) const {
         return v[slot_offset[slot] + static_cast<std::uint32_t>(copy) * slot_width[slot] + static_cast<std::uint32_t>(key)];
     }
+    // The cards or pieces in zone `zone` (an index into the IR's zones) of seat `copy` (0 for a
+    // shared zone), bottom first, as entity instances; *size gets their number.
+    const std::int32_t* zone(std::uint32_t zone, int copy, std::uint32_t* size) const {
+        const std::uint32_t z = zone_first_of[zone] + static_cast<std::uint32_t>(copy);
+        *size = zs[z];
+        return c + zone_offset[z];
+    }
 
     i64 v[WP_VALUES];
     std::int32_t c[WP_CONTENTS];

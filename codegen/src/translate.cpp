@@ -63,6 +63,7 @@ private:
     std::vector<std::int8_t> chance_node_;   // per node: -1 unknown, 0/1
     std::vector<std::int8_t> chance_quantity_;
     std::vector<std::string> round_flags_;   // enclosing loops over the players (for `turn`)
+    std::vector<std::size_t> table_arity_;   // per table: the arguments res<t> and look<t> take
 
     std::string fresh(const char* stem) { return stem + std::to_string(tmp_++); }
 
@@ -130,6 +131,13 @@ private:
             code += "const i64 " + names.back() + " = " + e + "; ";
         }
         return code + "return " + make(names) + "; }())";
+    }
+
+    // A table's arguments, padded to what its functions take (a use giving fewer leaves the
+    // keys to their expressions, as the interpreter does).
+    std::vector<std::string> padded(id table, std::vector<std::string> args) const {
+        while (args.size() < table_arity_.at(table)) args.push_back("i64(0)");
+        return args;
     }
 
     static std::string call_text(const std::string& fn, const std::vector<std::string>& args) {
@@ -291,7 +299,8 @@ private:
             case op::roll: return with_operands(n, 0, [&](const auto& a) { return call_text("roll" + std::to_string(nd.ref), a); });
             case op::quantity: return with_operands(n, 0, [&](const auto& a) { return call_text("q" + std::to_string(nd.ref), a); });
             case op::decide: return with_operands(n, 0, [&](const auto& a) { return call_text("dec" + std::to_string(nd.ref), a); });
-            case op::lookup: return with_operands(n, 0, [&](const auto& a) { return call_text("look" + std::to_string(nd.ref), a); });
+            case op::lookup:
+                return with_operands(n, 0, [&](const auto& a) { return call_text("look" + std::to_string(nd.ref), padded(nd.ref, a)); });
             case op::builtin: return builtin(n);
             case op::neg: return "(-" + E(child(n, 0)) + ")";
             case op::not_: return "i64(" + E(child(n, 0)) + " == 0)";
@@ -642,16 +651,16 @@ private:
     void table_functions(id t) {
         const ir::table& tb = rs_.tables[t];
         const id at = tb.keys.empty() ? ir::no_id : tb.keys[0].expr;
-        std::size_t arity = tb.param_count;
-        for (const ir::table_key& key : tb.keys)
-            if (key.source == ir::key_source::key && key.var != ir::no_id) ++arity;
+        // as many arguments as its uses give (the table's parameters, perhaps then keys)
+        const std::size_t arity = table_arity_[t];
         const std::string ps = params(arity);
         std::string head = "    " + locals(std::max<std::size_t>(tb.locals.size(), arity), tb.param_count) + "\n";
         std::size_t a = tb.param_count;
         for (std::size_t k = 0; k < tb.keys.size() && k < 2; ++k) {
             const ir::table_key& key = tb.keys[k];
             const std::string kv = "k" + std::to_string(k);
-            if (key.source == ir::key_source::key && key.var != ir::no_id) head += "    l" + std::to_string(key.var) + " = a" + std::to_string(a++) + ";\n";
+            if (key.source == ir::key_source::key && key.var != ir::no_id && a < arity)
+                head += "    l" + std::to_string(key.var) + " = a" + std::to_string(a++) + ";\n";
             const std::string value = key.source == ir::key_source::key && key.var != ir::no_id && key.expr == ir::no_id
                                           ? "l" + std::to_string(key.var)
                                           : E(key.expr);
@@ -872,6 +881,7 @@ private:
                     names.push_back(fresh("x"));
                     o += P + "    const i64 " + names.back() + " = " + E(child(n, i)) + ";\n";
                 }
+                if (nd.code == op::resolve) names = padded(nd.ref, names);
                 o += P + "    " + call_text(stem + std::to_string(nd.ref), names) + ";\n" + P + "    if (s.done) return;\n" + P + "}\n";
                 return;
             }
@@ -945,6 +955,13 @@ private:
 std::string writer::run() {
     chance_node_.assign(rs_.nodes.size(), -1);
     chance_quantity_.assign(rs_.quantities.size(), -1);
+    table_arity_.assign(rs_.tables.size(), 0);
+    for (id t = 0; t < rs_.tables.size(); ++t) {
+        table_arity_[t] = rs_.tables[t].param_count;
+        for (const ir::node& nd : rs_.nodes)
+            if ((nd.code == op::resolve || nd.code == op::lookup) && nd.ref == t)
+                table_arity_[t] = std::max<std::size_t>(table_arity_[t], nd.child_count);
+    }
 
     // Elements, in IR order (prototypes make the order free).
     for (id gi = 0; gi < rs_.groups.size(); ++gi) {
@@ -997,6 +1014,7 @@ std::string writer::run() {
     for (std::size_t i = 0; i < g_.instance_attributes.size(); ++i) out << (i ? (i % 16 ? ", " : ",\n    ") : "") << num(g_.instance_attributes[i]);
     if (g_.instance_attributes.empty()) out << "0";
     out << "};\n";
+    array("std::uint32_t", "zone_first_of", rs_.zones.size(), [&](std::size_t i) { return g_.zone_first[i]; });
     array("std::uint32_t", "slot_offset", rs_.slots.size(), [&](std::size_t i) { return g_.slots[i].offset; });
     array("std::uint32_t", "slot_width", rs_.slots.size(), [&](std::size_t i) { return g_.slots[i].width; });
     out << prelude;

@@ -34,8 +34,10 @@ struct translate_options {
 // engine::engine_error for an unknown option.
 //
 // The generated file declares, in namespace `name_space`:
-//   struct outcome { decisions, end_reason (empty on an engine error), error, winners (bit per seat) };
-//   class game_state { int players() const; std::int64_t value(slot id, copy, key) const; ... };
+//   struct outcome { decisions, end_reason ("engine error", "decision limit" or the game's),
+//                    error (the engine error's message), winners (bit per seat) };
+//   class game_state { int players() const; std::int64_t value(slot, copy, key) const;
+//                      const std::int32_t* zone(zone, copy, std::uint32_t* size) const; ... };
 //   outcome play(game_state& s, int players, std::uint64_t seed, std::uint64_t agent_seed,
 //                std::uint64_t max_decisions);
 // `play` plays one game with the engine's random agents: the state's generator seeded with

@@ -1,0 +1,146 @@
+// The compiled engine against the interpreter: every ruleset translated at build time
+// (tests/CMakeLists.txt) plays the same seeded games with random agents as the interpreter —
+// the same length, end, winners and error, and the same final value of every state slot and
+// the same contents of every zone.
+#include "compiled_case.hpp"
+
+#include "westphalia/compiler/compile.hpp"
+#include "westphalia/engine/engine.hpp"
+#include "westphalia/engine/sim.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <memory>
+#include <sstream>
+
+namespace wp::test {
+
+std::vector<compiled_case>& compiled_cases() {
+    static std::vector<compiled_case> cases;
+    return cases;
+}
+
+bool add_compiled_case(compiled_case c) {
+    compiled_cases().push_back(std::move(c));
+    return true;
+}
+
+}  // namespace wp::test
+
+using namespace wp;
+
+namespace {
+
+std::map<std::string, std::string> parse_options(const std::string& text) {
+    std::map<std::string, std::string> out;
+    std::istringstream in(text);
+    for (std::string item; std::getline(in, item, ',');)
+        if (const auto eq = item.find('='); eq != std::string::npos) out[item.substr(0, eq)] = item.substr(eq + 1);
+    return out;
+}
+
+struct interpreted {
+    std::unique_ptr<engine::state> state;
+    std::uint64_t decisions = 0;
+    std::string end_reason;
+    std::string error;
+    std::uint32_t winners = 0;
+};
+
+// As the simulator plays a game (engine/src/sim.cpp), without the invariant checks.
+interpreted play_interpreter(const engine::game& g, std::uint64_t seed, std::uint64_t max_decisions) {
+    interpreted out;
+    engine::state_options so;
+    so.sampled_chance = true;
+    engine::rng agent_rng{seed ^ 0xA5A5A5A5DEADBEEFull};
+    engine::random_agent agent;
+    try {
+        out.state = std::make_unique<engine::state>(g, seed, so);
+        engine::state& s = *out.state;
+        while (!s.is_terminal()) {
+            if (s.is_chance_node()) {
+                s.apply_sampled();
+                continue;
+            }
+            if (s.decisions() >= max_decisions) break;
+            s.apply(agent.act(s, agent_rng));
+        }
+        out.decisions = s.decisions();
+        out.end_reason = s.is_terminal() ? s.end_reason() : "decision limit";
+        if (s.is_terminal())
+            for (int w : s.winners()) out.winners |= 1u << w;
+    } catch (const engine::engine_error& e) {
+        out.error = e.what();
+        out.end_reason = "engine error";
+        if (out.state) out.decisions = out.state->decisions();
+    }
+    return out;
+}
+
+// Every difference between the two final states, as text ("" when none).
+std::string state_differences(const engine::game& g, const engine::state& s, const test::compiled_run& c) {
+    const ir::ruleset& rs = g.ruleset();
+    std::ostringstream out;
+    for (std::uint32_t sl = 0; sl < rs.slots.size(); ++sl) {
+        const ir::slot& slot = rs.slots[sl];
+        int copies = 1, first = 0;
+        switch (slot.scope) {
+            case ir::slot_scope::global: break;
+            case ir::slot_scope::per_player: copies = g.players(); break;
+            case ir::slot_scope::per_entity:
+                copies = static_cast<int>(g.kind_count.at(slot.entity_kind));
+                first = static_cast<int>(g.kind_first.at(slot.entity_kind));
+                break;
+            case ir::slot_scope::per_node: copies = static_cast<int>(rs.maps.at(slot.map).nodes.size()); break;
+        }
+        for (int copy = 0; copy < copies; ++copy)
+            for (int key = 0; key < static_cast<int>(g.slots[sl].width); ++key) {
+                const std::int64_t a = s.slot_value(slot.name, first + copy, key), b = c.value(sl, copy, key);
+                if (a != b) out << "slot " << slot.name << "[" << copy << "][" << key << "]: " << a << " against " << b << "; ";
+            }
+    }
+    for (std::uint32_t z = 0; z < rs.zones.size(); ++z) {
+        const int copies = rs.zones[z].per_player ? g.players() : 1;
+        for (int copy = 0; copy < copies; ++copy)
+            if (s.zone_contents(rs.zones[z].name, copy) != c.zone(z, copy))
+                out << "zone " << rs.zones[z].name << "[" << copy << "] differs; ";
+    }
+    return out.str();
+}
+
+}  // namespace
+
+TEST_CASE("the compiled engine plays the interpreter's games", "[compiled]") {
+    REQUIRE(test::compiled_cases().size() >= 5);
+    for (const test::compiled_case& c : test::compiled_cases()) {
+        DYNAMIC_SECTION(c.ruleset << (c.options.empty() ? "" : " with " + c.options)) {
+            dsl::source_manager sources;
+            dsl::diagnostic_sink sink;
+            compiler::compile_options opts;
+            opts.options = parse_options(c.options);
+            const auto rs = compiler::compile_ruleset(std::string(WP_SOURCE_DIR) + "/" + c.ruleset, opts, sources, sink);
+            REQUIRE(rs.has_value());
+            const int low = static_cast<int>(std::max<std::int64_t>(1, rs->min_players));
+            const int high = static_cast<int>(rs->max_players > 0 ? std::min<std::int64_t>(rs->max_players, low + 2) : low + 2);
+            std::uint64_t games = 0, ended_by_error = 0;
+            for (int players = low; players <= high; ++players) {
+                const engine::game g(*rs, players);
+                for (std::uint64_t i = 0; i < 150; ++i) {
+                    const std::uint64_t seed = engine::game_seed(7, i);
+                    const interpreted a = play_interpreter(g, seed, 5000);
+                    const test::compiled_run b = c.play(seed, seed ^ 0xA5A5A5A5DEADBEEFull, players, 5000);
+                    INFO(c.ruleset << ", " << players << " players, seed " << seed);
+                    REQUIRE(b.end_reason == a.end_reason);
+                    REQUIRE(b.decisions == a.decisions);
+                    REQUIRE(b.winners == a.winners);
+                    REQUIRE(b.error.empty() == a.error.empty());
+                    if (a.error.empty()) REQUIRE(state_differences(g, *a.state, b).empty());
+                    ++games;
+                    ended_by_error += !a.error.empty();
+                }
+            }
+            INFO(games << " games, " << ended_by_error << " ended by an engine error");
+            CHECK(games > 0);
+        }
+    }
+}
