@@ -7,8 +7,33 @@
 #include "westphalia/engine/engine.hpp"
 
 #include <cctype>
+#include <optional>
 
 namespace wp::cli {
+
+namespace {
+
+// The span of an IR position in the source files the compiler read (none for an IR file).
+std::optional<dsl::span> span_of(const ir::ruleset& rs, const dsl::source_manager& sources, const ir::source_pos& pos) {
+    if (pos.file >= rs.files.size() || pos.line == 0) return std::nullopt;
+    const std::string& name = rs.files[pos.file];
+    for (std::uint32_t id = 0; id < sources.size(); ++id) {
+        const dsl::source_file& f = sources.get(id);
+        const bool same = f.path == name || (f.path.size() > name.size() && f.path.compare(f.path.size() - name.size(), name.size(), name) == 0 &&
+                                             f.path[f.path.size() - name.size() - 1] == '/');
+        if (!same || pos.line > f.line_starts.size()) continue;
+        // columns count code points: step over the line's UTF-8 sequences
+        std::uint32_t at = f.line_starts[pos.line - 1];
+        for (std::uint32_t col = 1; col < pos.column && at < f.text.size() && f.text[at] != '\n'; ++col) {
+            ++at;
+            while (at < f.text.size() && (static_cast<unsigned char>(f.text[at]) & 0xC0) == 0x80) ++at;
+        }
+        return dsl::span{id, at, at + 1};
+    }
+    return std::nullopt;
+}
+
+}  // namespace
 
 void add_translate_command(CLI::App& app, context& ctx) {
     struct settings {
@@ -42,7 +67,12 @@ void add_translate_command(CLI::App& app, context& ctx) {
             options.name_space = ns;
             code = codegen::translate(*rs, options);
         } catch (const codegen::unsupported& e) {
-            ctx.err << e.what() << '\n';
+            const std::optional<dsl::span> at = span_of(*rs, sources, e.where);
+            if (at)
+                sink.error(dsl::diag_kind::untranslatable, *at, e.what());
+            else
+                sink.error(dsl::diag_kind::untranslatable, e.what());
+            report(ctx, sources, sink, s->input.diagnostics);
             ctx.exit_code = exit_bad_input;
             return;
         } catch (const engine::engine_error& e) {

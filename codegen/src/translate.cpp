@@ -76,7 +76,8 @@ private:
     std::string where(id n) const { return quoted(g_.position(n)); }
 
     [[noreturn]] void refuse(id n, const std::string& what) const {
-        throw unsupported(g_.position(n) + ": the compiled engine does not translate " + what + " yet");
+        throw unsupported("the compiled engine does not translate " + what + " yet",
+                          n < rs_.nodes.size() ? rs_.nodes[n].where : ir::source_pos{});
     }
 
     // ------------------------------------------------ chance

@@ -17,10 +17,11 @@
 
 namespace wp::codegen {
 
-// A construct the translation does not cover, named with its source position.
+// A construct the translation does not cover: what it is (what()), and where.
 class unsupported : public std::runtime_error {
 public:
-    using std::runtime_error::runtime_error;
+    unsupported(const std::string& what, ir::source_pos where) : std::runtime_error(what), where(where) {}
+    ir::source_pos where;  // in ruleset::files
 };
 
 struct translate_options {
