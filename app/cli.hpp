@@ -60,3 +60,15 @@ void add_diff_command(CLI::App& app, context& ctx);
 void add_translate_command(CLI::App& app, context& ctx);
 
 }  // namespace wp::cli
+
+namespace wp::ir { struct ruleset; }
+namespace wp::codegen { class unsupported; }
+
+namespace wp::cli {
+
+// A construct the compiled engine does not translate, as a diagnostic at its source position
+// (`translate`, `sim --compiled`); sets exit code 2.
+void report_untranslatable(context& ctx, const ir::ruleset& rs, const dsl::source_manager& sources, dsl::diagnostic_sink& sink,
+                           const diagnostic_options& options, const codegen::unsupported& e);
+
+}  // namespace wp::cli

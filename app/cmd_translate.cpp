@@ -35,6 +35,16 @@ std::optional<dsl::span> span_of(const ir::ruleset& rs, const dsl::source_manage
 
 }  // namespace
 
+void report_untranslatable(context& ctx, const ir::ruleset& rs, const dsl::source_manager& sources, dsl::diagnostic_sink& sink,
+                           const diagnostic_options& options, const codegen::unsupported& e) {
+    if (const std::optional<dsl::span> at = span_of(rs, sources, e.where))
+        sink.error(dsl::diag_kind::untranslatable, *at, e.what());
+    else
+        sink.error(dsl::diag_kind::untranslatable, e.what());
+    report(ctx, sources, sink, options);
+    ctx.exit_code = exit_bad_input;
+}
+
 void add_translate_command(CLI::App& app, context& ctx) {
     struct settings {
         ruleset_input input;
@@ -67,13 +77,7 @@ void add_translate_command(CLI::App& app, context& ctx) {
             options.name_space = ns;
             code = codegen::translate(*rs, options);
         } catch (const codegen::unsupported& e) {
-            const std::optional<dsl::span> at = span_of(*rs, sources, e.where);
-            if (at)
-                sink.error(dsl::diag_kind::untranslatable, *at, e.what());
-            else
-                sink.error(dsl::diag_kind::untranslatable, e.what());
-            report(ctx, sources, sink, s->input.diagnostics);
-            ctx.exit_code = exit_bad_input;
+            report_untranslatable(ctx, *rs, sources, sink, s->input.diagnostics, e);
             return;
         } catch (const engine::engine_error& e) {
             ctx.err << "westphalia: error: " << e.what() << '\n';

@@ -59,9 +59,18 @@ public:
     const char* pending_end = "";
     i64 active = -1;          // the seat of the innermost loop over the players
     i64 pending_player = -1;  // the seat of the last decision (-1: an ownerless pick)
+    bool first_agent = false;       // every seat takes the first legal option (else random)
+    bool check_invariants = false;  // after every decision and at the end
+    // Invariants found broken, in the order found: their index and the decision after which.
+    std::uint64_t broken = 0;  // bit k: invariant k
+    int broken_count = 0;
+    std::uint8_t broken_order[64] = {};
+    std::uint64_t broken_after[64] = {};
 };
 
 using S = game_state;
+
+static void check_invariants(S& s);
 
 inline void finish(S& s, const char* reason) {
     s.done = true;
@@ -71,6 +80,8 @@ inline void finish(S& s, const char* reason) {
 inline i64 entity_or_none(i64 inst) {
     return inst < 0 || inst >= WP_INSTANCES ? -1 : instance_entity[inst];
 }
+
+inline const char* instance_text(i64 inst) { return inst < 0 || inst >= WP_INSTANCES ? "none" : instance_names[inst]; }
 
 inline i64 zone_check(const char* where, i64 z) {
     if (z < 0 || z >= WP_ZONES) [[unlikely]]
@@ -96,12 +107,12 @@ inline void zremove(S& s, const char* where, i64 z, i64 inst) {
             return;
         }
     }
-    fail(where, "a card or piece is not in the zone it leaves");
+    fail(where, std::string(instance_text(inst)) + " is not in " + zone_names[z]);
 }
 
 inline void zadd(S& s, const char* where, i64 z, i64 inst) {
     if (inst < 0 || inst >= WP_INSTANCES || instance_kind[inst] != zone_kind[z]) [[unlikely]]
-        fail(where, "cannot put this card or piece in that zone");
+        fail(where, std::string("cannot put ") + instance_text(inst) + " in " + zone_names[z]);
     s.c[zone_offset[z] + s.zs[z]++] = static_cast<std::int32_t>(inst);
 }
 
@@ -148,6 +159,8 @@ inline i64 chance(S& s, i64 lo, const std::uint64_t* w, std::size_t n, std::uint
 // A decision of `player` among n options, by the random agent; false (the game stops) at the
 // decision limit.
 inline bool decision_allowed(S& s) {
+    // the state the last decision led to (the interpreter's simulator checks it there)
+    if (s.check_invariants && s.decisions > 0) check_invariants(s);
     if (s.decisions >= s.max_decisions) [[unlikely]] {
         s.done = true;
         s.limit = true;
@@ -159,7 +172,15 @@ inline bool decision_allowed(S& s) {
 inline int decide(S& s, i64 player, std::size_t n) {
     ++s.decisions;
     s.pending_player = player;
-    return static_cast<int>(s.ar.below(n));
+    return s.first_agent ? 0 : static_cast<int>(s.ar.below(n));
+}
+
+// Records invariant k broken after the current decision, the first time only.
+inline void broken(S& s, int k) {
+    if (s.broken & (1ull << k)) return;
+    s.broken |= 1ull << k;
+    s.broken_after[s.broken_count] = s.decisions;
+    s.broken_order[s.broken_count++] = static_cast<std::uint8_t>(k);
 }
 
 inline i64 active_player(const S& s) { return s.active >= 0 ? s.active : s.pending_player; }

@@ -141,6 +141,51 @@ private:
         return args;
     }
 
+    // A call that names its call site (for the engine's error messages).
+    static std::string call_at(const std::string& fn, const std::string& at, const std::vector<std::string>& args) {
+        std::string t = fn + "(s, " + at;
+        for (const std::string& a : args) t += ", " + a;
+        return t + ")";
+    }
+
+    // C++ text of value v (an expression) of IR type `type`, as the engine writes it (game::value_text).
+    std::string text_code(id type, const std::string& v) {
+        if (type == ir::no_id) return "std::to_string(" + v + ")";
+        const ir::type& t = rs_.types.at(type);
+        switch (t.kind) {
+            case type_kind::player: return "(" + v + " < 0 ? std::string(\"none\") : \"P\" + std::to_string(" + v + " + 1))";
+            case type_kind::entity: return "std::string(instance_text(" + v + "))";
+            case type_kind::boolean: return "std::string(" + v + " ? \"true\" : \"false\")";
+            case type_kind::enumeration:
+            case type_kind::string:
+            case type_kind::node: {
+                std::vector<std::string> names;
+                if (t.kind == type_kind::enumeration)
+                    for (const ir::enum_member& m : rs_.enums.at(t.ref).members) names.push_back(m.name);
+                else if (t.kind == type_kind::string)
+                    names = rs_.strings;
+                else
+                    for (const ir::map_node& m : rs_.maps.at(t.ref).nodes) names.push_back(m.name);
+                const std::string table = fresh("names");
+                consts_ << "static const char* const " << table << "[] = {";
+                for (std::size_t i = 0; i < names.size(); ++i) consts_ << (i ? ", " : "") << quoted(names[i]);
+                if (names.empty()) consts_ << "nullptr";
+                consts_ << "};\n";
+                return "(" + v + " >= 0 && " + v + " < " + std::to_string(names.size()) + " ? std::string(" + table + "[" + v +
+                       "]) : " + (t.kind == type_kind::node ? std::string("std::string(\"none\")") : "std::to_string(" + v + ")") + ")";
+            }
+            default: return "std::to_string(" + v + ")";
+        }
+    }
+
+    // "(P1, Pikemen)": the arguments of a call, as the engine's messages show them.
+    std::string args_text_code(const std::vector<ir::local>& params, const std::vector<std::string>& args) {
+        std::string t = "std::string(\"(\")";
+        for (std::size_t i = 0; i < args.size(); ++i)
+            t += std::string(i ? " + \", \"" : "") + " + " + text_code(i < params.size() ? params[i].type : ir::no_id, args[i]);
+        return t + " + \")\"";
+    }
+
     static std::string call_text(const std::string& fn, const std::vector<std::string>& args) {
         std::string t = fn + "(s";
         for (const std::string& a : args) t += ", " + a;
@@ -299,9 +344,10 @@ private:
                 return "attr(" + where(n) + ", " + E(child(n, 0)) + ", " + std::to_string(nd.ref) + ")";
             case op::roll: return with_operands(n, 0, [&](const auto& a) { return call_text("roll" + std::to_string(nd.ref), a); });
             case op::quantity: return with_operands(n, 0, [&](const auto& a) { return call_text("q" + std::to_string(nd.ref), a); });
-            case op::decide: return with_operands(n, 0, [&](const auto& a) { return call_text("dec" + std::to_string(nd.ref), a); });
+            case op::decide:
+                return with_operands(n, 0, [&](const auto& a) { return call_at("dec" + std::to_string(nd.ref), where(n), a); });
             case op::lookup:
-                return with_operands(n, 0, [&](const auto& a) { return call_text("look" + std::to_string(nd.ref), padded(nd.ref, a)); });
+                return with_operands(n, 0, [&](const auto& a) { return call_at("look" + std::to_string(nd.ref), where(n), padded(nd.ref, a)); });
             case op::builtin: return builtin(n);
             case op::neg: return "(-" + E(child(n, 0)) + ")";
             case op::not_: return "i64(" + E(child(n, 0)) + " == 0)";
@@ -561,20 +607,22 @@ private:
         const std::string ps = params(dec.params.size(), &args);
         const id gi = g_.group_of_decision[d];
         std::string body;
+        const std::string on = args_text_code(dec.params, args);
         if (gi != ir::no_id) {
             std::vector<std::pair<id, std::string>> names;
-            body += "    " + applicable(gi, args, names) + "\n    bool have = false;\n    i64 value = 0;\n";
+            body += "    " + applicable(gi, args, names) + "\n    bool have = false;\n    i64 value = 0;\n    const char* first = \"\";\n";
             for (const auto& [r, flag] : names) {
                 if (rs_.rules[r].kind != ir::rule_kind::define) continue;
                 body += "    if (" + flag + ") { const i64 v = " + call_text("rv" + std::to_string(r), args) +
-                        "; if (have && v != value) fail(" + quoted(dec.name) + ", " +
-                        quoted("rules contradict each other on " + dec.name) + "); have = true; value = v; }\n";
+                        "; if (have && v != value) fail(where, std::string(\"rules \") + first + " +
+                        quoted(" and " + rs_.rules[r].name + " contradict each other on " + dec.name) + " + " + on +
+                        "); if (!have) first = " + quoted(rs_.rules[r].name) + "; have = true; value = v; }\n";
             }
-            body += "    if (!have) fail(" + quoted(dec.name) + ", " + quoted("no rule decides " + dec.name) + ");\n    return value;\n";
+            body += "    if (!have) fail(where, " + quoted("no rule decides " + dec.name) + " + " + on + ");\n    return value;\n";
         } else {
-            body = "    fail(" + quoted(dec.name) + ", " + quoted("no rule decides " + dec.name) + ");\n";
+            body = "    fail(where, " + quoted("no rule decides " + dec.name) + " + " + on + ");\n";
         }
-        function("i64 dec" + std::to_string(d) + "(S& s" + ps + ")", body);
+        function("i64 dec" + std::to_string(d) + "(S& s, const char* where" + ps + ")", body);
     }
 
     void action_functions(id a) {
@@ -672,7 +720,7 @@ private:
                 head += "    " + kv + " = std::clamp(" + kv + ", " + lo + ", std::max(" + lo + ", " + hi + "));\n";
             }
         }
-        const std::string pos = quoted(at == ir::no_id ? tb.name : g_.position(at));
+        const std::string pos = "where";  // the statement or expression that reads the table
         head += "    const std::int32_t row = " + key_index(at, tb.row_map, "k0") + ";\n";
         head += "    if (row < 0) fail(" + pos + ", " + quoted("no row of table " + tb.name + " for key ") + " + std::to_string(k0));\n";
         if (!tb.columns.empty()) {
@@ -690,7 +738,7 @@ private:
             res += "        case " + std::to_string(c) + ": {\n" + effects + "            return;\n        }\n";
         }
         res += "        default: return;\n    }\n";
-        function("void res" + std::to_string(t) + "(S& s" + ps + ")", res);
+        function("void res" + std::to_string(t) + "(S& s, const char* where" + ps + ")", res);
         std::string look = head + "    static const i64 outcome[] = {";
         std::string has = "    static const bool has[] = {";
         for (std::size_t c = 0; c < tb.cells.size(); ++c) {
@@ -704,7 +752,7 @@ private:
         look += "};\n" + has + "};\n";
         look += "    if (!has[cell]) fail(" + pos + ", " + quoted("table " + tb.name + " gives no outcome here") + ");\n";
         look += "    return outcome[cell];\n";
-        function("i64 look" + std::to_string(t) + "(S& s" + ps + ")", look);
+        function("i64 look" + std::to_string(t) + "(S& s, const char* where" + ps + ")", look);
     }
 
     // ------------------------------------------------ statements
@@ -736,6 +784,28 @@ private:
         return with_operands(body, 0, [&](const auto& a) { return "i64(" + call_text("req" + std::to_string(nd.ref), a) + ")"; }) + " != 0";
     }
 
+    // The named element whose text holds statement n (the interpreter's statement_owner).
+    std::string statement_owner(id n) const {
+        const ir::source_pos& w = N(n).where;
+        std::string best;
+        std::uint32_t best_line = 0;
+        auto consider = [&](const std::string& what, const ir::provenance& p) {
+            if (p.where.file == w.file && p.where.line <= w.line && p.where.line >= best_line &&
+                (p.where.end_line == 0 || p.where.end_line >= w.line)) {
+                best = what;
+                best_line = p.where.line;
+            }
+        };
+        for (const ir::rule& r : rs_.rules) consider("rule " + r.name, r.prov);
+        for (const ir::block& b : rs_.blocks) consider(b.word + " " + b.path, b.prov);
+        for (const ir::procedure& p : rs_.procedures) consider("procedure " + p.name, p.prov);
+        for (const ir::action& a : rs_.actions) consider("action " + a.name, a.prov);
+        for (const ir::table& t : rs_.tables) consider("table " + t.name, t.prov);
+        if (best.empty())
+            for (const ir::sequence& q : rs_.sequences) consider("sequence " + q.name, q.prov);
+        return best.empty() ? "statement" : best;
+    }
+
     void store(id stmt, id target, const std::string& value, std::string& o, int in) {
         const ir::type& ty = rs_.types.at(N(target).type);
         const id slot = slot_of(target);
@@ -746,12 +816,12 @@ private:
                 o += "v = std::clamp(v, " + num(ty.lo) + ", " + num(ty.hi) + ");\n";
             else
                 o += "fail(" + where(stmt) + ", " + quoted("slot " + rs_.slots[slot].name + " would be ") + " + std::to_string(v) + " +
-                     quoted(", outside " + std::to_string(ty.lo) + ".." + std::to_string(ty.hi)) + ");\n";
+                     quoted(", outside " + std::to_string(ty.lo) + ".." + std::to_string(ty.hi) + " (" + statement_owner(stmt) + ")") + ");\n";
         }
         o += pad(in + 1) + "const std::size_t at = " + A(target) + ";\n";
         if (N(target).code != op::index && rs_.slots[slot].flag)
             o += pad(in + 1) + "if (s.v[at] != 0 && v == 0) fail(" + where(stmt) + ", " +
-                 quoted("flag " + rs_.slots[slot].name + " may not go back to false") + ");\n";
+                 quoted("flag " + rs_.slots[slot].name + " may not go back to false (" + statement_owner(stmt) + ")") + ");\n";
         o += pad(in + 1) + "s.v[at] = v;\n" + pad(in) + "}\n";
     }
 
@@ -867,8 +937,9 @@ private:
                     names.push_back(fresh("x"));
                     o += P + "    const i64 " + names.back() + " = " + E(child(n, i)) + ";\n";
                 }
+                const std::vector<ir::local> params(act.locals.begin(), act.locals.begin() + std::min<std::size_t>(act.locals.size(), names.size()));
                 o += P + "    if (!" + call_text("legal" + std::to_string(nd.ref), names) + ") fail(" + where(n) + ", " +
-                     quoted("action " + act.name + " is not legal") + ");\n";
+                     quoted("action " + act.name) + " + " + args_text_code(params, names) + " + \" is not legal\");\n";
                 o += P + "    " + call_text("act" + std::to_string(nd.ref), names) + ";\n" + P + "    if (s.done) return;\n" + P + "}\n";
                 return;
             }
@@ -882,8 +953,9 @@ private:
                     names.push_back(fresh("x"));
                     o += P + "    const i64 " + names.back() + " = " + E(child(n, i)) + ";\n";
                 }
-                if (nd.code == op::resolve) names = padded(nd.ref, names);
-                o += P + "    " + call_text(stem + std::to_string(nd.ref), names) + ";\n" + P + "    if (s.done) return;\n" + P + "}\n";
+                const std::string call = nd.code == op::resolve ? call_at(stem + std::to_string(nd.ref), where(n), padded(nd.ref, names))
+                                                                : call_text(stem + std::to_string(nd.ref), names);
+                o += P + "    " + call + ";\n" + P + "    if (s.done) return;\n" + P + "}\n";
                 return;
             }
             case op::end_game: {
@@ -978,6 +1050,22 @@ std::string writer::run() {
     for (id e = 0; e < rs_.events.size(); ++e) event_function(e);
     for (id p = 0; p < rs_.procedures.size(); ++p) procedure_function(p);
     for (id t = 0; t < rs_.tables.size(); ++t) table_functions(t);
+    // Invariants: each a predicate; check_invariants puts the generator back (a die in an
+    // invariant draws nothing from the game's, as in the interpreter).
+    std::vector<std::string> invariant_names;
+    {
+        std::string check = "    const rng saved = s.r;\n";
+        for (id r = 0; r < rs_.rules.size(); ++r) {
+            const ir::rule& rule = rs_.rules[r];
+            if (rule.kind != ir::rule_kind::invariant || rule.value == ir::no_id) continue;
+            if (invariant_names.size() == 64) refuse(rule.value, "more than 64 invariants");
+            function("bool inv" + std::to_string(r) + "(S& s)",
+                     "    " + locals(rule.locals.size(), 0) + "\n    return " + E(rule.value) + " != 0;\n");
+            check += "    if (!inv" + std::to_string(r) + "(s)) broken(s, " + std::to_string(invariant_names.size()) + ");\n";
+            invariant_names.push_back(rule.name);
+        }
+        fns_ << "static void check_invariants([[maybe_unused]] S& s) {\n" << check << "    s.r = saved;\n}\n\n";
+    }
     const ir::sequence& seq = rs_.sequences[g_.main_sequence];
     {
         std::string body = "    " + locals(seq.locals.size(), 0) + "\n";
@@ -1016,6 +1104,18 @@ std::string writer::run() {
     if (g_.instance_attributes.empty()) out << "0";
     out << "};\n";
     array("std::uint32_t", "zone_first_of", rs_.zones.size(), [&](std::size_t i) { return g_.zone_first[i]; });
+    out << "static const char* const instance_names[] = {";
+    for (std::uint32_t i = 0; i < instances; ++i) out << (i ? (i % 8 ? ", " : ",\n    ") : "") << quoted(g_.instance_text(i));
+    if (instances == 0) out << "nullptr";
+    out << "};\nstatic const char* const zone_names[] = {";
+    for (std::uint32_t z = 0; z < zones; ++z) {
+        const id zone = g_.zone_instance_zone[z];
+        std::string name = rs_.zones[zone].name;
+        if (rs_.zones[zone].per_player) name += "[P" + std::to_string(z - g_.zone_first[zone] + 1) + "]";
+        out << (z ? (z % 8 ? ", " : ",\n    ") : "") << quoted(name);
+    }
+    if (zones == 0) out << "nullptr";
+    out << "};\n";
     array("std::uint32_t", "slot_offset", rs_.slots.size(), [&](std::size_t i) { return g_.slots[i].offset; });
     array("std::uint32_t", "slot_width", rs_.slots.size(), [&](std::size_t i) { return g_.slots[i].width; });
     out << prelude;
@@ -1053,22 +1153,33 @@ inline i64 index_check(const char* where, i64 i, i64 n, const char* what) {
             break;
         }
     out << "    s.np = players;\n    s.decisions = 0;\n    s.done = s.limit = false;\n    s.end_at = 0;\n"
-        << "    s.end_reason = s.pending_end = \"\";\n    s.active = s.pending_player = -1;\n}\n\n";
+        << "    s.end_reason = s.pending_end = \"\";\n    s.active = s.pending_player = -1;\n"
+        << "    s.broken = 0;\n    s.broken_count = 0;\n}\n\n";
+    out << "inline constexpr int invariant_count = " << invariant_names.size() << ";\n";
+    out << "static const char* const invariant_names[] = {";
+    for (std::size_t i = 0; i < invariant_names.size(); ++i) out << (i ? ", " : "") << quoted(invariant_names[i]);
+    if (invariant_names.empty()) out << "nullptr";
+    out << "};\n\n";
 
     out << "struct outcome {\n    std::uint64_t decisions = 0;\n    const char* end_reason = \"\";  // or \"decision limit\", \"engine error\"\n"
         << "    std::string error;  // the engine error's message\n    std::uint32_t winners = 0;  // bit p: seat p wins\n};\n\n";
     out << "inline constexpr int min_players = " << rs_.min_players << ", max_players = " << g_.players() << ";\n\n";
-    out << "// One game with the engine's random agents (engine::play_game, the simulator).\n"
-        << "inline outcome play(game_state& s, int players, std::uint64_t seed, std::uint64_t agent_seed, std::uint64_t max_decisions) {\n"
+    out << "// One game with the engine's random agents (engine::play_game, the simulator), or with every\n"
+        << "// seat taking the first legal option; with check, the invariants after every decision and at\n"
+        << "// the end (s.broken_*).\n"
+        << "inline outcome play(game_state& s, int players, std::uint64_t seed, std::uint64_t agent_seed, std::uint64_t max_decisions,\n"
+        << "                    bool check = false, bool first_agent = false) {\n"
         << "    outcome o;\n    if (players < 1 || players > WP_MAXP) {\n        o.end_reason = \"engine error\";\n"
         << "        o.error = \"this game is for \" + std::to_string(min_players) + \"..\" + std::to_string(max_players) + \" players\";\n"
         << "        return o;\n    }\n"
         << "    set_up(s, players);\n    s.r.s = seed;\n    s.ar.s = agent_seed;\n    s.max_decisions = max_decisions;\n"
+        << "    s.check_invariants = check;\n    s.first_agent = first_agent;\n"
         << "    try {\n        play_sequence(s);\n        if (!s.done) finish(s, \"sequence finished\");\n"
+        << "        if (check) check_invariants(s);\n"
         << "        o.decisions = s.decisions;\n        if (s.limit) {\n            o.end_reason = \"decision limit\";\n            return o;\n        }\n"
         << "        o.end_reason = s.end_reason;\n";
     if (g_.wins_decision != ir::no_id)
-        out << "        for (int p = 0; p < s.np; ++p)\n            if (dec" << g_.wins_decision << "(s, p) != 0) o.winners |= 1u << p;\n";
+        out << "        for (int p = 0; p < s.np; ++p)\n            if (dec" << g_.wins_decision << "(s, \"?\", p) != 0) o.winners |= 1u << p;\n";
     out << "    } catch (const engine_error& e) {\n        o.decisions = s.decisions;\n        o.end_reason = \"engine error\";\n"
         << "        o.error = e.what();\n    }\n    return o;\n}\n\n}  // namespace " << o_.name_space << "\n";
     return out.str();

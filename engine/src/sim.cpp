@@ -19,13 +19,7 @@ namespace {
 
 // What one game leaves for the report (fire counts are summed per thread: integer sums do not
 // depend on the order).
-struct game_outcome {
-    std::uint64_t decisions = 0;
-    std::string end_reason;
-    std::vector<int> winners;
-    std::string error;
-    std::vector<std::string> violations;
-};
+using game_outcome = sim_game;
 
 struct thread_totals {
     std::vector<std::uint64_t> fires;
@@ -146,8 +140,34 @@ sim_report simulate(const ir::ruleset& rs, const sim_options& o) {
     for (std::thread& t : pool) t.join();
     if (o.progress) o.progress(n, n);
 
+    sim_report r = summarise(rs, o, outcomes);
+    r.rules_counted = true;
+    for (std::size_t k = 0; k < rule_count; ++k) {
+        const ir::rule& rule = rs.rules[k];
+        if (rule.kind == ir::rule_kind::invariant || rule.kind == ir::rule_kind::example) continue;
+        sim_rule sr{rule.name, kind_name(rule.kind), 0, 0};
+        for (const thread_totals& t : totals) {
+            sr.fires += t.fires[k];
+            sr.games += t.games[k];
+        }
+        if (sr.fires == 0) r.never_fired.push_back(sr.name);
+        r.rules.push_back(std::move(sr));
+    }
+    if (o.coverage) {
+        for (const thread_totals& t : totals) {
+            merge_coverage(r.statements_run, t.ran);
+            merge_coverage(r.keys_read, t.keys);
+        }
+        r.table_key_first = g.table_key_first;
+    }
+    return r;
+}
+
+sim_report summarise(const ir::ruleset& rs, const sim_options& o, const std::vector<sim_game>& outcomes) {
+    const std::uint64_t n = outcomes.size();
     sim_report r;
     r.ruleset = rs.name;
+    r.rules_counted = false;
     r.players = o.players;
     r.seed = o.seed;
     r.agent = o.agent;
@@ -193,24 +213,6 @@ sim_report simulate(const ir::ruleset& rs, const sim_options& o) {
             rank = std::clamp<std::size_t>(rank, 1, m);
             r.decision_percentiles[p] = lengths[rank - 1];
         }
-    }
-    for (std::size_t k = 0; k < rule_count; ++k) {
-        const ir::rule& rule = rs.rules[k];
-        if (rule.kind == ir::rule_kind::invariant || rule.kind == ir::rule_kind::example) continue;
-        sim_rule sr{rule.name, kind_name(rule.kind), 0, 0};
-        for (const thread_totals& t : totals) {
-            sr.fires += t.fires[k];
-            sr.games += t.games[k];
-        }
-        if (sr.fires == 0) r.never_fired.push_back(sr.name);
-        r.rules.push_back(std::move(sr));
-    }
-    if (o.coverage) {
-        for (const thread_totals& t : totals) {
-            merge_coverage(r.statements_run, t.ran);
-            merge_coverage(r.keys_read, t.keys);
-        }
-        r.table_key_first = g.table_key_first;
     }
     return r;
 }

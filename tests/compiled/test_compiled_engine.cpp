@@ -133,7 +133,7 @@ TEST_CASE("the compiled engine plays the interpreter's games", "[compiled]") {
                     REQUIRE(b.end_reason == a.end_reason);
                     REQUIRE(b.decisions == a.decisions);
                     REQUIRE(b.winners == a.winners);
-                    REQUIRE(b.error.empty() == a.error.empty());
+                    REQUIRE(b.error == a.error);
                     if (a.error.empty()) REQUIRE(state_differences(g, *a.state, b).empty());
                     ++games;
                     ended_by_error += !a.error.empty();

@@ -48,6 +48,7 @@ struct sim_rule {
 
 struct sim_report {
     std::string ruleset;
+    bool rules_counted = true;  // false: `rules` and `never_fired` are empty (the compiled engine)
     int players = 0;
     std::uint64_t seed = 0;
     std::string agent;
@@ -81,6 +82,20 @@ struct sim_report {
     std::vector<std::uint8_t> keys_read;
     std::vector<std::uint32_t> table_key_first;
 };
+
+// What one game of a simulation leaves for its report.
+struct sim_game {
+    std::uint64_t decisions = 0;
+    std::string end_reason;               // "decision limit" when stopped there
+    std::vector<int> winners;
+    std::string error;                    // an engine error's message; empty when none
+    std::vector<std::string> violations;  // "name after decision N (...)", first of each invariant
+};
+
+// The report of these games (game i seeded with game_seed(o.seed, i)), without the rules'
+// firing counts (rules_counted is false) and coverage: what `simulate` reports from its games,
+// and the compiled engine's simulation (codegen/) from its own.
+sim_report summarise(const ir::ruleset& rs, const sim_options& o, const std::vector<sim_game>& games);
 
 // Adds the coverage `from` (sim_report::statements_run or keys_read) to `into`: 1 where either is.
 void merge_coverage(std::vector<std::uint8_t>& into, const std::vector<std::uint8_t>& from);

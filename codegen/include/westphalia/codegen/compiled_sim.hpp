@@ -1,0 +1,37 @@
+// `westphalia sim --compiled`: a simulation through the compiled engine. The ruleset is
+// translated (translate.hpp), built with the machine's C++ compiler into a program that plays
+// the games on several threads, and its games are summarised as the interpreter's simulation
+// summarises its own: the same seeds give the same games and the same report, except that the
+// compiled engine does not count rule firings (sim_report::rules_counted is false) and does not
+// name the statement that last changed what a broken invariant reads.
+#pragma once
+
+#include "westphalia/engine/sim.hpp"
+#include "westphalia/ir/ir.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace wp::codegen {
+
+// The C++ compiler failed (its first lines of output in what()), or the built program did.
+class build_error : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+struct compiled_sim_options {
+    std::string compiler;  // empty: $CXX, else c++
+};
+
+struct compiled_sim_timing {
+    double translate_seconds = 0, build_seconds = 0, play_seconds = 0;
+};
+
+// Throws unsupported (a construct not translated), engine::engine_error (an unknown option) or
+// build_error. sim_options::options must be empty: the IR's selected options are the game's.
+// A progress callback is not called.
+engine::sim_report simulate_compiled(const ir::ruleset& rs, const engine::sim_options& options,
+                                     const compiled_sim_options& build = {}, compiled_sim_timing* timing = nullptr);
+
+}  // namespace wp::codegen

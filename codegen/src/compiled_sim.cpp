@@ -1,0 +1,159 @@
+// The compiled engine's simulation (compiled_sim.hpp): translate, build, run, read back.
+#include "westphalia/codegen/compiled_sim.hpp"
+
+#include "driver.hpp"
+
+#include "westphalia/codegen/translate.hpp"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace wp::codegen {
+
+namespace {
+
+namespace fs = std::filesystem;
+using clock_type = std::chrono::steady_clock;
+
+double seconds_since(clock_type::time_point t0) { return std::chrono::duration<double>(clock_type::now() - t0).count(); }
+
+// A folder of its own under the temporary directory, removed with everything in it.
+class scratch_folder {
+public:
+    scratch_folder() {
+        std::string pattern = (fs::temp_directory_path() / "westphalia-sim-XXXXXX").string();
+        if (!mkdtemp(pattern.data())) throw build_error("cannot make a temporary folder under " + fs::temp_directory_path().string());
+        path_ = pattern;
+    }
+    ~scratch_folder() {
+        std::error_code ec;
+        fs::remove_all(path_, ec);
+    }
+    scratch_folder(const scratch_folder&) = delete;
+    scratch_folder& operator=(const scratch_folder&) = delete;
+    const fs::path& path() const { return path_; }
+
+private:
+    fs::path path_;
+};
+
+void write(const fs::path& p, const std::string& text) {
+    std::ofstream out(p, std::ios::binary);
+    out << text;
+    if (!out.flush()) throw build_error("cannot write " + p.string());
+}
+
+std::string read(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+// Runs a program (no shell) with its standard output and error in `log`; returns its exit
+// status, -1 when it could not start or was stopped by a signal.
+int run(const std::vector<std::string>& args, const fs::path& log) {
+    const pid_t child = fork();
+    if (child < 0) return -1;
+    if (child == 0) {
+        if (!freopen(log.c_str(), "w", stdout) || !freopen(log.c_str(), "a", stderr)) _exit(126);
+        std::vector<char*> argv;
+        for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+        argv.push_back(nullptr);
+        execvp(argv[0], argv.data());
+        _exit(127);
+    }
+    int status = 0;
+    while (waitpid(child, &status, 0) < 0)
+        if (errno != EINTR) return -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::string first_lines(const std::string& text, std::size_t lines) {
+    std::size_t at = 0;
+    for (std::size_t i = 0; i < lines && at != std::string::npos; ++i) at = text.find('\n', at == 0 ? 0 : at + 1);
+    return at == std::string::npos ? text : text.substr(0, at) + "\n...";
+}
+
+std::vector<std::string> split(const std::string& line, char sep) {
+    std::vector<std::string> out;
+    std::size_t from = 0;
+    for (std::size_t at = line.find(sep); at != std::string::npos; at = line.find(sep, from)) {
+        out.push_back(line.substr(from, at - from));
+        from = at + 1;
+    }
+    out.push_back(line.substr(from));
+    return out;
+}
+
+}  // namespace
+
+engine::sim_report simulate_compiled(const ir::ruleset& rs, const engine::sim_options& o, const compiled_sim_options& build,
+                                     compiled_sim_timing* timing) {
+    if (!o.options.empty()) throw build_error("the compiled engine takes its options from the IR (compile with --option)");
+    if (o.agent != "random" && o.agent != "first") throw build_error("the compiled engine plays random or first agents only");
+    compiled_sim_timing t;
+    auto t0 = clock_type::now();
+    translate_options to;
+    to.name_space = "wp_sim_game";
+    const std::string game = translate(rs, to);
+    t.translate_seconds = seconds_since(t0);
+
+    scratch_folder folder;
+    const fs::path dir = folder.path();
+    write(dir / "game.cpp", game);
+    write(dir / "main.cpp", "#define WP_NAMESPACE wp_sim_game\n" + std::string(driver_source));
+    std::string compiler = build.compiler;
+    if (compiler.empty()) {
+        const char* cxx = std::getenv("CXX");
+        compiler = cxx && *cxx ? cxx : "c++";
+    }
+    t0 = clock_type::now();
+    const fs::path program = dir / "sim";
+    const int built = run({compiler, "-std=c++20", "-O2", "-pthread", "-o", program.string(), (dir / "main.cpp").string()},
+                          dir / "build.log");
+    t.build_seconds = seconds_since(t0);
+    if (built != 0)
+        throw build_error("the C++ compiler `" + compiler + "` could not build the compiled game" +
+                          (built == 127 ? " (it was not found; set CXX to a C++20 compiler)" : "") + ":\n" +
+                          first_lines(read(dir / "build.log"), 20));
+
+    t0 = clock_type::now();
+    const unsigned threads = o.threads == 0 ? 1 : o.threads;
+    const fs::path results = dir / "games.tsv";
+    const int ran = run({program.string(), std::to_string(o.games), std::to_string(o.players), std::to_string(o.seed),
+                         std::to_string(o.max_decisions), std::to_string(threads), o.check_invariants ? "1" : "0",
+                         o.agent == "first" ? "1" : "0", results.string()},
+                        dir / "run.log");
+    t.play_seconds = seconds_since(t0);
+    if (ran != 0) throw build_error("the compiled game stopped with status " + std::to_string(ran) + ":\n" + first_lines(read(dir / "run.log"), 20));
+
+    std::vector<engine::sim_game> games;
+    games.reserve(o.games);
+    std::istringstream in(read(results));
+    for (std::string line; std::getline(in, line);) {
+        const std::vector<std::string> f = split(line, '\t');
+        if (f.size() != 5) throw build_error("the compiled game wrote a line that is not a game: " + line);
+        engine::sim_game g;
+        g.decisions = std::strtoull(f[0].c_str(), nullptr, 10);
+        const unsigned long winners = std::strtoul(f[1].c_str(), nullptr, 10);
+        for (int p = 0; p < 32; ++p)
+            if (winners & (1ul << p)) g.winners.push_back(p);
+        g.end_reason = f[2];
+        g.error = f[3];
+        if (!f[4].empty()) g.violations = split(f[4], '|');
+        games.push_back(std::move(g));
+    }
+    if (games.size() != o.games)
+        throw build_error("the compiled game reported " + std::to_string(games.size()) + " games of " + std::to_string(o.games));
+    if (timing) *timing = t;
+    return engine::summarise(rs, o, games);
+}
+
+}  // namespace wp::codegen
