@@ -144,3 +144,73 @@ TEST_CASE("the compiled engine plays the interpreter's games", "[compiled]") {
         }
     }
 }
+
+#include "westphalia/codegen/compiled_sim.hpp"
+
+namespace {
+
+void require_same_report(const engine::sim_report& a, const engine::sim_report& b) {
+    CHECK(a.games == b.games);
+    CHECK(a.engine_errors == b.engine_errors);
+    CHECK(a.finished == b.finished);
+    CHECK(a.mean_decisions == b.mean_decisions);
+    CHECK(a.min_decisions == b.min_decisions);
+    CHECK(a.max_decisions == b.max_decisions);
+    CHECK(a.decision_percentiles == b.decision_percentiles);
+    CHECK(a.wins == b.wins);
+    CHECK(a.games_without_winner == b.games_without_winner);
+    CHECK(a.end_reasons == b.end_reasons);
+    CHECK(a.invariant_violations == b.invariant_violations);
+    REQUIRE(a.first_errors.size() == b.first_errors.size());
+    for (std::size_t i = 0; i < a.first_errors.size(); ++i) CHECK(a.first_errors[i].text == b.first_errors[i].text);
+    // the compiled engine does not name the statement that last changed what an invariant reads
+    REQUIRE(a.first_violations.size() == b.first_violations.size());
+    for (std::size_t i = 0; i < a.first_violations.size(); ++i)
+        CHECK(b.first_violations[i].text.rfind(a.first_violations[i].text, 0) == 0);
+}
+
+}  // namespace
+
+TEST_CASE("a simulation through the compiled engine reports what the interpreter's does", "[compiled]") {
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"rulesets/contractor-cards", "random"},
+        {"rulesets/contractor-cards", "first"},
+        {"tests/rulesets/engine-invariants/drained.wph", "random"},
+        {"tests/rulesets/engine-errors/gap.wph", "random"},
+    };
+    for (const auto& [path, agent] : cases) {
+        DYNAMIC_SECTION(path << " with " << agent << " agents") {
+            dsl::source_manager sources;
+            dsl::diagnostic_sink sink;
+            const auto rs = compiler::compile_ruleset(std::string(WP_SOURCE_DIR) + "/" + path, {}, sources, sink);
+            REQUIRE(rs.has_value());
+            engine::sim_options o;
+            o.games = 400;
+            o.players = rs->min_players > 2 ? static_cast<int>(rs->min_players) : 3;
+            o.seed = 11;
+            o.threads = 2;
+            o.agent = agent;
+            const engine::sim_report interpreted = engine::simulate(*rs, o);
+            codegen::compiled_sim_timing timing;
+            const engine::sim_report compiled = codegen::simulate_compiled(*rs, o, {}, &timing);
+            CHECK_FALSE(compiled.rules_counted);
+            CHECK(compiled.rules.empty());
+            require_same_report(compiled, interpreted);
+            CHECK(timing.build_seconds > 0);
+        }
+    }
+}
+
+TEST_CASE("a compiled simulation without a C++ compiler says so", "[compiled]") {
+    dsl::source_manager sources;
+    dsl::diagnostic_sink sink;
+    const auto rs = compiler::compile_ruleset(std::string(WP_SOURCE_DIR) + "/tests/rulesets/engine-end/rounds.wph", {}, sources, sink);
+    REQUIRE(rs.has_value());
+    codegen::compiled_sim_options build;
+    build.compiler = "/nonexistent/westphalia-test-c++";
+    engine::sim_options o;
+    o.games = 3;
+    REQUIRE_THROWS_WITH(codegen::simulate_compiled(*rs, o, build), Catch::Contains("was not found; set CXX"));
+    build.compiler = "false";  // a compiler that fails
+    REQUIRE_THROWS_WITH(codegen::simulate_compiled(*rs, o, build), Catch::Contains("could not build the compiled game"));
+}
