@@ -168,7 +168,7 @@ constexpr std::uint64_t agent_seed_mix = 0xA5A5A5A5DEADBEEFull;  // as engine::p
 
 bool cross_check(const engine::game& g, const bench_args& a, int players) {
     samples e, h, c;
-    std::uint64_t identical = 0, decisions = 0, compiled_identical = 0;
+    std::uint64_t identical = 0, decisions = 0, compiled_identical = 0, compiled_allocations = 0;
     allocation_counts allocs;
     engine::random_agent agent;
     const std::uint32_t gold_at = gold_slot(g.ruleset());
@@ -178,7 +178,9 @@ bool cross_check(const engine::game& g, const bench_args& a, int players) {
         engine_game eg;
         play_engine(g, seed, agent, &decisions, &eg, &allocs);
         if (compiled) {
+            const std::uint64_t before = bench::allocations();
             const bench::compiled_outcome co = bench::play_compiled_contractor_cards(seed, seed ^ agent_seed_mix, players, gold_at);
+            compiled_allocations += bench::allocations() - before;
             c.length.push_back(static_cast<double>(co.decisions));
             for (int p = 0; p < players; ++p) c.gold.push_back(static_cast<double>(co.gold[p]));
             ++c.end_reasons[co.end_reason];
@@ -238,6 +240,8 @@ bool cross_check(const engine::game& g, const bench_args& a, int players) {
     const bench::test_result c_length = bench::kolmogorov_smirnov(c.length, h.length);
     const bench::test_result c_gold = bench::kolmogorov_smirnov(c.gold, h.gold);
     const bench::test_result c_reasons = bench::chi_square(c.end_reasons, h.end_reasons);
+    std::cout << "compiled engine heap allocations (" << players << " players): "
+              << fixed(static_cast<double>(compiled_allocations) / n, 1) << " per game (the whole game, its result included)\n";
     std::cout << "compiled engine (" << players << " players): " << compiled_identical << " of " << a.games
               << " games identical to the interpreter's (length, end, gold, winners); against the hand-written: game length D = "
               << fixed(c_length.statistic, 4) << ", p = " << fixed(c_length.p_value, 4) << ": " << verdict(c_length)

@@ -77,25 +77,25 @@ inline void finish(S& s, const char* reason) {
     s.end_reason = reason;
 }
 
-inline i64 entity_or_none(i64 inst) {
+[[gnu::always_inline]] inline i64 entity_or_none(i64 inst) {
     return inst < 0 || inst >= WP_INSTANCES ? -1 : instance_entity[inst];
 }
 
-inline const char* instance_text(i64 inst) { return inst < 0 || inst >= WP_INSTANCES ? "none" : instance_names[inst]; }
+[[gnu::always_inline]] inline const char* instance_text(i64 inst) { return inst < 0 || inst >= WP_INSTANCES ? "none" : instance_names[inst]; }
 
-inline i64 zone_check(const char* where, i64 z) {
+[[gnu::always_inline]] inline i64 zone_check(const char* where, i64 z) {
     if (z < 0 || z >= WP_ZONES) [[unlikely]]
         fail(where, "no zone");
     return z;
 }
 
-inline i64 seat_check(const S& s, const char* where, i64 p, const char* what) {
+[[gnu::always_inline]] inline i64 seat_check(const S& s, const char* where, i64 p, const char* what) {
     if (p < 0 || p >= s.np) [[unlikely]]
         fail(where, what);
     return p;
 }
 
-inline i64 ztop(const S& s, i64 z) { return s.zs[z] > 0 ? s.c[zone_offset[z] + s.zs[z] - 1] : -1; }
+[[gnu::always_inline]] inline i64 ztop(const S& s, i64 z) { return s.zs[z] > 0 ? s.c[zone_offset[z] + s.zs[z] - 1] : -1; }
 
 inline void zremove(S& s, const char* where, i64 z, i64 inst) {
     std::int32_t* first = s.c + zone_offset[z];
@@ -132,7 +132,7 @@ inline void zshuffle(S& s, i64 z) {
     }
 }
 
-inline bool zcontains(const S& s, i64 z, i64 v, bool by_entity) {
+[[gnu::always_inline]] inline bool zcontains(const S& s, i64 z, i64 v, bool by_entity) {
     const std::int32_t* it = s.c + zone_offset[z];
     const std::int32_t* end = it + s.zs[z];
     if (by_entity) {
@@ -147,7 +147,7 @@ inline bool zcontains(const S& s, i64 z, i64 v, bool by_entity) {
 }
 
 // A chance event with outcomes lo + i weighted w[i] out of total (the interpreter's sampling).
-inline i64 chance(S& s, i64 lo, const std::uint64_t* w, std::size_t n, std::uint64_t total) {
+[[gnu::always_inline]] inline i64 chance(S& s, i64 lo, const std::uint64_t* w, std::size_t n, std::uint64_t total) {
     std::uint64_t x = s.r.below(total);
     for (std::size_t i = 0; i < n; ++i) {
         if (x < w[i]) return lo + static_cast<i64>(i);
@@ -158,7 +158,7 @@ inline i64 chance(S& s, i64 lo, const std::uint64_t* w, std::size_t n, std::uint
 
 // A decision of `player` among n options, by the random agent; false (the game stops) at the
 // decision limit.
-inline bool decision_allowed(S& s) {
+[[gnu::always_inline]] inline bool decision_allowed(S& s) {
     // the state the last decision led to (the interpreter's simulator checks it there)
     if (s.check_invariants && s.decisions > 0) check_invariants(s);
     if (s.decisions >= s.max_decisions) [[unlikely]] {
@@ -169,7 +169,7 @@ inline bool decision_allowed(S& s) {
     return true;
 }
 
-inline int decide(S& s, i64 player, std::size_t n) {
+[[gnu::always_inline]] inline int decide(S& s, i64 player, std::size_t n) {
     ++s.decisions;
     s.pending_player = player;
     return s.first_agent ? 0 : static_cast<int>(s.ar.below(n));
@@ -183,7 +183,7 @@ inline void broken(S& s, int k) {
     s.broken_order[s.broken_count++] = static_cast<std::uint8_t>(k);
 }
 
-inline i64 active_player(const S& s) { return s.active >= 0 ? s.active : s.pending_player; }
+[[gnu::always_inline]] inline i64 active_player(const S& s) { return s.active >= 0 ? s.active : s.pending_player; }
 
 inline i64 floor_div(const char* where, i64 a, i64 d) {
     if (d == 0) fail(where, "division by zero");

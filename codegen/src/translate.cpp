@@ -573,7 +573,23 @@ private:
         const ir::derived& d = rs_.quantities[q];
         std::vector<std::string> args;
         const std::string ps = params(d.param_count, &args);
-        std::string body = "    " + locals(std::max<std::size_t>(d.locals.size(), d.param_count), d.param_count) + "\n";
+        std::string body;
+        const engine::game::tabulated& table = g_.quantity_tables[q];
+        if (!table.values.empty() && table.sizes.size() == d.param_count) {
+            // tabulated by the engine (it reads only its parameters): a table index inside it
+            const std::string name = fresh("table");
+            consts_ << "static const i64 " << name << "[] = {";
+            for (std::size_t i = 0; i < table.values.size(); ++i) consts_ << (i ? ", " : "") << num(table.values[i]);
+            consts_ << "};\n";
+            std::string inside = "true", index = "0";
+            for (std::size_t i = 0; i < table.sizes.size(); ++i) {
+                const std::string v = "(a" + std::to_string(i) + " - " + num(table.bases[i]) + ")";
+                inside += " && " + v + " >= 0 && " + v + " < " + num(table.sizes[i]);
+                index = "(" + index + ") * " + num(table.sizes[i]) + " + " + v;
+            }
+            body += "    if (" + inside + ") return " + name + "[" + index + "];\n";
+        }
+        body += "    " + locals(std::max<std::size_t>(d.locals.size(), d.param_count), d.param_count) + "\n";
         body += "    const i64 v = " + E(d.expr) + ";\n";
         if (!d.predicate && g_.group_of_quantity[q] != ir::no_id)
             body += "    return v + " + mods_call(g_.group_of_quantity[q], args) + ";\n";
@@ -1120,13 +1136,13 @@ std::string writer::run() {
     array("std::uint32_t", "slot_width", rs_.slots.size(), [&](std::size_t i) { return g_.slots[i].width; });
     out << prelude;
     out << R"CPP(
-inline i64 attr(const char* where, i64 inst, unsigned field) {
+[[gnu::always_inline]] inline i64 attr(const char* where, i64 inst, unsigned field) {
     if (inst < 0 || inst >= WP_INSTANCES) [[unlikely]]
         fail(where, "attribute of no entity");
     return instance_attributes[static_cast<std::size_t>(inst) * WP_STRIDE + field];
 }
 
-inline i64 index_check(const char* where, i64 i, i64 n, const char* what) {
+[[gnu::always_inline]] inline i64 index_check(const char* where, i64 i, i64 n, const char* what) {
     if (i < 0 || i >= n) [[unlikely]]
         fail(where, what);
     return i;
