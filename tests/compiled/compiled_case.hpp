@@ -21,6 +21,7 @@ struct compiled_run {
 struct compiled_case {
     std::string ruleset;  // relative to the source folder
     std::string options;  // name=value,... the translation fixed ("" for the defaults)
+    std::uint64_t games = 150;  // per player count
     std::function<compiled_run(std::uint64_t seed, std::uint64_t agent_seed, int players, std::uint64_t max_decisions)> play;
 };
 

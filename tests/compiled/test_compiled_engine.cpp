@@ -125,7 +125,7 @@ TEST_CASE("the compiled engine plays the interpreter's games", "[compiled]") {
             std::uint64_t games = 0, ended_by_error = 0;
             for (int players = low; players <= high; ++players) {
                 const engine::game g(*rs, players);
-                for (std::uint64_t i = 0; i < 150; ++i) {
+                for (std::uint64_t i = 0; i < c.games; ++i) {
                     const std::uint64_t seed = engine::game_seed(7, i);
                     const interpreted a = play_interpreter(g, seed, 5000);
                     const test::compiled_run b = c.play(seed, seed ^ 0xA5A5A5A5DEADBEEFull, players, 5000);
