@@ -57,6 +57,10 @@ public:
     int end_at = 0;
     const char* end_reason = "";
     const char* pending_end = "";
+    // The lists `choose subset` and `choose order` make, as a stack: a list local holds its
+    // start << 24 | its length (the interpreter's encoding).
+    i64 list_store[WP_LIST_CAP];
+    std::uint32_t list_top = 0;
     i64 active = -1;          // the seat of the innermost loop over the players
     i64 pending_player = -1;  // the seat of the last decision (-1: an ownerless pick)
     bool first_agent = false;       // every seat takes the first legal option (else random)
@@ -183,7 +187,19 @@ inline void broken(S& s, int k) {
     s.broken_order[s.broken_count++] = static_cast<std::uint8_t>(k);
 }
 
-[[gnu::always_inline]] inline i64 active_player(const S& s) { return s.active >= 0 ? s.active : s.pending_player; }
+[[gnu::always_inline]] inline void push_list(S& s, const char* where, i64 v) {
+    if (s.list_top >= WP_LIST_CAP) [[unlikely]]
+        fail(where, "too many elements to choose from");
+    s.list_store[s.list_top++] = v;
+}
+
+inline bool in_list(const S& s, std::uint32_t from, i64 v) {
+    for (std::uint32_t i = from; i < s.list_top; ++i)
+        if (s.list_store[i] == v) return true;
+    return false;
+}
+
+inline i64 active_player(const S& s) { return s.active >= 0 ? s.active : s.pending_player; }
 
 inline i64 floor_div(const char* where, i64 a, i64 d) {
     if (d == 0) fail(where, "division by zero");

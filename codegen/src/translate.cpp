@@ -351,9 +351,22 @@ private:
 
     // ------------------------------------------------ sets
 
+    // How many distinct values of type t there can be in a set (a list's elements).
+    std::string type_capacity(id n, id t) const {
+        const ir::type& ty = rs_.types.at(t);
+        switch (ty.kind) {
+            case type_kind::player: return "WP_MAXP";
+            case type_kind::enumeration: return std::to_string(std::max<std::size_t>(1, rs_.enums.at(ty.ref).members.size()));
+            case type_kind::entity: return std::to_string(std::max<std::uint32_t>(1, g_.kind_count.at(ty.ref)));
+            case type_kind::node: return std::to_string(std::max<std::size_t>(1, rs_.maps.at(ty.ref).nodes.size()));
+            default: refuse(n, "a list of " + ir::type_name(rs_, t));
+        }
+    }
+
     // The number of elements set expression n can hold at most.
     std::string set_capacity(id n) const {
         const ir::node& nd = N(n);
+        if (nd.code == op::local && kind_of(n) == type_kind::list_of) return type_capacity(n, rs_.types[nd.type].value);
         if (kind_of(n) == type_kind::zone) {
             const id kind = rs_.types[nd.type].ref;
             return std::to_string(std::max<std::uint32_t>(1, g_.kind_count.at(kind)));
@@ -394,6 +407,12 @@ private:
                    size + "; ++" + i + ") { " + var + " = " + it + "[" + i + "]; " + body + " } }";
         }
         const std::string i = fresh("i");
+        if (nd.code == op::local && kind_of(n) == type_kind::list_of) {
+            const std::string h = fresh("h");
+            return "{ const i64 " + h + " = l" + std::to_string(nd.ref) + "; if (" + h + " < 0) fail(" + where(n) +
+                   ", \"no list chosen yet\"); for (i64 " + i + " = 0; " + i + " < (" + h + " & 0xFFFFFF); ++" + i + ") { " + var +
+                   " = s.list_store[(" + h + " >> 24) + " + i + "]; " + body + " } }";
+        }
         if (nd.code == op::builtin) {
             const auto b = static_cast<ir::builtin>(nd.ref);
             if (b == ir::builtin::players)
@@ -1204,6 +1223,8 @@ private:
                 return;
             }
             case op::choose_one: return choose(n, o, in);
+            case op::choose_subset:
+            case op::choose_order: return choose_list(n, o, in);
             case op::may: {
                 const id by = child(n, 0);
                 o += P + "{\n" + P + "    const i64 player = " + (N(by).code == op::absent ? std::string("active_player(s)") : E(by)) + ";\n";
@@ -1291,6 +1312,45 @@ private:
         o += P + "}\n";
     }
 
+    // `choose subset` (a yes or no per element, in order) and `choose order` (the next element
+    // among those left, the last one without a decision), as the interpreter's frames step them.
+    void choose_list(id n, std::string& o, int in) {
+        const ir::node& nd = N(n);
+        const std::string P = pad(in);
+        if (N(child(n, 2)).code != op::absent) refuse(n, std::string(ir::name_of(nd.code)) + " with `where`");
+        const bool subset = nd.code == op::choose_subset;
+        const id by = child(n, 1);
+        const std::string player = N(by).code == op::absent ? std::string("-1") : E(by);
+        const std::string w = where(n);
+        o += P + "{\n" + P + "    const std::uint32_t mark = s.list_top;\n";
+        o += P + "    { i64 x = 0; " + for_set(child(n, 0), "x", "if (!in_list(s, mark, x)) push_list(s, " + w + ", x);") + " }\n";
+        o += P + "    const std::uint32_t count = s.list_top - mark, chosen_at = s.list_top;\n";
+        const std::string pick = "        std::size_t pick = 0;\n" + P + "        const i64 player = " + player + ";\n" + P +
+                                 "        if (player < 0) {\n" + P + "            pick = static_cast<std::size_t>(s.r.below(NOPTIONS));\n" + P +
+                                 "            s.pending_player = -1;\n" + P + "        } else {\n" + P +
+                                 "            if (!decision_allowed(s)) return;\n" + P +
+                                 "            pick = static_cast<std::size_t>(decide(s, player, NOPTIONS));\n" + P + "        }\n";
+        auto with_options = [&](const std::string& count_text) {
+            std::string t = pick;
+            for (std::size_t at = t.find("NOPTIONS"); at != std::string::npos; at = t.find("NOPTIONS")) t.replace(at, 8, count_text);
+            return P + t;
+        };
+        if (subset) {
+            o += P + "    for (std::uint32_t i = 0; i < count; ++i) {\n" + with_options("2");
+            o += P + "        if (pick == 0) push_list(s, " + w + ", s.list_store[mark + i]);\n" + P + "    }\n";
+        } else {
+            o += P + "    while (s.list_top - chosen_at < count) {\n" + P + "        i64 left[" + set_capacity(child(n, 0)) + "];\n" + P +
+                 "        std::size_t left_count = 0;\n" + P + "        for (std::uint32_t i = 0; i < count; ++i)\n" + P +
+                 "            if (!in_list(s, chosen_at, s.list_store[mark + i])) left[left_count++] = s.list_store[mark + i];\n" + P +
+                 "        if (left_count == 1) {\n" + P + "            push_list(s, " + w + ", left[0]);\n" + P + "            continue;\n" + P +
+                 "        }\n" + with_options("left_count");
+            o += P + "        push_list(s, " + w + ", left[pick]);\n" + P + "    }\n";
+        }
+        o += P + "    l" + std::to_string(nd.ref) + " = static_cast<i64>(chosen_at) << 24 | static_cast<i64>(s.list_top - chosen_at);\n";
+        statement(child(n, 3), o, in + 1);
+        o += P + "    s.list_top = mark;\n" + P + "}\n";
+    }
+
     void choose(id n, std::string& o, int in) {
         const ir::node& nd = N(n);
         const std::string P = pad(in);
@@ -1376,6 +1436,7 @@ std::string writer::run() {
         << "inline constexpr std::uint32_t WP_CONTENTS = " << std::max<std::uint32_t>(1, g_.contents_size) << ";\n"
         << "inline constexpr i64 WP_ZONES = " << std::max<std::uint32_t>(1, zones) << ";\n"
         << "inline constexpr i64 WP_INSTANCES = " << instances << ";\n"
+        << "inline constexpr std::uint32_t WP_LIST_CAP = 16384;\n"
         << "inline constexpr std::uint32_t WP_STRIDE = " << std::max<std::uint32_t>(1, g_.attribute_stride) << ";\n";
     auto array = [&](const char* type, const char* name, std::size_t n, const std::function<std::int64_t(std::size_t)>& at) {
         out << "static const " << type << " " << name << "[] = {";
@@ -1463,7 +1524,7 @@ inline i64 odds_value(const char* where, i64 a, i64 d) {
         }
     out << "    s.np = players;\n    s.decisions = 0;\n    s.done = s.limit = false;\n    s.end_at = 0;\n"
         << "    s.end_reason = s.pending_end = \"\";\n    s.active = s.pending_player = -1;\n"
-        << "    s.broken = 0;\n    s.broken_count = 0;\n}\n\n";
+        << "    s.broken = 0;\n    s.broken_count = 0;\n    s.list_top = 0;\n}\n\n";
     out << "inline constexpr int invariant_count = " << invariant_names.size() << ";\n";
     out << "static const char* const invariant_names[] = {";
     for (std::size_t i = 0; i < invariant_names.size(); ++i) out << (i ? ", " : "") << quoted(invariant_names[i]);
