@@ -11,6 +11,7 @@
 #include "two_sample.hpp"
 
 #include "cli.hpp"
+#include "westphalia/codegen/translate.hpp"
 #include "westphalia/compiler/compile.hpp"
 #include "westphalia/engine/engine.hpp"
 #include "westphalia/engine/sim.hpp"
@@ -371,6 +372,29 @@ void time_tools(const bench_args& a) {
         }
         std::cout << "compile " << rel << ": " << fixed(median(t) * 1000, 1) << " ms (median of 5)"
                   << (ok ? "" : ", with errors") << "\n";
+        // the compiled engine's translation (the C++ compiler's build comes on top, seconds)
+        if (ok) {
+            dsl::source_manager sources;
+            dsl::diagnostic_sink sink;
+            const auto ir = compiler::compile_ruleset(rs, {}, sources, sink);
+            std::vector<double> tt;
+            std::size_t bytes = 0;
+            std::string failed;
+            for (int r = 0; r < 3 && ir && failed.empty(); ++r) {
+                const auto t0 = clock_type::now();
+                try {
+                    bytes = codegen::translate(*ir).size();
+                } catch (const std::exception& e) {
+                    failed = e.what();
+                }
+                tt.push_back(seconds_since(t0));
+            }
+            if (failed.empty())
+                std::cout << "translate " << rel << ": " << fixed(median(tt) * 1000, 1) << " ms (median of 3; " << bytes / 1024
+                          << " KiB of C++)\n";
+            else
+                std::cout << "translate " << rel << ": not translated (" << failed << ")\n";
+        }
         const fs::path pdf = fs::temp_directory_path() / ("westphalia-bench-" + std::to_string(getpid()) + ".pdf");
         time_command(a, {"check", rel}, a.check_runs);
         time_command(a, {"aid", rel, "-o", pdf.string()});
