@@ -6,7 +6,8 @@
 namespace wp::codegen {
 
 inline constexpr const char* prelude = R"CPP(
-// The engine's generator (engine.hpp): splitmix64, rejection sampling below n.
+// The engine's generator (engine.hpp), repeated here so that the generated file stands alone:
+// splitmix64, rejection sampling below n. tests/compiled fails if the two ever differ.
 struct rng {
     std::uint64_t s = 0;
     std::uint64_t next() {

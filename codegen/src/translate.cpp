@@ -1087,27 +1087,7 @@ private:
         return with_operands(body, 0, [&](const auto& a) { return "i64(" + call_text("req" + std::to_string(nd.ref), a) + ")"; }) + " != 0";
     }
 
-    // The named element whose text holds statement n (the interpreter's statement_owner).
-    std::string statement_owner(id n) const {
-        const ir::source_pos& w = N(n).where;
-        std::string best;
-        std::uint32_t best_line = 0;
-        auto consider = [&](const std::string& what, const ir::provenance& p) {
-            if (p.where.file == w.file && p.where.line <= w.line && p.where.line >= best_line &&
-                (p.where.end_line == 0 || p.where.end_line >= w.line)) {
-                best = what;
-                best_line = p.where.line;
-            }
-        };
-        for (const ir::rule& r : rs_.rules) consider("rule " + r.name, r.prov);
-        for (const ir::block& b : rs_.blocks) consider(b.word + " " + b.path, b.prov);
-        for (const ir::procedure& p : rs_.procedures) consider("procedure " + p.name, p.prov);
-        for (const ir::action& a : rs_.actions) consider("action " + a.name, a.prov);
-        for (const ir::table& t : rs_.tables) consider("table " + t.name, t.prov);
-        if (best.empty())
-            for (const ir::sequence& q : rs_.sequences) consider("sequence " + q.name, q.prov);
-        return best.empty() ? "statement" : best;
-    }
+    std::string statement_owner(id n) const { return g_.statement_owner(n); }
 
     void store(id stmt, id target, const std::string& value, std::string& o, int in) {
         const ir::type& ty = rs_.types.at(N(target).type);

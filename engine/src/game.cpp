@@ -232,6 +232,27 @@ std::string game::position(ir::id node) const {
     return file + ":" + std::to_string(w.line) + ":" + std::to_string(w.column);
 }
 
+std::string game::statement_owner(ir::id n) const {
+    const ir::source_pos& w = rs_.nodes.at(n).where;
+    std::string best;
+    std::uint32_t best_line = 0;
+    auto consider = [&](const std::string& what, const ir::provenance& p) {
+        if (p.where.file == w.file && p.where.line <= w.line && p.where.line >= best_line &&
+            (p.where.end_line == 0 || p.where.end_line >= w.line)) {
+            best = what;
+            best_line = p.where.line;
+        }
+    };
+    for (const ir::rule& r : rs_.rules) consider("rule " + r.name, r.prov);
+    for (const ir::block& b : rs_.blocks) consider(b.word + " " + b.path, b.prov);
+    for (const ir::procedure& p : rs_.procedures) consider("procedure " + p.name, p.prov);
+    for (const ir::action& a : rs_.actions) consider("action " + a.name, a.prov);
+    for (const ir::table& t : rs_.tables) consider("table " + t.name, t.prov);
+    if (best.empty())
+        for (const ir::sequence& q : rs_.sequences) consider("sequence " + q.name, q.prov);
+    return best.empty() ? "statement" : best;
+}
+
 std::string game::instance_text(std::int64_t instance) const {
     if (instance < 0 || static_cast<std::size_t>(instance) >= instance_entity.size()) return "none";
     const ir::entity& e = rs_.entities.at(instance_entity[static_cast<std::size_t>(instance)]);

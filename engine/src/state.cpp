@@ -1292,27 +1292,7 @@ struct interp {
         changed_value(a, stmt);
     }
 
-    // The named element whose text holds statement n (for error messages).
-    std::string statement_owner(id n) const {
-        const ir::source_pos& w = N(n).where;
-        std::string best;
-        std::uint32_t best_line = 0;
-        auto consider = [&](const std::string& what, const ir::provenance& p) {
-            if (p.where.file == w.file && p.where.line <= w.line && p.where.line >= best_line &&
-                (p.where.end_line == 0 || p.where.end_line >= w.line)) {
-                best = what;
-                best_line = p.where.line;
-            }
-        };
-        for (const ir::rule& r : rs.rules) consider("rule " + r.name, r.prov);
-        for (const ir::block& b : rs.blocks) consider(b.word + " " + b.path, b.prov);
-        for (const ir::procedure& p : rs.procedures) consider("procedure " + p.name, p.prov);
-        for (const ir::action& a : rs.actions) consider("action " + a.name, a.prov);
-        for (const ir::table& t : rs.tables) consider("table " + t.name, t.prov);
-        if (best.empty())
-            for (const ir::sequence& q : rs.sequences) consider("sequence " + q.name, q.prov);
-        return best.empty() ? "statement" : best;
-    }
+    std::string statement_owner(id n) const { return g.statement_owner(n); }
 
     // Whether the first statement of `body` can be done: a `do` that is legal, a `choose`
     // with at least one option. Other statements can always be done.

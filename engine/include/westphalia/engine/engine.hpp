@@ -133,6 +133,9 @@ public:
     std::vector<ir::id> flat_statements;
 
     std::string position(ir::id node) const;  // "base/rules.wph:12:3"
+    // The named element whose text holds statement `node` ("rule drain", "phase game.fate",
+    // "sequence game"), for error messages.
+    std::string statement_owner(ir::id node) const;
     std::string value_text(ir::id type, std::int64_t v) const;
     std::string instance_text(std::int64_t instance) const;
 
