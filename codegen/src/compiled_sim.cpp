@@ -137,7 +137,12 @@ engine::sim_report simulate_compiled(const ir::ruleset& rs, const engine::sim_op
     std::vector<engine::sim_game> games;
     games.reserve(o.games);
     std::istringstream in(read(results));
+    std::vector<std::string> rule_counts;
     for (std::string line; std::getline(in, line);) {
+        if (line.rfind("#rules", 0) == 0) {
+            rule_counts = split(line, '\t');
+            continue;
+        }
         const std::vector<std::string> f = split(line, '\t');
         if (f.size() != 5) throw build_error("the compiled game wrote a line that is not a game: " + line);
         engine::sim_game g;
@@ -153,7 +158,19 @@ engine::sim_report simulate_compiled(const ir::ruleset& rs, const engine::sim_op
     if (games.size() != o.games)
         throw build_error("the compiled game reported " + std::to_string(games.size()) + " games of " + std::to_string(o.games));
     if (timing) *timing = t;
-    return engine::summarise(rs, o, games);
+    engine::sim_report r = engine::summarise(rs, o, games);
+    // the rules' firings, as engine::simulate lists them (invariants and examples left out)
+    if (rule_counts.size() < rs.rules.size() + 1) throw build_error("the compiled game did not report the rules' firings");
+    for (std::size_t k = 0; k < rs.rules.size(); ++k) {
+        const ir::rule& rule = rs.rules[k];
+        if (rule.kind == ir::rule_kind::invariant || rule.kind == ir::rule_kind::example) continue;
+        engine::sim_rule sr{rule.name, ir::name_of(rule.kind), 0, 0};
+        std::istringstream counts(rule_counts[k + 1]);
+        counts >> sr.fires >> sr.games;
+        if (sr.fires == 0) r.never_fired.push_back(sr.name);
+        r.rules.push_back(std::move(sr));
+    }
+    return r;
 }
 
 }  // namespace wp::codegen

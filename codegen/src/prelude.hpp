@@ -62,6 +62,15 @@ public:
     // start << 24 | its length (the interpreter's encoding).
     i64 list_store[WP_LIST_CAP];
     std::uint32_t list_top = 0;
+    // Rule firings (with count_fires; interp::fire): once per step (a statement, a loop's
+    // condition, a seat's `wins`) at most; fire_log lists those of the current step.
+    bool count_fires = false;
+    bool reached_decision = false;  // the interpreter's state constructor has returned
+    std::uint64_t fires[WP_RULES] = {};
+    std::uint64_t fire_stamp[WP_RULES] = {};
+    std::uint64_t step = 1;
+    std::uint32_t fire_log[WP_RULES] = {};
+    std::uint32_t fire_log_size = 0;
     i64 active = -1;          // the seat of the innermost loop over the players
     i64 pending_player = -1;  // the seat of the last decision (-1: an ownerless pick)
     bool first_agent = false;       // every seat takes the first legal option (else random)
@@ -164,6 +173,7 @@ inline void zshuffle(S& s, i64 z) {
 // A decision of `player` among n options, by the random agent; false (the game stops) at the
 // decision limit.
 [[gnu::always_inline]] inline bool decision_allowed(S& s) {
+    s.reached_decision = true;
     // the state the last decision led to (the interpreter's simulator checks it there)
     if (s.check_invariants && s.decisions > 0) check_invariants(s);
     if (s.decisions >= s.max_decisions) [[unlikely]] {
@@ -188,7 +198,30 @@ inline void broken(S& s, int k) {
     s.broken_order[s.broken_count++] = static_cast<std::uint8_t>(k);
 }
 
-[[gnu::always_inline]] inline void push_list(S& s, const char* where, i64 v) {
+[[gnu::always_inline]] [[gnu::always_inline]] inline void next_step(S& s) {
+    if (s.count_fires) {
+        ++s.step;
+        s.fire_log_size = 0;
+    }
+}
+
+[[gnu::always_inline]] inline void fire(S& s, std::uint32_t rule) {
+    if (!s.count_fires || s.fire_stamp[rule] == s.step) return;
+    s.fire_stamp[rule] = s.step;
+    ++s.fires[rule];
+    s.fire_log[s.fire_log_size++] = rule;
+}
+
+// Takes back the firings of this step since `mark`.
+inline void undo_fires(S& s, std::uint32_t mark) {
+    for (std::uint32_t i = mark; i < s.fire_log_size; ++i) {
+        --s.fires[s.fire_log[i]];
+        s.fire_stamp[s.fire_log[i]] = 0;
+    }
+    if (s.fire_log_size > mark) s.fire_log_size = mark;
+}
+
+inline void push_list(S& s, const char* where, i64 v) {
     if (s.list_top >= WP_LIST_CAP) [[unlikely]]
         fail(where, "too many elements to choose from");
     s.list_store[s.list_top++] = v;

@@ -800,7 +800,7 @@ private:
         std::string body = "    " + applicable(gi, args, names) + "\n    i64 total = 0;\n";
         for (const auto& [r, flag] : names)
             if (rs_.rules[r].kind == ir::rule_kind::modifier)
-                body += "    if (" + flag + ") total += " + call_text("ra" + std::to_string(r), args) + ";\n";
+                body += "    if (" + flag + ") { total += " + call_text("ra" + std::to_string(r), args) + "; fire(s, " + std::to_string(r) + "); }\n";
         function("i64 mods" + std::to_string(gi) + "(S& s" + ps + ")", body + "    return total;\n");
     }
 
@@ -871,8 +871,8 @@ private:
             body += "    " + applicable(gi, args, names) + "\n    bool have = false;\n    i64 value = 0;\n    const char* first = \"\";\n";
             for (const auto& [r, flag] : names) {
                 if (rs_.rules[r].kind != ir::rule_kind::define) continue;
-                body += "    if (" + flag + ") { const i64 v = " + call_text("rv" + std::to_string(r), args) +
-                        "; if (have && v != value) fail(where, std::string(\"rules \") + first + " +
+                body += "    if (" + flag + ") { const i64 v = " + call_text("rv" + std::to_string(r), args) + "; fire(s, " +
+                        std::to_string(r) + "); if (have && v != value) fail(where, std::string(\"rules \") + first + " +
                         quoted(" and " + rs_.rules[r].name + " contradict each other on " + dec.name) + " + " + on +
                         "); if (!have) first = " + quoted(rs_.rules[r].name) + "; have = true; value = v; }\n";
             }
@@ -893,8 +893,9 @@ private:
         std::string legal = "    " + head + "\n    const bool guard = " +
                             (act.guard == ir::no_id ? std::string("true") : E(act.guard) + " != 0") + ";\n";
         std::string forbidden = "false", permitted = "false", required = "false";
+        std::vector<std::pair<id, std::string>> fire_names;
         if (gi != ir::no_id) {
-            std::vector<std::pair<id, std::string>> names;
+            std::vector<std::pair<id, std::string>>& names = fire_names;
             legal += "    " + applicable(gi, args, names) + "\n";
             for (const auto& [r, flag] : names) {
                 if (rs_.rules[r].kind == ir::rule_kind::forbid) forbidden += " || " + flag;
@@ -903,12 +904,29 @@ private:
             std::vector<std::pair<id, std::string>> rnames;
             std::string req = "    " + applicable(gi, args, rnames) + "\n";
             for (const auto& [r, flag] : rnames)
-                if (rs_.rules[r].kind == ir::rule_kind::require) required += " || " + flag;
+                if (rs_.rules[r].kind == ir::rule_kind::require) {
+                    required += " || " + flag;
+                    req += "    if (" + flag + ") fire(s, " + std::to_string(r) + ");  // it takes \"no\" away from the `may`\n";
+                }
             function("bool req" + std::to_string(a) + "(S& s" + ps + ")", req + "    return " + required + ";\n");
         } else {
             function("bool req" + std::to_string(a) + "(S& s" + ps + ")", "    (void)s;\n    return false;\n");
         }
-        legal += "    return (guard || " + permitted + ") && !(" + forbidden + ");\n";
+        if (gi != ir::no_id) {
+            // a forbid counts where it removes an option that would be legal, a permit where it
+            // makes legal one whose guard fails (interp::action_legal)
+            legal += "    const bool forbidden = " + forbidden + ", permitted = " + permitted + ";\n";
+            legal += "    if (s.count_fires) {\n";
+            for (const auto& [r, flag] : fire_names) {
+                if (rs_.rules[r].kind == ir::rule_kind::forbid)
+                    legal += "        if (" + flag + " && (guard || permitted)) fire(s, " + std::to_string(r) + ");\n";
+                if (rs_.rules[r].kind == ir::rule_kind::permit)
+                    legal += "        if (" + flag + " && !guard && !forbidden) fire(s, " + std::to_string(r) + ");\n";
+            }
+            legal += "    }\n    return (guard || permitted) && !forbidden;\n";
+        } else {
+            legal += "    return guard;\n";
+        }
         function("bool legal" + std::to_string(a) + "(S& s" + ps + ")", legal);
         std::string body = "    " + head + "\n";
         if (act.body != ir::no_id) statement(act.body, body, 1);
@@ -924,6 +942,9 @@ private:
         if (gi != ir::no_id) {
             std::vector<std::pair<id, std::string>> names;
             body += "    " + applicable(gi, args, names) + "\n";
+            // every applicable trigger counts when the event is emitted, before any runs
+            for (const auto& [r, flag] : names)
+                if (rs_.rules[r].kind == ir::rule_kind::trigger) body += "    if (" + flag + ") fire(s, " + std::to_string(r) + ");\n";
             for (const auto& [r, flag] : names)
                 if (rs_.rules[r].kind == ir::rule_kind::trigger)
                     body += "    if (" + flag + ") { " + call_text("rt" + std::to_string(r), args) + "; if (s.done) return; }\n";
@@ -1073,7 +1094,10 @@ private:
             const std::string var = "l" + std::to_string(nd.ref);
             const id w = child(body, 2);
             const std::string test = (N(w).code == op::absent ? std::string("true") : E(w) + " != 0") + " && (" + possible(child(body, 3)) + ")";
-            return "([&]() -> bool { " + for_set(child(body, 0), var, "if (" + test + ") return true;") + " return false; }())";
+            // only asked whether the choice can be made: when it can, the rules met on the way
+            // count where the choice itself is listed (interp::choose_options)
+            return "([&]() -> bool { const std::uint32_t mark = s.fire_log_size; " +
+                   for_set(child(body, 0), var, "if (" + test + ") { undo_fires(s, mark); return true; }") + " return false; }())";
         }
         return "true";
     }
@@ -1121,6 +1145,8 @@ private:
     void statement(id n, std::string& o, int in) {
         const ir::node& nd = N(n);
         const std::string P = pad(in);
+        // each statement is one step of the interpreter: a rule fires at most once in it
+        if (nd.code != op::seq && nd.code != op::block) o += P + "next_step(s);\n";
         switch (nd.code) {
             case op::seq:
                 for (std::uint32_t i = 0; i < nd.child_count; ++i) statement(child(n, i), o, in);
@@ -1166,14 +1192,14 @@ private:
             }
             case op::for_each: return for_each(n, o, in);
             case op::while_:
-                o += P + "while (" + E(child(n, 0)) + " != 0) {\n";
+                o += P + "while ((next_step(s), " + E(child(n, 0)) + " != 0)) {\n";
                 statement(child(n, 1), o, in + 1);
                 o += P + "}\n";
                 return;
             case op::repeat_until:
                 o += P + "do {\n";
                 statement(child(n, 0), o, in + 1);
-                o += P + "} while (" + E(child(n, 1)) + " == 0);\n";
+                o += P + "} while ((next_step(s), " + E(child(n, 1)) + " == 0));\n";
                 return;
             case op::shuffle: o += P + each_target(child(n, 0), "z", "zshuffle(s, z);") + "\n"; return;
             case op::draw:
@@ -1382,7 +1408,7 @@ std::string writer::run() {
     // invariant draws nothing from the game's, as in the interpreter).
     std::vector<std::string> invariant_names;
     {
-        std::string check = "    const rng saved = s.r;\n";
+        std::string check = "    const rng saved = s.r;\n    const bool counting = s.count_fires;\n    s.count_fires = false;\n";
         for (id r = 0; r < rs_.rules.size(); ++r) {
             const ir::rule& rule = rs_.rules[r];
             if (rule.kind != ir::rule_kind::invariant || rule.value == ir::no_id) continue;
@@ -1392,7 +1418,7 @@ std::string writer::run() {
             check += "    if (!inv" + std::to_string(r) + "(s)) broken(s, " + std::to_string(invariant_names.size()) + ");\n";
             invariant_names.push_back(rule.name);
         }
-        fns_ << "static void check_invariants([[maybe_unused]] S& s) {\n" << check << "    s.r = saved;\n}\n\n";
+        fns_ << "static void check_invariants([[maybe_unused]] S& s) {\n" << check << "    s.r = saved;\n    s.count_fires = counting;\n}\n\n";
     }
     const ir::sequence& seq = rs_.sequences[g_.main_sequence];
     {
@@ -1417,6 +1443,7 @@ std::string writer::run() {
         << "inline constexpr i64 WP_ZONES = " << std::max<std::uint32_t>(1, zones) << ";\n"
         << "inline constexpr i64 WP_INSTANCES = " << instances << ";\n"
         << "inline constexpr std::uint32_t WP_LIST_CAP = 16384;\n"
+        << "inline constexpr std::uint32_t WP_RULES = " << std::max<std::size_t>(1, rs_.rules.size()) << ";\n"
         << "inline constexpr std::uint32_t WP_STRIDE = " << std::max<std::uint32_t>(1, g_.attribute_stride) << ";\n";
     auto array = [&](const char* type, const char* name, std::size_t n, const std::function<std::int64_t(std::size_t)>& at) {
         out << "static const " << type << " " << name << "[] = {";
@@ -1504,7 +1531,9 @@ inline i64 odds_value(const char* where, i64 a, i64 d) {
         }
     out << "    s.np = players;\n    s.decisions = 0;\n    s.done = s.limit = false;\n    s.end_at = 0;\n"
         << "    s.end_reason = s.pending_end = \"\";\n    s.active = s.pending_player = -1;\n"
-        << "    s.broken = 0;\n    s.broken_count = 0;\n    s.list_top = 0;\n}\n\n";
+        << "    s.broken = 0;\n    s.broken_count = 0;\n    s.list_top = 0;\n    s.reached_decision = false;\n"
+        << "    if (s.count_fires) {\n        std::fill(s.fires, s.fires + WP_RULES, 0ull);\n        std::fill(s.fire_stamp, s.fire_stamp + WP_RULES, 0ull);\n"
+        << "        s.step = 1;\n        s.fire_log_size = 0;\n    }\n}\n\n";
     out << "inline constexpr int invariant_count = " << invariant_names.size() << ";\n";
     out << "static const char* const invariant_names[] = {";
     for (std::size_t i = 0; i < invariant_names.size(); ++i) out << (i ? ", " : "") << quoted(invariant_names[i]);
@@ -1516,20 +1545,20 @@ inline i64 odds_value(const char* where, i64 a, i64 d) {
     out << "inline constexpr int min_players = " << rs_.min_players << ", max_players = " << g_.players() << ";\n\n";
     out << "// One game with the engine's random agents (engine::play_game, the simulator), or with every\n"
         << "// seat taking the first legal option; with check, the invariants after every decision and at\n"
-        << "// the end (s.broken_*).\n"
+        << "// the end (s.broken_*); with count_fires, how often each rule fired (s.fires, per IR rule).\n"
         << "inline outcome play(game_state& s, int players, std::uint64_t seed, std::uint64_t agent_seed, std::uint64_t max_decisions,\n"
-        << "                    bool check = false, bool first_agent = false) {\n"
+        << "                    bool check = false, bool first_agent = false, bool count_fires = false) {\n"
         << "    outcome o;\n    if (players < 1 || players > WP_MAXP) {\n        o.end_reason = \"engine error\";\n"
         << "        o.error = \"this game is for \" + std::to_string(min_players) + \"..\" + std::to_string(max_players) + \" players\";\n"
         << "        return o;\n    }\n"
-        << "    set_up(s, players);\n    s.r.s = seed;\n    s.ar.s = agent_seed;\n    s.max_decisions = max_decisions;\n"
+        << "    s.count_fires = count_fires;\n    set_up(s, players);\n    s.r.s = seed;\n    s.ar.s = agent_seed;\n    s.max_decisions = max_decisions;\n"
         << "    s.check_invariants = check;\n    s.first_agent = first_agent;\n"
         << "    try {\n        play_sequence(s);\n        if (!s.done) finish(s, \"sequence finished\");\n"
         << "        if (check) check_invariants(s);\n"
         << "        o.decisions = s.decisions;\n        if (s.limit) {\n            o.end_reason = \"decision limit\";\n            return o;\n        }\n"
         << "        o.end_reason = s.end_reason;\n";
     if (g_.wins_decision != ir::no_id)
-        out << "        for (int p = 0; p < s.np; ++p)\n            if (dec" << g_.wins_decision << "(s, \"?\", p) != 0) o.winners |= 1u << p;\n";
+        out << "        for (int p = 0; p < s.np; ++p)\n            if ((next_step(s), dec" << g_.wins_decision << "(s, \"?\", p)) != 0) o.winners |= 1u << p;\n";
     out << "    } catch (const engine_error& e) {\n        o.decisions = s.decisions;\n        o.end_reason = \"engine error\";\n"
         << "        o.error = e.what();\n    }\n    return o;\n}\n\n}  // namespace " << o_.name_space << "\n";
     return out.str();

@@ -141,7 +141,6 @@ sim_report simulate(const ir::ruleset& rs, const sim_options& o) {
     if (o.progress) o.progress(n, n);
 
     sim_report r = summarise(rs, o, outcomes);
-    r.rules_counted = true;
     for (std::size_t k = 0; k < rule_count; ++k) {
         const ir::rule& rule = rs.rules[k];
         if (rule.kind == ir::rule_kind::invariant || rule.kind == ir::rule_kind::example) continue;
@@ -167,7 +166,6 @@ sim_report summarise(const ir::ruleset& rs, const sim_options& o, const std::vec
     const std::uint64_t n = outcomes.size();
     sim_report r;
     r.ruleset = rs.name;
-    r.rules_counted = false;
     r.players = o.players;
     r.seed = o.seed;
     r.agent = o.agent;

@@ -14,6 +14,7 @@ struct compiled_run {
     std::string end_reason;
     std::string error;
     std::uint32_t winners = 0;
+    std::vector<std::uint64_t> fires;  // per IR rule
     std::function<std::int64_t(std::uint32_t slot, int copy, int key)> value;
     std::function<std::vector<std::int64_t>(std::uint32_t zone, int copy)> zone;
 };

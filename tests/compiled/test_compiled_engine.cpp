@@ -45,6 +45,7 @@ struct interpreted {
     std::string end_reason;
     std::string error;
     std::uint32_t winners = 0;
+    std::vector<std::uint64_t> fires;  // per rule, the `wins` decisions included
 };
 
 // As the simulator plays a game (engine/src/sim.cpp), without the invariant checks.
@@ -67,8 +68,9 @@ interpreted play_interpreter(const engine::game& g, std::uint64_t seed, std::uin
         }
         out.decisions = s.decisions();
         out.end_reason = s.is_terminal() ? s.end_reason() : "decision limit";
+        out.fires = s.rule_fires();
         if (s.is_terminal())
-            for (int w : s.winners()) out.winners |= 1u << w;
+            for (int w : s.winners(&out.fires)) out.winners |= 1u << w;
     } catch (const engine::engine_error& e) {
         out.error = e.what();
         out.end_reason = "engine error";
@@ -134,7 +136,13 @@ TEST_CASE("the compiled engine plays the interpreter's games", "[compiled]") {
                     REQUIRE(b.decisions == a.decisions);
                     REQUIRE(b.winners == a.winners);
                     REQUIRE(b.error == a.error);
-                    if (a.error.empty()) REQUIRE(state_differences(g, *a.state, b).empty());
+                    if (a.error.empty()) {
+                        REQUIRE(state_differences(g, *a.state, b).empty());
+                        for (std::size_t r = 0; r < a.fires.size(); ++r) {
+                            INFO("rule " << rs->rules[r].name);
+                            REQUIRE(b.fires.at(r) == a.fires[r]);
+                        }
+                    }
                     ++games;
                     ended_by_error += !a.error.empty();
                 }
@@ -193,9 +201,16 @@ TEST_CASE("a simulation through the compiled engine reports what the interpreter
             const engine::sim_report interpreted = engine::simulate(*rs, o);
             codegen::compiled_sim_timing timing;
             const engine::sim_report compiled = codegen::simulate_compiled(*rs, o, {}, &timing);
-            CHECK_FALSE(compiled.rules_counted);
-            CHECK(compiled.rules.empty());
             require_same_report(compiled, interpreted);
+            REQUIRE(compiled.rules.size() == interpreted.rules.size());
+            for (std::size_t i = 0; i < compiled.rules.size(); ++i) {
+                INFO("rule " << interpreted.rules[i].name);
+                CHECK(compiled.rules[i].name == interpreted.rules[i].name);
+                CHECK(compiled.rules[i].kind == interpreted.rules[i].kind);
+                CHECK(compiled.rules[i].fires == interpreted.rules[i].fires);
+                CHECK(compiled.rules[i].games == interpreted.rules[i].games);
+            }
+            CHECK(compiled.never_fired == interpreted.never_fired);
             CHECK(timing.build_seconds > 0);
         }
     }

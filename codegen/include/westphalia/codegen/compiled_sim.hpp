@@ -1,9 +1,9 @@
 // `westphalia sim --compiled`: a simulation through the compiled engine. The ruleset is
 // translated (translate.hpp), built with the machine's C++ compiler into a program that plays
 // the games on several threads, and its games are summarised as the interpreter's simulation
-// summarises its own: the same seeds give the same games and the same report, except that the
-// compiled engine does not count rule firings (sim_report::rules_counted is false) and does not
-// name the statement that last changed what a broken invariant reads.
+// summarises its own: the same seeds give the same games and the same report (the rules'
+// firings included), except that an invariant violation does not name the statement that last
+// changed what the invariant reads.
 #pragma once
 
 #include "westphalia/engine/sim.hpp"

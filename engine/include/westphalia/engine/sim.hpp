@@ -48,7 +48,6 @@ struct sim_rule {
 
 struct sim_report {
     std::string ruleset;
-    bool rules_counted = true;  // false: `rules` and `never_fired` are empty (the compiled engine)
     int players = 0;
     std::uint64_t seed = 0;
     std::string agent;
@@ -93,7 +92,7 @@ struct sim_game {
 };
 
 // The report of these games (game i seeded with game_seed(o.seed, i)), without the rules'
-// firing counts (rules_counted is false) and coverage: what `simulate` reports from its games,
+// firing counts and coverage (its callers add them): what `simulate` reports from its games,
 // and the compiled engine's simulation (codegen/) from its own.
 sim_report summarise(const ir::ruleset& rs, const sim_options& o, const std::vector<sim_game>& games);
 
