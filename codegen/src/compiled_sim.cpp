@@ -108,7 +108,7 @@ engine::sim_report simulate_compiled(const ir::ruleset& rs, const engine::sim_op
     scratch_folder folder;
     const fs::path dir = folder.path();
     write(dir / "game.cpp", game);
-    write(dir / "main.cpp", "#define WP_NAMESPACE wp_sim_game\n" + std::string(driver_source));
+    write(dir / "main.cpp", "#define WP_NAMESPACE wp_sim_game\n#define WP_COUNT_FIRES 1\n" + std::string(driver_source));
     std::string compiler = build.compiler;
     if (compiler.empty()) {
         const char* cxx = std::getenv("CXX");

@@ -213,7 +213,7 @@ void writer::action_functions(id a) {
         // a forbid counts where it removes an option that would be legal, a permit where it
         // makes legal one whose guard fails (interp::action_legal)
         legal += "    const bool forbidden = " + forbidden + ", permitted = " + permitted + ";\n";
-        legal += "    if (s.count_fires) {\n";
+        legal += "    if (counting(s)) {\n";
         for (const auto& [r, flag] : fire_names) {
             if (rs_.rules[r].kind == ir::rule_kind::forbid)
                 legal += "        if (" + flag + " && (guard || permitted)) fire(s, " + std::to_string(r) + ");\n";

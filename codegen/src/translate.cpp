@@ -69,7 +69,7 @@ std::string writer::run() {
     // invariant draws nothing from the game's, as in the interpreter).
     std::vector<std::string> invariant_names;
     {
-        std::string check = "    const rng saved = s.r;\n    const bool counting = s.count_fires;\n    s.count_fires = false;\n";
+        std::string check = "    const rng saved = s.r;\n    const bool was_counting = s.count_fires;\n    s.count_fires = false;\n";
         for (id r = 0; r < rs_.rules.size(); ++r) {
             const ir::rule& rule = rs_.rules[r];
             if (rule.kind != ir::rule_kind::invariant || rule.value == ir::no_id) continue;
@@ -79,7 +79,7 @@ std::string writer::run() {
             check += "    if (!inv" + std::to_string(r) + "(s)) broken(s, " + std::to_string(invariant_names.size()) + ");\n";
             invariant_names.push_back(rule.name);
         }
-        fns_ << "static void check_invariants([[maybe_unused]] S& s) {\n" << check << "    s.r = saved;\n    s.count_fires = counting;\n}\n\n";
+        fns_ << "static void check_invariants([[maybe_unused]] S& s) {\n" << check << "    s.r = saved;\n    s.count_fires = was_counting;\n}\n\n";
     }
     const ir::sequence& seq = rs_.sequences[g_.main_sequence];
     {
@@ -206,7 +206,8 @@ inline i64 odds_value(const char* where, i64 a, i64 d) {
     out << "inline constexpr int min_players = " << rs_.min_players << ", max_players = " << g_.players() << ";\n\n";
     out << "// One game with the engine's random agents (engine::play_game, the simulator), or with every\n"
         << "// seat taking the first legal option; with check, the invariants after every decision and at\n"
-        << "// the end (s.broken_*); with count_fires, how often each rule fired (s.fires, per IR rule).\n"
+        << "// the end (s.broken_*); with count_fires, how often each rule fired (s.fires, per IR rule: only\n"
+        << "// when WP_COUNT_FIRES is defined as 1 before this file is included).\n"
         << "inline outcome play(game_state& s, int players, std::uint64_t seed, std::uint64_t agent_seed, std::uint64_t max_decisions,\n"
         << "                    bool check = false, bool first_agent = false, bool count_fires = false) {\n"
         << "    outcome o;\n    if (players < 1 || players > WP_MAXP) {\n        o.end_reason = \"engine error\";\n"
