@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -75,10 +76,15 @@ int run(const std::vector<std::string>& args, const fs::path& log) {
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+// The first `lines` lines of text, "..." after them when there are more.
 std::string first_lines(const std::string& text, std::size_t lines) {
     std::size_t at = 0;
-    for (std::size_t i = 0; i < lines && at != std::string::npos; ++i) at = text.find('\n', at == 0 ? 0 : at + 1);
-    return at == std::string::npos ? text : text.substr(0, at) + "\n...";
+    for (std::size_t i = 0; i < lines; ++i) {
+        at = text.find('\n', at);
+        if (at == std::string::npos || at + 1 == text.size()) return text;
+        ++at;
+    }
+    return text.substr(0, at) + "...";
 }
 
 std::vector<std::string> split(const std::string& line, char sep) {

@@ -117,9 +117,7 @@ void writer::quantity_function(id q) {
     if (!table.values.empty() && table.sizes.size() == d.param_count) {
         // tabulated by the engine (it reads only its parameters): a table index inside it
         const std::string name = fresh("table");
-        consts_ << "static const i64 " << name << "[] = {";
-        for (std::size_t i = 0; i < table.values.size(); ++i) consts_ << (i ? ", " : "") << num(table.values[i]);
-        consts_ << "};\n";
+        write_array(consts_, "i64", name, numbers(table.values));
         std::string inside = "true", index = "0";
         for (std::size_t i = 0; i < table.sizes.size(); ++i) {
             const std::string v = "(a" + std::to_string(i) + " - " + num(table.bases[i]) + ")";
@@ -189,40 +187,35 @@ void writer::action_functions(id a) {
     // legal<a>: its guard or an applicable permit, and no applicable forbid
     std::string legal = "    " + head + "\n    const bool guard = " +
                         (act.guard == ir::no_id ? std::string("true") : E(act.guard) + " != 0") + ";\n";
-    std::string forbidden = "false", permitted = "false", required = "false";
-    std::vector<std::pair<id, std::string>> fire_names;
-    if (gi != ir::no_id) {
-        std::vector<std::pair<id, std::string>>& names = fire_names;
+    if (gi == ir::no_id) {
+        legal += "    return guard;\n";
+        function("bool req" + std::to_string(a) + "(S& s" + ps + ")", "    return false;\n");
+    } else {
+        std::string forbidden = "false", permitted = "false", required = "false";
+        std::vector<std::pair<id, std::string>> names, req_names;
         legal += "    " + applicable(gi, args, names) + "\n";
         for (const auto& [r, flag] : names) {
             if (rs_.rules[r].kind == ir::rule_kind::forbid) forbidden += " || " + flag;
             if (rs_.rules[r].kind == ir::rule_kind::permit) permitted += " || " + flag;
         }
-        std::vector<std::pair<id, std::string>> rnames;
-        std::string req = "    " + applicable(gi, args, rnames) + "\n";
-        for (const auto& [r, flag] : rnames)
-            if (rs_.rules[r].kind == ir::rule_kind::require) {
-                required += " || " + flag;
-                req += "    if (" + flag + ") fire(s, " + std::to_string(r) + ");  // it takes \"no\" away from the `may`\n";
-            }
-        function("bool req" + std::to_string(a) + "(S& s" + ps + ")", req + "    return " + required + ";\n");
-    } else {
-        function("bool req" + std::to_string(a) + "(S& s" + ps + ")", "    (void)s;\n    return false;\n");
-    }
-    if (gi != ir::no_id) {
         // a forbid counts where it removes an option that would be legal, a permit where it
         // makes legal one whose guard fails (interp::action_legal)
         legal += "    const bool forbidden = " + forbidden + ", permitted = " + permitted + ";\n";
         legal += "    if (counting(s)) {\n";
-        for (const auto& [r, flag] : fire_names) {
+        for (const auto& [r, flag] : names) {
             if (rs_.rules[r].kind == ir::rule_kind::forbid)
                 legal += "        if (" + flag + " && (guard || permitted)) fire(s, " + std::to_string(r) + ");\n";
             if (rs_.rules[r].kind == ir::rule_kind::permit)
                 legal += "        if (" + flag + " && !guard && !forbidden) fire(s, " + std::to_string(r) + ");\n";
         }
         legal += "    }\n    return (guard || permitted) && !forbidden;\n";
-    } else {
-        legal += "    return guard;\n";
+        std::string req = "    " + applicable(gi, args, req_names) + "\n";
+        for (const auto& [r, flag] : req_names)
+            if (rs_.rules[r].kind == ir::rule_kind::require) {
+                required += " || " + flag;
+                req += "    if (" + flag + ") fire(s, " + std::to_string(r) + ");  // it takes \"no\" away from the `may`\n";
+            }
+        function("bool req" + std::to_string(a) + "(S& s" + ps + ")", req + "    return " + required + ";\n");
     }
     function("bool legal" + std::to_string(a) + "(S& s" + ps + ")", legal);
     std::string body = "    " + head + "\n";
@@ -262,10 +255,7 @@ void writer::procedure_function(id p) {
 std::string writer::key_index(id table_node, const ir::key_map& km, const std::string& k) {
     if (km.kind == ir::key_range_kind::odds) refuse(table_node, "odds tables");
     const std::string name = fresh("keys");
-    consts_ << "static const std::int32_t " << name << "[] = {";
-    for (std::size_t i = 0; i < km.dense.size(); ++i) consts_ << (i ? ", " : "") << km.dense[i];
-    if (km.dense.empty()) consts_ << "-1";
-    consts_ << "};\n";
+    write_array(consts_, "std::int32_t", name, numbers(std::vector<std::int64_t>(km.dense.begin(), km.dense.end())), "-1");
     if (km.kind == ir::key_range_kind::member)
         return "(" + k + " < 0 || " + k + " >= " + std::to_string(km.dense.size()) + " ? -1 : " + name + "[" + k + "])";
     return "(" + k + " < " + num(km.min) + " ? " + std::to_string(km.below) + " : " + k + " > " + num(km.max) + " ? " +

@@ -90,10 +90,9 @@ std::string writer::text_code(id type, const std::string& v) {
             else
                 for (const ir::map_node& m : rs_.maps.at(t.ref).nodes) names.push_back(m.name);
             const std::string table = fresh("names");
-            consts_ << "static const char* const " << table << "[] = {";
-            for (std::size_t i = 0; i < names.size(); ++i) consts_ << (i ? ", " : "") << quoted(names[i]);
-            if (names.empty()) consts_ << "nullptr";
-            consts_ << "};\n";
+            std::vector<std::string> items;
+            for (const std::string& name : names) items.push_back(quoted(name));
+            write_array(consts_, "char* const", table, items, "nullptr");
             return "(" + v + " >= 0 && " + v + " < " + std::to_string(names.size()) + " ? std::string(" + table + "[" + v +
                    "]) : " + (t.kind == type_kind::node ? std::string("std::string(\"none\")") : "std::to_string(" + v + ")") + ")";
         }
@@ -115,7 +114,7 @@ std::string writer::call_text(const std::string& fn, const std::vector<std::stri
     return t + ")";
 }
 
-// How many distinct values of type t there can be in a set (a list's elements).
+// How many distinct values of type t there can be in a set (a list's elements, a type's members).
 std::string writer::type_capacity(id n, id t) const {
     const ir::type& ty = rs_.types.at(t);
     switch (ty.kind) {
@@ -148,16 +147,7 @@ std::string writer::set_capacity(id n) const {
         }
         return "WP_MAXP";
     }
-    if (nd.code == op::type_members) {
-        const ir::type& t = rs_.types.at(nd.ref);
-        switch (t.kind) {
-            case type_kind::player: return "WP_MAXP";
-            case type_kind::enumeration: return std::to_string(std::max<std::size_t>(1, rs_.enums.at(t.ref).members.size()));
-            case type_kind::entity: return std::to_string(std::max<std::uint32_t>(1, g_.kind_count.at(t.ref)));
-            case type_kind::node: return std::to_string(std::max<std::size_t>(1, rs_.maps.at(t.ref).nodes.size()));
-            default: break;
-        }
-    }
+    if (nd.code == op::type_members) return type_capacity(n, nd.ref);
     refuse(n, std::string("this kind of set (") + ir::name_of(nd.code) + ")");
 }
 
@@ -380,9 +370,9 @@ std::string writer::E(id n) {
 
 std::string writer::weights(const std::vector<std::uint64_t>& w) {
     const std::string name = fresh("weights");
-    consts_ << "static const std::uint64_t " << name << "[] = {";
-    for (std::size_t i = 0; i < w.size(); ++i) consts_ << (i ? ", " : "") << w[i] << "ULL";
-    consts_ << "};\n";
+    std::vector<std::string> items;
+    for (std::uint64_t x : w) items.push_back(std::to_string(x) + "ULL");
+    write_array(consts_, "std::uint64_t", name, items);
     return name;
 }
 

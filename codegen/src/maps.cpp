@@ -23,10 +23,7 @@ std::string writer::map_data(id m) {
     const ir::map& mp = rs_.maps[m];
     const std::size_t nodes = mp.nodes.size();
     auto list = [&](const std::string& type, const std::string& name, const std::vector<std::int64_t>& v) {
-        consts_ << "static const " << type << " " << p << name << "[] = {";
-        for (std::size_t i = 0; i < v.size(); ++i) consts_ << (i ? (i % 20 ? ", " : ",\n    ") : "") << v[i];
-        if (v.empty()) consts_ << "0";
-        consts_ << "};\n";
+        write_array(consts_, type, p + name, numbers(v));
     };
     std::vector<std::int64_t> terrain, values, nb_first{0}, nb, ne_first{0}, ne, col, row;
     for (std::size_t i = 0; i < nodes; ++i) {
@@ -63,10 +60,9 @@ std::string writer::map_data(id m) {
     list("bool", "edir", edir);
     list("std::uint32_t", "ek_first", ek_first);
     list("i64", "ek", ek);
-    consts_ << "static const char* const " << p << "names[] = {";
-    for (std::size_t i = 0; i < nodes; ++i) consts_ << (i ? (i % 12 ? ", " : ",\n    ") : "") << quoted(mp.nodes[i].name);
-    if (nodes == 0) consts_ << "nullptr";
-    consts_ << "};\n";
+    std::vector<std::string> names;
+    for (const ir::map_node& nd : mp.nodes) names.push_back(quoted(nd.name));
+    write_array(consts_, "char* const", p + "names", names, "nullptr");
     if (mp.kind != ir::map_kind::hexgrid) {
         if (nodes > 1024) throw unsupported("the compiled engine does not translate an area map of more than 1024 areas yet", mp.prov.where);
         std::vector<std::int64_t> dist;
@@ -172,11 +168,9 @@ std::int64_t writer::odds_step(std::int64_t a, std::int64_t b, ir::rounding r) {
 std::string writer::odds_index(const ir::table& tb, const ir::table_key& key, const std::vector<ir::key_range>& ranges,
                        const std::string& k, const char* what) {
     const std::string steps = fresh("steps");
-    consts_ << "static const i64 " << steps << "[] = {";
-    for (std::size_t i = 0; i < ranges.size(); ++i)
-        consts_ << (i ? ", " : "") << num(odds_step(ranges[i].lo, ranges[i].hi, ir::rounding::defender));
-    if (ranges.empty()) consts_ << "0";
-    consts_ << "};\n";
+    std::vector<std::int64_t> at;
+    for (const ir::key_range& r : ranges) at.push_back(odds_step(r.lo, r.hi, ir::rounding::defender));
+    write_array(consts_, "i64", steps, numbers(at));
     std::string clamp;
     if (key.has_clamp) {
         if (!key.clamp_lo.open_lo)

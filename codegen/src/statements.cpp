@@ -37,10 +37,6 @@ std::string writer::required(id body) {
     return with_operands(body, 0, [&](const auto& a) { return "i64(" + call_text("req" + std::to_string(nd.ref), a) + ")"; }) + " != 0";
 }
 
-std::string writer::statement_owner(id n) const {
-    return g_.statement_owner(n);
-}
-
 void writer::store(id stmt, id target, const std::string& value, std::string& o, int in) {
     const ir::type& ty = rs_.types.at(N(target).type);
     const id slot = slot_of(target);
@@ -51,12 +47,12 @@ void writer::store(id stmt, id target, const std::string& value, std::string& o,
             o += "v = std::clamp(v, " + num(ty.lo) + ", " + num(ty.hi) + ");\n";
         else
             o += "fail(" + where(stmt) + ", " + quoted("slot " + rs_.slots[slot].name + " would be ") + " + std::to_string(v) + " +
-                 quoted(", outside " + std::to_string(ty.lo) + ".." + std::to_string(ty.hi) + " (" + statement_owner(stmt) + ")") + ");\n";
+                 quoted(", outside " + std::to_string(ty.lo) + ".." + std::to_string(ty.hi) + " (" + g_.statement_owner(stmt) + ")") + ");\n";
     }
     o += pad(in + 1) + "const std::size_t at = " + A(target) + ";\n";
     if (N(target).code != op::index && rs_.slots[slot].flag)
         o += pad(in + 1) + "if (s.v[at] != 0 && v == 0) fail(" + where(stmt) + ", " +
-             quoted("flag " + rs_.slots[slot].name + " may not go back to false (" + statement_owner(stmt) + ")") + ");\n";
+             quoted("flag " + rs_.slots[slot].name + " may not go back to false (" + g_.statement_owner(stmt) + ")") + ");\n";
     o += pad(in + 1) + "s.v[at] = v;\n" + pad(in) + "}\n";
 }
 
@@ -136,7 +132,7 @@ void writer::statement(id n, std::string& o, int in) {
             o += P + "{\n" + P + "    const i64 count = " + E(child(n, 0)) + ";\n" + P + "    const i64 from = " + Z(child(n, 1)) +
                  ";\n" + P + "    bool empty = false;\n" + P + "    for (i64 i = 0; i < count && !empty; ++i) " +
                  each_target(child(n, 2), "to",
-                             "if (empty || s.zs[from] == 0) { empty = true; break; } const i64 top = ztop(s, from); zremove(s, " +
+                             "if (s.zs[from] == 0) { empty = true; break; } const i64 top = ztop(s, from); zremove(s, " +
                                  w + ", from, top); zadd(s, " + w + ", to, top);") +
                  "\n" + P + "}\n";
             return;
@@ -248,6 +244,13 @@ void writer::for_each(id n, std::string& o, int in) {
 
 // `choose subset` (a yes or no per element, in order) and `choose order` (the next element
 // among those left, the last one without a decision), as the interpreter's frames step them.
+std::string writer::pick(const std::string& P, const std::string& player, const std::string& count) {
+    return P + "std::size_t pick = 0;\n" + P + "if (const i64 player = " + player + "; player < 0) {\n" + P +
+           "    pick = static_cast<std::size_t>(s.r.below(" + count + "));\n" + P + "    s.pending_player = -1;\n" + P + "} else {\n" + P +
+           "    if (!decision_allowed(s)) return;\n" + P + "    pick = static_cast<std::size_t>(decide(s, player, " + count + "));\n" + P +
+           "}\n";
+}
+
 void writer::choose_list(id n, std::string& o, int in) {
     const ir::node& nd = N(n);
     const std::string P = pad(in);
@@ -259,25 +262,15 @@ void writer::choose_list(id n, std::string& o, int in) {
     o += P + "{\n" + P + "    const std::uint32_t mark = s.list_top;\n";
     o += P + "    { i64 x = 0; " + for_set(child(n, 0), "x", "if (!in_list(s, mark, x)) push_list(s, " + w + ", x);") + " }\n";
     o += P + "    const std::uint32_t count = s.list_top - mark, chosen_at = s.list_top;\n";
-    const std::string pick = "        std::size_t pick = 0;\n" + P + "        const i64 player = " + player + ";\n" + P +
-                             "        if (player < 0) {\n" + P + "            pick = static_cast<std::size_t>(s.r.below(NOPTIONS));\n" + P +
-                             "            s.pending_player = -1;\n" + P + "        } else {\n" + P +
-                             "            if (!decision_allowed(s)) return;\n" + P +
-                             "            pick = static_cast<std::size_t>(decide(s, player, NOPTIONS));\n" + P + "        }\n";
-    auto with_options = [&](const std::string& count_text) {
-        std::string t = pick;
-        for (std::size_t at = t.find("NOPTIONS"); at != std::string::npos; at = t.find("NOPTIONS")) t.replace(at, 8, count_text);
-        return P + t;
-    };
     if (subset) {
-        o += P + "    for (std::uint32_t i = 0; i < count; ++i) {\n" + with_options("2");
+        o += P + "    for (std::uint32_t i = 0; i < count; ++i) {\n" + pick(P + "        ", player, "2");
         o += P + "        if (pick == 0) push_list(s, " + w + ", s.list_store[mark + i]);\n" + P + "    }\n";
     } else {
         o += P + "    while (s.list_top - chosen_at < count) {\n" + P + "        i64 left[" + set_capacity(child(n, 0)) + "];\n" + P +
              "        std::size_t left_count = 0;\n" + P + "        for (std::uint32_t i = 0; i < count; ++i)\n" + P +
              "            if (!in_list(s, chosen_at, s.list_store[mark + i])) left[left_count++] = s.list_store[mark + i];\n" + P +
              "        if (left_count == 1) {\n" + P + "            push_list(s, " + w + ", left[0]);\n" + P + "            continue;\n" + P +
-             "        }\n" + with_options("left_count");
+             "        }\n" + pick(P + "        ", player, "left_count");
         o += P + "        push_list(s, " + w + ", left[pick]);\n" + P + "    }\n";
     }
     o += P + "    l" + std::to_string(nd.ref) + " = static_cast<i64>(chosen_at) << 24 | static_cast<i64>(s.list_top - chosen_at);\n";
@@ -295,11 +288,7 @@ void writer::choose(id n, std::string& o, int in) {
     o += P + "    " + for_set(child(n, 0), var, "if (" + test + ") options[count++] = " + var + ";") + "\n";
     o += P + "    if (count == 0) fail(" + where(n) + ", \"a choice with no legal option\");\n";
     const id by = child(n, 1);
-    o += P + "    const i64 player = " + (N(by).code == op::absent ? std::string("-1") : E(by)) + ";\n";
-    o += P + "    std::size_t pick = 0;\n";
-    o += P + "    if (player < 0) {\n" + P + "        pick = static_cast<std::size_t>(s.r.below(count));\n" + P +
-         "        s.pending_player = -1;\n" + P + "    } else {\n" + P + "        if (!decision_allowed(s)) return;\n" + P +
-         "        pick = static_cast<std::size_t>(decide(s, player, count));\n" + P + "    }\n";
+    o += pick(P + "    ", N(by).code == op::absent ? std::string("-1") : E(by), "count");
     o += P + "    " + var + " = options[pick];\n";
     statement(child(n, 3), o, in + 1);
     o += P + "}\n";

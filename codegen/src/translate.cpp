@@ -39,6 +39,22 @@ std::string num(std::int64_t v) {
     return "i64(" + std::to_string(v) + "LL)";
 }
 
+std::vector<std::string> numbers(const std::vector<std::int64_t>& values) {
+    std::vector<std::string> out;
+    out.reserve(values.size());
+    for (std::int64_t v : values)
+        out.push_back(v == std::numeric_limits<std::int64_t>::min() ? num(v) : std::to_string(v));
+    return out;
+}
+
+void write_array(std::ostream& out, const std::string& type, const std::string& name, const std::vector<std::string>& items,
+                 const std::string& none) {
+    out << "[[maybe_unused]] static const " << type << " " << name << "[] = {";
+    for (std::size_t i = 0; i < items.size(); ++i) out << (i ? (i % 16 ? ", " : ",\n    ") : "") << items[i];
+    if (items.empty()) out << none;
+    out << "};\n";
+}
+
 std::string writer::run() {
     chance_node_.assign(rs_.nodes.size(), -1);
     chance_quantity_.assign(rs_.quantities.size(), -1);
@@ -107,10 +123,14 @@ std::string writer::run() {
         << "inline constexpr std::uint32_t WP_RULES = " << std::max<std::size_t>(1, rs_.rules.size()) << ";\n"
         << "inline constexpr std::uint32_t WP_STRIDE = " << std::max<std::uint32_t>(1, g_.attribute_stride) << ";\n";
     auto array = [&](const char* type, const char* name, std::size_t n, const std::function<std::int64_t(std::size_t)>& at) {
-        out << "static const " << type << " " << name << "[] = {";
-        for (std::size_t i = 0; i < n; ++i) out << (i ? (i % 16 ? ", " : ",\n    ") : "") << at(i);
-        if (n == 0) out << "0";
-        out << "};\n";
+        std::vector<std::int64_t> v;
+        for (std::size_t i = 0; i < n; ++i) v.push_back(at(i));
+        write_array(out, type, name, numbers(v));
+    };
+    auto texts = [&](const char* name, const std::vector<std::string>& v) {
+        std::vector<std::string> items;
+        for (const std::string& t : v) items.push_back(quoted(t));
+        write_array(out, "char* const", name, items, "nullptr");
     };
     array("std::uint32_t", "zone_offset", zones, [&](std::size_t i) { return g_.zone_capacity_offset[i]; });
     array("std::int32_t", "zone_kind", zones,
@@ -118,23 +138,18 @@ std::string writer::run() {
     array("std::int32_t", "instance_entity", instances, [&](std::size_t i) { return g_.instance_entity[i]; });
     array("std::int32_t", "instance_kind", instances,
           [&](std::size_t i) { return static_cast<std::int64_t>(rs_.entities[g_.instance_entity[i]].kind); });
-    out << "static const i64 instance_attributes[] = {";
-    for (std::size_t i = 0; i < g_.instance_attributes.size(); ++i) out << (i ? (i % 16 ? ", " : ",\n    ") : "") << num(g_.instance_attributes[i]);
-    if (g_.instance_attributes.empty()) out << "0";
-    out << "};\n";
+    write_array(out, "i64", "instance_attributes", numbers(g_.instance_attributes));
     array("std::uint32_t", "zone_first_of", rs_.zones.size(), [&](std::size_t i) { return g_.zone_first[i]; });
-    out << "static const char* const instance_names[] = {";
-    for (std::uint32_t i = 0; i < instances; ++i) out << (i ? (i % 8 ? ", " : ",\n    ") : "") << quoted(g_.instance_text(i));
-    if (instances == 0) out << "nullptr";
-    out << "};\nstatic const char* const zone_names[] = {";
+    std::vector<std::string> instance_names, zone_names;
+    for (std::uint32_t i = 0; i < instances; ++i) instance_names.push_back(g_.instance_text(i));
     for (std::uint32_t z = 0; z < zones; ++z) {
         const id zone = g_.zone_instance_zone[z];
         std::string name = rs_.zones[zone].name;
         if (rs_.zones[zone].per_player) name += "[P" + std::to_string(z - g_.zone_first[zone] + 1) + "]";
-        out << (z ? (z % 8 ? ", " : ",\n    ") : "") << quoted(name);
+        zone_names.push_back(name);
     }
-    if (zones == 0) out << "nullptr";
-    out << "};\n";
+    texts("instance_names", instance_names);
+    texts("zone_names", zone_names);
     array("std::uint32_t", "slot_offset", rs_.slots.size(), [&](std::size_t i) { return g_.slots[i].offset; });
     array("std::uint32_t", "slot_width", rs_.slots.size(), [&](std::size_t i) { return g_.slots[i].width; });
     out << prelude;
@@ -196,10 +211,8 @@ inline i64 odds_value(const char* where, i64 a, i64 d) {
         << "    if (s.count_fires) {\n        std::fill(s.fires, s.fires + WP_RULES, 0ull);\n        std::fill(s.fire_stamp, s.fire_stamp + WP_RULES, 0ull);\n"
         << "        s.step = 1;\n        s.fire_log_size = 0;\n    }\n}\n\n";
     out << "inline constexpr int invariant_count = " << invariant_names.size() << ";\n";
-    out << "static const char* const invariant_names[] = {";
-    for (std::size_t i = 0; i < invariant_names.size(); ++i) out << (i ? ", " : "") << quoted(invariant_names[i]);
-    if (invariant_names.empty()) out << "nullptr";
-    out << "};\n\n";
+    texts("invariant_names", invariant_names);
+    out << "\n";
 
     out << "struct outcome {\n    std::uint64_t decisions = 0;\n    const char* end_reason = \"\";  // or \"decision limit\", \"engine error\"\n"
         << "    std::string error;  // the engine error's message\n    std::uint32_t winners = 0;  // bit p: seat p wins\n};\n\n";
@@ -228,7 +241,7 @@ inline i64 odds_value(const char* where, i64 a, i64 d) {
 
 std::string translate(const ir::ruleset& rs, const translate_options& options) {
     const int players = static_cast<int>(rs.max_players > 0 ? std::min<std::int64_t>(rs.max_players, 32) : 8);
-    const engine::game g(rs, players, options.options);
+    const engine::game g(rs, players);
     return writer(g.ruleset(), g, options).run();
 }
 

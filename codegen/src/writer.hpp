@@ -25,6 +25,12 @@ using ir::type_kind;
 std::string quoted(const std::string& s);
 // A C++ i64 literal of v.
 std::string num(std::int64_t v);
+// The decimal text of each value (the most negative one spelt so that C++ reads it).
+std::vector<std::string> numbers(const std::vector<std::int64_t>& values);
+// Writes `static const <type> <name>[] = {...};` from the elements' texts; `none` stands for an
+// empty list (C++ has no empty arrays).
+void write_array(std::ostream& out, const std::string& type, const std::string& name, const std::vector<std::string>& items,
+                 const std::string& none = "0");
 
 class writer {
 public:
@@ -198,9 +204,11 @@ private:
     // Whether the first statement of `body` is a `do` a `require` rule demands (body_required).
     std::string required(id body);
 
-    std::string statement_owner(id n) const;
-
     void store(id stmt, id target, const std::string& value, std::string& o, int in);
+
+    // Lines that set `pick` to one of `count` options: drawn when `player` is none (an ownerless
+    // choice), else the agent's, after the decision limit (which ends the game).
+    static std::string pick(const std::string& pad, const std::string& player, const std::string& count);
 
     // The zone instances a statement acts on: one, or each seat's for a per-player zone.
     std::string each_target(id n, const std::string& var, const std::string& body);

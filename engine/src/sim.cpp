@@ -83,20 +83,6 @@ game_outcome play_one(const game& g, std::uint64_t seed, agent& a, const sim_opt
     return out;
 }
 
-const char* kind_name(ir::rule_kind k) {
-    switch (k) {
-        case ir::rule_kind::modifier: return "modifier";
-        case ir::rule_kind::define: return "define";
-        case ir::rule_kind::forbid: return "forbid";
-        case ir::rule_kind::permit: return "permit";
-        case ir::rule_kind::require: return "require";
-        case ir::rule_kind::trigger: return "trigger";
-        case ir::rule_kind::invariant: return "invariant";
-        case ir::rule_kind::example: return "example";
-    }
-    return "rule";
-}
-
 }  // namespace
 
 void merge_coverage(std::vector<std::uint8_t>& into, const std::vector<std::uint8_t>& from) {
@@ -144,7 +130,7 @@ sim_report simulate(const ir::ruleset& rs, const sim_options& o) {
     for (std::size_t k = 0; k < rule_count; ++k) {
         const ir::rule& rule = rs.rules[k];
         if (rule.kind == ir::rule_kind::invariant || rule.kind == ir::rule_kind::example) continue;
-        sim_rule sr{rule.name, kind_name(rule.kind), 0, 0};
+        sim_rule sr{rule.name, ir::name_of(rule.kind), 0, 0};
         for (const thread_totals& t : totals) {
             sr.fires += t.fires[k];
             sr.games += t.games[k];

@@ -1282,17 +1282,16 @@ struct interp {
                 } else if (ty.policy == ir::overflow::error) {
                     fail(stmt, "slot " + rs.slots[slot_of(target)].name + " would be " + std::to_string(v) +
                                    ", outside " + std::to_string(ty.lo) + ".." + std::to_string(ty.hi) + " (" +
-                                   statement_owner(stmt) + ")");
+                                   g.statement_owner(stmt) + ")");
                 }
             }
         }
         if (N(target).code != op::index && rs.slots[slot_of(target)].flag && s.values_[a] != 0 && v == 0)
-            fail(stmt, "flag " + rs.slots[slot_of(target)].name + " may not go back to false (" + statement_owner(stmt) + ")");
+            fail(stmt, "flag " + rs.slots[slot_of(target)].name + " may not go back to false (" + g.statement_owner(stmt) + ")");
         s.values_[a] = v;
         changed_value(a, stmt);
     }
 
-    std::string statement_owner(id n) const { return g.statement_owner(n); }
 
     // Whether the first statement of `body` can be done: a `do` that is legal, a `choose`
     // with at least one option. Other statements can always be done.
@@ -2284,8 +2283,7 @@ std::string state::last_change(const std::string& invariant) const {
                 writer = zone_writer_[z];
             }
     if (writer == ir::no_id) return "";
-    state copy(*this);
-    return interp(copy).statement_owner(writer) + " at " + g_->position(writer);
+    return g_->statement_owner(writer) + " at " + g_->position(writer);
 }
 
 std::int64_t state::slot_value(const std::string& slot, int index, int key) const {

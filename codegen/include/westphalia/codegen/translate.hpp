@@ -11,7 +11,6 @@
 
 #include "westphalia/ir/ir.hpp"
 
-#include <map>
 #include <stdexcept>
 #include <string>
 
@@ -27,12 +26,10 @@ public:
 struct translate_options {
     // The C++ namespace of the generated code (an identifier).
     std::string name_space = "wp_compiled";
-    // Option values (as `westphalia --option` takes them); the generated game has them fixed.
-    std::map<std::string, std::string> options;
 };
 
-// The C++ source. Throws `unsupported` for a construct it does not translate, and
-// engine::engine_error for an unknown option.
+// The C++ source, with the options the IR has selected (`--option` when compiling) fixed in it.
+// Throws `unsupported` for a construct it does not translate.
 //
 // The generated file declares, in namespace `name_space`:
 //   struct outcome { decisions, end_reason ("engine error", "decision limit" or the game's),
