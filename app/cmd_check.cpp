@@ -103,6 +103,7 @@ void add_check_command(CLI::App& app, context& ctx) {
         int players = 0;
         bool stats = false;
         std::uint64_t unfold_limit = 16384;
+        int unroll_depth = 0;
         unsigned jobs = 0;
     };
     auto s = std::make_shared<settings>();
@@ -129,9 +130,9 @@ void add_check_command(CLI::App& app, context& ctx) {
         ->capture_default_str();
     command->add_option("--checks", s->checks,
                         "Run only these checks (comma-separated): decisions, examples, tables, bounds, choices, "
-                        "reach, obligations (default: all)")
+                        "reach, invariants, obligations (default: all)")
         ->delimiter(',')
-        ->check(CLI::IsMember({"decisions", "examples", "tables", "bounds", "choices", "reach", "obligations"}));
+        ->check(CLI::IsMember({"decisions", "examples", "tables", "bounds", "choices", "reach", "invariants", "obligations"}));
     command->add_option("--rlimit", s->rlimit, "Z3 resource limit per query (0: none)")->capture_default_str();
     command->add_option("--dump-smt", s->dump_smt, "Write every solver query to this folder as SMT-LIB (for `z3 FILE`)");
     command->add_option("--players-up-to", s->players,
@@ -146,6 +147,12 @@ void add_check_command(CLI::App& app, context& ctx) {
                         "Largest unfolding of one aggregate (set size times the instances of its body, nested "
                         "aggregates multiplied) the encoder writes out; a larger one is encoded as any value and "
                         "reported as an approximation (0: no limit)")
+        ->capture_default_str();
+    command->add_option("--unroll-depth", s->unroll_depth,
+                        "How many times a procedure, action, trigger or table that leads back to itself is unrolled; "
+                        "deeper calls are checked once from any state of what they write, and reported as an "
+                        "approximation")
+        ->check(CLI::Range(0, 64))
         ->capture_default_str();
     command->callback([s, &ctx] {
         std::vector<std::map<std::string, std::string>> runs{{}};
@@ -181,8 +188,10 @@ void add_check_command(CLI::App& app, context& ctx) {
             opts.dump_smt_dir = s->dump_smt;
             opts.max_players = s->players;
             opts.unfold_limit = s->unfold_limit;
+            opts.unroll_depth = s->unroll_depth;
             opts.jobs = s->jobs;
             opts.checks.insert(s->checks.begin(), s->checks.end());
+            opts.prove_invariants = opts.checks.count("invariants") > 0;
             opts.exit_after = i + 1 == runs.size();  // the command ends after its last report
             if (s->max_time > 0)
                 opts.max_seconds = std::max(1e-3, s->max_time - std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());

@@ -2431,7 +2431,9 @@ probe::outcome probe::applicable(ir::id group, const std::vector<std::int64_t>& 
 probe::outcome probe::value(ir::id rule, const std::vector<std::int64_t>& args) {
     return attempt([&](outcome& o) {
         const ir::rule& r = g_->ruleset().rules.at(rule);
-        const id expr = r.kind == ir::rule_kind::define ? r.value : r.kind == ir::rule_kind::modifier ? r.amount : ir::no_id;
+        const id expr = r.kind == ir::rule_kind::define || r.kind == ir::rule_kind::invariant ? r.value
+                        : r.kind == ir::rule_kind::modifier                                     ? r.amount
+                                                                                                : ir::no_id;
         if (expr == ir::no_id) throw engine_error("probe: rule " + r.name + " gives no value");
         interp in(*s_);
         o.values.push_back(in.eval(expr, in.bind_rule(rule, args.data(), args.size())));

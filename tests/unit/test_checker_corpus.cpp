@@ -96,8 +96,8 @@ TEST_CASE("the checker finds exactly the planted defects of every corpus file", 
             CHECK_FALSE(x.elements.empty());
             if (x.proof == wp::verify::proof_kind::witness) CHECK_FALSE(x.witness.empty());
             // the engine, set in the witness's state, agrees (no corpus witness is approximate)
-            static const std::set<std::string> replayed{"table-gap", "bound-violation", "stuck-state",
-                                                        "contradiction", "ambiguity", "gap", "example-failure"};
+            static const std::set<std::string> replayed{"table-gap",  "bound-violation", "stuck-state",     "contradiction",
+                                                        "ambiguity",  "gap",             "example-failure", "invariant-violation"};
             if (replayed.count(x.kind)) {
                 INFO(x.kind << " " << x.subject << ": " << x.replay);
                 CHECK(x.replay.rfind("confirmed: ", 0) == 0);
@@ -173,4 +173,71 @@ TEST_CASE("the report does not depend on the number of threads", "[verify][corpu
                                      [](const wp::verify::finding& x) { return x.kind == "bound-violation"; });
     }
     CHECK(with_bounds >= 3);  // the bounds' part had findings to merge
+}
+
+namespace {
+
+// The names of the elements a finding involves.
+std::set<std::string> element_names(const wp::verify::finding& f) {
+    std::set<std::string> out;
+    for (const auto& e : f.elements) out.insert(e.name);
+    return out;
+}
+
+// Never a silent pass (issue 22): under tiny limits every finding of the unlimited run is
+// still reported, or an `unknown` about one of its elements stands in its place; and nothing
+// is claimed proved that the unlimited run does not prove too.
+void check_under_tiny_limits(const wp::ir::ruleset& rs, const std::string& what) {
+    const wp::verify::check_result full = wp::verify::check(rs);
+    wp::verify::check_options rlimit, timeout, budget;
+    rlimit.rlimit = 1;
+    timeout.timeout_ms = 1;
+    budget.max_seconds = 0.001;
+    for (const auto& [name, o] : {std::pair{"--rlimit 1", rlimit}, {"--timeout 0.001", timeout}, {"--max-time 0.001", budget}}) {
+        const wp::verify::check_result small = wp::verify::check(rs, o);
+        INFO(what << " with " << name);
+        for (const wp::verify::finding& f : full.findings) {
+            if (f.kind == "unknown" || f.kind == "stale-accept") continue;
+            const bool kept = std::any_of(small.findings.begin(), small.findings.end(), [&](const wp::verify::finding& g) {
+                return g.kind == f.kind && g.subject == f.subject;
+            });
+            const std::set<std::string> names = element_names(f);
+            const bool unknown = std::any_of(small.findings.begin(), small.findings.end(), [&](const wp::verify::finding& g) {
+                if (g.kind != "unknown") return false;
+                if (g.elements.empty()) return true;  // the whole sequence's checks were not run
+                for (const std::string& n : element_names(g))
+                    if (names.count(n)) return true;
+                return false;
+            });
+            INFO(f.kind << " " << f.subject);
+            CHECK((kept || unknown));
+        }
+        for (const wp::verify::finding& g : small.findings) {
+            if (g.proof != wp::verify::proof_kind::proved) continue;
+            const bool proved_too = std::any_of(full.findings.begin(), full.findings.end(), [&](const wp::verify::finding& f) {
+                return f.kind == g.kind && f.subject == g.subject && f.proof == wp::verify::proof_kind::proved;
+            });
+            INFO("proved under the limit: " << g.kind << " " << g.subject);
+            CHECK(proved_too);
+        }
+    }
+}
+
+}  // namespace
+
+TEST_CASE("tiny limits never turn a finding into a pass, nor an undecided question into a proof", "[verify][corpus]") {
+    for (const fs::path& f : corpus()) check_under_tiny_limits(compiled(f), f.string());
+    // the reproducers of the defect: a rule active under another option value, a step reached
+    // only under one (an undecided "under other options?" was taken as no, or as yes)
+    for (const char* name : {"tests/rulesets/check-limits/dead_under_other_option.wph",
+                             "tests/rulesets/check-limits/unreachable_under_other_option.wph"})
+        check_under_tiny_limits(compiled(fs::path(WP_SOURCE_DIR) / name), name);
+}
+
+TEST_CASE("tiny limits on Contractor Cards: every finding kept or unknown", "[verify][corpus][slow]") {
+    wp::dsl::source_manager sources;
+    wp::dsl::diagnostic_sink sink;
+    const auto rs = wp::compiler::compile_ruleset(fs::path(WP_SOURCE_DIR) / "rulesets/contractor-cards", {}, sources, sink);
+    REQUIRE(rs);
+    check_under_tiny_limits(*rs, "contractor-cards");
 }

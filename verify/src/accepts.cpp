@@ -1,5 +1,7 @@
 #include "accepts.hpp"
 
+#include <algorithm>
+
 namespace wp::verify::detail {
 
 namespace {
@@ -27,9 +29,11 @@ void apply_accepts(const ir::ruleset& rs, check_result& out) {
             f.accepted_reason = a.reason;
             f.elements.push_back({"accept", a.kind + " \"" + a.subject + "\"", a.prov});
         }
-        // Stale only when every check ran to its end: one not run, or cut short by --max-time,
-        // may have left out the finding it names.
-        if (used || !out.only.empty() || out.out_of_time) continue;
+        // Stale only when every check ran to its end and decided every question: one not run,
+        // cut short by --max-time, or a question left undecided (an `unknown`) may have left
+        // out the finding it names.
+        const bool undecided = std::any_of(out.findings.begin(), out.findings.end(), [](const finding& f) { return f.kind == "unknown"; });
+        if (used || !out.only.empty() || out.out_of_time || undecided) continue;
         finding s;
         s.kind = "stale-accept";
         s.level = severity::warning;

@@ -39,6 +39,7 @@ struct exec_impl {
         bool dead = false;
         std::map<id, z3::expr> fixed;
         int depth = 0;
+        bool from_setup = true;  // nothing forgotten on the way from the initial state
     };
     using env = symbolic::env;
 
@@ -206,8 +207,54 @@ struct exec_impl {
         add_fact(p, z3::mk_and(all), "the possible dice and values at " + at(n));
     }
 
+    // The invariants' obligation at a place where they must hold (see invariant_site): each
+    // invariant's value in the state there, unless it is the very term assumed earlier or
+    // constant folding settles it. Nothing is recorded on a path already dead.
+    void note_invariants(path& p, id n, const std::string& what) {
+        if (!has_invariants_ || examples_ || p.dead) return;
+        // Without the induction (S.prove_invariants), only the places play reaches from setup with
+        // nothing forgotten: the base case, cheap and exact.
+        if (!p.from_setup && !S.prove_invariants) return;
+        invariant_site site(ctx);
+        for (id r = 0; r < rs.rules.size(); ++r) {
+            const ir::rule& rule = rs.rules[r];
+            if (rule.kind != ir::rule_kind::invariant || rule.value == ir::no_id || S.unassumed.count(r)) continue;
+            // Only the conjuncts that changed since an assumption (one per piece of an `all`
+            // over the pieces, say): the others were assumed as they are.
+            z3::expr_vector open(ctx);
+            for (const z3::expr& c : S.conjuncts(S.invariant_value(r, p.st)))
+                if (!S.assumed_ids.count(c.id()) && !fold_.is_true(c)) open.push_back(c);
+            if (open.empty()) continue;
+            site.holds.emplace_back(r, open.size() == 1 ? open[0] : z3::mk_and(open));
+        }
+        if (site.holds.empty()) return;
+        // the same question on the same path (a loop's start, met again at its end) is asked once
+        std::vector<std::pair<id, z3::expr>> fresh;
+        for (auto& h : site.holds)
+            if (noted_.insert({p.facts.get(), h.second.id()}).second) fresh.push_back(std::move(h));
+        if (fresh.empty()) return;
+        site.holds = std::move(fresh);
+        site.node = n;
+        site.pc = p.pc;
+        site.facts = p.facts;
+        site.what = what;
+        site.from_setup = p.from_setup;
+        site.replay.recorded = true;
+        site.replay.st = S.snapshot(p.st);
+        site.replay.variables_from = site.replay.variables_to = S.variables.size();
+        S.invariant_sites.push_back(std::move(site));
+    }
+    bool examples_ = false;
+    std::set<std::pair<const fact_node*, unsigned>> noted_;
+    const bool has_invariants_ = std::any_of(rs.rules.begin(), rs.rules.end(), [](const ir::rule& r) {
+        return r.kind == ir::rule_kind::invariant && r.value != ir::no_id;
+    });
+
+    // Forgets what w writes; the invariants are assumed again, so they must hold just before.
     void forget(path& p, const writes& w, id n) {
         if (w.values.empty() && w.kinds.empty()) return;
+        note_invariants(p, n, "the statement at " + at(n));
+        p.from_setup = false;
         std::vector<fact> nf;
         S.forget(p.st, &w.values, &w.kinds, nf, " (after any number of rounds of the loop at " + at(n) + ")", true);
         for (const fact& f : nf) add_fact(p, f.e, f.why);
@@ -361,12 +408,89 @@ struct exec_impl {
 
     // ------------------------------------------------------------ statements
 
-    std::set<id> active_;  // bodies being run: a body that calls itself again is summarised
+    // Bodies being run, with how many of their activations are open. A body that leads back to
+    // itself (a procedure, action, trigger or table) is unrolled S.unroll_depth times; a call
+    // past that depth forgets what the body writes (any values of their types, the invariants
+    // assumed). Its deeper activations are still checked: once per body, the body is run from
+    // any state the domain allows with any arguments (summary()), so every use in it is seen
+    // with circumstances that cover every activation's. Witnesses resting on that run say so.
+    std::map<id, int> active_;
+    std::set<id> summarised_;
+    bool summary_args_ = false;  // the next resolve() is a summary's: any arguments
 
-    void run_body(id body, std::size_t local_count, const std::vector<z3::expr>& args, path& p, id n) {
+    // Any arguments of their types (a deeper activation's own), for the summary's run.
+    std::vector<z3::expr> any_arguments(const std::vector<ir::local>& locals, std::size_t count, path& p, id n) {
+        std::vector<z3::expr> out;
+        for (std::size_t i = 0; i < count && i < locals.size(); ++i) {
+            const ir::local& l = locals[i];
+            z3::expr v = S.fresh(l.name, l.type, "`" + l.name + "` in a call past the unrolling depth at " + at(n),
+                                 variable::show::value, 0);
+            if (l.type == ir::no_id) {
+                out.push_back(v);
+                continue;
+            }
+            z3::expr dom = S.in_type(v, l.type);
+            const ir::type_kind k = rs.types.at(l.type).kind;
+            if (k == ir::type_kind::player || k == ir::type_kind::entity) dom = dom && v >= 0;
+            add_fact(p, dom, "the range of `" + l.name + "` in a call past the unrolling depth at " + at(n));
+            out.push_back(v);
+        }
+        return out;
+    }
+
+    // The summary of body `key`'s activations past the unrolling depth (once per body): `run_it`
+    // runs it on a path that starts from any state the domain allows, marked as an approximation;
+    // its own recursive calls there only forget.
+    void summary(id key, id n, const path& from, const std::string& what, const std::function<void(path&)>& run_it) {
+        if (!summarised_.insert(key).second) return;
+        S.recursion_summarised.insert(what);
+        path q = from;
+        q.facts = nullptr;
+        q.pc = ctx.bool_val(true);
+        q.dead = false;
+        q.from_setup = false;
+        const std::int64_t lo = std::max<std::int64_t>(1, rs.min_players);
+        add_fact(q, S.n_players >= S.num(lo) && S.n_players <= S.num(S.lay.players), "the number of players");
+        std::vector<fact> nf;
+        S.forget(q.st, nullptr, nullptr, nf, " (in a call of " + what + " past the unrolling depth)");
+        for (const fact& f : nf) add_fact(q, f.e, f.why);
+        const std::string text = "recursion past depth " + std::to_string(S.unroll_depth) + " (" + what + ", first at " + at(n) + ")";
+        const z3::expr marker = S.fresh("deep", ir::no_id, "~ " + text, variable::show::value, 0);
+        S.variables.back().approximate = true;
+        add_fact(q, marker == S.num(0), "a call of " + what + " past the unrolling depth");
+        const int saved = active_[key];
+        active_[key] = S.unroll_depth + 2;  // inside: every recursive call only forgets
+        const std::size_t sizes[] = {S.rule_sites.size(),  S.table_sites.size(), S.bound_sites.size(), S.choice_sites.size(),
+                                     S.block_sites.size(), S.end_sites.size(),   S.invariant_sites.size()};
+        run_it(q);
+        active_[key] = saved;
+        // what the summary met rests on it: the checks ask about the other places first
+        auto mark = [](auto& sites, std::size_t from) {
+            for (std::size_t i = from; i < sites.size(); ++i) sites[i].summarised = true;
+        };
+        mark(S.rule_sites, sizes[0]);
+        mark(S.table_sites, sizes[1]);
+        mark(S.bound_sites, sizes[2]);
+        mark(S.choice_sites, sizes[3]);
+        mark(S.block_sites, sizes[4]);
+        mark(S.end_sites, sizes[5]);
+        mark(S.invariant_sites, sizes[6]);
+    }
+
+    void run_body(id body, const std::vector<ir::local>& locals, const std::vector<z3::expr>& args, path& p, id n,
+                  const std::string& what) {
         if (body == ir::no_id) return;
-        if (active_.count(body)) {
-            S.approximations.insert("recursion (a trigger, table or procedure that leads back to itself: its effects are forgotten)");
+        // open: the activations of this body already running (1 or more: a recursive call)
+        const int open = active_[body];
+        if (open > S.unroll_depth) {
+            if (open == S.unroll_depth + 1)
+                summary(body, n, p, what, [&](path& q) {
+                    env e;
+                    const std::vector<z3::expr> any = any_arguments(locals, args.size(), q, n);
+                    e.locals.resize(std::max(locals.size(), any.size()));
+                    for (std::size_t i = 0; i < any.size() && i < e.locals.size(); ++i) e.locals[i] = any[i];
+                    run(body, e, q);
+                });
             forget(p, writes_of(body), n);
             return;
         }
@@ -376,12 +500,12 @@ struct exec_impl {
             return;
         }
         env e;
-        e.locals.resize(std::max(local_count, args.size()));
+        e.locals.resize(std::max(locals.size(), args.size()));
         for (std::size_t i = 0; i < args.size() && i < e.locals.size(); ++i) e.locals[i] = args[i];
         ++p.depth;
-        active_.insert(body);
+        ++active_[body];
         run(body, e, p);
-        active_.erase(body);
+        --active_[body];
         --p.depth;
     }
 
@@ -389,6 +513,8 @@ struct exec_impl {
     // keeps its queries small), except whether it is reached at all and what the enclosing
     // loops' variables may be.
     void start_phase(path& p, env& e, const std::string& name) {
+        note_invariants(p, cur_node_, "the start of phase " + name);
+        p.from_setup = false;
         const bool dead = p.dead;
         p.facts = nullptr;
         p.pc = ctx.bool_val(true);
@@ -535,6 +661,7 @@ struct exec_impl {
                     e.locals[nd.ref] = x;
                     if (elem_type != ir::no_id && rs.types.at(elem_type).kind == ir::type_kind::player) S.active = x;
                     run(body, e, b);
+                    note_invariants(b, n, "the end of a round of the loop at " + at(n));
                     e.locals[nd.ref] = saved;
                     S.active = saved_active;
                 }
@@ -554,6 +681,7 @@ struct exec_impl {
                     add_fact(b, c, "the loop condition at " + at(n) + " holds");
                 }
                 run(body, e, b);
+                note_invariants(b, n, "the end of a round of the loop at " + at(n));
                 forget(p, w, n);
                 const z3::expr c = S.boolean(cond, e, p.st);
                 drain(p, n);
@@ -620,6 +748,7 @@ struct exec_impl {
                 return;
             }
             case op::choose_one: {
+                note_invariants(p, n, "the decision at " + at(n));
                 const z3::expr extra = ctx.bool_val(true);
                 choice_site cs(ctx);
                 cs.replay.recorded = true;
@@ -656,6 +785,7 @@ struct exec_impl {
                 return;
             }
             case op::may: {
+                note_invariants(p, n, "the decision at " + at(n));
                 const id body = child(n, 1);
                 const z3::expr poss = possible(body, e, p, ctx.bool_val(true));
                 drain(p, n);
@@ -671,14 +801,14 @@ struct exec_impl {
                 drain(p, n);
                 add_fact(p, legal, "the action at " + at(n) + " is legal");
                 const ir::action& act = rs.actions.at(nd.ref);
-                run_body(act.body, act.locals.size(), a, p, n);
+                run_body(act.body, act.locals, a, p, n, "action `" + act.name + "`");
                 return;
             }
             case op::call: {
                 std::vector<z3::expr> a = args_of(n, e, p.st);
                 drain(p, n);
                 const ir::procedure& pr = rs.procedures.at(nd.ref);
-                run_body(pr.body, pr.locals.size(), a, p, n);
+                run_body(pr.body, pr.locals, a, p, n, "procedure `" + pr.name + "`");
                 return;
             }
             case op::resolve: resolve(n, e, p); return;
@@ -695,11 +825,12 @@ struct exec_impl {
                     if (rule.kind != ir::rule_kind::trigger) continue;
                     record_rule(p, r, ctx.bool_val(true), eff.at(r), guards.at(r), n);
                     branch(p, eff.at(r), "trigger `" + rule.name + "` fires at " + at(n), n,
-                           [&](path& t) { run_body(rule.body, rule.locals.size(), a, t, n); }, {});
+                           [&](path& t) { run_body(rule.body, rule.locals, a, t, n, "trigger `" + rule.name + "`"); }, {});
                 }
                 return;
             }
             case op::end_game: {
+                note_invariants(p, n, "the end of the game at " + at(n));
                 end_site es(ctx);
                 es.node = n;
                 es.pc = p.pc;
@@ -729,22 +860,30 @@ struct exec_impl {
         const ir::node& nd = N(n);
         const ir::table& tb = rs.tables.at(nd.ref);
         const id marker = tb.cells.empty() || tb.cells.front().effects == ir::no_id ? ir::no_id : tb.cells.front().effects;
-        if (marker != ir::no_id && active_.count(marker)) {
-            S.approximations.insert("recursion (a trigger, table or procedure that leads back to itself: its effects are forgotten)");
+        const bool summary_run = summary_args_;
+        summary_args_ = false;
+        const int open = marker == ir::no_id ? 0 : active_[marker];
+        if (!summary_run && open > S.unroll_depth) {  // a use past the unrolling depth: summarised, then forgotten
+            if (open == S.unroll_depth + 1)
+                summary(marker, n, p, "table `" + tb.name + "`", [&](path& q) {
+                    summary_args_ = true;
+                    resolve(n, e, q);
+                    summary_args_ = false;
+                });
             forget(p, writes_of(n), n);
             return;
         }
         struct mark {
-            std::set<id>& s;
+            std::map<id, int>& s;
             id m;
-            mark(std::set<id>& ss, id mm) : s(ss), m(mm) { if (m != ir::no_id) s.insert(m); }
-            ~mark() { if (m != ir::no_id) s.erase(m); }
+            mark(std::map<id, int>& ss, id mm) : s(ss), m(mm) { if (m != ir::no_id) ++s[m]; }
+            ~mark() { if (m != ir::no_id) --s[m]; }
         } guard(active_, marker);
         replay_point rp;
         rp.recorded = true;
         rp.st = S.snapshot(p.st);
         rp.variables_from = S.variables.size();
-        const std::vector<z3::expr> args = args_of(n, e, p.st);
+        const std::vector<z3::expr> args = summary_run ? any_arguments(tb.locals, N(n).child_count, p, n) : args_of(n, e, p.st);
         for (const z3::expr& a : args) rp.locals.emplace_back(a);
         symbolic::table_binding tb_args = S.bind_table(nd.ref, args, p.st);
         rp.variables_to = S.variables.size();
@@ -826,10 +965,17 @@ void symbolic::explore() {
     }
     on_rule = nullptr;
     on_table = nullptr;
+    if (!recursion_summarised.empty()) {
+        std::string names;
+        for (const std::string& w : recursion_summarised) names += (names.empty() ? "" : ", ") + w;
+        approximations.insert("recursion past depth " + std::to_string(unroll_depth) + " (--unroll-depth): the deeper calls of " +
+                              names + " summarised, their body checked once from any state of what it writes");
+    }
 }
 
 void symbolic::run_examples() {
     exec_impl x(*this);
+    x.examples_ = true;  // an example's `given` is not play: no invariant obligations there
     for (id r = 0; r < rs.rules.size(); ++r) {
         const ir::rule& rule = rs.rules[r];
         if (rule.kind != ir::rule_kind::example) continue;

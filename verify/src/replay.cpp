@@ -203,6 +203,16 @@ std::string witness_replay::undecided(const replay_point& at, id group, const z3
     });
 }
 
+std::string witness_replay::invariant_broken(const invariant_site& s, id rule, const z3::model& m) {
+    return replayed(s.replay, m, [&](engine::probe& p) {
+        const engine::probe::outcome o = p.value(rule, {});
+        const std::string& name = sym_.rs.rules.at(rule).name;
+        if (o.values.empty()) return std::string("not confirmed: ") + set_up + "cannot evaluate `" + name + "` (" + o.error + ")";
+        if (o.values.front() != 0) return std::string("not confirmed: ") + set_up + "finds `" + name + "` true";
+        return std::string("confirmed: ") + set_up + "finds `" + name + "` false";
+    });
+}
+
 std::string witness_replay::example_fails(const example_run& x, const z3::model& m) {
     return replayed(x.start, m, [&](engine::probe& p) {
         const std::optional<std::int64_t> active = x.active ? number(m, *x.active) : std::nullopt;

@@ -33,6 +33,8 @@ public:
     std::string both_apply(const replay_point& at, id group, id a, id b, values v, const z3::model& m);
     // An example's `given` run by the engine from the start of a game gives another outcome.
     std::string example_fails(const example_run& x, const z3::model& m);
+    // Invariant rule `rule` is false in the state of site s.
+    std::string invariant_broken(const invariant_site& s, id rule, const z3::model& m);
     // No `define` rule of group `group` applies.
     std::string undecided(const replay_point& at, id group, const z3::model& m);
 

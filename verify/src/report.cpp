@@ -193,6 +193,7 @@ void render_sarif(std::ostream& out, const ir::ruleset& rs, const check_result& 
         {"example-failure", "A rulebook example whose stated outcome the rules do not produce"},
         {"unreachable", "A phase, step or game end that no play reaches"},
         {"stuck-state", "A mandatory choice that can face no legal option"},
+        {"invariant-violation", "An invariant that a step of play can break, or that the checker cannot prove"},
         {"errata-obligation", "An errata block changes outcomes its kind (correction, clarification, addition) does not allow"},
         {"unknown", "The solver could not decide a property within its limits"},
         {"stale-accept", "An accept in the ruleset that matches no finding"},

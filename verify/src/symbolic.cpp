@@ -297,16 +297,39 @@ void symbolic::forget(store& st, const std::set<std::uint32_t>* values, const st
     if (!where.empty()) facts.push_back({z3::mk_and(where), "every card or piece is in one of its zones" + when});
     for (id r = 0; r < rs.rules.size() && invariants; ++r) {
         const ir::rule& rule = rs.rules[r];
-        if (rule.kind != ir::rule_kind::invariant || rule.value == ir::no_id) continue;
-        env e;
-        e.locals.resize(rule.locals.size());
-        std::vector<z3::expr> saved;
-        saved.swap(side);
-        z3::expr inv = boolean(rule.value, e, st);
-        for (const z3::expr& s : side) inv = inv && s;
-        side.swap(saved);
+        if (rule.kind != ir::rule_kind::invariant || rule.value == ir::no_id || unassumed.count(r)) continue;
+        const z3::expr inv = invariant_value(r, st);
+        for (const z3::expr& c : conjuncts(inv))
+            if (assumed_ids.insert(c.id()).second) assumed_terms.push_back(c);
         facts.push_back({inv, "invariant `" + rule.name + "` (" + position(rule.prov.where) + ")" + when});
     }
+}
+
+std::vector<z3::expr> symbolic::conjuncts(const z3::expr& e) {
+    std::vector<z3::expr> out;
+    std::vector<z3::expr> todo{e};
+    while (!todo.empty()) {
+        const z3::expr x = todo.back();
+        todo.pop_back();
+        if (x.is_app() && x.decl().decl_kind() == Z3_OP_AND) {
+            for (unsigned i = x.num_args(); i-- > 0;) todo.push_back(x.arg(i));
+            continue;
+        }
+        out.push_back(x);
+    }
+    return out;
+}
+
+z3::expr symbolic::invariant_value(id r, const store& st) {
+    const ir::rule& rule = rs.rules.at(r);
+    env e;
+    e.locals.resize(rule.locals.size());
+    std::vector<z3::expr> saved;
+    saved.swap(side);
+    z3::expr inv = boolean(rule.value, e, st);
+    for (const z3::expr& s : side) inv = inv && s;
+    side.swap(saved);
+    return inv;
 }
 
 // ---------------------------------------------------------------- state access

@@ -18,6 +18,8 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace wp::verify::detail {
@@ -99,6 +101,7 @@ struct site {
     id node = ir::no_id;        // the statement or expression
     z3::expr pc;                // the path condition (a conjunction)
     fact_list facts;            // its conjuncts, labelled
+    bool summarised = false;    // met in the summary of a recursion (explore.cpp): asked last
 };
 
 struct rule_site : site {
@@ -174,6 +177,18 @@ struct end_site : site {
     std::string reason;
 };
 
+// A place where the invariants must hold: where the symbolic execution assumes them again (a
+// phase's start, a loop's round, a call past the unrolling depth: the state just before, which
+// is forgotten there) or where the engine checks them (a decision, the end of the game). Per
+// invariant not settled there, its value in the state there.
+struct invariant_site : site {
+    using site::site;
+    std::string what;                             // "the start of phase game.turn"
+    bool from_setup = false;                      // nothing forgotten on the way from setup
+    std::vector<std::pair<id, z3::expr>> holds;   // per invariant rule
+    replay_point replay;
+};
+
 struct example_run {
     id rule = ir::no_id;
     fact_list facts;    // the given, executed (as facts)
@@ -242,6 +257,10 @@ public:
     // null): fresh variables within their types, the invariants assumed again; facts added.
     void forget(store& st, const std::set<std::uint32_t>* values, const std::set<id>* kinds,
                 std::vector<fact>& facts, const std::string& when, bool invariants = true);
+    // The conjuncts of e, nested conjunctions flattened (an `all` over a set is one per member).
+    static std::vector<z3::expr> conjuncts(const z3::expr& e);
+    // Invariant rule r's value over st (the dice and values it needs constrained in it).
+    z3::expr invariant_value(id r, const store& st);
     // The initial state of a game (initial values, every instance in its kind's first zone).
     store initial_store();
     // st kept for a replay point, shared with an earlier one of the same terms (the table
@@ -261,6 +280,15 @@ public:
     z3::context& ctx;
     const ir::ruleset& rs;
     layout lay;
+    std::vector<invariant_site> invariant_sites;
+    // Record the invariants' obligations everywhere (the induction), not only from setup.
+    bool prove_invariants = false;
+    // Invariants not assumed (forget() leaves them out): those the check could not prove.
+    std::set<id> unassumed;
+    // The invariants' terms as forget() assumed them, kept alive: an obligation on the very same
+    // term (nothing it reads changed since) holds without a question.
+    std::vector<z3::expr> assumed_terms;
+    std::unordered_set<unsigned> assumed_ids;
     std::vector<std::string> value_names;  // per store value: "P1 gold"
     std::vector<id> value_types;           // per store value: its scalar type
     z3::expr n_players;
@@ -276,6 +304,10 @@ public:
     // estimated size of its body, nested aggregates multiplied) is encoded as a fresh value of
     // its type instead, recorded in `approximations` (0: no limit).
     std::uint64_t unfold_limit = 16384;
+    // How many times a body that leads back to itself is unrolled before its deeper calls are
+    // summarised (explore.cpp, run_body).
+    int unroll_depth = 0;
+    std::set<std::string> recursion_summarised;  // the bodies whose deeper calls were summarised
     // The estimated size of the encoding of expression n (instances, not counting what a
     // constant argument saves): aggregates multiply their set's size by their body's.
     std::uint64_t unfold_cost(id n);

@@ -437,6 +437,7 @@ struct accepted_finding {
 inline constexpr const char* finding_kinds[] = {
     "contradiction", "ambiguity",   "gap",         "table-gap",     "table-overlap", "dead-rule",         "dead-cell",
     "bound-violation", "unreachable", "stuck-state", "example-failure", "errata-obligation", "unknown",
+    "invariant-violation",
 };
 
 enum class element_kind : std::uint8_t {

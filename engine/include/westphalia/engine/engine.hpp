@@ -353,7 +353,8 @@ public:
     // The rules of group `group` (ruleset::groups) that apply to the target's arguments and
     // that no applicable overriding rule defeats, in group order, as rule ids.
     outcome applicable(ir::id group, const std::vector<std::int64_t>& args);
-    // The value `define` rule `rule` gives for the target's arguments (a `modifier`: its amount).
+    // The value `define` rule `rule` gives for the target's arguments (a `modifier`: its amount;
+    // an `invariant`: 1 where it holds, 0 where not).
     outcome value(ir::id rule, const std::vector<std::int64_t>& args);
     // Quantity or predicate `quantity` with these arguments, its modifiers added.
     outcome quantity(ir::id quantity, const std::vector<std::int64_t>& args);

@@ -57,7 +57,7 @@ struct check_options {
     // system instead of being freed term by term (minutes for a big ruleset).
     bool exit_after = false;
     // The checks to run, by name (empty: all): decisions, examples, tables, bounds, choices,
-    // reach (which runs the decisions' too), obligations. Examples alone need no exploration of
+    // reach (which runs the decisions' too), invariants, obligations. Examples alone need no exploration of
     // the sequence, so they are quick on any ruleset.
     std::set<std::string> checks;
     // Threads (0: two when the machine has two cores). The check runs as two parts with solvers
@@ -73,6 +73,16 @@ struct check_options {
     // is any value of its type and the report says so under `approximated:` (0: no limit).
     // 16384 is above the largest unfolding of Contractor Cards (82 x 164).
     std::uint64_t unfold_limit = 16384;
+    // How many times a procedure, action, trigger or table that leads back to itself is unrolled;
+    // deeper calls are summarised (checked once from any state of what they write).
+    int unroll_depth = 0;
+    // Invariants (by rule name) not assumed anywhere: check() sets it when it runs the parts
+    // again without the invariants a run could not prove (Houdini's iteration).
+    std::set<std::string> unassumed_invariants;
+    // Prove the invariants by induction (every place they are assumed, every decision); without
+    // it only the base case is checked (from setup, nothing forgotten) and the invariants are
+    // assumed elsewhere, as the report says. `--checks invariants` sets it.
+    bool prove_invariants = false;
     // Compiles the same ruleset up to and including the named layer (and the options layers
     // past it, whose options errata may read): with it, every errata
     // layer's obligations are checked against the stack before it (kind `errata-obligation`);
@@ -101,6 +111,9 @@ struct check_result {
     // `unknown` findings, counted per check under `skipped`.
     bool out_of_time = false;
     std::set<std::string> only;  // the checks run when not all were (check_options::checks)
+    // The invariants (by rule name) the run assumed but could not prove: broken somewhere, or
+    // undecided. check() runs again without them until none is left.
+    std::set<std::string> unproved_invariants;
 };
 
 // Runs every check on `rs` (options as selected in the IR).

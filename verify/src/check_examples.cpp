@@ -1,0 +1,49 @@
+// The rulebook's worked examples, run from the start of a game against their stated outcome.
+#include "checker.hpp"
+
+namespace wp::verify {
+
+std::string checker::owner_of(id n) const {
+    const ir::source_pos& w = rs_.nodes.at(n).where;
+    std::string best;
+    std::uint32_t best_line = 0;
+    auto consider = [&](const std::string& name, const ir::provenance& p) {
+        if (p.where.file == w.file && p.where.line <= w.line && p.where.line >= best_line &&
+            (p.where.end_line == 0 || p.where.end_line >= w.line)) {
+            best = name;
+            best_line = p.where.line;
+        }
+    };
+    for (const ir::procedure& p : rs_.procedures) consider(p.name, p.prov);
+    for (const ir::action& a : rs_.actions) consider(a.name, a.prov);
+    for (const ir::rule& r : rs_.rules) consider(r.name, r.prov);
+    for (const ir::block& b : rs_.blocks) consider(b.path, b.prov);
+    return best.empty() ? "sequence" : best;
+}
+
+void checker::example_checks() {
+    for (const detail::example_run& x : sym_.examples) {
+        const ir::rule& rule = rs_.rules.at(x.rule);
+        answer can = solve(x.facts, ctx_.bool_val(true), false);
+        if (can.r == z3::unsat) {
+            finding& f = add("example-failure", severity::error, rule.name,
+                             "example `" + rule.name + "`: the situation it gives cannot happen under the rules");
+            f.elements.push_back({"example", rule.name, rule.prov});
+            f.proof = proof_kind::proved;
+            continue;
+        }
+        // the numbers shown join the question (as v == v), so that slicing keeps what defines them
+        z3::expr target = !x.expect;
+        for (const auto& [label, v] : x.shown) target = target && v == v;
+        answer a = solve(x.facts, target, true, x.shown);
+        if (a.r == z3::unknown) { unknown("example `" + rule.name + "`", {{"example", rule.name, rule.prov}}); continue; }
+        if (a.r != z3::sat) continue;
+        finding& f = add("example-failure", severity::error, rule.name,
+                         "example `" + rule.name + "`: the rules do not produce the outcome it states");
+        f.elements.push_back({"example", rule.name, rule.prov});
+        f.witness = a.witness;
+        if (a.model) replay_later([this, run = &x, m = *a.model] { return replay_.example_fails(*run, m); });
+    }
+}
+
+}  // namespace wp::verify

@@ -1,0 +1,244 @@
+// Reachability: random play as evidence, then rules that never apply where they are used, and
+// blocks and game ends never reached (under these options, or under none).
+#include "checker.hpp"
+
+namespace wp::verify {
+
+bool checker::played_under_other_options(id node) {
+    if (rs_.options.empty()) return false;
+    if (!played_elsewhere_) play_other_options();
+    return started(run_elsewhere_, node);
+}
+
+z3::check_result checker::reachable_under_other_options(id node) {
+    if (rs_.options.empty()) return z3::unsat;
+    if (played_under_other_options(node)) return z3::sat;
+    if (!free_) {
+        free_ = std::make_unique<symbolic>(ctx_, rs_, sym_.lay.players);
+        free_->free_options = true;
+        free_->unfold_limit = opt_.unfold_limit;
+        free_->unroll_depth = opt_.unroll_depth;
+        free_->unassumed = sym_.unassumed;
+        free_->explore();
+    }
+    bool undecided = false;
+    auto check = [&](const auto& sites) {
+        for (const auto& s : sites) {
+            if (s.node != node) continue;
+            const z3::check_result a = solve_local_first(s.facts, ctx_.bool_val(true));
+            if (a == z3::sat) return true;
+            undecided = undecided || a == z3::unknown;
+        }
+        return false;
+    };
+    if (check(free_->block_sites) || check(free_->end_sites) || check(free_->table_sites)) return z3::sat;
+    return undecided ? z3::unknown : z3::unsat;
+}
+
+void checker::play_other_options() {
+    played_elsewhere_ = true;
+    if (opt_.sim_games == 0 || rs_.sequences.empty()) return;
+    const int lo = static_cast<int>(std::max<std::int64_t>(1, rs_.min_players));
+    std::set<int> counts{lo, std::max(lo, sym_.lay.players)};
+    for (std::size_t o = 0; o < rs_.options.size(); ++o) {
+        for (std::uint32_t v = 0; v < rs_.options[o].values.size(); ++v) {
+            if (v == rs_.options[o].selected_index || budget_left_ms() < 1.0) continue;
+            ir::ruleset variant = rs_;
+            variant.options[o].selected_index = v;
+            for (int players : counts)
+                if (const auto r = evidence_games(variant, players, std::max<std::uint64_t>(1, opt_.sim_games / 10)))
+                    engine::merge_coverage(run_elsewhere_, r->statements_run);
+        }
+    }
+}
+
+std::optional<engine::sim_report> checker::evidence_games(const ir::ruleset& rs, int players, std::uint64_t games) const {
+    engine::sim_options so;
+    so.games = games;
+    so.players = players;
+    so.seed = 1;
+    so.check_invariants = true;
+    so.max_decisions = 100000;
+    so.coverage = true;
+    try {
+        engine::sim_report r = engine::simulate(rs, so);
+        if (r.invariant_violations > 0) return std::nullopt;
+        return r;
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+}
+
+void checker::play_evidence() {
+    if (opt_.sim_games == 0 || rs_.sequences.empty()) return;
+    const int lo = static_cast<int>(std::max<std::int64_t>(1, rs_.min_players));
+    for (int players = lo; players <= sym_.lay.players; ++players) {
+        if (const std::optional<engine::sim_report> played = evidence_games(rs_, players, opt_.sim_games)) {
+            const engine::sim_report& r = *played;
+            for (const engine::sim_rule& x : r.rules)
+                if (x.fires > 0) fired_.insert(x.name);
+            for (const auto& [reason, n] : r.end_reasons)
+                if (n > 0) ended_.insert(reason);
+            engine::merge_coverage(statements_run_, r.statements_run);
+            engine::merge_coverage(keys_read_, r.keys_read);
+            table_key_first_ = r.table_key_first;
+            played_ += r.games;
+        }
+    }
+}
+
+bool checker::started(const std::vector<std::uint8_t>& ran, id n) const {
+    while (n != ir::no_id && (rs_.nodes.at(n).code == ir::op::block || rs_.nodes.at(n).code == ir::op::seq)) {
+        const ir::node& nd = rs_.nodes.at(n);
+        if (nd.child_count == 0) return false;
+        n = rs_.children.at(nd.first_child);
+    }
+    return n != ir::no_id && n < ran.size() && ran[n] != 0;
+}
+
+bool checker::played_key(id t, std::size_t i) const {
+    if (keys_read_.empty() || t + 1 >= table_key_first_.size()) return false;
+    const std::size_t k = table_key_first_[t] + i;
+    return k < table_key_first_[t + 1] && keys_read_[k] != 0;
+}
+
+void checker::reach_checks() {
+    std::map<id, std::vector<const detail::rule_site*>> by_rule;
+    for (const detail::rule_site& s : sym_.rule_sites) by_rule[s.rule].push_back(&s);
+    for (id g = 0; g < rs_.groups.size(); ++g) {
+        const ir::rule_group& gr = rs_.groups.at(g);
+        for (id r : gr.rules) {
+            if (dead_.count(r)) continue;
+            const ir::rule& rule = rs_.rules.at(r);
+            auto it = by_rule.find(r);
+            if (it == by_rule.end()) {
+                // decisions and quantities may be consulted outside the sequence (the winner)
+                if (gr.target == ir::target_kind::decision || gr.target == ir::target_kind::quantity) continue;
+                finding& f = add("dead-rule", severity::warning, rule.name,
+                                 "rule `" + rule.name + "` is never used: nothing in the sequence of play uses `" +
+                                     target_name(gr) + "`");
+                f.elements.push_back(rule_elem(r));
+                f.proof = proof_kind::proved;
+                continue;
+            }
+            if (fired_.count(rule.name)) continue;
+            // one question per place and circumstances: the options considered there, together
+            // in the order the sequence reaches them (not by address: reports must not vary)
+            std::vector<std::pair<const detail::fact_node*, std::vector<const detail::rule_site*>>> places;
+            for (const detail::rule_site* s : it->second) {
+                auto at = std::find_if(places.begin(), places.end(), [&](const auto& x) { return x.first == s->facts.get(); });
+                if (at == places.end()) places.push_back({s->facts.get(), {s}});
+                else at->second.push_back(s);
+            }
+            if (debug_)
+                std::fprintf(stderr, "reach: proving %s over %zu places\n", rule.name.c_str(), places.size());
+            bool reached = false, undecided = false;
+            std::vector<std::pair<const detail::rule_site*, z3::expr>> questions;
+            for (const auto& [facts, sites] : places) {
+                z3::expr_vector any(ctx_);
+                for (const detail::rule_site* s : sites) any.push_back(s->extra && s->applies);
+                questions.push_back({sites.front(), z3::mk_or(any)});
+            }
+            for (const auto& [s, q] : questions) {
+                const z3::check_result a = solve_local_first(s->facts, q);
+                if (a == z3::sat) { reached = true; break; }
+                if (a == z3::unknown) undecided = true;
+            }
+            if (reached) continue;
+            if (undecided) {
+                unknown("whether rule " + rule.name + " is ever reached", {rule_elem(r)}, severity::warning);
+                continue;
+            }
+            finding& f = add("dead-rule", severity::warning, rule.name,
+                             "rule `" + rule.name + "` never applies in play: wherever the sequence uses `" + target_name(gr) +
+                                 "`, its condition is false");
+            f.elements.push_back(rule_elem(r));
+            f.proof = proof_kind::proved;
+            if (played_) f.replay = "confirmed: it did not fire in " + std::to_string(played_) + " random games either";
+            std::vector<const detail::rule_site*> firsts;
+            std::map<const detail::site*, z3::expr> question_of;
+            for (const auto& [s, q] : questions) {
+                firsts.push_back(s);
+                question_of.emplace(s, q);
+            }
+            because_at_sites(f, firsts, [&](const detail::site& s) {
+                return std::vector<std::pair<std::string, z3::expr>>{
+                    {"the condition of `" + rule.name + "` (" + where(rule.prov) + ")", question_of.at(&s)}};
+            });
+        }
+    }
+    // blocks
+    std::map<id, std::vector<const detail::block_site*>> by_block;
+    for (const detail::block_site& s : sym_.block_sites) by_block[s.block].push_back(&s);
+    for (id b = 0; b < rs_.blocks.size(); ++b) {
+        const ir::block& bl = rs_.blocks[b];
+        auto it = by_block.find(b);
+        if (it == by_block.end()) continue;  // in a procedure the sequence never calls
+        // seen in play, under these options or (then it is no finding either way) others
+        if (started(statements_run_, bl.node) || played_under_other_options(bl.node)) continue;
+        bool reached = false, undecided = false;
+        for (const auto* s : it->second) {
+            const z3::check_result a = solve_local_first(s->facts, ctx_.bool_val(true));
+            if (a == z3::sat) { reached = true; break; }
+            undecided = undecided || a == z3::unknown;
+        }
+        if (reached) continue;
+        if (undecided) {
+            unknown("whether " + bl.word + " `" + bl.path + "` is ever reached", {{"block", bl.path, bl.prov}}, severity::warning);
+            continue;
+        }
+        const z3::check_result elsewhere = reachable_under_other_options(it->second.front()->node);
+        if (elsewhere == z3::unknown) {
+            unknown("whether " + bl.word + " `" + bl.path + "` is reached under other options", {{"block", bl.path, bl.prov}},
+                    severity::warning);
+            continue;
+        }
+        if (elsewhere == z3::sat) continue;
+        finding& f = add("unreachable", severity::warning, bl.path,
+                         bl.word + " `" + bl.path + "` is never reached: the circumstances around it can never hold");
+        f.elements.push_back({"block", bl.path, bl.prov});
+        f.proof = proof_kind::proved;
+        if (played_) f.replay = "confirmed: none of " + std::to_string(played_) + " random games reached it either";
+        because_at_sites(f, it->second, [](const detail::site&) { return std::vector<std::pair<std::string, z3::expr>>{}; });
+    }
+    // game ends
+    std::map<std::string, std::vector<const detail::end_site*>> by_reason;
+    for (const detail::end_site& s : sym_.end_sites) by_reason[s.reason].push_back(&s);
+    for (const auto& [reason, sites] : by_reason) {
+        if (ended_.count(reason)) continue;
+        if (std::any_of(sites.begin(), sites.end(), [&](const auto* s) { return played_under_other_options(s->node); })) continue;
+        bool reached = false, undecided = false;
+        for (const auto* s : sites) {
+            const z3::check_result a = solve_local_first(s->facts, ctx_.bool_val(true));
+            if (a == z3::sat) { reached = true; break; }
+            undecided = undecided || a == z3::unknown;
+        }
+        if (reached) continue;
+        if (undecided) {
+            unknown("whether the game can end with `" + reason + "`",
+                    {{"statement", "end game " + reason, statement_prov(sites.front()->node)}}, severity::warning);
+            continue;
+        }
+        bool elsewhere = false;
+        undecided = false;
+        for (const auto* s : sites) {
+            if (elsewhere) break;
+            const z3::check_result a = reachable_under_other_options(s->node);
+            elsewhere = a == z3::sat;
+            undecided = undecided || a == z3::unknown;
+        }
+        if (elsewhere) continue;
+        if (undecided) {
+            unknown("whether the game can end with `" + reason + "` under other options",
+                    {{"statement", "end game " + reason, statement_prov(sites.front()->node)}}, severity::warning);
+            continue;
+        }
+        finding& f = add("unreachable", severity::warning, reason, "the game can never end with `" + reason + "`");
+        for (const auto* s : sites) f.elements.push_back({"statement", "end game " + reason, statement_prov(s->node)});
+        f.proof = proof_kind::proved;
+        if (played_) f.replay = "confirmed: none of " + std::to_string(played_) + " random games ended so either";
+        because_at_sites(f, sites, [](const detail::site&) { return std::vector<std::pair<std::string, z3::expr>>{}; });
+    }
+}
+
+}  // namespace wp::verify

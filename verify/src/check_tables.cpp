@@ -1,0 +1,130 @@
+// The tables' checks: keys no row or column covers, rows that overlap, cells no key selects.
+#include "checker.hpp"
+
+namespace wp::verify {
+
+void checker::table_checks() {
+    std::map<id, std::vector<const detail::table_site*>> by_table;
+    for (const detail::table_site& s : sym_.table_sites) by_table[s.table].push_back(&s);
+    for (auto& [t, sites] : by_table)  // a recursion's summary last: witnesses there rest on it
+        std::stable_partition(sites.begin(), sites.end(), [](const detail::table_site* s) { return !s->summarised; });
+    for (id t = 0; t < rs_.tables.size(); ++t) {
+        const ir::table& tb = rs_.tables[t];
+        overlaps(tb, tb.rows.size(), [&](std::size_t i) { return tb.rows[i].key; }, "row");
+        if (!tb.columns.empty()) overlaps(tb, tb.columns.size(), [&](std::size_t i) { return tb.columns[i]; }, "column");
+        auto it = by_table.find(t);
+        if (it == by_table.end()) continue;
+        // gaps: a key that can occur and that no row (or column) covers
+        bool gap = false;
+        for (std::size_t k = 0; k < tb.keys.size() && k < 2 && !gap; ++k) {
+            for (const detail::table_site* s : it->second) {
+                const z3::expr key = s->keys.at(k);
+                z3::expr_vector any(ctx_);
+                if (k == 0) for (const ir::table_row& r : tb.rows) any.push_back(detail::key_in(ctx_, r.key, key));
+                else for (const ir::key_range& c : tb.columns) any.push_back(detail::key_in(ctx_, c, key));
+                const z3::expr covered = any.empty() ? ctx_.bool_val(false) : z3::mk_or(any);
+                const bool odds = (k == 0 ? tb.row_map : tb.column_map).kind == ir::key_range_kind::odds;
+                const std::string label = "the " + std::string(k == 0 ? "row" : "column") +
+                                          (odds ? " key (odds read as steps: 1-2 is -1, 1-1 is 0, 2-1 is 1)" : " key");
+                answer a = solve(s->facts, !covered, true, {{label, key}});
+                if (a.r == z3::unknown) { unknown("whether every key of " + tb.name + " is covered", {{"table", tb.name, tb.prov}}); break; }
+                if (a.r != z3::sat) continue;
+                finding& f = add("table-gap", severity::error, tb.name,
+                                 "table `" + tb.name + "` has no " + (k == 0 ? "row" : "column") + " for a key that can occur");
+                f.elements.push_back({"table", tb.name, tb.prov});
+                f.elements.push_back({"statement", "use of " + tb.name, statement_prov(s->node)});
+                modifiers_of(tb, f);
+                f.witness = a.witness;
+                if (a.model) replay_later([this, s, k, m = *a.model] { return replay_.table_gap(*s, k, m); });
+                gap = true;
+                break;
+            }
+        }
+        // A table that no play consults under these options but does under others (the
+        // printing an option does not pick) has no dead cells: its cells are for those others.
+        if (!rs_.options.empty()) {
+            bool consulted = false;
+            for (std::size_t i = 0; i < tb.rows.size() + tb.columns.size() && !consulted; ++i) consulted = played_key(t, i);
+            for (const detail::table_site* s : it->second) {
+                if (consulted) break;
+                consulted = solve_local_first(s->facts, ctx_.bool_val(true)) != z3::unsat;
+            }
+            if (!consulted) {
+                const z3::check_result elsewhere = reachable_under_other_options(it->second.front()->node);
+                if (elsewhere == z3::sat) continue;
+                if (elsewhere == z3::unknown) {
+                    unknown("whether table " + tb.name + " is consulted under other options", {{"table", tb.name, tb.prov}},
+                            severity::warning);
+                    continue;
+                }
+            }
+        }
+        // dead cells: a row (column) no key that can occur selects
+        auto dead = [&](const ir::key_range& key, std::size_t k, std::size_t index, const std::string& what) {
+            if (played_key(t, index)) return;
+            for (const detail::table_site* s : it->second) {
+                const z3::check_result a = solve_local_first(s->facts, detail::key_in(ctx_, key, s->keys.at(k)));
+                if (a == z3::unknown)
+                    unknown("whether " + what + " `" + key.text + "` of table " + tb.name + " can be selected",
+                            {{"table", tb.name, tb.prov}}, severity::warning);
+                if (a != z3::unsat) return;
+            }
+            finding& f = add("dead-cell", severity::warning, tb.name + " " + key.text,
+                             what + " `" + key.text + "` of table `" + tb.name + "` can never be selected");
+            f.elements.push_back({"table", tb.name, tb.prov});
+            f.proof = proof_kind::proved;
+            if (played_) f.replay = "confirmed: none of " + std::to_string(played_) + " random games read it either";
+            because_at_sites(f, it->second, [&](const detail::site& s) {
+                const auto* ts = static_cast<const detail::table_site*>(&s);
+                return std::vector<std::pair<std::string, z3::expr>>{
+                    {"the key falls in `" + key.text + "`", detail::key_in(ctx_, key, ts->keys.at(k))}};
+            });
+        };
+        for (std::size_t i = 0; i < tb.rows.size(); ++i) dead(tb.rows[i].key, 0, i, "row");
+        for (std::size_t i = 0; i < tb.columns.size(); ++i) dead(tb.columns[i], 1, tb.rows.size() + i, "column");
+    }
+}
+
+void checker::modifiers_of(const ir::table& tb, finding& f) {
+    if (tb.keys.empty() || tb.keys[0].expr == ir::no_id) return;
+    const ir::node& key = rs_.nodes.at(tb.keys[0].expr);
+    if (key.code != ir::op::roll) return;
+    const id g = sym_.group_of_target[static_cast<int>(ir::target_kind::roll)].at(key.ref);
+    if (g == ir::no_id) return;
+    for (id r : rs_.groups.at(g).rules)
+        if (rs_.rules.at(r).kind == ir::rule_kind::modifier) f.elements.push_back(rule_elem(r));
+}
+
+void checker::overlaps(const ir::table& tb, std::size_t count, const std::function<ir::key_range(std::size_t)>& key, const std::string& what) {
+    for (std::size_t i = 0; i < count; ++i)
+        for (std::size_t j = i + 1; j < count; ++j) {
+            const ir::key_range a = key(i), b = key(j);
+            if (a.kind != b.kind) continue;
+            bool meet = false;
+            std::string common;
+            if (a.kind == ir::key_range_kind::member) {
+                meet = a.lo == b.lo;
+                common = a.text;
+            } else if (a.kind == ir::key_range_kind::odds) {
+                meet = detail::odds_step(a.lo, a.hi) == detail::odds_step(b.lo, b.hi);
+                common = a.text;
+            } else {
+                const std::int64_t alo = a.open_lo ? INT64_MIN : a.lo, ahi = a.open_hi ? INT64_MAX : a.hi;
+                const std::int64_t blo = b.open_lo ? INT64_MIN : b.lo, bhi = b.open_hi ? INT64_MAX : b.hi;
+                meet = alo <= bhi && blo <= ahi;
+                const std::int64_t k = std::max(alo, blo) == INT64_MIN ? std::min(ahi, bhi) : std::max(alo, blo);
+                common = std::to_string(k);
+            }
+            if (!meet) continue;
+            finding& f = add("table-overlap", severity::error, tb.name,
+                             what + "s `" + a.text + "` and `" + b.text + "` of table `" + tb.name + "` cover a common key");
+            f.elements.push_back({"table", tb.name, tb.prov});
+            if (what == "row") {
+                f.elements.push_back({"row", tb.rows[i].key.text, tb.rows[i].prov});
+                f.elements.push_back({"row", tb.rows[j].key.text, tb.rows[j].prov});
+            }
+            f.witness.push_back("the key " + common + " falls in both; the engine reads the first");
+        }
+}
+
+}  // namespace wp::verify

@@ -1,0 +1,392 @@
+// The checker of one part of a check: the checks of DESIGN.md §5 over the symbolic game, each a
+// set of Z3 queries whose satisfying models become witnesses and whose unsatisfiable cores become
+// "why never". Declared here, defined by concept: checker.cpp (the run, limits, findings),
+// slicing.cpp (asking), witnesses.cpp, and one check_*.cpp per kind of check.
+#pragma once
+
+#include "westphalia/verify/check.hpp"
+
+#include "intervals.hpp"
+#include "replay.hpp"
+#include "symbolic.hpp"
+#include "watchdog.hpp"
+
+#include "westphalia/engine/sim.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <set>
+#include <thread>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace wp::verify {
+
+using detail::fact;
+using detail::fact_list;
+using detail::symbolic;
+using detail::variable;
+using ir::id;
+
+// The § anchors of an element, as the report prints them.
+std::string anchors_text(const ir::provenance& p);
+
+class checker {
+public:
+    checker(const ir::ruleset& rs, const check_options& opt, check_result& out)
+        : rs_(rs), opt_(opt), out_(out), sym_(ctx_, rs, players_for(rs, opt)) {
+        sym_.unfold_limit = opt.unfold_limit;
+        sym_.unroll_depth = opt.unroll_depth;
+        sym_.prove_invariants = opt.prove_invariants;
+        out_.players_checked = sym_.lay.players;
+        for (std::size_t i = 0; i < sym_.variables.size(); ++i) index_[sym_.variables[i].var.id()] = i;
+        for (id r = 0; r < rs.rules.size(); ++r)
+            if (rs.rules[r].kind == ir::rule_kind::invariant && opt.unassumed_invariants.count(rs.rules[r].name))
+                sym_.unassumed.insert(r);
+    }
+
+    // Whether check `k` was asked for (check_options::checks; all when empty).
+    bool wanted(const char* k) const { return opt_.checks.empty() || opt_.checks.count(k) > 0; }
+
+    void run();
+
+    // Per finding, in the order found: its stage's place in the report (after run).
+    const std::vector<std::size_t>& ranks() const { return ranks_; }
+
+private:
+    static int players_for(const ir::ruleset& rs, const check_options& opt);
+
+    void timed(const std::string& kind, const std::function<void()>& f);
+
+    // ------------------------------------------------------------ solving
+
+    // How hard a witness is made small. `all`: the fewest values away from their usual ones,
+    // every value of the question free. `near`: the fewest among the values the witness shows
+    // (those near the question), the others kept as the solver's model has them. For findings
+    // the ruleset accepts: it shows the finding still happens, at a fifth of the cost (on
+    // Contractor Cards' accepted bounds 0.1-0.4 s a witness for `all`, 20-110 ms for `near`).
+    enum class witness_search { all, near };
+
+    struct answer {
+        z3::check_result r = z3::unknown;
+        std::vector<std::string> witness;
+        std::vector<std::string> because;
+        std::optional<z3::model> model;  // the witness's (when shown)
+    };
+
+    void dump(z3::solver& s);
+
+    // Milliseconds left of the whole check's budget (--max-time); unlimited without one.
+    double budget_left_ms() const;
+
+    // Whether the budget is spent: then a question is not even prepared (its slice of the facts
+    // costs time too), and its answer is `unknown`.
+    bool spent();
+
+    // Every query goes through here: the per-query limit (--timeout), shortened to what is left
+    // of the budget; past the budget nothing more is asked and every answer is `unknown`.
+    template <class Solver, class... Assumptions>
+    z3::check_result ask(Solver& s, const Assumptions&... assumptions) {
+        if (spent()) {
+            --out_.stats[kind_].queries;  // counted by the caller, never asked
+            return z3::unknown;
+        }
+        const unsigned ms = static_cast<unsigned>(std::min<double>(opt_.timeout_ms, budget_left_ms()));
+        const auto t0 = std::chrono::steady_clock::now();
+        const z3::check_result r = dog_.check(s, assumptions..., ms);
+        if (debug_) {
+            const double took = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+            solver_ms_ += took;
+            auto& b = by_purpose_[purpose_ + (r == z3::sat ? " sat" : r == z3::unsat ? " unsat" : " unknown")];
+            b.first += 1;
+            b.second += took;
+        }
+        if (r == z3::unknown && ms < opt_.timeout_ms && budget_left_ms() < 1.0)
+            out_.out_of_time = true;  // cut short by the budget, not by its own limit
+        return r;
+    }
+
+    // The resource limit of a quick neighbourhood try (solve_local_first).
+    static constexpr unsigned quick_rlimit = 2000000;
+
+    // Time limits come from the watchdog (see watchdog.hpp), not Z3's own "timeout".
+    void configure(z3::solver& s);
+
+    // detail::one_shot_solver with the query limits.
+    z3::solver one_shot_solver();
+
+    // ---- slicing: a query only needs the facts that share variables with its target; the
+    // other facts fall into independent groups whose satisfiability is checked once and cached.
+
+    struct conjunct {
+        z3::expr e;
+        std::vector<unsigned> vars;
+    };
+
+    void flatten(const z3::expr& e, std::vector<z3::expr>& out);
+
+    std::vector<unsigned> variables_of(const z3::expr& e);
+
+    const std::vector<unsigned>& conjuncts_of(const fact_list& node);
+
+    unsigned find(std::unordered_map<unsigned, unsigned>& parent, unsigned x);
+
+    // The conjuncts of one fact list and, per variable, those that name it: the questions about
+    // one place come one after another (two quick tries, the question, its witness), so the
+    // last list's are kept.
+    struct fact_index {
+        const detail::fact_node* head = nullptr;
+        fact_list keep;
+        std::vector<unsigned> all;
+        std::unordered_map<unsigned, std::vector<unsigned>> by_var;
+    };
+
+    const fact_index& index_of(const fact_list& facts);
+
+    // The part of facts ∧ target to solve, or nothing when an independent group of facts is
+    // itself unsatisfiable (the target can then never hold).
+    std::optional<z3::expr> slice(const fact_list& facts, const z3::expr& target, bool& undecided);
+
+    // Independent groups of at most this many facts are first asked together (slice).
+    static constexpr std::size_t small_group = 50;
+
+    // The facts of this path and so of every shorter one hold together: their independent groups
+    // need no question of their own any more (most questions are asked along the same paths).
+    void mark_satisfiable(const fact_list& facts);
+
+    // The facts within `radius` steps of the target's variables (two facts are a step apart
+    // when they share a variable), with the target.
+    z3::expr neighbourhood(const fact_list& facts, const z3::expr& target, int radius);
+
+    // Satisfiability, trying a small neighbourhood of the facts first: when that is already
+    // unsatisfiable, so is the whole (a quick proof of "never"). With `show`, as solve().
+    answer solve_local_first(const fact_list& facts, const z3::expr& target, bool show,
+                             const std::vector<std::pair<std::string, z3::expr>>& extra = {});
+    z3::check_result solve_local_first(const fact_list& facts, const z3::expr& target);
+
+    // Is facts ∧ target satisfiable? With `show`: the smallest witness found, as lines (the
+    // values of `extra` first), searched as `search` says.
+    answer solve(const fact_list& facts, const z3::expr& target, bool show,
+                 const std::vector<std::pair<std::string, z3::expr>>& extra = {}, witness_search search = witness_search::all);
+
+    // Unsatisfiable: which of the labelled facts (and extra labelled conditions) it needs.
+    std::vector<std::string> explain(const fact_list& facts, const std::vector<std::pair<std::string, z3::expr>>& extra);
+
+    // The uninterpreted constants of e, each once, in the order a depth-first walk meets them.
+    // Walked through Z3's C API, each subterm marked by its id: the questions' terms are big and
+    // share most of their subterms, and the C++ wrappers' reference counting made this walk a
+    // fifth of the bounds' time.
+    std::vector<z3::expr> constants(const z3::expr& e);
+
+    static std::string value_line(const std::string& text, const z3::expr& e, z3::model& m);
+
+    // Leaves in m the model the witness shows.
+    std::vector<std::string> witness(const z3::expr& q, z3::model& m, const std::vector<std::pair<std::string, z3::expr>>& extra,
+                                     const std::set<unsigned>& near, witness_search search);
+
+    // fewest_changes among the `shown` constants only (witness_search::near): every other
+    // constant of q fixed as m has it. Leaves in m the merged model.
+    void near_changes(const z3::expr& q, const std::vector<z3::expr>& all, const std::vector<z3::expr>& shown_vars,
+                      const std::vector<z3::expr>& usual, z3::model& m);
+
+    // A model of q with as many of `usual` holding as it can find (all but the fewest with
+    // Z3's optimizer, up to exact_witness_limit of them; else few_changes). Leaves m as it was
+    // when a question is not answered.
+    void fewest_changes(const z3::expr& q, const std::vector<z3::expr>& usual, z3::model& m);
+
+    // Above this many values to keep at their usual value, Z3's optimizer takes longer than
+    // few_changes (on Contractor Cards: 50 ms at 62-70 values, 0.6 and 1.0 s at 183 and 195,
+    // where few_changes takes 0.1-0.3 s).
+    static constexpr std::size_t exact_witness_limit = 100;
+
+    // A small witness by unsat cores: every value is assumed at its usual one; while that cannot
+    // hold, the values of the core are given up; then those given up are taken back where they
+    // can be. That keeps every value it can one at a time, not always the fewest changes: then
+    // fewer changes than its model has are asked for until that cannot be, and the last model
+    // has the fewest. A few dozen questions.
+    // Leaves m as it was when a question is not answered.
+    void few_changes(const z3::expr& q, const std::vector<z3::expr>& usual, z3::model& m);
+
+    // ------------------------------------------------------------ findings
+
+    involved rule_elem(id r) const;
+
+    std::string where(const ir::provenance& p) const;
+
+    // The replay of the finding added last, run once every question is answered: replaying
+    // evaluates the witness's model, which makes Z3 terms, and terms made between questions
+    // move the later questions' term ids, so their witnesses and their time.
+    void replay_later(std::function<std::string()> replay) { replays_.emplace_back(out_.findings.size() - 1, std::move(replay)); }
+
+    finding& add(const std::string& kind, severity level, const std::string& subject, const std::string& message);
+
+    void unknown(const std::string& what, const std::vector<involved>& elems, severity level = severity::error);
+
+    // ------------------------------------------------------------ domain checks
+
+    // The rules of one group over a free state and free target arguments.
+    void domain_checks();
+
+    const std::vector<ir::local>* target_params(const ir::rule_group& gr) const;
+
+    std::size_t target_param_count(const ir::rule_group& gr) const;
+
+    std::string target_name(const ir::rule_group& gr) const;
+
+    // Whether a beats b through override edges (transitively).
+    bool beats(const ir::rule_group& gr, id a, id b) const;
+
+    // Whether rule r's condition can hold for some other values of the options: sat, unsat, or
+    // unknown when the question was not decided (never taken as either).
+    z3::check_result applies_under_other_options(id r, const std::vector<z3::expr>& args, const detail::store& st,
+                                                 const fact_list& facts);
+
+    // Whether random play under other option values ran statement (or block) `node`.
+    bool played_under_other_options(id node);
+
+    // Whether a site unreachable under the chosen options is reachable under others: seen in
+    // play under them, or else the sequence is explored again with every option free. An
+    // undecided question is `unknown`, never taken as either answer.
+    z3::check_result reachable_under_other_options(id node);
+
+    void group_checks(id g, const detail::store& st, const fact_list& base);
+
+    // The reasons of the `end game` statements in a body.
+    std::set<std::string> end_reasons(id body) const;
+
+    static std::string joined(const std::set<std::string>& words);
+
+    // ------------------------------------------------------------ reachability
+
+    // Random games under each other value of each option, one option at a time (a tenth of the
+    // games per value, at the fewest and the most players): what they run is reachable under
+    // other options and needs no proof of it.
+    void play_other_options();
+
+    // Seeded random games of `rs` with coverage, or nothing when they are no evidence: the engine
+    // cannot set the game up for this many players, or play broke an invariant (a state that
+    // breaks one lies outside the domain the questions assume). A game stopped by an engine
+    // error, a table with no row for a key say, reached every state before it.
+    std::optional<engine::sim_report> evidence_games(const ir::ruleset& rs, int players, std::uint64_t games) const;
+
+    // Random games through the engine: a rule that fires, a statement that starts, a table key
+    // read or a game end that happens there is reached and needs no proof.
+    void play_evidence();
+
+    // Whether random play (its statements run) started statement n: for a block or a list, its
+    // first statement (the engine runs those inline).
+    bool started(const std::vector<std::uint8_t>& ran, id n) const;
+
+    // Whether random play read key i (a row, then the columns) of table t.
+    bool played_key(id t, std::size_t i) const;
+
+    // Rules that apply nowhere the sequence consults them; blocks and game ends never reached.
+    void reach_checks();
+
+    ir::provenance statement_prov(id n) const;
+
+    template <class Site>
+    void because_at_sites(finding& f, const std::vector<const Site*>& sites,
+                          const std::function<std::vector<std::pair<std::string, z3::expr>>(const detail::site&)>& extra) {
+        std::set<std::string> seen;
+        std::size_t shown = 0;
+        for (const Site* s : sites) {
+            if (shown == 3) {
+                f.because.push_back("… and " + std::to_string(sites.size() - shown) + " more places");
+                break;
+            }
+            std::vector<std::string> core = explain(s->facts, extra(*s));
+            std::string line = "at " + sym_.node_position(s->node) + ": ";
+            for (std::size_t i = 0; i < core.size(); ++i) line += (i ? "; " : "") + core[i];
+            if (core.empty()) line += "the circumstances there";
+            if (seen.insert(line).second) {
+                f.because.push_back(line);
+                ++shown;
+            }
+        }
+    }
+
+    // ------------------------------------------------------------ tables
+
+    void table_checks();
+
+    void modifiers_of(const ir::table& tb, finding& f);
+
+    void overlaps(const ir::table& tb, std::size_t count, const std::function<ir::key_range(std::size_t)>& key,
+                  const std::string& what);
+
+    // ------------------------------------------------------------ bounds, choices, examples
+
+    // Whether the facts about the new value's variables alone keep it in the field's range, for
+    // every place it may write (no question needed then).
+    bool stays_in_range(const detail::bound_site& s);
+
+    void bound_checks();
+
+    void report_bound(const detail::bound_site& s, std::size_t k, const answer& a);
+
+    bool accepted_bound(const std::string& field) const;
+
+    void choice_checks();
+
+    // The innermost block (or procedure, action, rule) whose text holds node n.
+    std::string owner_of(id n) const;
+
+    void example_checks();
+
+    // ------------------------------------------------------------ invariants (check_invariants.cpp)
+
+    void invariant_checks();
+
+    const std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+    bool sequence_stopped_ = false;  // the budget ran out in the symbolic execution
+    detail::z3_settings settings_;  // before the context and its solvers
+    z3::context ctx_;
+    detail::watchdog dog_{ctx_};  // declared after the context it interrupts, destroyed before it
+    const ir::ruleset& rs_;
+    const check_options& opt_;
+    check_result& out_;
+    symbolic sym_;
+    detail::witness_replay replay_{sym_};
+    std::vector<std::pair<std::size_t, std::function<std::string()>>> replays_;  // by finding
+    std::unordered_map<unsigned, std::size_t> index_;  // the variables by term id
+    std::vector<unsigned> mark_;  // constants(): the walk it last marked each term id in
+    unsigned epoch_ = 0;
+    std::set<id> dead_;
+    std::string kind_;
+    std::vector<std::string> stage_of_;  // per finding: the check that made it
+    std::vector<std::size_t> ranks_;     // per finding: its stage's place in the report
+    std::size_t dumped_ = 0;
+    std::vector<conjunct> conjuncts_;
+    std::unordered_map<unsigned, unsigned> conjunct_index_;  // by Z3 AST id
+    std::unordered_map<const detail::fact_node*, std::vector<unsigned>> fact_conjuncts_;
+    std::vector<fact_list> keep_alive_;
+    fact_index last_index_;  // holds Z3 terms: declared after the context, so destroyed before it
+    std::set<std::string> fired_, ended_;  // seen in random play
+    std::unique_ptr<symbolic> free_;       // the sequence with every option free
+    std::uint64_t played_ = 0;
+    std::vector<std::uint8_t> statements_run_, keys_read_;  // seen in random play (sim_report)
+    std::vector<std::uint32_t> table_key_first_;
+    std::vector<std::uint8_t> run_elsewhere_;  // statements run in play under other option values
+    bool played_elsewhere_ = false;
+    std::map<std::vector<unsigned>, z3::check_result> group_sat_;
+    std::unordered_set<const detail::fact_node*> known_sat_;  // paths whose facts are satisfiable
+    bool debug_ = std::getenv("WP_CHECK_DEBUG") != nullptr;
+    // WP_CHECK_DEBUG: time inside the solver in the current stage, and per kind of query
+    double solver_ms_ = 0;
+    std::string purpose_ = "other";
+    std::map<std::string, std::pair<std::size_t, double>> by_purpose_;
+    // the variables standing for cut subterms (the unfolding budget), by term id, with what
+    std::size_t approx_scanned_ = 0;
+    std::map<unsigned, std::string> approx_;
+};
+
+}  // namespace wp::verify

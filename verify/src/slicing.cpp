@@ -1,0 +1,295 @@
+// Asking a question of the checker: the facts it needs (its slice), quick tries on the facts near
+// it, the satisfiability of the independent groups of facts left, and unsat cores as reasons.
+#include "checker.hpp"
+
+namespace wp::verify {
+
+void checker::flatten(const z3::expr& e, std::vector<z3::expr>& out) {
+    if (e.is_app() && e.decl().decl_kind() == Z3_OP_AND) {
+        for (unsigned i = 0; i < e.num_args(); ++i) flatten(e.arg(i), out);
+        return;
+    }
+    if (e.is_true()) return;
+    out.push_back(e);
+}
+
+std::vector<unsigned> checker::variables_of(const z3::expr& e) {
+    const std::vector<z3::expr> consts = constants(e);
+    std::vector<unsigned> ids;
+    for (const z3::expr& c : consts) ids.push_back(c.id());
+    std::sort(ids.begin(), ids.end());
+    return ids;
+}
+
+const std::vector<unsigned>& checker::conjuncts_of(const fact_list& node) {
+    const detail::fact_node* f = node.get();
+    auto it = fact_conjuncts_.find(f);
+    if (it != fact_conjuncts_.end()) return it->second;
+    keep_alive_.push_back(node);  // the cache is keyed by address: the node must not be reused
+    std::vector<z3::expr> parts;
+    flatten(f->f.e, parts);
+    std::vector<unsigned> idx;
+    for (const z3::expr& p : parts) {
+        auto known = conjunct_index_.find(p.id());
+        if (known == conjunct_index_.end()) {
+            known = conjunct_index_.emplace(p.id(), static_cast<unsigned>(conjuncts_.size())).first;
+            conjuncts_.push_back({p, variables_of(p)});
+        }
+        idx.push_back(known->second);
+    }
+    return fact_conjuncts_.emplace(f, std::move(idx)).first->second;
+}
+
+unsigned checker::find(std::unordered_map<unsigned, unsigned>& parent, unsigned x) {
+    auto it = parent.find(x);
+    if (it == parent.end()) { parent.emplace(x, x); return x; }
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];
+    return x;
+}
+
+const checker::fact_index& checker::index_of(const fact_list& facts) {
+    if (last_index_.keep == facts && last_index_.head == facts.get()) return last_index_;
+    fact_index x;
+    x.head = facts.get();
+    x.keep = facts;
+    std::unordered_set<unsigned> seen;
+    for (fact_list f = facts; f; f = f->prev)
+        for (unsigned c : conjuncts_of(f))
+            if (seen.insert(c).second) x.all.push_back(c);
+    for (unsigned c : x.all)
+        for (unsigned v : conjuncts_[c].vars) x.by_var[v].push_back(c);
+    last_index_ = std::move(x);
+    return last_index_;
+}
+
+std::optional<z3::expr> checker::slice(const fact_list& facts, const z3::expr& target, bool& undecided) {
+    const std::vector<unsigned>& all = index_of(facts).all;  // slice asks for no other index
+    std::vector<z3::expr> tparts;
+    flatten(target, tparts);
+    std::unordered_map<unsigned, unsigned> parent;
+    auto unite = [&](const std::vector<unsigned>& vars) {
+        for (std::size_t i = 1; i < vars.size(); ++i) {
+            const unsigned a = find(parent, vars[0]), b = find(parent, vars[i]);
+            if (a != b) parent[a] = b;
+        }
+        if (!vars.empty()) find(parent, vars[0]);
+    };
+    for (unsigned c : all) unite(conjuncts_[c].vars);
+    std::vector<std::vector<unsigned>> tvars;
+    for (const z3::expr& t : tparts) {
+        tvars.push_back(variables_of(t));
+        unite(tvars.back());
+    }
+    std::unordered_set<unsigned> relevant;
+    for (const auto& vs : tvars)
+        for (unsigned v : vs) relevant.insert(find(parent, v));
+    z3::expr_vector chosen(ctx_);
+    std::map<unsigned, std::vector<unsigned>> others;
+    // On a path already known satisfiable, every independent group is too
+    const bool path_sat = known_sat_.count(facts.get()) > 0;
+    for (unsigned c : all) {
+        const conjunct& cj = conjuncts_[c];
+        if (cj.vars.empty() || relevant.count(find(parent, cj.vars[0]))) chosen.push_back(cj.e);
+        else if (!path_sat) others[find(parent, cj.vars[0])].push_back(c);
+    }
+    // The small groups not known yet are asked together first: they share no variable, so
+    // together they hold exactly when each does, and setting a question up costs far more
+    // than solving a few facts. Only when that fails is each asked alone.
+    std::vector<const std::vector<unsigned>*> fresh;
+    for (auto& [root, group] : others) {
+        std::sort(group.begin(), group.end());
+        if (group.size() <= small_group && !group_sat_.count(group)) fresh.push_back(&group);
+    }
+    if (fresh.size() > 1) {
+        z3::solver s = one_shot_solver();
+        for (const std::vector<unsigned>* g : fresh)
+            for (unsigned c : *g) s.add(conjuncts_[c].e);
+        ++out_.stats[kind_].queries;
+        purpose_ = "small groups";
+        if (ask(s) == z3::sat)
+            for (const std::vector<unsigned>* g : fresh) group_sat_.emplace(*g, z3::sat);
+        purpose_ = "other";
+    }
+    for (auto& [root, group] : others) {
+        auto it = group_sat_.find(group);
+        if (it == group_sat_.end()) {
+            z3::solver s = one_shot_solver();
+            for (unsigned c : group) s.add(conjuncts_[c].e);
+            ++out_.stats[kind_].queries;
+            purpose_ = "group";
+            it = group_sat_.emplace(group, ask(s)).first;
+            purpose_ = "other";
+        }
+        if (it->second == z3::unsat) return std::nullopt;
+        if (it->second == z3::unknown) undecided = true;
+    }
+    for (const z3::expr& t : tparts) chosen.push_back(t);
+    return chosen.empty() ? ctx_.bool_val(true) : z3::mk_and(chosen);
+}
+
+void checker::mark_satisfiable(const fact_list& facts) {
+    if (!facts || known_sat_.count(facts.get())) return;
+    keep_alive_.push_back(facts);  // keyed by address: the node must not be reused
+    for (const detail::fact_node* f = facts.get(); f && known_sat_.insert(f).second; f = f->prev.get()) {}
+}
+
+z3::expr checker::neighbourhood(const fact_list& facts, const z3::expr& target, int radius) {
+    const fact_index& ix = index_of(facts);
+    const std::vector<unsigned>& all = ix.all;
+    const auto& by_var = ix.by_var;
+    std::unordered_set<unsigned> vars_seen;
+    std::vector<unsigned> frontier = variables_of(target);
+    vars_seen.insert(frontier.begin(), frontier.end());
+    std::set<unsigned> chosen;
+    for (unsigned c : all)
+        if (conjuncts_[c].vars.empty()) chosen.insert(c);
+    for (int step = 0; step < radius && !frontier.empty(); ++step) {
+        std::vector<unsigned> next;
+        for (unsigned v : frontier) {
+            auto it = by_var.find(v);
+            if (it == by_var.end()) continue;
+            for (unsigned c : it->second) {
+                if (!chosen.insert(c).second) continue;
+                for (unsigned w : conjuncts_[c].vars)
+                    if (vars_seen.insert(w).second) next.push_back(w);
+            }
+        }
+        frontier = std::move(next);
+    }
+    z3::expr_vector v(ctx_);
+    for (unsigned c : chosen) v.push_back(conjuncts_[c].e);
+    v.push_back(target);
+    return z3::mk_and(v);
+}
+
+checker::answer checker::solve_local_first(const fact_list& facts, const z3::expr& target, bool show, const std::vector<std::pair<std::string, z3::expr>>& extra) {
+    if (spent()) return {};
+    for (int radius : {2, 6}) {
+        ++out_.stats[kind_].queries;
+        z3::solver s = one_shot_solver();
+        // A quick try, bounded by Z3's resource count rather than the clock: the answer (and
+        // so every later query and witness) must not depend on how busy the machine is.
+        z3::params p(ctx_);
+        p.set("rlimit", opt_.rlimit ? std::min(opt_.rlimit, quick_rlimit) : quick_rlimit);
+        s.set(p);
+        s.add(neighbourhood(facts, target, radius));
+        purpose_ = "quick" + std::to_string(radius);
+        const z3::check_result r = ask(s);
+        purpose_ = "other";
+        if (r == z3::unsat) {
+            answer a;
+            a.r = z3::unsat;
+            return a;
+        }
+        // Out of its resources on the small neighbourhood: the larger one is no quicker.
+        if (r == z3::unknown) break;
+    }
+    return solve(facts, target, show, extra);
+}
+
+z3::check_result checker::solve_local_first(const fact_list& facts, const z3::expr& target) {
+    return solve_local_first(facts, target, false).r;
+}
+
+checker::answer checker::solve(const fact_list& facts, const z3::expr& target, bool show, const std::vector<std::pair<std::string, z3::expr>>& extra, witness_search search) {
+    answer a;
+    if (spent()) return a;
+    bool undecided = false;
+    const std::optional<z3::expr> q = slice(facts, target, undecided);
+    if (!q) {
+        a.r = z3::unsat;
+        return a;
+    }
+    ++out_.stats[kind_].queries;
+    const auto t0 = std::chrono::steady_clock::now();
+    purpose_ = show ? "full+witness" : "full";
+    z3::solver s = one_shot_solver();
+    s.add(*q);
+    dump(s);
+    a.r = ask(s);
+    if (a.r == z3::sat && show && search == witness_search::near) {
+        // The search keeps the number of players of the solver's model (cards dealt to the
+        // sixth seat hold six): a model with the usual number is asked for where it differs.
+        auto it = index_.find(sym_.n_players.id());
+        const z3::expr usual = it == index_.end() ? ctx_.bool_val(true)
+                                                  : sym_.n_players == ctx_.int_val(sym_.variables[it->second].preferred);
+        auto reads_players = [&] {
+            const std::vector<z3::expr> consts = constants(*q);
+            return std::any_of(consts.begin(), consts.end(), [&](const z3::expr& c) { return z3::eq(c, sym_.n_players); });
+        };
+        if (s.get_model().eval(usual, true).is_false() && reads_players()) {
+            z3::solver pinned = one_shot_solver();
+            pinned.add(*q && usual);
+            dump(pinned);
+            ++out_.stats[kind_].queries;
+            if (ask(pinned) == z3::sat) s = pinned;
+        }
+    }
+    purpose_ = "other";
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (debug_ && ms > 200) std::fprintf(stderr, "  slow %s query: %.0f ms (%s)\n", kind_.c_str(), ms,
+                                         a.r == z3::sat ? "sat" : a.r == z3::unsat ? "unsat" : "unknown");
+    if (a.r == z3::sat && undecided) a.r = z3::unknown;
+    if (a.r == z3::sat) mark_satisfiable(facts);
+    if (a.r == z3::sat && show) {
+        // the answer rests on every fact of the path (the slice's and the independent
+        // groups'), so an approximation anywhere in them is named
+        for (; approx_scanned_ < sym_.variables.size(); ++approx_scanned_) {
+            const detail::variable& v = sym_.variables[approx_scanned_];
+            if (v.approximate) approx_.emplace(v.var.id(), v.text.substr(2));
+        }
+        std::set<std::string> cut;
+        auto note = [&](const std::vector<unsigned>& vars) {
+            for (unsigned v : vars)
+                if (auto it = approx_.find(v); it != approx_.end()) cut.insert(it->second);
+        };
+        if (!approx_.empty()) {
+            for (fact_list f = facts; f; f = f->prev)
+                for (unsigned c : conjuncts_of(f)) note(conjuncts_[c].vars);
+            note(variables_of(target));
+        }
+        // the witness shows the values near the question (its variables and those one
+        // fact away), kept at their usual values where possible
+        const std::vector<unsigned> near = variables_of(neighbourhood(facts, target, 1));
+        a.model = s.get_model();
+        a.witness = witness(*q, *a.model, extra, std::set<unsigned>(near.begin(), near.end()), search);
+        for (const std::string& c : cut)
+            a.witness.push_back("approximate: rests on " + c + ", encoded as any value (it may not happen in play)");
+    }
+    return a;
+}
+
+std::vector<std::string> checker::explain(const fact_list& facts, const std::vector<std::pair<std::string, z3::expr>>& extra) {
+    if (spent()) return {};
+    ++out_.stats[kind_].queries;
+    z3::solver s(ctx_);
+    configure(s);
+    z3::params p(ctx_);
+    p.set("core.minimize", true);
+    s.set(p);
+    std::vector<std::string> why;
+    std::size_t k = 0;
+    auto track = [&](const z3::expr& e, const std::string& w) {
+        const z3::expr lit = ctx_.bool_const(("why" + std::to_string(k++)).c_str());
+        s.add(z3::implies(lit, e));
+        why.push_back(w);
+        return lit;
+    };
+    z3::expr_vector lits(ctx_);
+    for (const auto& [w, e] : extra) lits.push_back(track(e, w));
+    for (const detail::fact_node* f = facts.get(); f; f = f->prev.get()) lits.push_back(track(f->f.e, f->f.why));
+    std::vector<std::string> out;
+    if (ask(s, lits) != z3::unsat) return out;
+    // In the order the reasons were given (the question's own conditions first, then the
+    // facts from the nearest back): the core's own order follows Z3's term ids, which
+    // depend on every query asked before.
+    std::vector<std::size_t> used;
+    for (const z3::expr& c : s.unsat_core()) used.push_back(std::stoul(c.decl().name().str().substr(3)));
+    std::sort(used.begin(), used.end());
+    std::set<std::string> seen;
+    for (std::size_t i : used)
+        if (seen.insert(why.at(i)).second) out.push_back(why.at(i));
+    return out;
+}
+
+}  // namespace wp::verify

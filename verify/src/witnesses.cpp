@@ -1,0 +1,204 @@
+// Witnesses: a satisfying model shown as the values near the question, moved towards the usual
+// values (the fewest changes, or few where the fewest cost too much).
+#include "checker.hpp"
+
+namespace wp::verify {
+
+std::vector<z3::expr> checker::constants(const z3::expr& e) {
+    const Z3_context c = ctx_;
+    if (++epoch_ == 0) {
+        std::fill(mark_.begin(), mark_.end(), 0u);
+        epoch_ = 1;
+    }
+    std::vector<z3::expr> out;
+    std::vector<Z3_ast> todo{e};
+    while (!todo.empty()) {
+        const Z3_ast a = todo.back();
+        todo.pop_back();
+        const unsigned id = Z3_get_ast_id(c, a);
+        if (id >= mark_.size()) mark_.resize(std::max<std::size_t>(id + 1, mark_.size() * 3 / 2), 0u);
+        if (mark_[id] == epoch_) continue;
+        mark_[id] = epoch_;
+        switch (Z3_get_ast_kind(c, a)) {
+            case Z3_APP_AST: {
+                const Z3_app app = Z3_to_app(c, a);
+                const unsigned n = Z3_get_app_num_args(c, app);
+                if (n == 0 && Z3_get_decl_kind(c, Z3_get_app_decl(c, app)) == Z3_OP_UNINTERPRETED) {
+                    out.push_back(z3::expr(ctx_, a));
+                    break;
+                }
+                for (unsigned i = n; i-- > 0;) todo.push_back(Z3_get_app_arg(c, app, i));
+                break;
+            }
+            case Z3_QUANTIFIER_AST: todo.push_back(Z3_get_quantifier_body(c, a)); break;
+            default: break;
+        }
+    }
+    return out;
+}
+
+std::string checker::value_line(const std::string& text, const z3::expr& e, z3::model& m) {
+    const z3::expr v = m.eval(e, true);
+    std::int64_t x = 0;
+    return text + " = " + (v.is_numeral_i64(x) ? std::to_string(x) : v.to_string());
+}
+
+std::vector<std::string> checker::witness(const z3::expr& q, z3::model& m, const std::vector<std::pair<std::string, z3::expr>>& extra, const std::set<unsigned>& near, witness_search search) {
+    std::vector<z3::expr> vars;
+    const std::vector<z3::expr> all = constants(q);
+    for (const z3::expr& v : all)
+        if (near.count(v.id()) || z3::eq(v, sym_.n_players)) vars.push_back(v);
+    // the smallest witness: as many values as possible at their usual (initial) value
+    std::vector<std::size_t> known;
+    std::vector<z3::expr> usual;
+    for (const z3::expr& v : vars) {
+        auto it = index_.find(v.id());
+        if (it == index_.end()) continue;
+        const variable& var = sym_.variables[it->second];
+        known.push_back(it->second);
+        usual.push_back(var.var.is_bool() ? !var.var : var.var == ctx_.int_val(var.preferred));
+    }
+    if (search == witness_search::near) near_changes(q, all, vars, usual, m);
+    else fewest_changes(q, usual, m);
+    std::vector<std::string> lines;
+    for (const auto& [text, e] : extra) lines.push_back(value_line(text, e, m));
+    std::sort(known.begin(), known.end());
+    std::set<std::string> done;
+    for (std::size_t i : known) {
+        const variable& var = sym_.variables[i];
+        const z3::expr v = m.eval(var.var, true);
+        std::string line;
+        if (var.var.is_bool()) {
+            if (v.is_true()) line = var.text + ": yes";
+            else continue;
+        } else {
+            std::int64_t x = 0;
+            if (!v.is_numeral_i64(x)) continue;
+            if (x == var.preferred && var.text != "players") continue;
+            switch (var.as) {
+                case variable::show::zone: line = var.text + " is in " + sym_.zone_instance_text(x); break;
+                case variable::show::boolean: line = var.text + " = " + (x ? "true" : "false"); break;
+                case variable::show::player: line = var.text + " = " + (x < 0 ? "none" : "P" + std::to_string(x + 1)); break;
+                case variable::show::instance: line = var.text + " = " + sym_.instance_text(x); break;
+                default: line = var.text + " = " + sym_.value_text(var.type, x); break;
+            }
+        }
+        if (done.insert(line).second) lines.push_back(line);
+    }
+    return lines;
+}
+
+void checker::near_changes(const z3::expr& q, const std::vector<z3::expr>& all, const std::vector<z3::expr>& shown_vars, const std::vector<z3::expr>& usual, z3::model& m) {
+    std::unordered_set<unsigned> shown;
+    for (const z3::expr& v : shown_vars) shown.insert(v.id());
+    z3::expr_vector from(ctx_), to(ctx_);
+    for (const z3::expr& c : all)
+        if (!shown.count(c.id())) {
+            from.push_back(c);
+            to.push_back(m.eval(c, true));
+        }
+    z3::expr fixed = q;
+    fixed = fixed.substitute(from, to);
+    z3::model found = m;
+    fewest_changes(fixed, usual, found);
+    z3::model merged(ctx_);
+    for (const z3::expr& c : all) {
+        z3::func_decl d = c.decl();
+        z3::expr v = (shown.count(c.id()) ? found : m).eval(c, true);
+        merged.add_const_interp(d, v);
+    }
+    m = merged;
+}
+
+void checker::fewest_changes(const z3::expr& q, const std::vector<z3::expr>& usual, z3::model& m) {
+    if (usual.size() > exact_witness_limit) {
+        few_changes(q, usual, m);
+        return;
+    }
+    z3::optimize o(ctx_);
+    o.add(q);
+    for (const z3::expr& u : usual) o.add_soft(u, 1);
+    ++out_.stats[kind_].queries;
+    // The search for the smallest witness has the query's own limit: a shorter one made
+    // the witness depend on how busy the machine was.
+    if (ask(o) == z3::sat) m = o.get_model();
+}
+
+void checker::few_changes(const z3::expr& q, const std::vector<z3::expr>& usual, z3::model& m) {
+    z3::solver s(ctx_);
+    configure(s);
+    s.add(q);
+    std::vector<z3::expr> flags;
+    std::unordered_map<unsigned, std::size_t> flag_of;
+    for (std::size_t i = 0; i < usual.size(); ++i) {
+        flags.push_back(ctx_.bool_const(("usual!" + std::to_string(i)).c_str()));
+        flag_of.emplace(flags.back().id(), i);
+        s.add(z3::implies(flags.back(), usual[i]));
+    }
+    std::vector<char> kept(usual.size(), 1);
+    auto holds = [&] {
+        z3::expr_vector assumed(ctx_);
+        for (std::size_t i = 0; i < usual.size(); ++i)
+            if (kept[i]) assumed.push_back(flags[i]);
+        ++out_.stats[kind_].queries;
+        return ask(s, assumed);
+    };
+    std::vector<std::size_t> given_up;
+    for (z3::check_result r = holds(); r != z3::sat; r = holds()) {
+        if (r == z3::unknown) return;
+        const z3::expr_vector core = s.unsat_core();
+        std::size_t dropped = 0;
+        for (unsigned c = 0; c < core.size(); ++c)
+            if (auto it = flag_of.find(core[c].id()); it != flag_of.end() && kept[it->second]) {
+                kept[it->second] = 0;
+                given_up.push_back(it->second);
+                ++dropped;
+            }
+        if (dropped == 0) return;  // the question itself cannot hold: keep the model given
+    }
+    std::sort(given_up.begin(), given_up.end());
+    // The values given up that the model just found keeps at their usual value are taken
+    // back without a question (that model holds them all); only the others are searched.
+    {
+        const z3::model found = s.get_model();
+        std::vector<std::size_t> changed;
+        for (std::size_t i : given_up) {
+            if (found.eval(usual[i], true).is_true()) kept[i] = 1;
+            else changed.push_back(i);
+        }
+        given_up = std::move(changed);
+    }
+    // Take back a range of them together when it can be, else each half: the questions grow
+    // with the values that must change (a witness has few) times the halvings.
+    bool undecided = false;
+    std::function<void(std::size_t, std::size_t)> take_back = [&](std::size_t from, std::size_t to) {
+        if (from >= to || undecided) return;
+        for (std::size_t i = from; i < to; ++i) kept[given_up[i]] = 1;
+        const z3::check_result r = holds();
+        if (r == z3::sat) return;
+        for (std::size_t i = from; i < to; ++i) kept[given_up[i]] = 0;
+        if (r == z3::unknown) { undecided = true; return; }
+        if (to - from == 1) return;
+        const std::size_t mid = from + (to - from) / 2;
+        take_back(from, mid);
+        take_back(mid, to);
+    };
+    take_back(0, given_up.size());
+    if (holds() != z3::sat) return;
+    m = s.get_model();
+    // At most one change fewer, until that cannot be (the greedy model makes the first bound
+    // small, so this takes a question or two).
+    z3::expr_vector changed(ctx_);
+    for (const z3::expr& u : usual) changed.push_back(!u);
+    for (;;) {
+        int count = 0;
+        for (const z3::expr& u : usual) count += m.eval(u, true).is_false() ? 1 : 0;
+        if (count == 0) return;
+        s.add(z3::atmost(changed, static_cast<unsigned>(count - 1)));
+        ++out_.stats[kind_].queries;
+        if (ask(s) != z3::sat) return;
+        m = s.get_model();
+    }
+}
+
+}  // namespace wp::verify
