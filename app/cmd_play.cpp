@@ -7,6 +7,7 @@
 #include "number_options.hpp"
 #include "output_file.hpp"
 #include "play_summary.hpp"
+#include "script_text.hpp"
 #include "ruleset_input.hpp"
 
 #include "westphalia/engine/agents.hpp"
@@ -83,7 +84,10 @@ void add_play_command(CLI::App& app, context& ctx) {
         }
         std::vector<std::string> inputs = input_files({args->input.path}, sources);
         for (const std::string& n : names)
-            if (n.rfind("script:", 0) == 0) inputs.push_back(n.substr(7));
+            if (n.rfind("script:", 0) == 0) {
+                if (!check_script_text(ctx, n.substr(7))) return;
+                inputs.push_back(n.substr(7));
+            }
         if (!args->log.empty() && !check_output(ctx, "--log", args->log, inputs)) return;
         std::vector<std::unique_ptr<engine::agent>> owned;
         std::vector<engine::agent*> agents;
