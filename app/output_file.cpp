@@ -150,18 +150,20 @@ std::optional<std::string> overwritten_input(const std::string& output, const st
 
 std::optional<std::string> write_file(const std::string& path, std::string_view content) {
     if (path.empty()) return "the path is empty";
-    const fs::path target = follow_links(path);
     struct stat st {};
-    if (::stat(target.c_str(), &st) != 0) {
+    if (::stat(path.c_str(), &st) != 0) {
         if (errno != ENOENT) return "cannot reach it: " + reason(errno);
-        return write_by_rename(target, content, std::nullopt);
+        return write_by_rename(follow_links(path), content, std::nullopt);  // new, or a dangling link's target
     }
     if (S_ISDIR(st.st_mode)) return "it is a folder";
-    // /dev/stdout, /proc/self/fd/N and the like name a stream the shell opened: append to it
-    // rather than replace (or truncate) what the shell redirected there.
-    const std::string resolved = fs::absolute(target).lexically_normal().generic_string();
-    const bool system_path = resolved.rfind("/dev/", 0) == 0 || resolved.rfind("/proc/", 0) == 0;
-    if (!S_ISREG(st.st_mode) || system_path) return write_in_place(target.string(), content, O_APPEND);
+    // /dev/stdout, /proc/self/fd/N and the like name a stream the shell opened (their links
+    // lead to names like `pipe:[N]`): write to the path itself, appending, rather than replace
+    // or truncate what the shell redirected there.
+    std::error_code ec;
+    const std::string absolute = fs::absolute(path, ec).lexically_normal().generic_string();
+    const bool system_path = absolute.rfind("/dev/", 0) == 0 || absolute.rfind("/proc/", 0) == 0;
+    if (!S_ISREG(st.st_mode) || system_path) return write_in_place(path, content, O_APPEND);
+    const fs::path target = follow_links(path);
     // A file with other hard links is written in place so every name sees the new content: the
     // content is whole in memory before the file is truncated, so only a failing write itself
     // (a full disk) could leave it short. A rename would silently split the links.

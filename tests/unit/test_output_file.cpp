@@ -113,6 +113,19 @@ TEST_CASE("the writer writes /dev/null directly", "[output]") {
     CHECK(fs::is_character_file(fs::status("/dev/null")));
 }
 
+TEST_CASE("the writer writes /proc/self/fd/N of a pipe (what /dev/stdout is in a pipeline)", "[output]") {
+    int fds[2];
+    REQUIRE(::pipe(fds) == 0);
+    const std::string path = "/proc/self/fd/" + std::to_string(fds[1]);
+    const auto why = cli::write_file(path, "piped");
+    ::close(fds[1]);
+    CHECK_FALSE(why);
+    char buffer[16] = {};
+    const ssize_t n = ::read(fds[0], buffer, sizeof buffer);
+    ::close(fds[0]);
+    CHECK(std::string(buffer, n > 0 ? static_cast<std::size_t>(n) : 0) == "piped");
+}
+
 TEST_CASE("an output that is the command's input is refused and nothing is written", "[output]") {
     scratch s;
     put(s / "r.wph", "rules");
