@@ -1,12 +1,10 @@
-// Command-line plumbing shared by the subcommands: parsing, diagnostics output, atomic writes.
+// Command-line plumbing shared by the subcommands: parsing and diagnostics output.
 #include "cli.hpp"
+#include "number_options.hpp"
 
 #include <algorithm>
-#include <cstdio>
-#include <fstream>
 #include <iostream>
-#include <random>
-#include <system_error>
+#include <limits>
 
 namespace wp::cli {
 
@@ -15,6 +13,7 @@ void diagnostic_options::add_to(CLI::App& command) {
         ->check(CLI::IsMember({"human", "gnu", "json"}))
         ->capture_default_str();
     command.add_option("--max-errors", max_errors, "Stop listing errors after this many (0: no limit)")
+        ->check(whole_number(0, std::numeric_limits<std::size_t>::max()))
         ->capture_default_str();
 }
 
@@ -29,36 +28,6 @@ void report(context& ctx, const dsl::source_manager& sources, const dsl::diagnos
     const auto fmt = options.parsed();
     if (fmt != dsl::diag_format::json && sink.all().empty()) return;
     dsl::render(fmt == dsl::diag_format::json ? ctx.out : ctx.err, sources, sink.all(), fmt, options.max_errors);
-}
-
-bool write_file_atomically(context& ctx, const std::filesystem::path& path, const std::string& content) {
-    namespace fs = std::filesystem;
-    const fs::path folder = path.has_parent_path() ? path.parent_path() : fs::path(".");
-    std::random_device entropy;
-    const fs::path temporary = folder / ("." + path.filename().string() + ".tmp" + std::to_string(entropy() % 1000000));
-    {
-        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-        if (!out) {
-            ctx.err << "westphalia: error: cannot write `" << path.string() << "`: the folder is missing or not writable\n";
-            return false;
-        }
-        out << content;
-        out.flush();
-        if (!out) {
-            ctx.err << "westphalia: error: failed while writing `" << path.string() << "`\n";
-            std::error_code ignored;
-            fs::remove(temporary, ignored);
-            return false;
-        }
-    }
-    std::error_code ec;
-    fs::rename(temporary, path, ec);
-    if (ec) {
-        ctx.err << "westphalia: error: cannot write `" << path.string() << "`: " << ec.message() << '\n';
-        fs::remove(temporary, ec);
-        return false;
-    }
-    return true;
 }
 
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {

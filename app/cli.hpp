@@ -38,10 +38,6 @@ struct diagnostic_options {
 void report(context& ctx, const dsl::source_manager& sources, const dsl::diagnostic_sink& sink,
             const diagnostic_options& options);
 
-// Writes `content` to `path` through a temporary file in the same folder and a rename, so a
-// failure never leaves half a file. Returns false and explains on ctx.err when it fails.
-bool write_file_atomically(context& ctx, const std::filesystem::path& path, const std::string& content);
-
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 // The same, with a human player's input read from `in` instead of std::cin (golden tests).
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, std::istream& in);

@@ -1,6 +1,7 @@
-// `westphalia aid <ruleset>`: the ruleset's player aid as a PDF (written through a temporary
-// file and a rename), or the text dumps of its layout and content that the goldens record.
+// `westphalia aid <ruleset>`: the ruleset's player aid as a PDF (through the shared output
+// writer), or the text dumps of its layout and content that the goldens record.
 #include "cli.hpp"
+#include "output_file.hpp"
 #include "ruleset_input.hpp"
 
 #include "westphalia/docgen/aid.hpp"
@@ -19,7 +20,7 @@ void add_aid_command(CLI::App& app, context& ctx) {
     auto s = std::make_shared<settings>();
     CLI::App* command = app.add_subcommand("aid", "Print a ruleset's player aid (PDF) from its IR");
     s->input.add_to(*command);
-    command->add_option("-o,--output", s->output, "The PDF to write (default: <ruleset>.pdf in this folder)");
+    command->add_option("-o,--output", s->output, "The PDF to write (default: <ruleset>.pdf in this folder; `-`: standard output)");
     command->add_option("--paper", s->paper, "Paper size: a4 or letter")->check(CLI::IsMember({"a4", "letter"}));
     command->add_option("--dump", s->dump, "Print the layout (display list) or the text instead of writing a PDF")
         ->check(CLI::IsMember({"layout", "text"}));
@@ -38,17 +39,17 @@ void add_aid_command(CLI::App& app, context& ctx) {
         const auto product = s->dump == "layout" ? docgen::aid_product::layout_dump
                            : s->dump == "text"   ? docgen::aid_product::text_dump
                                                  : docgen::aid_product::pdf;
+        const std::string path = s->output.empty() ? rs->name + ".pdf" : s->output;
+        const std::vector<std::string> inputs = input_files({s->input.path}, sources);
+        if (product == docgen::aid_product::pdf && !check_output(ctx, "--output", path, inputs)) return;
         try {
             const docgen::aid_output out = docgen::make_aid(*rs, options, product);
             if (product != docgen::aid_product::pdf) {
                 ctx.out << out.bytes;
                 return;
             }
-            const std::string path = s->output.empty() ? rs->name + ".pdf" : s->output;
-            if (!write_file_atomically(ctx, path, out.bytes)) {
-                ctx.exit_code = exit_bad_input;
-                return;
-            }
+            if (!write_output(ctx, "--output", path, out.bytes, inputs)) return;
+            if (is_standard_output(path)) return;  // the PDF is the whole output
             ctx.out << "wrote " << path << ": " << out.pages << " page" << (out.pages == 1 ? "" : "s") << ", "
                     << (options.size == docgen::paper::letter ? "Letter" : "A4") << '\n';
         } catch (const docgen::aid_error& e) {

@@ -1,6 +1,8 @@
 // `westphalia check <ruleset>`: the Z3 checker (contradictions, gaps, dead rules and cells,
 // bounds, reachability, stuck states, examples) with human, JSON or SARIF reports.
 #include "cli.hpp"
+#include "number_options.hpp"
+#include "output_file.hpp"
 #include "ruleset_input.hpp"
 
 #include "westphalia/compiler/compile.hpp"
@@ -11,11 +13,16 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <sstream>
+
+#include <unistd.h>
 
 namespace wp::cli {
 
@@ -87,6 +94,26 @@ std::vector<std::map<std::string, std::string>> option_runs(const ir::ruleset& r
     return runs;
 }
 
+// False, with the flag and the path named (exit 2), when --dump-smt's folder cannot be made or
+// written: found now rather than as a failure in the middle of the check.
+bool check_dump_folder(context& ctx, const std::string& dir) {
+    namespace fs = std::filesystem;
+    auto refuse = [&](const std::string& why) {
+        ctx.err << "westphalia: error: --dump-smt: cannot write SMT files into `" << dir << "`: " << why << '\n';
+        ctx.exit_code = exit_bad_input;
+        return false;
+    };
+    std::error_code ec;
+    const fs::file_status st = fs::status(dir, ec);
+    if (fs::exists(st) && !fs::is_directory(st)) return refuse("it is not a folder");
+    if (!fs::exists(st)) {
+        fs::create_directories(dir, ec);
+        if (ec) return refuse(ec.message());
+    }
+    if (::access(dir.c_str(), W_OK | X_OK) != 0) return refuse(std::strerror(errno));
+    return true;
+}
+
 }  // namespace
 
 void add_check_command(CLI::App& app, context& ctx) {
@@ -118,14 +145,16 @@ void add_check_command(CLI::App& app, context& ctx) {
     command->add_option("--format", s->format, "Report as human text, json or sarif (SARIF 2.1.0)")
         ->check(CLI::IsMember({"human", "json", "sarif"}))
         ->capture_default_str();
-    command->add_option("-o,--output", s->output, "Write the report to this file instead of standard output");
+    command->add_option("-o,--output", s->output, "Write the report to this file (`-`: standard output)");
     command->add_option("--timeout", s->timeout, "Seconds allowed for each solver query (a query that runs out is an "
                                                  "`unknown` finding, never a pass)")
+        ->check(finite_number())
         ->check(CLI::Range(0.001, 3600.0))
         ->capture_default_str();
     command->add_option("--max-time", s->max_time,
                         "Seconds for the whole check (0: no limit); past them no more queries are asked and "
                         "each question left is an `unknown` finding")
+        ->check(finite_number())
         ->check(CLI::Range(0.0, 86400.0))
         ->capture_default_str();
     command->add_option("--checks", s->checks,
@@ -133,7 +162,9 @@ void add_check_command(CLI::App& app, context& ctx) {
                         "reach, invariants, obligations (default: all)")
         ->delimiter(',')
         ->check(CLI::IsMember({"decisions", "examples", "tables", "bounds", "choices", "reach", "invariants", "obligations"}));
-    command->add_option("--rlimit", s->rlimit, "Z3 resource limit per query (0: none)")->capture_default_str();
+    command->add_option("--rlimit", s->rlimit, "Z3 resource limit per query (0: none)")
+        ->check(whole_number(0, std::numeric_limits<unsigned>::max()))
+        ->capture_default_str();
     command->add_option("--dump-smt", s->dump_smt, "Write every solver query to this folder as SMT-LIB (for `z3 FILE`)");
     command->add_option("--players-up-to", s->players,
                         "Check games of up to this many players (default: the ruleset's maximum, at most 6)")
@@ -141,20 +172,22 @@ void add_check_command(CLI::App& app, context& ctx) {
     command->add_option("-j,--jobs", s->jobs,
                         "Threads, of which the check uses at most two (default: one per core); the report does not "
                         "depend on it")
-        ->check(CLI::Range(1, 1024));
+        ->check(whole_number(1, 1024));
     command->add_flag("--stats", s->stats, "Print the number of solver queries and the time taken per check");
     command->add_option("--unfold-limit", s->unfold_limit,
                         "Largest unfolding of one aggregate (set size times the instances of its body, nested "
                         "aggregates multiplied) the encoder writes out; a larger one is encoded as any value and "
                         "reported as an approximation (0: no limit)")
+        ->check(whole_number(0, std::numeric_limits<std::uint64_t>::max()))
         ->capture_default_str();
     command->add_option("--unroll-depth", s->unroll_depth,
                         "How many times a procedure, action, trigger or table that leads back to itself is unrolled; "
                         "deeper calls are checked once from any state of what they write, and reported as an "
                         "approximation")
-        ->check(CLI::Range(0, 64))
+        ->check(whole_number(0, 64))
         ->capture_default_str();
     command->callback([s, &ctx] {
+        if (!s->dump_smt.empty() && !check_dump_folder(ctx, s->dump_smt)) return;
         std::vector<std::map<std::string, std::string>> runs{{}};
         bool sampled = false;
         std::ostringstream report;
@@ -163,6 +196,7 @@ void add_check_command(CLI::App& app, context& ctx) {
         nlohmann::json sarif;
         bool any_errors = false;
         bool expanded = false;
+        std::vector<std::string> inputs;
         const auto started = std::chrono::steady_clock::now();  // --max-time covers every run
         for (std::size_t i = 0; i < runs.size(); ++i) {
             ruleset_input in = s->input;
@@ -172,6 +206,11 @@ void add_check_command(CLI::App& app, context& ctx) {
             const auto rs = in.load(ctx, sources, sink);
             if (!sink.all().empty()) dsl::render(ctx.err, sources, sink.all(), dsl::diag_format::human, 50);
             if (!rs) return;
+            if (i == 0 && !expanded) {
+                // refused before the (long) check, not after it
+                inputs = input_files({s->input.path}, sources);
+                if (!s->output.empty() && !check_output(ctx, "--output", s->output, inputs)) return;
+            }
             if (s->all_options && !expanded) {
                 // now that the options are known: one run per combination, from the first
                 expanded = true;
@@ -222,8 +261,7 @@ void add_check_command(CLI::App& app, context& ctx) {
         if (s->format == "sarif") report << sarif.dump(2) << '\n';
         if (s->output.empty()) {
             ctx.out << report.str();
-        } else if (!write_file_atomically(ctx, s->output, report.str())) {
-            ctx.exit_code = exit_bad_input;
+        } else if (!write_output(ctx, "--output", s->output, report.str(), inputs)) {
             return;
         }
         ctx.exit_code = any_errors ? exit_findings : exit_clean;

@@ -1,5 +1,6 @@
 // `westphalia compile <ruleset>`: compile to the IR; print it (--emit-ir) or a one-line summary.
 #include "cli.hpp"
+#include "output_file.hpp"
 #include "ruleset_input.hpp"
 
 #include "westphalia/ir/json.hpp"
@@ -38,7 +39,7 @@ void add_compile_command(CLI::App& app, context& ctx) {
     CLI::App* command = app.add_subcommand("compile", "Compile a ruleset to the IR (or check that it compiles)");
     s->input.add_to(*command);
     command->add_option("--emit-ir", s->emit, "Print the IR: json or text")->check(CLI::IsMember({"json", "text"}));
-    command->add_option("-o,--output", s->output, "Write the IR to this file instead of standard output");
+    command->add_option("-o,--output", s->output, "Write the IR to this file (`-`: standard output)");
     command->callback([s, &ctx] {
         dsl::source_manager sources;
         dsl::diagnostic_sink sink;
@@ -55,11 +56,8 @@ void add_compile_command(CLI::App& app, context& ctx) {
         } else {
             text << ir::to_json_text(*rs) << '\n';
         }
-        if (s->output.empty()) {
-            ctx.out << text.str();
-        } else if (!write_file_atomically(ctx, s->output, text.str())) {
-            ctx.exit_code = exit_bad_input;
-        }
+        if (s->output.empty()) ctx.out << text.str();
+        else write_output(ctx, "--output", s->output, text.str(), input_files({s->input.path}, sources));
     });
 }
 

@@ -2,6 +2,8 @@
 // change to the rules changes — every subject whose outcome differs, with a witness; the
 // checker's findings that appear and disappear; with --sim N, the change in random play.
 #include "cli.hpp"
+#include "number_options.hpp"
+#include "output_file.hpp"
 #include "ruleset_input.hpp"
 
 #include "westphalia/compiler/compile.hpp"
@@ -15,6 +17,7 @@
 #include <cmath>
 #include <fstream>
 #include <iomanip>
+#include <limits>
 #include <map>
 #include <set>
 #include <sstream>
@@ -194,11 +197,15 @@ void add_diff_command(CLI::App& app, context& ctx) {
     command->add_option("--format", s->format, "Report as human text or json")
         ->check(CLI::IsMember({"human", "json"}))
         ->capture_default_str();
-    command->add_option("-o,--output", s->output, "Write the report to this file instead of standard output");
-    command->add_option("--sim", s->sim, "Also play this many random games on each side with the same seeds");
+    command->add_option("-o,--output", s->output, "Write the report to this file (`-`: standard output)");
+    command->add_option("--sim", s->sim, "Also play this many random games on each side with the same seeds (at most 10000000)")
+        ->check(whole_number(0, max_games, "the most games one run plays"));
     command->add_option("--players", s->players, "Players in the simulated games (default: the ruleset's minimum, at least 2)");
-    command->add_option("--seed", s->seed, "The first seed of the simulated games")->capture_default_str();
+    command->add_option("--seed", s->seed, "The first seed of the simulated games")
+        ->check(whole_number(0, std::numeric_limits<std::uint64_t>::max()))
+        ->capture_default_str();
     command->add_option("--timeout", s->timeout, "Seconds allowed for each solver query")
+        ->check(finite_number())
         ->check(CLI::Range(0.001, 3600.0))
         ->capture_default_str();
     command->add_flag("--no-check", s->no_check, "Do not run the checker on the two sides (no findings compared)");
@@ -248,6 +255,9 @@ void add_diff_command(CLI::App& app, context& ctx) {
         const auto to = load(s->to_path.empty() ? s->from_path : s->to_path, s->to_layer, sb);
         if (!to) return;
         const std::string to_path = s->to_path.empty() ? s->from_path : s->to_path;
+        std::vector<std::string> inputs = input_files({s->from_path, to_path}, sa);
+        for (const std::string& f : input_files({}, sb)) inputs.push_back(f);
+        if (!s->output.empty() && !check_output(ctx, "--output", s->output, inputs)) return;
         paths pa{std::filesystem::is_directory(s->from_path) ? std::filesystem::path(s->from_path) : std::filesystem::path(), &*from};
         paths pb{std::filesystem::is_directory(to_path) ? std::filesystem::path(to_path) : std::filesystem::path(), &*to};
 
@@ -384,8 +394,7 @@ void add_diff_command(CLI::App& app, context& ctx) {
         }
         if (s->output.empty()) {
             ctx.out << report.str();
-        } else if (!write_file_atomically(ctx, s->output, report.str())) {
-            ctx.exit_code = exit_bad_input;
+        } else if (!write_output(ctx, "--output", s->output, report.str(), inputs)) {
             return;
         }
         const bool differs = !d.changes.empty() || !fc.appeared.empty() || !fc.disappeared.empty();

@@ -4,7 +4,10 @@
 // terminal) or script:FILE (one action per line: its index or its exact text).
 #include "cli.hpp"
 #include "human_agent.hpp"
+#include "number_options.hpp"
+#include "output_file.hpp"
 #include "play_summary.hpp"
+#include "script_text.hpp"
 #include "ruleset_input.hpp"
 
 #include "westphalia/engine/agents.hpp"
@@ -13,6 +16,7 @@
 
 #include <functional>
 #include <iostream>
+#include <limits>
 #include <memory>
 
 namespace wp::cli {
@@ -42,14 +46,16 @@ void add_play_command(CLI::App& app, context& ctx) {
     CLI::App* command = app.add_subcommand("play", "Play one game with computer agents and print what happens");
     args->input.add_to(*command);
     command->add_option("--players", args->players, "Number of players")->default_val(2);
-    command->add_option("--seed", args->seed, "Random seed (the same seed plays the same game)")->default_val(1);
+    command->add_option("--seed", args->seed, "Random seed (the same seed plays the same game)")
+        ->check(whole_number(0, std::numeric_limits<std::uint64_t>::max()))
+        ->default_val(1);
     command->add_option("--agent", args->agent,
                         "Agent for every seat: random, first, human (at the terminal) or script:FILE "
                         "(one action per line: its index or its exact text; the end of the script is an error)")
         ->check(check_agent)
         ->default_val("random");
     command->add_option("--seat", args->seats, "Agent for one seat: --seat 2=human (repeatable)");
-    command->add_option("--log", args->log, "Write a JSON-lines game log to this file (replay it with `replay`)");
+    command->add_option("--log", args->log, "Write a JSON-lines game log to this file (replay it with `replay`; `-`: standard output)");
     command->add_flag("--quiet", args->quiet, "Print only the result");
     command->callback([args, &ctx] {
         dsl::source_manager sources;
@@ -76,6 +82,13 @@ void add_play_command(CLI::App& app, context& ctx) {
             }
             names[static_cast<std::size_t>(seat - 1)] = s.substr(eq + 1);
         }
+        std::vector<std::string> inputs = input_files({args->input.path}, sources);
+        for (const std::string& n : names)
+            if (n.rfind("script:", 0) == 0) {
+                if (!check_script_text(ctx, n.substr(7))) return;
+                inputs.push_back(n.substr(7));
+            }
+        if (!args->log.empty() && !check_output(ctx, "--log", args->log, inputs)) return;
         std::vector<std::unique_ptr<engine::agent>> owned;
         std::vector<engine::agent*> agents;
         try {
@@ -111,10 +124,7 @@ void add_play_command(CLI::App& app, context& ctx) {
         engine::play_options options;
         if (!args->quiet) options.trace = &trace;
         const engine::logged_play played = engine::play_logged(*rs, header, agents, options);
-        if (!args->log.empty() && !write_file_atomically(ctx, args->log, played.log)) {
-            ctx.exit_code = exit_bad_input;
-            return;
-        }
+        if (!args->log.empty() && !write_output(ctx, "--log", args->log, played.log, inputs)) return;
         const engine::play_result& r = played.result;
         if (!r.error.empty()) {
             ctx.err << "westphalia: engine error: " << r.error << '\n';

@@ -6,6 +6,7 @@
 #include "play_summary.hpp"
 #include "ruleset_input.hpp"
 
+#include "westphalia/compiler/compile.hpp"
 #include "westphalia/engine/log.hpp"
 
 #include <fstream>
@@ -24,6 +25,23 @@ struct replay_args {
     bool quiet = false;
     diagnostic_options diagnostics;
 };
+
+// The log's `upto` when the ruleset has no such layer: an error in the log's header (line 1),
+// not a `--upto` the user never gave. Empty when the layer exists or the ruleset does not
+// compile on its own (loading it then reports why).
+std::string unknown_upto(const std::string& path, const std::string& upto) {
+    if (upto.empty() || std::filesystem::path(path).extension() == ".json") return {};
+    dsl::source_manager sources;
+    dsl::diagnostic_sink sink;
+    const auto rs = compiler::compile_ruleset(path, {}, sources, sink);
+    if (!rs || sink.has_errors()) return {};
+    std::string names;
+    for (const ir::layer& l : rs->layers) {
+        if (l.name == upto) return {};
+        names += (names.empty() ? "" : ", ") + l.name;
+    }
+    return "the header's \"upto\" names the layer `" + upto + "`, which `" + path + "` does not declare; its layers are: " + names;
+}
 
 }  // namespace
 
@@ -58,6 +76,7 @@ void add_replay_command(CLI::App& app, context& ctx) {
         for (const auto& [k, v] : header->options) input.options.push_back(k + "=" + v);
         input.upto = header->upto;
         input.diagnostics = args->diagnostics;
+        if (const std::string why = unknown_upto(input.path, input.upto); !why.empty()) return fail({1, why, "log-ruleset"});
         dsl::source_manager sources;
         dsl::diagnostic_sink sink;
         const auto rs = input.load(ctx, sources, sink);

@@ -3,6 +3,7 @@
 // wins, end reasons, rule coverage, engine errors, invariant violations). The output does not
 // depend on J.
 #include "cli.hpp"
+#include "number_options.hpp"
 #include "ruleset_input.hpp"
 
 #include "westphalia/codegen/compiled_sim.hpp"
@@ -14,6 +15,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <limits>
 #include <thread>
 #include <unistd.h>
 
@@ -139,10 +141,16 @@ void add_sim_command(CLI::App& app, context& ctx) {
     auto args = std::make_shared<sim_args>();
     CLI::App* command = app.add_subcommand("sim", "Play many seeded games on several threads and summarise them");
     args->input.add_to(*command);
-    command->add_option("-n,--games", args->games, "Number of games")->default_val(1000);
+    command->add_option("-n,--games", args->games, "Number of games (at most 10000000)")
+        ->check(whole_number(1, max_games, "the most games one run plays"))
+        ->default_val(1000);
     command->add_option("--players", args->players, "Number of players")->default_val(2);
-    command->add_option("--seed", args->seed, "Random seed; game i is seeded from (seed, i) only")->default_val(1);
-    command->add_option("-j,--jobs", args->threads, "Threads (default: one per core); the report does not depend on it");
+    command->add_option("--seed", args->seed, "Random seed; game i is seeded from (seed, i) only")
+        ->check(whole_number(0, std::numeric_limits<std::uint64_t>::max()))
+        ->default_val(1);
+    command->add_option("-j,--jobs", args->threads, "Threads (default: one per core; at most 4 per core: more are lowered to that, with a note); the "
+                        "report does not depend on it")
+        ->check(whole_number(0, std::numeric_limits<unsigned>::max()));
     command->add_option("--agent", args->agent, "Agent for every seat: random or first")
         ->check(CLI::IsMember({"random", "first"}))
         ->default_val("random");
@@ -174,6 +182,11 @@ void add_sim_command(CLI::App& app, context& ctx) {
         options.players = args->players;
         options.seed = args->seed;
         options.threads = args->threads > 0 ? args->threads : std::max(1u, std::thread::hardware_concurrency());
+        if (options.threads > thread_cap()) {
+            ctx.err << "westphalia: note: -j " << args->threads << " is more than " << threads_per_core_cap
+                    << " threads per core; using " << threads_per_core_cap << " per core\n";
+            options.threads = thread_cap();
+        }
         options.agent = args->agent;
         options.check_invariants = !args->no_check_invariants;
         // A progress line only for a person watching: never when stderr is a file, a pipe or a test stream.

@@ -1,6 +1,7 @@
 // `westphalia translate <ruleset> -o game.cpp`: the compiled engine — the ruleset translated
 // into one C++ file that plays it (codegen/), for long simulations and the benchmark.
 #include "cli.hpp"
+#include "output_file.hpp"
 #include "ruleset_input.hpp"
 
 #include "westphalia/codegen/translate.hpp"
@@ -55,7 +56,7 @@ void add_translate_command(CLI::App& app, context& ctx) {
     CLI::App* command = app.add_subcommand(
         "translate", "Translate a ruleset into C++ that plays it (the compiled engine; --option values are fixed in it)");
     s->input.add_to(*command);
-    command->add_option("-o,--output", s->output, "The C++ file to write (default: standard output)");
+    command->add_option("-o,--output", s->output, "The C++ file to write (default or `-`: standard output)");
     command->add_option("--namespace", s->name_space, "The C++ namespace of the generated code");
     command->callback([s, &ctx] {
         const std::string& ns = s->name_space;
@@ -71,6 +72,8 @@ void add_translate_command(CLI::App& app, context& ctx) {
         const auto rs = s->input.load(ctx, sources, sink);
         report(ctx, sources, sink, s->input.diagnostics);
         if (!rs) return;
+        const std::vector<std::string> inputs = input_files({s->input.path}, sources);
+        if (!check_output(ctx, "--output", s->output, inputs)) return;
         std::string code;
         try {
             codegen::translate_options options;
@@ -84,11 +87,8 @@ void add_translate_command(CLI::App& app, context& ctx) {
             ctx.exit_code = exit_bad_input;
             return;
         }
-        if (s->output.empty()) {
-            ctx.out << code;
-        } else if (!write_file_atomically(ctx, s->output, code)) {
-            ctx.exit_code = exit_bad_input;
-        }
+        if (s->output.empty()) ctx.out << code;
+        else write_output(ctx, "--output", s->output, code, inputs);
     });
 }
 

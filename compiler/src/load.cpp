@@ -80,9 +80,12 @@ loaded_ruleset load(const std::filesystem::path& folder, const std::optional<std
         return out;
     }
     if (!std::filesystem::exists(manifest_path, ec)) {
-        sink.error(dsl::diag_kind::manifest_missing,
-                   "`" + folder.generic_string() + "` has no `ruleset.wph`: a ruleset folder needs a manifest naming "
-                   "its outline and layers");
+        dsl::diagnostic d{dsl::diag_kind::manifest_missing, dsl::info(dsl::diag_kind::manifest_missing).default_severity, std::nullopt,
+                          "this folder has no `ruleset.wph`: a ruleset folder needs a manifest naming its outline "
+                          "and layers",
+                          {}};
+        d.file = folder.generic_string();  // the folder is where the problem is
+        sink.report(std::move(d));
         return out;
     }
     out.manifest_file = read_and_parse(folder, "ruleset.wph", std::nullopt, sources, sink);

@@ -70,7 +70,8 @@ located locate(const source_manager& sources, const span& s) {
     return {f.path, sources.position(s.file, s.begin), sources.position(s.file, std::max(s.begin, s.end))};
 }
 
-std::string prefix(const source_manager& sources, const std::optional<span>& where) {
+std::string prefix(const source_manager& sources, const std::optional<span>& where, const std::string& file = {}) {
+    if ((!where || where->file >= sources.size()) && !file.empty()) return file + ": ";
     if (!where || where->file >= sources.size()) return "westphalia: ";
     const located l = locate(sources, *where);
     return l.path + ":" + std::to_string(l.begin.line) + ":" + std::to_string(l.begin.column) + ": ";
@@ -99,7 +100,8 @@ void quote(std::ostream& out, const source_manager& sources, const span& s) {
     out << '\n';
 }
 
-nlohmann::json position_json(const source_manager& sources, const std::optional<span>& where) {
+nlohmann::json position_json(const source_manager& sources, const std::optional<span>& where, const std::string& file = {}) {
+    if ((!where || where->file >= sources.size()) && !file.empty()) return {{"file", file}};
     if (!where || where->file >= sources.size()) return nullptr;
     const located l = locate(sources, *where);
     return {{"file", l.path},          {"line", l.begin.line},    {"column", l.begin.column},
@@ -127,7 +129,7 @@ std::optional<std::string> closest_name(std::string_view wanted, const std::vect
 void render(std::ostream& out, const source_manager& sources, std::vector<diagnostic> diags, diag_format fmt,
             std::size_t max_errors) {
     auto key = [&](const diagnostic& d) {
-        if (!d.where || d.where->file >= sources.size()) return std::make_tuple(std::string(), 0u, 0u);
+        if (!d.where || d.where->file >= sources.size()) return std::make_tuple(d.file, 0u, 0u);
         const located l = locate(sources, *d.where);
         return std::make_tuple(l.path, l.begin.line, l.begin.column);
     };
@@ -154,7 +156,7 @@ void render(std::ostream& out, const source_manager& sources, std::vector<diagno
             for (const diag_note& n : d->notes) notes.push_back({{"location", position_json(sources, n.where)}, {"message", n.message}});
             all.push_back({{"kind", std::string(info(d->kind).name)},
                            {"severity", severity_word(d->sev)},
-                           {"location", position_json(sources, d->where)},
+                           {"location", position_json(sources, d->where, d->file)},
                            {"message", d->message},
                            {"notes", notes}});
         }
@@ -163,7 +165,7 @@ void render(std::ostream& out, const source_manager& sources, std::vector<diagno
     }
 
     for (const diagnostic* d : shown) {
-        out << prefix(sources, d->where) << severity_word(d->sev) << ": " << d->message << " ["
+        out << prefix(sources, d->where, d->file) << severity_word(d->sev) << ": " << d->message << " ["
             << info(d->kind).name << "]\n";
         if (fmt == diag_format::human && d->where) quote(out, sources, *d->where);
         for (const diag_note& n : d->notes) {

@@ -60,6 +60,8 @@ std::optional<std::uint32_t> load_source(const std::filesystem::path& path, cons
                                          std::optional<span> cited_from) {
     auto fail = [&](diag_kind kind, std::string message) {
         diagnostic d{kind, info(kind).default_severity, cited_from, std::move(message), {}};
+        // a file that exists but cannot be read is the location (when no manifest line cites it)
+        if (!cited_from && kind != diag_kind::file_not_found) d.file = display;
         sink.report(std::move(d));
         return std::nullopt;
     };
@@ -67,11 +69,11 @@ std::optional<std::uint32_t> load_source(const std::filesystem::path& path, cons
     const auto status = std::filesystem::status(path, ec);
     if (ec || !std::filesystem::exists(status)) return fail(diag_kind::file_not_found, "cannot find `" + display + "`");
     if (std::filesystem::is_directory(status))
-        return fail(diag_kind::file_unreadable, "`" + display + "` is a folder, not a rule file");
+        return fail(diag_kind::file_unreadable, (cited_from ? "`" + display + "` is" : "this is") + std::string(" a folder, not a rule file"));
     const auto bytes = std::filesystem::file_size(path, ec);
     if (ec) return fail(diag_kind::file_unreadable, "cannot read `" + display + "`: " + ec.message());
     if (bytes > max_source_bytes)
-        return fail(diag_kind::file_too_large, "`" + display + "` is " + std::to_string(bytes) +
+        return fail(diag_kind::file_too_large, (cited_from ? "`" + display + "` is " : "this file is ") + std::to_string(bytes) +
                                                    " bytes; rule files may be at most " +
                                                    std::to_string(max_source_bytes) + " bytes");
     std::ifstream in(path, std::ios::binary);

@@ -43,6 +43,9 @@ struct diagnostic {
     std::optional<span> where;  // absent for errors without a source position (a missing file on the command line)
     std::string message;
     std::vector<diag_note> notes;
+    // Without `where`: the file or folder the diagnostic is about when there is no line to point
+    // at (a file too large to read, a folder without a manifest); shown as `PATH: error: …`.
+    std::string file = {};
 };
 
 class diagnostic_sink {
