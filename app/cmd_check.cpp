@@ -197,6 +197,7 @@ void add_check_command(CLI::App& app, context& ctx) {
         bool any_errors = false;
         bool expanded = false;
         std::vector<std::string> inputs;
+        std::vector<std::string> summaries;  // each run's summary lines, printed when -o takes the report
         const auto started = std::chrono::steady_clock::now();  // --max-time covers every run
         for (std::size_t i = 0; i < runs.size(); ++i) {
             ruleset_input in = s->input;
@@ -241,6 +242,14 @@ void add_check_command(CLI::App& app, context& ctx) {
             verify::report_source src{[&](ir::id f) { return lines.path(f); },
                                       [&](ir::id f, std::uint32_t n) { return lines.line(f, n); }};
             const verify::report_header h{options_text(*rs), result.players_checked};
+            if (!s->output.empty() && s->output != "-") {
+                // the report goes to a file: its summary still reaches the terminal
+                std::ostringstream human;
+                verify::render_human(human, *rs, result, src, h, false);
+                std::istringstream lines_of(human.str());
+                for (std::string line; std::getline(lines_of, line);)
+                    if (line.rfind(rs->name + ": ", 0) == 0 || line.rfind("out of time:", 0) == 0) summaries.push_back(line);
+            }
             std::ostringstream one;
             if (s->format == "human") {
                 if (runs.size() > 1) one << "== options: " << h.options << '\n';
@@ -264,6 +273,7 @@ void add_check_command(CLI::App& app, context& ctx) {
         } else if (!write_output(ctx, "--output", s->output, report.str(), inputs)) {
             return;
         }
+        for (const std::string& line : summaries) ctx.out << line << '\n';
         ctx.exit_code = any_errors ? exit_findings : exit_clean;
     });
 }
