@@ -38,7 +38,8 @@ TEST_CASE("check --upto base finds the printed Contractor Cards rules' real prob
     const wp::verify::check_result r = wp::verify::check(*rs, co);
 
     std::map<std::string, int> by_kind_subject;
-    for (const auto& f : r.findings) ++by_kind_subject[f.kind + " " + f.subject];
+    // a finding with one cause at several places counts once per place
+    for (const auto& f : r.findings) by_kind_subject[f.kind + " " + f.subject] += 1 + static_cast<int>(f.also.size());
     const std::map<std::string, int> expected{
         // modified rolls below the printed tables (§L86-92, §L105-107)
         {"table-gap campaign_outcome", 1},
@@ -57,7 +58,7 @@ TEST_CASE("check --upto base finds the printed Contractor Cards rules' real prob
         {"dead-rule one_campaign_per_phase", 1},
     };
     CHECK(by_kind_subject == expected);
-    CHECK(wp::verify::error_count(r) == 19);
+    CHECK(wp::verify::error_count(r) == 8);  // the ten traits and three gold places are one finding each
 
     for (const auto& f : r.findings) {
         INFO(f.kind << " " << f.subject);
@@ -97,7 +98,7 @@ TEST_CASE("the full stack's accepted bound violations have small witnesses the e
         INFO(f.kind << " " << f.subject);
         CHECK(f.kind == "bound-violation");
         CHECK(f.accepted);
-        ++accepted;
+        accepted += 1 + static_cast<int>(f.also.size());
         CHECK(f.replay.rfind("confirmed: ", 0) == 0);
         CHECK(has_line_starting(f.witness, "the new value = "));
         CHECK(f.witness.size() <= 6);

@@ -148,6 +148,31 @@ part_result check_parts(const ir::ruleset& rs, const check_options& options) {
     return main;
 }
 
+// Findings with one cause are reported once: the first, with the places of the others (the same
+// kind, subject, message and verdict, and the same elements but the one the report points at).
+void group_repeats(check_result& out) {
+    std::vector<finding> kept;
+    std::map<std::string, std::size_t> first;
+    for (finding& f : out.findings) {
+        if (f.kind == "unknown" || f.kind == "stale-accept" || f.elements.empty()) {
+            kept.push_back(std::move(f));
+            continue;
+        }
+        std::string key = f.kind + '\n' + f.subject + '\n' + f.message + '\n' + name_of(f.level) + '\n' +
+                          (f.accepted ? "accepted " + f.accepted_reason : "");
+        for (std::size_t i = 1; i < f.elements.size(); ++i) key += '\n' + f.elements[i].role + ' ' + f.elements[i].name;
+        const auto [it, fresh] = first.emplace(key, kept.size());
+        if (fresh) {
+            kept.push_back(std::move(f));
+            continue;
+        }
+        finding& g = kept[it->second];
+        g.also.push_back(f.elements.front().prov);
+        g.also.insert(g.also.end(), f.also.begin(), f.also.end());
+    }
+    out.findings = std::move(kept);
+}
+
 // Whether finding f is about invariant `name` not being proved (broken, or undecided).
 bool about_invariant(const finding& f, const std::set<std::string>& names) {
     if (f.kind != "invariant-violation" && f.kind != "unknown") return false;
@@ -193,6 +218,7 @@ check_result check(const ir::ruleset& rs, const check_options& options) {
     out.findings = std::move(sorted);
     out.only = options.checks;
     detail::apply_accepts(rs, out);
+    group_repeats(out);
     out.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     return out;
 }

@@ -66,6 +66,11 @@ void render_human(std::ostream& out, const ir::ruleset& rs, const check_result& 
                 out << "  " << std::string(num.size(), ' ') << " | " << code_points_prefix(*line, p->prov.where.column) << "^\n";
             }
         }
+        if (!f.also.empty()) {
+            out << "  the same at " << f.also.size() << " more place" << (f.also.size() == 1 ? "" : "s") << ":";
+            for (std::size_t i = 0; i < f.also.size(); ++i) out << (i ? ", " : " ") << at(f.also[i], src);
+            out << '\n';
+        }
         for (const involved& e : f.elements) {
             out << "  note: " << e.role << " `" << e.name << "`";
             const std::string a = at(e.prov, src);
@@ -168,6 +173,12 @@ void render_json(std::ostream& out, const ir::ruleset& rs, const check_result& r
         if (f.accepted) x["accepted_reason"] = f.accepted_reason;
         x["elements"] = json::array();
         for (const involved& e : f.elements) x["elements"].push_back(element_json(rs, e, src));
+        if (!f.also.empty()) {
+            x["also"] = json::array();
+            for (const ir::provenance& p : f.also)
+                if (p.where.file != ir::no_id)
+                    x["also"].push_back({{"file", src.path(p.where.file)}, {"line", p.where.line}, {"column", p.where.column}});
+        }
         x["witness"] = f.witness;
         x["because"] = f.because;
         if (!f.replay.empty()) x["replay"] = f.replay;
@@ -223,6 +234,14 @@ void render_sarif(std::ostream& out, const ir::ruleset& rs, const check_result& 
                 loc["id"] = ++n;
                 related.push_back(loc);
             }
+        }
+        for (const ir::provenance& p : f.also) {  // the same finding's other places
+            if (p.where.file == ir::no_id) continue;
+            related.push_back({{"id", ++n},
+                               {"physicalLocation",
+                                {{"artifactLocation", {{"uri", src.path(p.where.file)}}},
+                                 {"region", {{"startLine", p.where.line}, {"startColumn", p.where.column}}}}},
+                               {"message", {{"text", "the same finding here"}}}});
         }
         res["locations"] = locations;
         if (!related.empty()) res["relatedLocations"] = related;
