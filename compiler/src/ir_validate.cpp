@@ -228,7 +228,7 @@ struct checker {
             if (!ok) wrong = "reads a slot that is not a field of its operand's entity kind or map";
         }
         if (wrong) fail(path, std::string(wrong) + " (slot " + std::to_string(x.ref) + " `" + s.name + "`)");
-        if (x.type != s.type)
+        if (s.type < rs.types.size() && x.type != s.type)  // (a slot's own type is checked with the slots)
             fail(path + ".type", "type " + std::to_string(x.type) + " differs from its slot's type " + std::to_string(s.type));
     }
 
@@ -414,8 +414,8 @@ struct checker {
     }
 
     void run() const {
-        if (rs.min_players < 1 || rs.max_players < rs.min_players)
-            fail("min_players", "the players must be N..M with 1 <= N <= M (found " + std::to_string(rs.min_players) + ".." +
+        if (rs.min_players < 0 || rs.max_players < rs.min_players)
+            fail("min_players", "the players must be N..M with 0 <= N <= M (found " + std::to_string(rs.min_players) + ".." +
                                     std::to_string(rs.max_players) + ")");
         for (std::size_t i = 0; i < rs.layers.size(); ++i) {
             const std::string path = "layers[" + std::to_string(i) + "]";
