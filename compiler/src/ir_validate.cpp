@@ -20,6 +20,8 @@ struct problem {
 // recursively. A compiled ruleset stays far below it (expressions are at most
 // dsl::max_expression_depth deep, blocks dsl::max_nesting).
 constexpr std::uint32_t max_node_depth = 4096;
+// Likewise for types (`list of`, `->`), which the source nests at most dsl::max_nesting deep.
+constexpr std::uint32_t max_type_depth = 1024;
 
 struct checker {
     const ruleset& rs;
@@ -339,11 +341,15 @@ struct checker {
     }
 
     void types() const {
+        std::vector<std::uint32_t> height(rs.types.size(), 1);
         for (std::size_t i = 0; i < rs.types.size(); ++i) {
             const type& t = rs.types[i];
             const std::string path = "types[" + std::to_string(i) + "]";
             auto earlier = [&](const char* what, id other) {
                 if (other == no_id || other >= i) fail(path + "." + what, "must name an earlier type");
+                height[i] = std::max(height[i], height[other] + 1);
+                if (height[i] > max_type_depth)
+                    fail(path, "it nests more than " + std::to_string(max_type_depth) + " types deep");
             };
             switch (t.kind) {
                 case type_kind::range:

@@ -305,7 +305,7 @@ struct deeper_directive : x3::unary_parser<Subject, deeper_directive<Subject>> {
         if (st.depth >= max_nesting) {
             Iterator const at = skip_blanks(first, last);
             throw semantic_error{diag_kind::nesting_too_deep, at, at == last ? at : at + 1,
-                                 "expressions and blocks nest deeper than " + std::to_string(max_nesting) +
+                                 "expressions, types and blocks nest deeper than " + std::to_string(max_nesting) +
                                      " levels"};
         }
         struct guard {
@@ -1129,8 +1129,8 @@ auto const base_type_def =
                 -words("`clamp` or `error`", "clamp", "error")[policy_f{}] |
             WP_KW("flag")[const_<&type_expr::kind, type_kind::flag>] |
             WP_KW("counter")[const_<&type_expr::kind, type_kind::counter>] |
-            (WP_KW("list") > WP_KW("of") > type_r[list_of_f{}]) | name_r[set_<&type_expr::id>]];
-auto const type_r_def = spanned[base_type[move_val] >> -(WP_P("->") > type_r[map_of_f{}])];
+            (WP_KW("list") > WP_KW("of") > deeper[type_r][list_of_f{}]) | name_r[set_<&type_expr::id>]];
+auto const type_r_def = spanned[base_type[move_val] >> -(WP_P("->") > deeper[type_r][map_of_f{}])];
 auto const param_r_def = name_r[set_<&param::id>] > WP_P(":") > type_r[set_<&param::type>];
 auto const params_r_def = WP_P("(") > -(param_r[push_self] % comma) > P(")", "`,` or `)`");
 auto const binders_r_def = WP_P("(") > -(name_r[push_self] % comma) > P(")", "`,` or `)`");

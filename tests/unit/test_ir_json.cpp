@@ -258,6 +258,15 @@ TEST_CASE("ir json: inconsistent but in range", "[ir][json]") {
         }
         expect_invalid(j, "nodes deep");
     }
+    SECTION("types nested too deep") {
+        nlohmann::json t = j["types"][0];
+        t["kind"] = "list";
+        for (int i = 0; i < 1100; ++i) {
+            t["value"] = j["types"].size() - 1;
+            j["types"].push_back(t);
+        }
+        expect_invalid(j, "types deep");
+    }
 }
 
 TEST_CASE("ir json: malformed text", "[ir][json]") {

@@ -15,7 +15,7 @@ namespace wp::dsl {
 // UTF-8, deep nesting and oversized numbers are diagnostics too.
 std::optional<file> parse(const source_manager& sources, std::uint32_t id, diagnostic_sink& sink);
 
-// Maximum nesting of expressions and blocks; deeper input is `nesting-too-deep`.
+// Maximum nesting of expressions, types (`list of`, `->`) and blocks; deeper input is `nesting-too-deep`.
 inline constexpr int max_nesting = 256;
 
 // Maximum height of one expression's tree, where each operator of a flat chain (`a + b + c`,
