@@ -151,7 +151,17 @@ struct checker {
                     break;
                 case op::dice: index(ref, x.ref, rs.dice_terms, "dice term"); break;
                 case op::global: case op::player_field: case op::entity_field: slot_read(path, x); break;
-                case op::zone: index(ref, x.ref, rs.zones, "zone"); break;
+                case op::zone: {
+                    index(ref, x.ref, rs.zones, "zone");
+                    // one zone (of its entity kind), or one per player: map_of(player, zone)
+                    const zone& z = rs.zones[x.ref];
+                    const type* t = x.type < rs.types.size() ? &rs.types[x.type] : nullptr;
+                    if (t && z.per_player)
+                        t = t->kind == type_kind::map_of && kind_of(t->key) == type_kind::player ? &rs.types[t->value] : nullptr;
+                    if (!t || t->kind != type_kind::zone || t->ref != z.entity_kind)
+                        fail(path + ".type", "not the type of zone " + std::to_string(x.ref) + " `" + z.name + "`");
+                    break;
+                }
                 case op::option: index(ref, x.ref, rs.options, "option"); break;
                 case op::type_members: index(ref, x.ref, rs.types, "type"); break;
                 case op::roll: index(ref, x.ref, rs.rolls, "roll"); params(rs.rolls[x.ref].param_count); break;
@@ -469,7 +479,10 @@ struct checker {
             const std::string path = "entities[" + std::to_string(i) + "]";
             const entity& e = rs.entities[i];
             index(path + ".kind", e.kind, rs.entity_kinds, "entity kind");
-            const record& r = rs.records[rs.entity_kinds[e.kind].record];
+            const entity_kind& k = rs.entity_kinds[e.kind];
+            if (i < k.first_entity || i - k.first_entity >= k.entity_count)
+                fail(path + ".kind", "entity " + std::to_string(i) + " is not among its kind's entities");
+            const record& r = rs.records[k.record];
             if (e.values.size() != r.fields.size())
                 fail(path + ".values", "holds " + std::to_string(e.values.size()) + " values for " +
                                            std::to_string(r.fields.size()) + " fields");
