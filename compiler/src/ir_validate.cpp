@@ -439,6 +439,14 @@ struct checker {
             prov(path + ".prov", rs.layers[i].prov);
         }
         for (std::size_t i = 0; i < rs.sections.size(); ++i) prov("sections[" + std::to_string(i) + "].prov", rs.sections[i].prov);
+        for (std::size_t i = 0; i < rs.dice_terms.size(); ++i) {
+            // what the engine's distributions (game.cpp) can be built from
+            const dice_term& d = rs.dice_terms[i];
+            constexpr std::int64_t far = 1'000'000'000'000;
+            if (d.count < 1 || d.count > 10'000 || d.low > d.high || d.low < -far || d.high > far || d.high - d.low >= 1'000'000)
+                fail("dice_terms[" + std::to_string(i) + "]", "not 1..10000 dice of 1..1000000 faces (" + std::to_string(d.count) +
+                                                                  "d[" + std::to_string(d.low) + ".." + std::to_string(d.high) + "])");
+        }
         types();
         nodes();
         for (std::size_t i = 0; i < rs.enums.size(); ++i) prov("enums[" + std::to_string(i) + "].prov", rs.enums[i].prov);
@@ -660,6 +668,18 @@ struct checker {
         }
         for (std::size_t i = 0; i < rs.groups.size(); ++i) {
             const std::string path = "groups[" + std::to_string(i) + "]";
+            const rule_group& g = rs.groups[i];
+            switch (g.target) {
+                case target_kind::none: break;
+                case target_kind::roll: index(path + ".target_id", g.target_id, rs.rolls, "roll"); break;
+                case target_kind::quantity: index(path + ".target_id", g.target_id, rs.quantities, "quantity"); break;
+                case target_kind::decision: index(path + ".target_id", g.target_id, rs.decisions, "decision"); break;
+                case target_kind::action: index(path + ".target_id", g.target_id, rs.actions, "action"); break;
+                case target_kind::event: index(path + ".target_id", g.target_id, rs.events, "event"); break;
+            }
+            for (id r : g.rules)
+                if (r < rs.rules.size() && (rs.rules[r].target != g.target || rs.rules[r].target_id != g.target_id))
+                    fail(path + ".rules", "rule " + std::to_string(r) + " is aimed elsewhere than the group");
             for (id r : rs.groups[i].rules) index(path + ".rules", r, rs.rules, "rule");
             for (const override_edge& e : rs.groups[i].edges) {
                 index(path + ".edges", e.higher, rs.rules, "rule");

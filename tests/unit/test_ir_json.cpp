@@ -258,6 +258,14 @@ TEST_CASE("ir json: inconsistent but in range", "[ir][json]") {
         }
         expect_invalid(j, "nodes deep");
     }
+    SECTION("a dice term with no faces") {
+        j["dice_terms"][0]["high"] = j["dice_terms"][0]["low"].get<std::int64_t>() - 2;
+        expect_invalid(j, "dice_terms[0]: not 1..10000 dice");
+    }
+    SECTION("a rule group aimed at a missing target") {
+        j["groups"][0]["target_id"] = 99;
+        expect_invalid(j, "groups[0].target_id");
+    }
     SECTION("types nested too deep") {
         nlohmann::json t = j["types"][0];
         t["kind"] = "list";
