@@ -403,6 +403,12 @@ struct checker {
         }
     }
 
+    // An odds key a-b is read by dividing by a or b: a >= 0, b >= 1.
+    void key_range_ok(const std::string& path, const key_range& k) const {
+        if (k.kind == key_range_kind::odds && (k.lo < 0 || k.hi < 1))
+            fail(path, "odds " + std::to_string(k.lo) + "-" + std::to_string(k.hi) + " (the defender's side must be at least 1)");
+    }
+
     void key_map_ok(const std::string& path, const key_map& m, std::size_t size) const {
         for (std::int32_t r : m.dense)
             if (r < -1 || r >= static_cast<std::int64_t>(size)) fail(path + ".dense", "names a row or column that does not exist");
@@ -601,6 +607,10 @@ struct checker {
                 tree(kp + ".expr", t.keys[k].expr, t.locals, false);
                 index(kp + ".var", t.keys[k].var, t.locals, "local", true);
                 type_id(kp + ".type", t.keys[k].type);
+                if (t.keys[k].has_clamp) {
+                    key_range_ok(kp + ".clamp_lo", t.keys[k].clamp_lo);
+                    key_range_ok(kp + ".clamp_hi", t.keys[k].clamp_hi);
+                }
                 prov(kp + ".prov", t.keys[k].prov);
             }
             const std::size_t columns = std::max<std::size_t>(1, t.columns.size());
@@ -614,7 +624,12 @@ struct checker {
                 if (t.cells[c].has_outcome) constant(cp + ".outcome", t.outcome_type, t.cells[c].outcome);
                 prov(cp + ".prov", t.cells[c].prov);
             }
-            for (std::size_t r = 0; r < t.rows.size(); ++r) prov(path + ".rows[" + std::to_string(r) + "].prov", t.rows[r].prov);
+            for (std::size_t r = 0; r < t.rows.size(); ++r) {
+                prov(path + ".rows[" + std::to_string(r) + "].prov", t.rows[r].prov);
+                key_range_ok(path + ".rows[" + std::to_string(r) + "].key", t.rows[r].key);
+            }
+            for (std::size_t c = 0; c < t.columns.size(); ++c)
+                key_range_ok(path + ".columns[" + std::to_string(c) + "]", t.columns[c]);
             key_map_ok(path + ".row_map", t.row_map, t.rows.size());
             key_map_ok(path + ".column_map", t.column_map, t.columns.size());
             type_id(path + ".outcome_type", t.outcome_type, true);

@@ -266,6 +266,12 @@ TEST_CASE("ir json: inconsistent but in range", "[ir][json]") {
         j["groups"][0]["target_id"] = 99;
         expect_invalid(j, "groups[0].target_id");
     }
+    SECTION("an odds clamp against no defenders") {
+        for (auto& t : j["tables"])
+            for (auto& k : t["keys"])
+                if (k["has_clamp"] == true) k["clamp_lo"]["hi"] = 0;
+        expect_invalid(j, "the defender's side must be at least 1");
+    }
     SECTION("types nested too deep") {
         nlohmann::json t = j["types"][0];
         t["kind"] = "list";
