@@ -9,7 +9,8 @@
 //
 // Lines before the command that start with `# generate PATH BYTES` first write a generated rule
 // file of about BYTES bytes (valid declarations, then one syntax error at the end), for inputs
-// too large to keep in the repository. A line `# stdin PATH` feeds the file at PATH to the
+// too large to keep in the repository. `# chain PATH OPERANDS OPERATOR` writes a game whose one
+// expression is a flat chain (`0 + 0 + …`, `true and true and …`) of that many operands. A line `# stdin PATH` feeds the file at PATH to the
 // command as its standard input (a human player's typing for `play --agent human`); without
 // it the input is empty.
 // The command runs in-process from the repository root. With WP_UPDATE_GOLDEN=1 the file is
@@ -44,6 +45,16 @@ void generate(const std::string& path, std::size_t bytes) {
     out << "enum unfinished { Catholic,\n";
 }
 
+// A one-statement game: `let x = 0 + 0 + …;` (or `true and true and …`) with `operands` operands.
+void generate_chain(const std::string& path, std::size_t operands, const std::string& op) {
+    std::filesystem::create_directories(std::filesystem::path(path).parent_path());
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    const std::string operand = op == "+" || op == "*" || op == "-" ? "0" : "true";
+    out << "enum end_reason { done }\nstate { total: 0..1000 error = 0 }\nsequence game {\n  let x = " << operand;
+    for (std::size_t i = 1; i < operands; ++i) out << (i % 16 == 0 ? "\n    " : " ") << op << ' ' << operand;
+    out << ";\n  end game done;\n}\n";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -66,6 +77,7 @@ int main(int argc, char** argv) {
         const std::size_t end = expected.find('\n', command_start);
         const auto directive = split_words(expected.substr(command_start, end - command_start));
         if (directive.size() == 4 && directive[1] == "generate") generate(directive[2], std::stoul(directive[3]));
+        if (directive.size() == 5 && directive[1] == "chain") generate_chain(directive[2], std::stoul(directive[3]), directive[4]);
         if (directive.size() == 3 && directive[1] == "stdin") {
             std::ifstream typed(directive[2], std::ios::binary);
             if (!typed) {

@@ -99,7 +99,8 @@ void writer::modifier_function(id gi) {
     std::string body = "    " + applicable(gi, args, names) + "\n    i64 total = 0;\n";
     for (const auto& [r, flag] : names)
         if (rs_.rules[r].kind == ir::rule_kind::modifier)
-            body += "    if (" + flag + ") { total += " + call_text("ra" + std::to_string(r), args) + "; fire(s, " + std::to_string(r) + "); }\n";
+            body += "    if (" + flag + ") { total = add_ck(" + at(rs_.rules[r].amount) + ", total, " + call_text("ra" + std::to_string(r), args) +
+                    "); fire(s, " + std::to_string(r) + "); }\n";
     function("i64 mods" + std::to_string(gi) + "(S& s" + ps + ")", body + "    return total;\n");
 }
 
@@ -129,7 +130,8 @@ void writer::quantity_function(id q) {
     body += "    " + locals(std::max<std::size_t>(d.locals.size(), d.param_count), d.param_count) + "\n";
     body += "    const i64 v = " + E(d.expr) + ";\n";
     if (!d.predicate && g_.group_of_quantity[q] != ir::no_id)
-        body += "    return v + " + mods_call(g_.group_of_quantity[q], args) + ";\n";
+        body += "    return add_ck(" + where(d.expr) + ", " + quoted("quantity " + d.name) + ", v, " +
+                mods_call(g_.group_of_quantity[q], args) + ");\n";
     else
         body += "    return v;\n";
     function("i64 q" + std::to_string(q) + "(S& s" + ps + ")", body);
@@ -140,16 +142,20 @@ void writer::roll_function(id r) {
     std::vector<std::string> args;
     const std::string ps = params(ro.param_count, &args);
     std::string body = "    const i64 mod = " + mods_call(g_.group_of_roll[r], args) + ";\n";
+    const std::string in_roll = where(ro.expr) + ", " + quoted("roll " + ro.name);  // adding the modifiers
     if (ro.linear && !ro.dist.weights.empty()) {
         const bool uniform = std::all_of(ro.dist.weights.begin(), ro.dist.weights.end(), [](std::uint64_t w) { return w == 1; });
+        // every total of the roll, modified, must be a 64-bit integer (the interpreter's order)
+        const std::string lowest = "add_ck(" + in_roll + ", " + num(ro.dist.min) + ", mod)";
+        body += "    add_ck(" + in_roll + ", " + num(ro.dist.max) + ", mod);\n";
         if (uniform)
-            body += "    return " + num(ro.dist.min) + " + mod + static_cast<i64>(s.r.below(" + std::to_string(ro.dist.total) + "ULL));\n";
+            body += "    return " + lowest + " + static_cast<i64>(s.r.below(" + std::to_string(ro.dist.total) + "ULL));\n";
         else
-            body += "    return chance(s, " + num(ro.dist.min) + " + mod, " + weights(ro.dist.weights) + ", " +
+            body += "    return chance(s, " + lowest + ", " + weights(ro.dist.weights) + ", " +
                     std::to_string(ro.dist.weights.size()) + ", " + std::to_string(ro.dist.total) + "ULL);\n";
     } else {
         body += "    " + locals(std::max<std::size_t>(ro.locals.size(), ro.param_count), ro.param_count) + "\n";
-        body += "    return " + E(ro.expr) + " + mod;\n";
+        body += "    return add_ck(" + in_roll + ", " + E(ro.expr) + ", mod);\n";
     }
     function("i64 roll" + std::to_string(r) + "(S& s" + ps + ")", body);
 }

@@ -174,7 +174,7 @@ std::string writer::for_set(id n, const std::string& var, const std::string& bod
         if (b == ir::builtin::neighbours) {
             const std::string p = map_data(map_of_node(child(n, 0))), v = fresh("v");
             return "{ const i64 " + v + " = " + p + "node_check(" + where(n) + ", " + E(child(n, 0)) +
-                   ", \"neighbours of no location\"); for (std::uint32_t " + i + " = " + p + "nb_first[" + v + "]; " + i + " < " +
+                   ", " + quoted("neighbours of no location (" + g_.statement_owner(n) + ")") + "); for (std::uint32_t " + i + " = " + p + "nb_first[" + v + "]; " + i + " < " +
                    p + "nb_first[" + v + " + 1]; ++" + i + ") { " + var + " = " + p + "nb[" + i + "]; " + body + " } }";
         }
         if (b == ir::builtin::hexside) {
@@ -313,19 +313,19 @@ std::string writer::E(id n) {
         case op::lookup:
             return with_operands(n, 0, [&](const auto& a) { return call_at("look" + std::to_string(nd.ref), where(n), padded(nd.ref, a)); });
         case op::builtin: return builtin(n);
-        case op::neg: return "(-" + E(child(n, 0)) + ")";
+        case op::neg: return "neg_ck(" + at(n) + ", " + E(child(n, 0)) + ")";
         case op::not_: return "i64(" + E(child(n, 0)) + " == 0)";
         case op::add:
         case op::sub:
         case op::mul: {
-            const char* sym = nd.code == op::add ? " + " : nd.code == op::sub ? " - " : " * ";
-            return with_operands(n, 0, [&](const auto& a) { return "(" + a[0] + sym + a[1] + ")"; });
+            const char* fn = nd.code == op::add ? "add_ck(" : nd.code == op::sub ? "sub_ck(" : "mul_ck(";
+            return with_operands(n, 0, [&](const auto& a) { return fn + at(n) + ", " + a[0] + ", " + a[1] + ")"; });
         }
         case op::div:
         case op::mod: {
             const bool mod = nd.code == op::mod;
             return with_operands(n, 0, [&](const auto& a) {
-                return "checked_div(" + where(n) + ", " + a[0] + ", " + a[1] + (mod ? ", true)" : ", false)");
+                return "checked_div(" + at(n) + ", " + a[0] + ", " + a[1] + (mod ? ", true)" : ", false)");
             });
         }
         case op::eq:
@@ -385,7 +385,9 @@ std::string writer::aggregate(id n) {
         case op::all: return "([&]() -> i64 { " + for_set(child(n, 0), var, "if (" + body + " == 0) return 0;") + " return 1; }())";
         case op::count:
             return "([&]() -> i64 { i64 acc = 0; " + for_set(child(n, 0), var, "acc += " + body + " != 0;") + " return acc; }())";
-        case op::sum: return "([&]() -> i64 { i64 acc = 0; " + for_set(child(n, 0), var, "acc += " + body + ";") + " return acc; }())";
+        case op::sum:
+            return "([&]() -> i64 { i64 acc = 0; " + for_set(child(n, 0), var, "acc = add_ck(" + at(n) + ", acc, " + body + ");") +
+                   " return acc; }())";
         default: {
             const char* pick = nd.code == op::min ? "std::min" : "std::max";
             return "([&]() -> i64 { i64 acc = 0; bool first = true; " +
@@ -416,11 +418,11 @@ std::string writer::builtin(id n) {
             const char* f = b == ir::builtin::min ? "std::min" : "std::max";
             return with_operands(n, 0, [&](const auto& a) { return std::string(f) + "(" + a[0] + ", " + a[1] + ")"; });
         }
-        case ir::builtin::abs: return "([&]() -> i64 { const i64 x = " + E(child(n, 0)) + "; return x < 0 ? -x : x; }())";
+        case ir::builtin::abs: return "abs_ck(" + at(n) + ", " + E(child(n, 0)) + ")";
         case ir::builtin::ceil_div:
         case ir::builtin::floor_div: {
             const char* f = b == ir::builtin::ceil_div ? "ceil_div" : "floor_div";
-            return with_operands(n, 0, [&](const auto& a) { return std::string(f) + "(" + where(n) + ", " + a[0] + ", " + a[1] + ")"; });
+            return with_operands(n, 0, [&](const auto& a) { return std::string(f) + "(" + at(n) + ", " + a[0] + ", " + a[1] + ")"; });
         }
         case ir::builtin::terrain: {
             const std::string p = map_data(map_of_node(child(n, 0)));

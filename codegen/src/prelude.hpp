@@ -32,6 +32,43 @@ struct engine_error : std::runtime_error {
     throw engine_error(std::string(where) + ": " + what);
 }
 
+// Checked arithmetic, worded as the interpreter words it (engine/src/state.cpp): `owner` names
+// the statement.
+[[noreturn, gnu::noinline, gnu::cold]] inline void overflow(const char* where, const char* owner, const std::string& what) {
+    fail(where, what + " is outside the 64-bit integers (" + owner + ")");
+}
+[[gnu::always_inline]] inline i64 add_ck(const char* where, const char* owner, i64 a, i64 b) {
+    i64 r;
+    if (__builtin_add_overflow(a, b, &r)) [[unlikely]] overflow(where, owner, std::to_string(a) + " + " + std::to_string(b));
+    return r;
+}
+[[gnu::always_inline]] inline i64 sub_ck(const char* where, const char* owner, i64 a, i64 b) {
+    i64 r;
+    if (__builtin_sub_overflow(a, b, &r)) [[unlikely]] overflow(where, owner, std::to_string(a) + " - " + std::to_string(b));
+    return r;
+}
+[[gnu::always_inline]] inline i64 mul_ck(const char* where, const char* owner, i64 a, i64 b) {
+    i64 r;
+    if (__builtin_mul_overflow(a, b, &r)) [[unlikely]] overflow(where, owner, std::to_string(a) + " * " + std::to_string(b));
+    return r;
+}
+[[gnu::always_inline]] inline i64 neg_ck(const char* where, const char* owner, i64 a) {
+    if (a == std::numeric_limits<i64>::min()) [[unlikely]] overflow(where, owner, "-(" + std::to_string(a) + ")");
+    return -a;
+}
+inline i64 abs_ck(const char* where, const char* owner, i64 a) {
+    if (a == std::numeric_limits<i64>::min()) [[unlikely]] overflow(where, owner, "abs(" + std::to_string(a) + ")");
+    return a < 0 ? -a : a;
+}
+// a / d and a % d, d != 0: only the lowest value divided by -1 overflows (its remainder is 0)
+inline i64 div_ck(const char* where, const char* owner, i64 a, i64 d, bool mod) {
+    if (d == -1 && a == std::numeric_limits<i64>::min()) [[unlikely]] {
+        if (mod) return 0;
+        overflow(where, owner, std::to_string(a) + " / " + std::to_string(d));
+    }
+    return mod ? a % d : a / d;
+}
+
 class game_state {
 public:
     int players() const { return np; }
@@ -243,23 +280,23 @@ inline bool in_list(const S& s, std::uint32_t from, i64 v) {
 
 inline i64 active_player(const S& s) { return s.active >= 0 ? s.active : s.pending_player; }
 
-inline i64 floor_div(const char* where, i64 a, i64 d) {
+inline i64 floor_div(const char* where, const char* owner, i64 a, i64 d) {
     if (d == 0) fail(where, "division by zero");
-    i64 q = a / d;
+    i64 q = div_ck(where, owner, a, d, false);
     if (q * d != a && ((a < 0) != (d < 0))) --q;
     return q;
 }
 
-inline i64 ceil_div(const char* where, i64 a, i64 d) {
+inline i64 ceil_div(const char* where, const char* owner, i64 a, i64 d) {
     if (d == 0) fail(where, "division by zero");
-    i64 q = a / d;
+    i64 q = div_ck(where, owner, a, d, false);
     if (q * d != a && ((a < 0) == (d < 0))) ++q;
     return q;
 }
 
-inline i64 checked_div(const char* where, i64 a, i64 d, bool mod) {
+inline i64 checked_div(const char* where, const char* owner, i64 a, i64 d, bool mod) {
     if (d == 0) fail(where, "division by zero");
-    return mod ? a % d : a / d;
+    return div_ck(where, owner, a, d, mod);
 }
 )CPP";
 

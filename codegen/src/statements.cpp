@@ -93,7 +93,8 @@ void writer::statement(id n, std::string& o, int in) {
             // the value first, then the old value (the interpreter's order)
             const std::string v = fresh("d");
             o += P + "{\n" + P + "    const i64 " + v + " = " + E(child(n, 1)) + ";\n";
-            store(n, child(n, 0), E(child(n, 0)) + (nd.code == op::add_assign ? " + " : " - ") + v, o, in + 1);
+            store(n, child(n, 0), std::string(nd.code == op::add_assign ? "add_ck(" : "sub_ck(") + at(n) + ", " + E(child(n, 0)) + ", " + v + ")",
+                  o, in + 1);
             o += P + "}\n";
             return;
         }

@@ -62,6 +62,10 @@ private:
         return t == ir::no_id ? type_kind::void_ : rs_.types[t].kind;
     }
     std::string where(id n) const { return quoted(g_.position(n)); }
+    // The statement n belongs to, for messages (game::statement_owner), then `where` and it: the
+    // first arguments of the checked arithmetic of the prelude.
+    std::string owner(id n) const { return quoted(g_.statement_owner(n)); }
+    std::string at(id n) const { return where(n) + ", " + owner(n); }
 
     [[noreturn]] void refuse(id n, const std::string& what) const {
         throw unsupported("the compiled engine does not translate " + what + " yet",

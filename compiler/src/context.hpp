@@ -61,6 +61,9 @@ struct context {
         decision_src, action_src, event_src, procedure_src, sequence_src, table_src, option_src, missing_src, rule_src;
     std::vector<const dsl::field_decl*> slot_fields;  // the field declaring each slot
     std::vector<const placed_decl*> slot_src;
+    // Where each call of a quantity, decision or roll (or a predicate named by a built-in) is
+    // written, by IR node: recursive_definitions() points at them.
+    std::map<ir::id, dsl::span> call_spans;
 
     ir::id t_void = 0, t_bool = 0, t_int = 0, t_string = 0, t_player = 0, t_odds = 0;
 
@@ -178,5 +181,6 @@ bool compatible(const context& cx, ir::id from, ir::id to);
 
 // ---- lower.cpp
 void lower_bodies(context& cx);
+void recursive_definitions(context& cx);  // after lower_bodies: no cycle of value definitions
 
 }  // namespace wp::compiler::detail

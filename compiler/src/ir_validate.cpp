@@ -2,6 +2,8 @@
 // each op's arity. Run on every IR read from JSON, so consumers can index without checks.
 #include "westphalia/ir/ir.hpp"
 
+#include "ir_cycles.hpp"
+
 #include <algorithm>
 #include <limits>
 #include <string>
@@ -13,6 +15,13 @@ namespace {
 struct problem {
     std::string message;
 };
+
+// The deepest node tree accepted: the consumers (engine, translator, checker) walk trees
+// recursively. A compiled ruleset stays far below it (expressions are at most
+// dsl::max_expression_depth deep, blocks dsl::max_nesting).
+constexpr std::uint32_t max_node_depth = 4096;
+// Likewise for types (`list of`, `->`), which the source nests at most dsl::max_nesting deep.
+constexpr std::uint32_t max_type_depth = 1024;
 
 struct checker {
     const ruleset& rs;
@@ -101,6 +110,7 @@ struct checker {
 
     // Every node on its own: children before the parent, refs in their tables.
     void nodes() const {
+        std::vector<std::uint32_t> height(rs.nodes.size(), 1);
         for (std::size_t n = 0; n < rs.nodes.size(); ++n) {
             const node& x = rs.nodes[n];
             const std::string path = "nodes[" + std::to_string(n) + "]";
@@ -112,7 +122,10 @@ struct checker {
             for (std::uint32_t c = 0; c < x.child_count; ++c) {
                 const id child = rs.children[x.first_child + c];
                 if (child >= n) fail(path, "child " + std::to_string(child) + " does not come before its parent");
+                height[n] = std::max(height[n], height[child] + 1);
             }
+            if (height[n] > max_node_depth)
+                fail(path, "its tree is more than " + std::to_string(max_node_depth) + " nodes deep");
             const int want = arity(x.code);
             if (want >= 0 && x.child_count != static_cast<std::uint32_t>(want))
                 fail(path, std::string("`") + name_of(x.code) + "` takes " + std::to_string(want) + " children, not " +
@@ -137,8 +150,18 @@ struct checker {
                     if (x.ref > 2) fail(ref, "end-game timing must be 0, 1 or 2");
                     break;
                 case op::dice: index(ref, x.ref, rs.dice_terms, "dice term"); break;
-                case op::global: case op::player_field: case op::entity_field: index(ref, x.ref, rs.slots, "slot"); break;
-                case op::zone: index(ref, x.ref, rs.zones, "zone"); break;
+                case op::global: case op::player_field: case op::entity_field: slot_read(path, x); break;
+                case op::zone: {
+                    index(ref, x.ref, rs.zones, "zone");
+                    // one zone (of its entity kind), or one per player: map_of(player, zone)
+                    const zone& z = rs.zones[x.ref];
+                    const type* t = x.type < rs.types.size() ? &rs.types[x.type] : nullptr;
+                    if (t && z.per_player)
+                        t = t->kind == type_kind::map_of && kind_of(t->key) == type_kind::player ? &rs.types[t->value] : nullptr;
+                    if (!t || t->kind != type_kind::zone || t->ref != z.entity_kind)
+                        fail(path + ".type", "not the type of zone " + std::to_string(x.ref) + " `" + z.name + "`");
+                    break;
+                }
                 case op::option: index(ref, x.ref, rs.options, "option"); break;
                 case op::type_members: index(ref, x.ref, rs.types, "type"); break;
                 case op::roll: index(ref, x.ref, rs.rolls, "roll"); params(rs.rolls[x.ref].param_count); break;
@@ -192,11 +215,116 @@ struct checker {
                 }
                 default: break;
             }
+            shape(path, x);
+        }
+    }
+
+    type_kind kind_of(id t) const { return t < rs.types.size() ? rs.types[t].kind : type_kind::error; }
+    const node& kid(const node& x, std::uint32_t c) const { return rs.nodes[rs.children[x.first_child + c]]; }
+
+    // A slot read names a slot of its own scope, of the entity kind or map of its operand, and
+    // has the slot's type (the engine and the translator address values from these).
+    void slot_read(const std::string& path, const node& x) const {
+        index(path + ".ref", x.ref, rs.slots, "slot");
+        const slot& s = rs.slots[x.ref];
+        const char* wrong = nullptr;
+        if (x.code == op::global && s.scope != slot_scope::global) wrong = "a global read of a slot that is not global";
+        if (x.code == op::player_field &&
+            (s.scope != slot_scope::per_player || kind_of(kid(x, 0).type) != type_kind::player))
+            wrong = "a per-player read of a slot that is not per player, or of something that is not a player";
+        if (x.code == op::entity_field) {
+            const type_kind k = kind_of(kid(x, 0).type);
+            const id of = k == type_kind::entity || k == type_kind::node ? rs.types[kid(x, 0).type].ref : no_id;
+            const bool ok = (s.scope == slot_scope::per_entity && k == type_kind::entity && of == s.entity_kind) ||
+                            (s.scope == slot_scope::per_node && k == type_kind::node && of == s.map);
+            if (!ok) wrong = "reads a slot that is not a field of its operand's entity kind or map";
+        }
+        if (wrong) fail(path, std::string(wrong) + " (slot " + std::to_string(x.ref) + " `" + s.name + "`)");
+        if (s.type < rs.types.size() && x.type != s.type)  // (a slot's own type is checked with the slots)
+            fail(path + ".type", "type " + std::to_string(x.type) + " differs from its slot's type " + std::to_string(s.type));
+    }
+
+    // What the consumers assume of an op's type and its children's types.
+    void shape(const std::string& path, const node& x) const {
+        const type_kind own = kind_of(x.type);
+        auto need = [&](bool ok, const std::string& what) {
+            if (!ok) fail(path, std::string("`") + name_of(x.code) + "` " + what);
+        };
+        auto is_set = [&](std::uint32_t c) {
+            const type_kind k = kind_of(kid(x, c).type);
+            return k == type_kind::list_of || k == type_kind::zone;
+        };
+        switch (x.code) {
+            case op::const_bool: need(own == type_kind::boolean, "must have a bool type"); break;
+            case op::const_string: need(own == type_kind::string, "must have the string type"); break;
+            case op::const_member: need(own == type_kind::enumeration, "must have an enum type"); break;
+            case op::const_entity: need(own == type_kind::entity, "must have an entity type"); break;
+            case op::const_node: need(own == type_kind::node, "must have a map-location type"); break;
+            case op::index: need(kind_of(kid(x, 0).type) == type_kind::map_of, "must index a map_of value"); break;
+            case op::assign: case op::add_assign: case op::sub_assign: {
+                const node* t = &kid(x, 0);
+                while (t->code == op::index) t = &kid(*t, 0);
+                need(t->code == op::global || t->code == op::player_field || t->code == op::entity_field,
+                     "must assign to a slot (or an element of one)");
+                break;
+            }
+            case op::for_each: case op::choose_one: case op::choose_subset: case op::choose_order: case op::any:
+            case op::all: case op::count: case op::sum: case op::min: case op::max:
+                need(is_set(0), "must go over a list or a zone");
+                break;
+            case op::builtin: builtin_shape(path, x); break;
+            case op::seq:
+                for (std::uint32_t c = 0; c < x.child_count; ++c)
+                    if (kid(x, c).code < op::seq)
+                        fail(path, "child " + std::to_string(c) + " of a statement list is an expression (`" +
+                                       name_of(kid(x, c).code) + "`), not a statement");
+                break;
+            default: break;
+        }
+    }
+
+    void builtin_shape(const std::string& path, const node& x) const {
+        const auto b = static_cast<builtin>(x.ref);
+        std::uint32_t want = 0;
+        switch (b) {
+            case builtin::players: case builtin::active_player: want = 0; break;
+            case builtin::opponents: case builtin::count: case builtin::size: case builtin::top: case builtin::abs:
+            case builtin::neighbours: case builtin::terrain:
+                want = 1;
+                break;
+            default: want = 2; break;
+        }
+        if (x.child_count != want)
+            fail(path, std::string("`") + name_of(b) + "` takes " + std::to_string(want) + " arguments, not " +
+                           std::to_string(x.child_count));
+        switch (b) {
+            case builtin::adjacent: case builtin::distance: case builtin::edge_kind: case builtin::hexside:
+            case builtin::neighbours: case builtin::terrain: case builtin::path_exists: case builtin::line_blocked: {
+                const id t = kid(x, 0).type;
+                if (kind_of(t) != type_kind::node || (want == 2 && kid(x, 1).type != t))
+                    fail(path, std::string("`") + name_of(b) + "` takes map locations (of one map)");
+                const map& m = rs.maps[rs.types[t].ref];
+                if (b == builtin::terrain && m.terrain_enum == no_id) fail(path, "`terrain` of a map without terrain");
+                if ((b == builtin::edge_kind || b == builtin::hexside) && m.edge_enum == no_id)
+                    fail(path, std::string("`") + name_of(b) + "` on a map without edge kinds");
+                if (b == builtin::line_blocked && m.kind != map_kind::hexgrid) fail(path, "`line_blocked` on a map of areas");
+                if (b == builtin::path_exists || b == builtin::line_blocked) {
+                    const derived& p = rs.quantities[static_cast<std::size_t>(x.value)];
+                    const std::uint32_t most = b == builtin::path_exists ? 2 : 3;
+                    if (!p.predicate || p.param_count < 1 || p.param_count > most || p.param_count > p.locals.size())
+                        fail(path + ".value", std::string("`") + name_of(b) + "` names a predicate that does not fit");
+                    for (std::uint32_t i = 0; i < p.param_count; ++i)
+                        if (p.locals[i].type != t)
+                            fail(path + ".value", std::string("`") + name_of(b) + "` names a predicate over other values");
+                }
+                break;
+            }
+            default: break;
         }
     }
 
     // A node tree belonging to one frame: every local it names exists in the frame.
-    void tree(const std::string& path, id root, std::size_t frame, bool optional = true) const {
+    void tree(const std::string& path, id root, const std::vector<local>& frame, bool optional = true) const {
         index(path, root, rs.nodes, "node", optional);
         if (root == no_id) return;
         std::vector<id> stack{root};
@@ -208,9 +336,13 @@ struct checker {
                 case op::local: case op::let: case op::for_each: case op::choose_one: case op::choose_subset:
                 case op::choose_order: case op::any: case op::all: case op::count: case op::sum: case op::min:
                 case op::max:
-                    if (x.ref >= frame)
+                    if (x.ref >= frame.size())
                         fail(path, "node " + std::to_string(n) + " uses local " + std::to_string(x.ref) +
-                                       " but the frame has " + std::to_string(frame));
+                                       " but the frame has " + std::to_string(frame.size()));
+                    if (x.code == op::local && x.type != frame[x.ref].type)
+                        fail(path, "node " + std::to_string(n) + " reads local " + std::to_string(x.ref) +
+                                       " as type " + std::to_string(x.type) + ", not its type " +
+                                       std::to_string(frame[x.ref].type));
                     break;
                 default: break;
             }
@@ -219,11 +351,15 @@ struct checker {
     }
 
     void types() const {
+        std::vector<std::uint32_t> height(rs.types.size(), 1);
         for (std::size_t i = 0; i < rs.types.size(); ++i) {
             const type& t = rs.types[i];
             const std::string path = "types[" + std::to_string(i) + "]";
             auto earlier = [&](const char* what, id other) {
                 if (other == no_id || other >= i) fail(path + "." + what, "must name an earlier type");
+                height[i] = std::max(height[i], height[other] + 1);
+                if (height[i] > max_type_depth)
+                    fail(path, "it nests more than " + std::to_string(max_type_depth) + " types deep");
             };
             switch (t.kind) {
                 case type_kind::range:
@@ -267,6 +403,12 @@ struct checker {
         }
     }
 
+    // An odds key a-b is read by dividing by a or b: a >= 0, b >= 1.
+    void key_range_ok(const std::string& path, const key_range& k) const {
+        if (k.kind == key_range_kind::odds && (k.lo < 0 || k.hi < 1))
+            fail(path, "odds " + std::to_string(k.lo) + "-" + std::to_string(k.hi) + " (the defender's side must be at least 1)");
+    }
+
     void key_map_ok(const std::string& path, const key_map& m, std::size_t size) const {
         for (std::int32_t r : m.dense)
             if (r < -1 || r >= static_cast<std::int64_t>(size)) fail(path + ".dense", "names a row or column that does not exist");
@@ -278,13 +420,39 @@ struct checker {
                            ".." + std::to_string(m.max));
     }
 
+    // No predicate, quantity, decision or roll calls itself (the compiler's recursive-definition).
+    void recursion() const {
+        const auto cycles = value_cycles(rs);
+        if (cycles.empty()) return;
+        const value_def first = cycles[0][0].from;
+        const char* table = first.k == value_def::kind::quantity ? "derived"
+                            : first.k == value_def::kind::decision ? "decisions"
+                                                                   : "rolls";
+        std::string path;
+        for (const value_call& c : cycles[0]) path += describe(rs, c.from) + " → ";
+        path += describe(rs, first);
+        fail(std::string(table) + "[" + std::to_string(first.index) + "]",
+             "the " + describe(rs, first) + " calls itself (" + path + "): only procedures, triggers and tables may recurse");
+    }
+
     void run() const {
+        if (rs.min_players < 0 || rs.max_players < rs.min_players)
+            fail("min_players", "the players must be N..M with 0 <= N <= M (found " + std::to_string(rs.min_players) + ".." +
+                                    std::to_string(rs.max_players) + ")");
         for (std::size_t i = 0; i < rs.layers.size(); ++i) {
             const std::string path = "layers[" + std::to_string(i) + "]";
             for (id f : rs.layers[i].files) index(path + ".files", f, rs.files, "file");
             prov(path + ".prov", rs.layers[i].prov);
         }
         for (std::size_t i = 0; i < rs.sections.size(); ++i) prov("sections[" + std::to_string(i) + "].prov", rs.sections[i].prov);
+        for (std::size_t i = 0; i < rs.dice_terms.size(); ++i) {
+            // what the engine's distributions (game.cpp) can be built from
+            const dice_term& d = rs.dice_terms[i];
+            constexpr std::int64_t far = 1'000'000'000'000;
+            if (d.count < 1 || d.count > 10'000 || d.low > d.high || d.low < -far || d.high > far || d.high - d.low >= 1'000'000)
+                fail("dice_terms[" + std::to_string(i) + "]", "not 1..10000 dice of 1..1000000 faces (" + std::to_string(d.count) +
+                                                                  "d[" + std::to_string(d.low) + ".." + std::to_string(d.high) + "])");
+        }
         types();
         nodes();
         for (std::size_t i = 0; i < rs.enums.size(); ++i) prov("enums[" + std::to_string(i) + "].prov", rs.enums[i].prov);
@@ -325,7 +493,10 @@ struct checker {
             const std::string path = "entities[" + std::to_string(i) + "]";
             const entity& e = rs.entities[i];
             index(path + ".kind", e.kind, rs.entity_kinds, "entity kind");
-            const record& r = rs.records[rs.entity_kinds[e.kind].record];
+            const entity_kind& k = rs.entity_kinds[e.kind];
+            if (i < k.first_entity || i - k.first_entity >= k.entity_count)
+                fail(path + ".kind", "entity " + std::to_string(i) + " is not among its kind's entities");
+            const record& r = rs.records[k.record];
             if (e.values.size() != r.fields.size())
                 fail(path + ".values", "holds " + std::to_string(e.values.size()) + " values for " +
                                            std::to_string(r.fields.size()) + " fields");
@@ -373,7 +544,7 @@ struct checker {
             const std::string path = "rolls[" + std::to_string(i) + "]";
             const roll& r = rs.rolls[i];
             locals(path, r.locals, r.param_count);
-            tree(path + ".expr", r.expr, r.locals.size(), false);
+            tree(path + ".expr", r.expr, r.locals, false);
             const distribution& d = r.dist;
             if (!d.weights.empty() &&
                 (d.max < d.min || static_cast<std::uint64_t>(d.max) - static_cast<std::uint64_t>(d.min) + 1 != d.weights.size()))
@@ -385,7 +556,7 @@ struct checker {
             const derived& d = rs.quantities[i];
             locals(path, d.locals, d.param_count);
             type_id(path + ".result", d.result);
-            tree(path + ".expr", d.expr, d.locals.size(), false);
+            tree(path + ".expr", d.expr, d.locals, false);
             prov(path + ".prov", d.prov);
         }
         for (std::size_t i = 0; i < rs.decisions.size(); ++i) {
@@ -398,8 +569,8 @@ struct checker {
             const std::string path = "actions[" + std::to_string(i) + "]";
             const action& a = rs.actions[i];
             locals(path, a.locals, a.param_count);
-            tree(path + ".guard", a.guard, a.locals.size());
-            tree(path + ".body", a.body, a.locals.size());
+            tree(path + ".guard", a.guard, a.locals);
+            tree(path + ".body", a.body, a.locals);
             prov(path + ".prov", a.prov);
         }
         for (std::size_t i = 0; i < rs.events.size(); ++i) {
@@ -410,14 +581,14 @@ struct checker {
             const std::string path = "procedures[" + std::to_string(i) + "]";
             const procedure& p = rs.procedures[i];
             locals(path, p.locals, p.param_count);
-            tree(path + ".body", p.body, p.locals.size(), false);
+            tree(path + ".body", p.body, p.locals, false);
             prov(path + ".prov", p.prov);
         }
         for (std::size_t i = 0; i < rs.sequences.size(); ++i) {
             const std::string path = "sequences[" + std::to_string(i) + "]";
             const sequence& s = rs.sequences[i];
             locals(path, s.locals, 0);
-            tree(path + ".body", s.body, s.locals.size(), false);
+            tree(path + ".body", s.body, s.locals, false);
             prov(path + ".prov", s.prov);
         }
         for (std::size_t i = 0; i < rs.blocks.size(); ++i) {
@@ -433,9 +604,13 @@ struct checker {
             if (t.keys.empty() || t.keys.size() > 2) fail(path + ".keys", "a table has one or two keys");
             for (std::size_t k = 0; k < t.keys.size(); ++k) {
                 const std::string kp = path + ".keys[" + std::to_string(k) + "]";
-                tree(kp + ".expr", t.keys[k].expr, t.locals.size(), false);
+                tree(kp + ".expr", t.keys[k].expr, t.locals, false);
                 index(kp + ".var", t.keys[k].var, t.locals, "local", true);
                 type_id(kp + ".type", t.keys[k].type);
+                if (t.keys[k].has_clamp) {
+                    key_range_ok(kp + ".clamp_lo", t.keys[k].clamp_lo);
+                    key_range_ok(kp + ".clamp_hi", t.keys[k].clamp_hi);
+                }
                 prov(kp + ".prov", t.keys[k].prov);
             }
             const std::size_t columns = std::max<std::size_t>(1, t.columns.size());
@@ -444,12 +619,17 @@ struct checker {
                                           std::to_string(t.rows.size()) + " rows of " + std::to_string(columns));
             for (std::size_t c = 0; c < t.cells.size(); ++c) {
                 const std::string cp = path + ".cells[" + std::to_string(c) + "]";
-                tree(cp + ".effects", t.cells[c].effects, t.locals.size());
+                tree(cp + ".effects", t.cells[c].effects, t.locals);
                 if (t.cells[c].has_outcome && t.outcome_type == no_id) fail(cp, "an outcome in a table without outcomes");
                 if (t.cells[c].has_outcome) constant(cp + ".outcome", t.outcome_type, t.cells[c].outcome);
                 prov(cp + ".prov", t.cells[c].prov);
             }
-            for (std::size_t r = 0; r < t.rows.size(); ++r) prov(path + ".rows[" + std::to_string(r) + "].prov", t.rows[r].prov);
+            for (std::size_t r = 0; r < t.rows.size(); ++r) {
+                prov(path + ".rows[" + std::to_string(r) + "].prov", t.rows[r].prov);
+                key_range_ok(path + ".rows[" + std::to_string(r) + "].key", t.rows[r].key);
+            }
+            for (std::size_t c = 0; c < t.columns.size(); ++c)
+                key_range_ok(path + ".columns[" + std::to_string(c) + "]", t.columns[c]);
             key_map_ok(path + ".row_map", t.row_map, t.rows.size());
             key_map_ok(path + ".column_map", t.column_map, t.columns.size());
             type_id(path + ".outcome_type", t.outcome_type, true);
@@ -493,16 +673,28 @@ struct checker {
                 case target_kind::event: index(path + ".target_id", r.target_id, rs.events, "event"); break;
             }
             locals(path, r.locals, r.param_count);
-            tree(path + ".amount", r.amount, r.locals.size());
-            tree(path + ".value", r.value, r.locals.size());
-            tree(path + ".guard", r.guard, r.locals.size());
-            tree(path + ".body", r.body, r.locals.size());
+            tree(path + ".amount", r.amount, r.locals);
+            tree(path + ".value", r.value, r.locals);
+            tree(path + ".guard", r.guard, r.locals);
+            tree(path + ".body", r.body, r.locals);
             for (id o : r.overrides) index(path + ".overrides", o, rs.rules, "rule");
             index(path + ".group", r.group, rs.groups, "rule group", true);
             prov(path + ".prov", r.prov);
         }
         for (std::size_t i = 0; i < rs.groups.size(); ++i) {
             const std::string path = "groups[" + std::to_string(i) + "]";
+            const rule_group& g = rs.groups[i];
+            switch (g.target) {
+                case target_kind::none: break;
+                case target_kind::roll: index(path + ".target_id", g.target_id, rs.rolls, "roll"); break;
+                case target_kind::quantity: index(path + ".target_id", g.target_id, rs.quantities, "quantity"); break;
+                case target_kind::decision: index(path + ".target_id", g.target_id, rs.decisions, "decision"); break;
+                case target_kind::action: index(path + ".target_id", g.target_id, rs.actions, "action"); break;
+                case target_kind::event: index(path + ".target_id", g.target_id, rs.events, "event"); break;
+            }
+            for (id r : g.rules)
+                if (r < rs.rules.size() && (rs.rules[r].target != g.target || rs.rules[r].target_id != g.target_id))
+                    fail(path + ".rules", "rule " + std::to_string(r) + " is aimed elsewhere than the group");
             for (id r : rs.groups[i].rules) index(path + ".rules", r, rs.rules, "rule");
             for (const override_edge& e : rs.groups[i].edges) {
                 index(path + ".edges", e.higher, rs.rules, "rule");
@@ -515,6 +707,7 @@ struct checker {
             element(path + ".result", rs.errata[i].result_kind, rs.errata[i].result);
             prov(path + ".prov", rs.errata[i].prov);
         }
+        recursion();
     }
 };
 

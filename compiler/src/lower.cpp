@@ -3,6 +3,7 @@
 // (refinements AND-ed in), rule groups with override edges (cycles are errors), and the errata
 // record. After lower: the IR is complete and check_integrity() holds.
 #include "context.hpp"
+#include "ir_cycles.hpp"
 
 #include <algorithm>
 #include <functional>
@@ -902,6 +903,54 @@ void lower_bodies(context& cx) {
     l.run();
 }
 
+// A predicate, quantity, decision or roll that calls itself, directly or through others, would
+// be unfolded without end by the engine and the checker: one error per cycle, at the definition
+// written first, with a note at each call. (Procedures, triggers and tables may recurse.)
+void recursive_definitions(context& cx) {
+    auto declared = [&](ir::value_def d) -> dsl::span {
+        switch (d.k) {
+            case ir::value_def::kind::quantity: return std::get<dsl::derived_decl>(cx.derived_src[d.index]->d->node).id.where;
+            case ir::value_def::kind::decision: return std::get<dsl::decision_decl>(cx.decision_src[d.index]->d->node).id.where;
+            case ir::value_def::kind::roll: return std::get<dsl::roll_decl>(cx.roll_src[d.index]->d->node).id.where;
+        }
+        return {};
+    };
+    auto name = [&](ir::value_def d) {
+        switch (d.k) {
+            case ir::value_def::kind::quantity: return cx.rs.quantities[d.index].name;
+            case ir::value_def::kind::decision: return cx.rs.decisions[d.index].name;
+            case ir::value_def::kind::roll: return cx.rs.rolls[d.index].name;
+        }
+        return std::string();
+    };
+    for (std::vector<ir::value_call> cycle : ir::value_cycles(cx.rs)) {
+        // Start the cycle at the definition that comes first in the files.
+        const auto first = std::min_element(cycle.begin(), cycle.end(), [&](const ir::value_call& a, const ir::value_call& b) {
+            const dsl::span x = declared(a.from), y = declared(b.from);
+            return std::tie(x.file, x.begin) < std::tie(y.file, y.begin);
+        });
+        std::rotate(cycle.begin(), first, cycle.end());
+        std::string message;
+        if (cycle.size() == 1) {
+            message = "the " + ir::describe(cx.rs, cycle[0].from) + " calls itself";
+        } else {
+            message = "these definitions call each other in a cycle: ";
+            for (const ir::value_call& c : cycle) message += ir::describe(cx.rs, c.from) + " → ";
+            message += ir::describe(cx.rs, cycle[0].from);
+        }
+        std::vector<dsl::diag_note> notes;
+        for (const ir::value_call& c : cycle) {
+            std::optional<dsl::span> at;
+            if (auto it = cx.call_spans.find(c.call); it != cx.call_spans.end()) at = it->second;
+            notes.push_back({at, "`" + name(c.from) + "` calls `" + name(c.to) + "` here"});
+        }
+        notes.push_back({std::nullopt,
+                         "predicates, quantities, decisions and rolls may not call themselves, directly or through "
+                         "others: the engine and the checker would unfold them without end"});
+        cx.sink.error(dsl::diag_kind::recursive_definition, declared(cycle[0].from), message, std::move(notes));
+    }
+}
+
 }  // namespace wp::compiler::detail
 
 namespace wp::compiler {
@@ -912,6 +961,8 @@ std::optional<ir::ruleset> lower_ruleset(const loaded_ruleset& loaded, const out
     detail::context cx(loaded, outline, patched, options, sources, sink);
     detail::resolve(cx);
     detail::lower_bodies(cx);
+    if (sink.has_errors()) return std::nullopt;
+    detail::recursive_definitions(cx);
     if (sink.has_errors()) return std::nullopt;
     std::string problem = ir::check_integrity(cx.rs);
     if (!problem.empty()) {

@@ -170,7 +170,10 @@ ir::id body_checker::emit(ir::op code, ir::id type, std::int64_t value, ir::id r
     n.where = cx_.pos(where);
     n.layer = frame_.layer;
     cx_.rs.nodes.push_back(n);
-    return static_cast<ir::id>(cx_.rs.nodes.size() - 1);
+    const auto at = static_cast<ir::id>(cx_.rs.nodes.size() - 1);
+    if (code == ir::op::quantity || code == ir::op::decide || code == ir::op::roll || code == ir::op::builtin)
+        cx_.call_spans[at] = where;
+    return at;
 }
 
 ir::id body_checker::absent(const dsl::span& where) { return emit(ir::op::absent, cx_.t_void, 0, ir::no_id, {}, where); }

@@ -26,7 +26,7 @@ struct skipper_parser : x3::parser<skipper_parser> {
         }
         if (c == '/' && last - first >= 2 && first[1] == '/') {
             first += 2;
-            while (first != last && *first != '\n') ++first;
+            while (first != last && *first != '\n' && *first != '\r') ++first;  // a lone \r ends a line too
             return true;
         }
         return false;

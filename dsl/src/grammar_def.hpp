@@ -14,6 +14,7 @@
 
 #include <boost/spirit/home/x3.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <limits>
@@ -238,6 +239,19 @@ constexpr auto named(const char* display, Subject const& subject) {
     return named_directive<typename x3::extension::as_parser<Subject>::value_type>{x3::as_parser(subject), display};
 }
 
+// Sets `e.height` from its children; a tree deeper than max_expression_depth is an error shown
+// at byte `at` (a flat chain grows one level per operator, with no parenthesis to count).
+inline void bound_height(parse_state const& st, expr& e, std::uint32_t at) {
+    for (const expr& a : e.args) e.height = std::max(e.height, a.height + 1);
+    if (e.height > max_expression_depth) {
+        iterator_type const p = st.base + at;
+        throw semantic_error{diag_kind::nesting_too_deep, p, p + 1,
+                             "this expression is more than " + std::to_string(max_expression_depth) +
+                                 " levels deep (each operator of a chain such as `a + b + c` counts one): "
+                                 "split it with `let` or a quantity"};
+    }
+}
+
 // Sets `_val.where` to the text the subject matched (from its first token).
 template <typename Subject>
 struct spanned_directive : x3::unary_parser<Subject, spanned_directive<Subject>> {
@@ -259,6 +273,9 @@ struct spanned_directive : x3::unary_parser<Subject, spanned_directive<Subject>>
         }
         if constexpr (requires { rcontext.where = span{}; }) {
             rcontext.where = x3::get<state_tag>(context).make_span(start, first);
+        }
+        if constexpr (std::is_same_v<std::remove_cv_t<RContext>, expr>) {
+            bound_height(x3::get<state_tag>(context), rcontext, rcontext.where.begin);
         }
         return true;
     }
@@ -288,7 +305,7 @@ struct deeper_directive : x3::unary_parser<Subject, deeper_directive<Subject>> {
         if (st.depth >= max_nesting) {
             Iterator const at = skip_blanks(first, last);
             throw semantic_error{diag_kind::nesting_too_deep, at, at == last ? at : at + 1,
-                                 "expressions and blocks nest deeper than " + std::to_string(max_nesting) +
+                                 "expressions, types and blocks nest deeper than " + std::to_string(max_nesting) +
                                      " levels"};
         }
         struct guard {
@@ -631,19 +648,22 @@ struct args_f {  // vector<expr> → args, and the kind
     }
 };
 
-inline void fold_binary(expr& lhs, std::string op, expr rhs) {
+inline void fold_binary(parse_state const& st, expr& lhs, std::string op, expr rhs) {
     expr n = make_expr(expr_kind::binary, std::move(op), span{lhs.where.file, lhs.where.begin, rhs.where.end});
+    const std::uint32_t at = rhs.where.begin;
     n.args.reserve(2);
     n.args.push_back(std::move(lhs));
     n.args.push_back(std::move(rhs));
     lhs = std::move(n);
+    bound_height(st, lhs, at);
 }
 
 struct fold_op_f {  // attribute: (operator text, right operand)
     template <typename Ctx>
     void operator()(Ctx& ctx) const {
         auto& a = x3::_attr(ctx);
-        fold_binary(x3::_val(ctx), std::move(boost::fusion::at_c<0>(a)), std::move(boost::fusion::at_c<1>(a)));
+        fold_binary(x3::get<state_tag>(ctx), x3::_val(ctx), std::move(boost::fusion::at_c<0>(a)),
+                    std::move(boost::fusion::at_c<1>(a)));
     }
 };
 
@@ -651,7 +671,7 @@ struct fold_fixed_f {  // attribute: right operand
     const char* op;
     template <typename Ctx>
     void operator()(Ctx& ctx) const {
-        fold_binary(x3::_val(ctx), op, std::move(x3::_attr(ctx)));
+        fold_binary(x3::get<state_tag>(ctx), x3::_val(ctx), op, std::move(x3::_attr(ctx)));
     }
 };
 
@@ -663,6 +683,7 @@ inline expr make_unary(const char* op, expr operand) {
         return operand;
     }
     expr n = make_expr(expr_kind::unary, op, operand.where);
+    n.height = operand.height + 1;
     n.args.push_back(std::move(operand));
     return n;
 }
@@ -680,9 +701,11 @@ struct member_f {
     void operator()(Ctx& ctx) const {
         expr& v = x3::_val(ctx);
         name& field = x3::_attr(ctx);
+        const std::uint32_t at = field.where.begin;
         expr n = make_expr(expr_kind::member, std::move(field.text), span{v.where.file, v.where.begin, field.where.end});
         n.args.push_back(std::move(v));
         v = std::move(n);
+        bound_height(x3::get<state_tag>(ctx), v, at);
     }
 };
 
@@ -694,9 +717,11 @@ struct index_f {
         // In X3 3.0.7 _where() is [end of the match, end of the input).
         const auto end = static_cast<std::uint32_t>(x3::_where(ctx).begin() - st.base);
         expr n = make_expr(expr_kind::index, "", span{v.where.file, v.where.begin, end});
+        const std::uint32_t at = x3::_attr(ctx).where.begin;
         n.args.push_back(std::move(v));
         n.args.push_back(std::move(x3::_attr(ctx)));
         v = std::move(n);
+        bound_height(st, v, at);
     }
 };
 
@@ -1104,8 +1129,8 @@ auto const base_type_def =
                 -words("`clamp` or `error`", "clamp", "error")[policy_f{}] |
             WP_KW("flag")[const_<&type_expr::kind, type_kind::flag>] |
             WP_KW("counter")[const_<&type_expr::kind, type_kind::counter>] |
-            (WP_KW("list") > WP_KW("of") > type_r[list_of_f{}]) | name_r[set_<&type_expr::id>]];
-auto const type_r_def = spanned[base_type[move_val] >> -(WP_P("->") > type_r[map_of_f{}])];
+            (WP_KW("list") > WP_KW("of") > deeper[type_r][list_of_f{}]) | name_r[set_<&type_expr::id>]];
+auto const type_r_def = spanned[base_type[move_val] >> -(WP_P("->") > deeper[type_r][map_of_f{}])];
 auto const param_r_def = name_r[set_<&param::id>] > WP_P(":") > type_r[set_<&param::type>];
 auto const params_r_def = WP_P("(") > -(param_r[push_self] % comma) > P(")", "`,` or `)`");
 auto const binders_r_def = WP_P("(") > -(name_r[push_self] % comma) > P(")", "`,` or `)`");

@@ -10,9 +10,13 @@ std::uint32_t source_manager::add(std::string path, std::string text) {
     source_file f;
     f.path = std::move(path);
     f.text = std::move(text);
+    // A UTF-8 byte order mark (some Windows editors write one) is not part of the rules.
+    if (f.text.rfind("\xEF\xBB\xBF", 0) == 0) f.text.erase(0, 3);
+    // Lines end at "\n", "\r\n" or a lone "\r" (old Mac files).
     f.line_starts.push_back(0);
     for (std::size_t i = 0; i < f.text.size(); ++i) {
-        if (f.text[i] == '\n') f.line_starts.push_back(static_cast<std::uint32_t>(i + 1));
+        const bool lone_cr = f.text[i] == '\r' && (i + 1 == f.text.size() || f.text[i + 1] != '\n');
+        if (f.text[i] == '\n' || lone_cr) f.line_starts.push_back(static_cast<std::uint32_t>(i + 1));
     }
     files_.push_back(std::move(f));
     return static_cast<std::uint32_t>(files_.size() - 1);

@@ -61,6 +61,53 @@ struct interp {
         throw engine_error(g.position(node) + ": " + what);
     }
 
+    // Checked int64 arithmetic: an overflow is an engine error at node n naming its statement,
+    // worded as the compiled engine words it (codegen/src/prelude.hpp).
+    [[noreturn, gnu::noinline, gnu::cold]] void overflow(id n, const std::string& what, const std::string& owner) const {
+        fail(n, what + " is outside the 64-bit integers (" + owner + ")");
+    }
+    [[noreturn, gnu::noinline, gnu::cold]] void overflow(id n, const std::string& what) const {
+        overflow(n, what, g.statement_owner(n));
+    }
+    // A quantity or roll adding its modifiers: named by its definition (`what name`).
+    std::int64_t add_in(id n, const char* what, const std::string& name, std::int64_t a, std::int64_t b) const {
+        std::int64_t r;
+        if (__builtin_add_overflow(a, b, &r)) [[unlikely]]
+            overflow(n, std::to_string(a) + " + " + std::to_string(b), what + (" " + name));
+        return r;
+    }
+    std::int64_t add_ck(id n, std::int64_t a, std::int64_t b) const {
+        std::int64_t r;
+        if (__builtin_add_overflow(a, b, &r)) [[unlikely]]
+            overflow(n, std::to_string(a) + " + " + std::to_string(b));
+        return r;
+    }
+    std::int64_t sub_ck(id n, std::int64_t a, std::int64_t b) const {
+        std::int64_t r;
+        if (__builtin_sub_overflow(a, b, &r)) [[unlikely]]
+            overflow(n, std::to_string(a) + " - " + std::to_string(b));
+        return r;
+    }
+    std::int64_t mul_ck(id n, std::int64_t a, std::int64_t b) const {
+        std::int64_t r;
+        if (__builtin_mul_overflow(a, b, &r)) [[unlikely]]
+            overflow(n, std::to_string(a) + " * " + std::to_string(b));
+        return r;
+    }
+    std::int64_t neg_ck(id n, std::int64_t a) const {
+        if (a == std::numeric_limits<std::int64_t>::min()) [[unlikely]]
+            overflow(n, "-(" + std::to_string(a) + ")");
+        return -a;
+    }
+    // a / d and a % d, d != 0: only the lowest value divided by -1 overflows (its remainder is 0)
+    std::int64_t div_ck(id n, std::int64_t a, std::int64_t d, bool mod) const {
+        if (d == -1 && a == std::numeric_limits<std::int64_t>::min()) [[unlikely]] {
+            if (mod) return 0;
+            overflow(n, std::to_string(a) + " / " + std::to_string(d));
+        }
+        return mod ? a % d : a / d;
+    }
+
     const ir::node& N(id n) const { return rs.nodes[n]; }
     id child(id n, std::uint32_t i) const { return rs.children[rs.nodes[n].first_child + i]; }
     ir::type_kind kind_of(id n) const {
@@ -145,6 +192,7 @@ struct interp {
             if (b == ir::builtin::neighbours) {
                 const std::int64_t v = eval(child(n, 0), fb);
                 const ir::type& t = rs.types[rs.nodes[child(n, 0)].type];
+                if (v < 0) fail(n, "neighbours of no location (" + g.statement_owner(n) + ")");
                 for (id x : rs.maps.at(t.ref).nodes.at(static_cast<std::size_t>(v)).neighbours) s.scratch_.push_back(x);
                 return start;
             }
@@ -350,7 +398,7 @@ struct interp {
             const ir::rule& rule = rs.rules[r];
             if (rule.kind != ir::rule_kind::modifier) continue;
             const std::size_t mark = s.locals_.size();
-            total += eval(rule.amount, bind_rule(r, args, count));
+            total = add_ck(rule.amount, total, eval(rule.amount, bind_rule(r, args, count)));
             cut(s.locals_, mark);
             fire(r);
         }
@@ -425,17 +473,20 @@ struct interp {
         const ir::roll& ro = rs.rolls[r];
         const std::int64_t mod = modifiers(g.group_of_roll[r], args, count);
         if (s.probing_) [[unlikely]] {
-            if (const std::optional<std::int64_t> dice = take_fixed(s.fixed_rolls_, r)) return *dice + mod;
+            if (const std::optional<std::int64_t> dice = take_fixed(s.fixed_rolls_, r)) return add_in(ro.expr, "roll", ro.name, *dice, mod);
             for (const auto& [held, dice] : s.held_rolls_)
-                if (held == r) return dice + mod;
+                if (held == r) return add_in(ro.expr, "roll", ro.name, dice, mod);
         }
-        if (ro.linear && !ro.dist.weights.empty()) return chance(ro.dist.min + mod, ro.dist.weights, ro.dist.total);
+        if (ro.linear && !ro.dist.weights.empty()) {
+            add_in(ro.expr, "roll", ro.name, ro.dist.max, mod);  // every total of the roll, modified, is a 64-bit integer
+            return chance(add_in(ro.expr, "roll", ro.name, ro.dist.min, mod), ro.dist.weights, ro.dist.total);
+        }
         const std::size_t mark = s.locals_.size();
         const std::uint32_t fb = push_region(std::max<std::size_t>(ro.locals.size(), count));
         for (std::size_t i = 0; i < count; ++i) s.locals_[fb + i] = args[i];
         const std::int64_t v = eval(ro.expr, fb);
         cut(s.locals_, mark);
-        return v + mod;
+        return add_in(ro.expr, "roll", ro.name, v, mod);
     }
 
     static std::int32_t map_key(const ir::key_map& km, std::int64_t k) {
@@ -683,11 +734,11 @@ struct interp {
                     fail(n, "zone of no player");
                 return base + k;
             }
-            case xop::neg: return -arg(c, 0, c.a, fb);
+            case xop::neg: return neg_ck(n, arg(c, 0, c.a, fb));
             case xop::not_: return arg(c, 0, c.a, fb) == 0;
-            case xop::add: { const std::int64_t a = arg(c, 0, c.a, fb); return a + arg(c, 1, c.b, fb); }
-            case xop::sub: { const std::int64_t a = arg(c, 0, c.a, fb); return a - arg(c, 1, c.b, fb); }
-            case xop::mul: { const std::int64_t a = arg(c, 0, c.a, fb); return a * arg(c, 1, c.b, fb); }
+            case xop::add: { const std::int64_t a = arg(c, 0, c.a, fb); return add_ck(n, a, arg(c, 1, c.b, fb)); }
+            case xop::sub: { const std::int64_t a = arg(c, 0, c.a, fb); return sub_ck(n, a, arg(c, 1, c.b, fb)); }
+            case xop::mul: { const std::int64_t a = arg(c, 0, c.a, fb); return mul_ck(n, a, arg(c, 1, c.b, fb)); }
             case xop::lt: { const std::int64_t a = arg(c, 0, c.a, fb); return a < arg(c, 1, c.b, fb); }
             case xop::le: { const std::int64_t a = arg(c, 0, c.a, fb); return a <= arg(c, 1, c.b, fb); }
             case xop::gt: { const std::int64_t a = arg(c, 0, c.a, fb); return a > arg(c, 1, c.b, fb); }
@@ -762,7 +813,7 @@ struct interp {
                 for (std::uint32_t i = 0; i < size; ++i) {
                     s.locals_[binder] = s.contents_[off + i];
                     const std::int64_t v = arg(c, 1, c.b, fb);
-                    acc += code == op::count ? (v != 0) : v;
+                    acc = code == op::count ? acc + (v != 0) : add_ck(n, acc, v);
                 }
                 return acc;
             }
@@ -848,17 +899,17 @@ struct interp {
             case op::decide:
             case op::lookup: return eval_call(n, fb);
             case op::builtin: return builtin(n, fb);
-            case op::neg: return -eval(child(n, 0), fb);
+            case op::neg: return neg_ck(n, eval(child(n, 0), fb));
             case op::not_: return eval(child(n, 0), fb) == 0;
-            case op::add: return eval(child(n, 0), fb) + eval(child(n, 1), fb);
-            case op::sub: return eval(child(n, 0), fb) - eval(child(n, 1), fb);
-            case op::mul: return eval(child(n, 0), fb) * eval(child(n, 1), fb);
+            case op::add: { const std::int64_t a = eval(child(n, 0), fb); return add_ck(n, a, eval(child(n, 1), fb)); }
+            case op::sub: { const std::int64_t a = eval(child(n, 0), fb); return sub_ck(n, a, eval(child(n, 1), fb)); }
+            case op::mul: { const std::int64_t a = eval(child(n, 0), fb); return mul_ck(n, a, eval(child(n, 1), fb)); }
             case op::div:
             case op::mod: {
                 const std::int64_t a = eval(child(n, 0), fb);
                 const std::int64_t b = eval(child(n, 1), fb);
                 if (b == 0) fail(n, "division by zero");
-                return nd.code == op::div ? a / b : a % b;
+                return div_ck(n, a, b, nd.code == op::mod);
             }
             case op::eq:
             case op::ne: {
@@ -933,7 +984,7 @@ struct interp {
                 case op::any: if (v) acc = 1; break;
                 case op::all: if (!v) acc = 0; break;
                 case op::count: acc += v != 0; break;
-                case op::sum: acc += v; break;
+                case op::sum: acc = add_ck(n, acc, v); break;
                 case op::min: acc = first ? v : std::min(acc, v); break;
                 case op::max: acc = first ? v : std::max(acc, v); break;
                 default: break;
@@ -968,13 +1019,18 @@ struct interp {
             case ir::builtin::active_player: return active_player();
             case ir::builtin::min: return std::min(eval(child(n, 0), fb), eval(child(n, 1), fb));
             case ir::builtin::max: return std::max(eval(child(n, 0), fb), eval(child(n, 1), fb));
-            case ir::builtin::abs: { const std::int64_t v = eval(child(n, 0), fb); return v < 0 ? -v : v; }
+            case ir::builtin::abs: {
+                const std::int64_t v = eval(child(n, 0), fb);
+                if (v == std::numeric_limits<std::int64_t>::min()) [[unlikely]]
+                    overflow(n, "abs(" + std::to_string(v) + ")");
+                return v < 0 ? -v : v;
+            }
             case ir::builtin::ceil_div:
             case ir::builtin::floor_div: {
                 const std::int64_t a = eval(child(n, 0), fb);
                 const std::int64_t d = eval(child(n, 1), fb);
                 if (d == 0) fail(n, "division by zero");
-                std::int64_t q = a / d;
+                std::int64_t q = div_ck(n, a, d, false);
                 const bool inexact = q * d != a;
                 if (b == ir::builtin::floor_div && inexact && ((a < 0) != (d < 0))) --q;
                 if (b == ir::builtin::ceil_div && inexact && ((a < 0) == (d < 0))) ++q;
@@ -1048,7 +1104,7 @@ struct interp {
         for (std::size_t i = 0; i < c; ++i) s.locals_[qfb + i] = args[i];
         std::int64_t v = eval(d.expr, qfb);
         cut(s.locals_, mark);
-        if (!d.predicate) v += modifiers(g.group_of_quantity[q], args, c);
+        if (!d.predicate) v = add_in(d.expr, "quantity", d.name, v, modifiers(g.group_of_quantity[q], args, c));
         return v;
     }
 
@@ -1524,7 +1580,7 @@ struct interp {
                 std::int64_t v = eval(child(n, 1), fb);
                 if (nd.code != op::assign) {
                     const std::int64_t old = eval(child(n, 0), fb);
-                    v = nd.code == op::add_assign ? old + v : old - v;
+                    v = nd.code == op::add_assign ? add_ck(n, old, v) : sub_ck(n, old, v);
                 }
                 store(child(n, 0), fb, v, n);
                 advance();

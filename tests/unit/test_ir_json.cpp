@@ -208,6 +208,81 @@ TEST_CASE("ir json: indices out of range", "[ir][json]") {
     }
 }
 
+// What the engine, the translator and the checker assume beyond indices (they would crash or
+// loop on it): the robustness reproducers of issue 32, reduced to one change each.
+TEST_CASE("ir json: inconsistent but in range", "[ir][json]") {
+    nlohmann::json j = wp::ir::to_json(all_constructs_ir());
+    const auto nodes = j["nodes"].size();
+    auto first = [&](const char* op) {
+        for (std::size_t n = 0; n < nodes; ++n)
+            if (j["nodes"][n]["op"] == op) return n;
+        FAIL("no `" << op << "` node in all-constructs");
+        return std::size_t{0};
+    };
+    SECTION("a global read of a per-player slot") {
+        const std::size_t n = first("player-field");
+        j["nodes"][n]["op"] = "global";
+        j["nodes"][n]["child_count"] = 0;
+        expect_invalid(j, "a global read of a slot that is not global");
+    }
+    SECTION("a slot read of another type") {
+        const std::size_t n = first("global");
+        j["nodes"][n]["type"] = 0;
+        expect_invalid(j, "differs from its slot's type");
+    }
+    SECTION("an assignment to a constant") {
+        const std::size_t n = first("assign");
+        const std::size_t c = first("const-int");
+        j["children"][j["nodes"][n]["first_child"].get<std::size_t>()] = c;
+        expect_invalid(j, "must assign to a slot");
+    }
+    SECTION("min_players above max_players") {
+        j["min_players"] = 2147483648ll;
+        expect_invalid(j, "min_players: the players must be N..M");
+    }
+    SECTION("a quantity that calls itself") {
+        const std::size_t n = first("quantity");
+        const auto q = j["nodes"][n]["ref"].get<std::size_t>();
+        j["quantities"][q]["expr"] = n;
+        expect_invalid(j, "calls itself");
+    }
+    SECTION("a tree too deep for the consumers") {
+        // 5000 nested `not`s over the last node (the validator reads every node, reached or not)
+        nlohmann::json below = nodes - 1;
+        nlohmann::json x = j["nodes"][first("not")];
+        for (int i = 0; i < 5000; ++i) {
+            j["children"].push_back(below);
+            x["first_child"] = j["children"].size() - 1;
+            j["nodes"].push_back(x);
+            below = j["nodes"].size() - 1;
+        }
+        expect_invalid(j, "nodes deep");
+    }
+    SECTION("a dice term with no faces") {
+        j["dice_terms"][0]["high"] = j["dice_terms"][0]["low"].get<std::int64_t>() - 2;
+        expect_invalid(j, "dice_terms[0]: not 1..10000 dice");
+    }
+    SECTION("a rule group aimed at a missing target") {
+        j["groups"][0]["target_id"] = 99;
+        expect_invalid(j, "groups[0].target_id");
+    }
+    SECTION("an odds clamp against no defenders") {
+        for (auto& t : j["tables"])
+            for (auto& k : t["keys"])
+                if (k["has_clamp"] == true) k["clamp_lo"]["hi"] = 0;
+        expect_invalid(j, "the defender's side must be at least 1");
+    }
+    SECTION("types nested too deep") {
+        nlohmann::json t = j["types"][0];
+        t["kind"] = "list";
+        for (int i = 0; i < 1100; ++i) {
+            t["value"] = j["types"].size() - 1;
+            j["types"].push_back(t);
+        }
+        expect_invalid(j, "types deep");
+    }
+}
+
 TEST_CASE("ir json: malformed text", "[ir][json]") {
     wp::ir::read_error error;
     CHECK_FALSE(wp::ir::from_json_text("{\"schema\": ", error));

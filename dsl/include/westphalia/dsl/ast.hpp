@@ -65,6 +65,7 @@ struct expr {
     dice_spec dice;
     name binder;  // aggregate variable
     std::vector<expr> args;
+    std::uint32_t height = 1;  // levels of the tree from here down (set by the parser, which bounds it)
 };
 
 // ---------------------------------------------------------------- types
