@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -248,7 +249,10 @@ void add_check_command(CLI::App& app, context& ctx) {
                 verify::render_human(human, *rs, result, src, h, false);
                 std::istringstream lines_of(human.str());
                 for (std::string line; std::getline(lines_of, line);)
-                    if (line.rfind(rs->name + ": ", 0) == 0 || line.rfind("out of time:", 0) == 0) summaries.push_back(line);
+                    if ((line.rfind(rs->name + ": ", 0) == 0 && line.size() > rs->name.size() + 2 &&
+                         std::isdigit(static_cast<unsigned char>(line[rs->name.size() + 2]))) ||
+                        line.rfind("out of time:", 0) == 0)
+                        summaries.push_back(line);
             }
             std::ostringstream one;
             if (s->format == "human") {

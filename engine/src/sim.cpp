@@ -47,6 +47,7 @@ game_outcome play_one(const game& g, std::uint64_t seed, agent& a, const sim_opt
         state_options so;
         so.sampled_chance = true;
         so.track_changes = o.check_invariants;
+        so.deadline = o.deadline;
         so.track_coverage = o.coverage;
         rng agent_rng{seed ^ 0xA5A5A5A5DEADBEEFull};
         sp = std::make_unique<state>(g, seed, so);
@@ -57,11 +58,15 @@ game_outcome play_one(const game& g, std::uint64_t seed, agent& a, const sim_opt
                 continue;
             }
             if (s.decisions() >= o.max_decisions) break;
+            if (o.deadline && (s.decisions() & 255) == 0 && std::chrono::steady_clock::now() > *o.deadline) {
+                out.end_reason = "deadline";
+                break;
+            }
             s.apply(a.act(s, agent_rng));
             if (o.check_invariants) note_violations(s, out.violations);
         }
         if (o.check_invariants) note_violations(s, out.violations);
-        out.end_reason = s.is_terminal() ? s.end_reason() : "decision limit";
+        out.end_reason = s.is_terminal() ? s.end_reason() : out.end_reason == "deadline" ? "deadline" : "decision limit";
         out.decisions = s.decisions();
         fires = s.rule_fires();
         if (s.is_terminal()) out.winners = s.winners(&fires);
@@ -107,7 +112,10 @@ sim_report simulate(const ir::ruleset& rs, const sim_options& o) {
         first_legal_agent first;
         agent& a = o.agent == "first" ? static_cast<agent&>(first) : random;
         for (std::uint64_t i = next++; i < n; i = next++) {
-            outcomes[i] = play_one(g, game_seed(o.seed, i), a, o, totals[t]);
+            if (o.deadline && std::chrono::steady_clock::now() > *o.deadline)
+                outcomes[i].end_reason = "deadline";  // not played
+            else
+                outcomes[i] = play_one(g, game_seed(o.seed, i), a, o, totals[t]);
             ++done;
         }
     };

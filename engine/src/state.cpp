@@ -2137,6 +2137,8 @@ void state::run() {
         step_cursor_ = 0;
         if (++quiet_steps_ > 50'000'000)
             throw engine_error("no decision, chance node or end in 50000000 steps: an endless loop in the rules?");
+        if (opt_.deadline && (quiet_steps_ & 0xFFFF) == 0 && std::chrono::steady_clock::now() > *opt_.deadline)
+            throw engine_error("the time budget ran out in the middle of a game");
         try {
             step();
         } catch (const need_chance&) {

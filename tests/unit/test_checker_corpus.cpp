@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -240,4 +241,20 @@ TEST_CASE("tiny limits on Contractor Cards: every finding kept or unknown", "[ve
     const auto rs = wp::compiler::compile_ruleset(fs::path(WP_SOURCE_DIR) / "rulesets/contractor-cards", {}, sources, sink);
     REQUIRE(rs);
     check_under_tiny_limits(*rs, "contractor-cards");
+}
+
+TEST_CASE("the time budget covers the evidence play: a game that never ends does not hold the check", "[verify][corpus]") {
+    // Before, the 100 evidence games per player count ran first, each to the engine's step
+    // limit (about 3 s): half an hour, whatever --max-time said.
+    const wp::ir::ruleset rs = compiled(fs::path(WP_SOURCE_DIR) / "tests/rulesets/check-limits/endless_game.wph");
+    for (unsigned jobs : {1u, 2u}) {
+        wp::verify::check_options o;
+        o.max_seconds = 2;
+        o.jobs = jobs;
+        const auto t0 = std::chrono::steady_clock::now();
+        const wp::verify::check_result r = wp::verify::check(rs, o);
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        INFO("jobs " << jobs << ": " << seconds << " s");
+        CHECK(seconds < 30);  // a budget of 2 s, with room for a slow machine; never minutes
+    }
 }

@@ -60,6 +60,10 @@ std::optional<engine::sim_report> checker::evidence_games(const ir::ruleset& rs,
     so.check_invariants = true;
     so.max_decisions = 100000;
     so.coverage = true;
+    // the evidence play is part of the check's budget (--max-time)
+    if (opt_.max_seconds > 0)
+        so.deadline = started_ + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                     std::chrono::duration<double>(opt_.max_seconds));
     try {
         engine::sim_report r = engine::simulate(rs, so);
         if (r.invariant_violations > 0) return std::nullopt;

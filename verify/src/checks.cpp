@@ -109,6 +109,7 @@ void merge(part_result& into, part_result&& other) {
 
 // One run of both parts (and the errata's obligations), merged, not yet in the report's order.
 part_result check_parts(const ir::ruleset& rs, const check_options& options) {
+    const auto t_parts = std::chrono::steady_clock::now();
     const auto [first, second] = split(options);
     part_result main, bounds, obligations;
     // the checks other than the bounds, then the errata's obligations (their own solvers)
@@ -141,7 +142,13 @@ part_result check_parts(const ir::ruleset& rs, const check_options& options) {
         if (failed) std::rethrow_exception(failed);
     } else {
         main_part();
-        if (second) run_part(rs, *second, bounds);
+        if (second) {
+            // one after the other: the second part has what the first left of the budget
+            check_options rest = *second;
+            if (rest.max_seconds > 0)
+                rest.max_seconds = std::max(1e-3, rest.max_seconds - std::chrono::duration<double>(std::chrono::steady_clock::now() - t_parts).count());
+            run_part(rs, rest, bounds);
+        }
     }
     if (second) merge(main, std::move(bounds));
     merge(main, std::move(obligations));
@@ -154,7 +161,7 @@ void group_repeats(check_result& out) {
     std::vector<finding> kept;
     std::map<std::string, std::size_t> first;
     for (finding& f : out.findings) {
-        if (f.kind == "unknown" || f.kind == "stale-accept" || f.elements.empty()) {
+        if (f.kind == "stale-accept") {
             kept.push_back(std::move(f));
             continue;
         }
@@ -167,6 +174,7 @@ void group_repeats(check_result& out) {
             continue;
         }
         finding& g = kept[it->second];
+        if (f.elements.empty()) continue;  // the very same words with no place: said once
         g.also.push_back(f.elements.front().prov);
         g.also.insert(g.also.end(), f.also.begin(), f.also.end());
     }

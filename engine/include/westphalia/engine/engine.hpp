@@ -6,6 +6,8 @@
 
 #include "westphalia/ir/ir.hpp"
 
+#include <optional>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -174,6 +176,9 @@ struct state_options {
     // Record which statements ran and which table rows and columns were read (statements_run(),
     // keys_read()): what play shows reachable, which the checker then need not prove.
     bool track_coverage = false;
+    // Past this moment a game stops with an engine error, even between decisions (the checker's
+    // evidence play keeps to --max-time when the rules loop without end).
+    std::optional<std::chrono::steady_clock::time_point> deadline;
 };
 
 class state {

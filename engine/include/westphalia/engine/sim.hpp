@@ -6,6 +6,8 @@
 
 #include "westphalia/engine/engine.hpp"
 
+#include <chrono>
+#include <optional>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -25,6 +27,9 @@ struct sim_options {
     std::map<std::string, std::string> options;  // name=value, as play_options::options
     std::size_t max_messages = 5;                // errors and violations quoted in the report
     bool coverage = false;                       // fill sim_report::statements_run and keys_read
+    // Past this moment no game starts and a game in progress stops (end reason "deadline"): the
+    // checker's evidence play keeps to its time budget (--max-time).
+    std::optional<std::chrono::steady_clock::time_point> deadline;
     // Called on the calling thread about ten times a second with (games finished, games).
     std::function<void(std::uint64_t, std::uint64_t)> progress;
 };
