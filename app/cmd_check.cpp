@@ -19,8 +19,10 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <iomanip>
 #include <limits>
 #include <map>
+#include <mutex>
 #include <sstream>
 
 #include <unistd.h>
@@ -237,7 +239,17 @@ void add_check_command(CLI::App& app, context& ctx) {
             if (s->max_time > 0)
                 opts.max_seconds = std::max(1e-3, s->max_time - std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
             opts.compile_upto = upto_compiler(in);
+            // A progress line only for a person watching: never when stderr is a file, a pipe or a test stream.
+            if (&ctx.err == &std::cerr && isatty(STDERR_FILENO) == 1) {
+                opts.progress = [&ctx, started, mutex = std::make_shared<std::mutex>()](const std::string& stage) {
+                    const std::lock_guard<std::mutex> lock(*mutex);
+                    const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - started);
+                    ctx.err << "\rcheck: " << std::left << std::setw(12) << stage << std::right << std::setw(6) << seconds.count()
+                            << " s" << std::flush;
+                };
+            }
             const verify::check_result result = verify::check(*rs, opts);
+            if (opts.progress) ctx.err << "\r" << std::string(28, ' ') << "\r" << std::flush;
             any_errors = any_errors || verify::error_count(result) > 0;
             source_lines lines(s->input.path, *rs);
             verify::report_source src{[&](ir::id f) { return lines.path(f); },

@@ -81,6 +81,7 @@ int checker::players_for(const ir::ruleset& rs, const check_options& opt) {
 
 void checker::timed(const std::string& kind, const std::function<void()>& f) {
     const auto t0 = std::chrono::steady_clock::now();
+    if (opt_.progress) opt_.progress(kind);
     kind_ = kind;
     f();
     out_.stats[kind].milliseconds +=

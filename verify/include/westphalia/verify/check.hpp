@@ -82,6 +82,9 @@ struct check_options {
     // Invariants (by rule name) not assumed anywhere: check() sets it when it runs the parts
     // again without the invariants a run could not prove (Houdini's iteration).
     std::set<std::string> unassumed_invariants;
+    // Called as each stage of a part starts (`play`, `explore`, `tables`, `bounds`, ...), from
+    // the part's own thread: a terminal shows progress with it.
+    std::function<void(const std::string& stage)> progress;
     // Prove the invariants by induction (every place they are assumed, every decision); without
     // it only the base case is checked (from setup, nothing forgotten) and the invariants are
     // assumed elsewhere, as the report says. `--checks invariants` sets it.
