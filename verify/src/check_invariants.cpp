@@ -38,7 +38,8 @@ void checker::invariant_checks() {
             // a base case on constants (the setup's own numbers) has no value to show: say where
             if (f.witness.empty())
                 f.witness.push_back("where: " + s->what + (shown ? ", every value as the setup leaves it" : ""));
-            if (a.model) replay_later([this, s, r, m = *a.model] { return replay_.invariant_broken(*s, r, m); });
+            const detail::invariant_site* at = s;  // (a structured binding cannot be captured in C++20)
+            if (a.model) replay_later([this, at, r, m = *a.model] { return replay_.invariant_broken(*at, r, m); });
             out_.unproved_invariants.insert(rule.name);
             undecided = false;
             break;
