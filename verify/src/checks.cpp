@@ -8,26 +8,13 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <exception>
-#include <filesystem>
-#include <fstream>
-#include <functional>
 #include <limits>
-#include <memory>
-#include <optional>
+#include <map>
 #include <set>
 #include <thread>
-#include <unordered_map>
-#include <unordered_set>
 
 namespace wp::verify {
-
-using detail::fact;
-using detail::fact_list;
-using detail::symbolic;
-using detail::variable;
-using ir::id;
 
 const char* name_of(severity s) { return s == severity::error ? "error" : "warning"; }
 const char* name_of(proof_kind p) {
