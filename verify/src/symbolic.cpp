@@ -671,6 +671,31 @@ z3::expr symbolic::edge_table(id map, std::int64_t kind) {
     return table;
 }
 
+std::int64_t symbolic::hex_x(const ir::map_node& h) { return h.col; }
+std::int64_t symbolic::hex_z(const ir::map_node& h) { return h.row - (h.col + (h.col & 1)) / 2; }
+
+z3::expr symbolic::cube_table(id map, int axis) {
+    const auto key = std::make_pair(map, static_cast<std::int64_t>(axis));
+    if (auto it = cube_tables_.find(key); it != cube_tables_.end()) return it->second;
+    const ir::map& m = rs.maps.at(map);
+    z3::expr table = z3::const_array(ctx.int_sort(), num(0));
+    for (std::size_t i = 0; i < m.nodes.size(); ++i)
+        table = z3::store(table, num(static_cast<std::int64_t>(i)), num(axis == 0 ? hex_x(m.nodes[i]) : hex_z(m.nodes[i])));
+    cube_tables_.emplace(key, table);
+    return table;
+}
+
+z3::expr symbolic::distance_table(id map) {
+    if (auto it = distance_tables_.find(map); it != distance_tables_.end()) return it->second;
+    const ir::map& m = rs.maps.at(map);
+    const auto n = static_cast<std::int64_t>(m.nodes.size());
+    z3::expr table = z3::const_array(ctx.int_sort(), num(-1));
+    for (std::int64_t a = 0; a < n; ++a)
+        for (std::int64_t b = 0; b < n; ++b) table = z3::store(table, num(a * n + b), num(ir::map_distance(m, a, b)));
+    distance_tables_.emplace(map, table);
+    return table;
+}
+
 std::int64_t odds_step(std::int64_t a, std::int64_t b) {
     if (b <= 0) return 0;
     if (a >= b) return a / b - 1;
@@ -1022,7 +1047,30 @@ sv symbolic::value_uncached(id n, env& e, const store& st) {
                         const std::int64_t d = ir::map_distance(m, *ka, *kc);
                         if (d >= 0) return sv(num(d));
                     }
-                    return opaque("the built-in `distance` between hexes not known where it is used");
+                    // The map is fixed data: the distance between any two of its nodes is exact.
+                    // (No location, -1, reads as some node: the engine stops there if it ever
+                    // evaluates it, which an `and` before it may prevent, so nothing is assumed.)
+                    const auto n = static_cast<std::int64_t>(m.nodes.size());
+                    const id map = rs.types.at(N(kid(0)).type).ref;
+                    if (m.kind == ir::map_kind::hexgrid) {
+                        // cube coordinates (ir::map_distance): the largest of |dx|, |dz|, |dx + dz|
+                        auto coordinate = [&](const z3::expr& node, const std::optional<std::int64_t>& known, int axis) {
+                            if (known) return num(axis == 0 ? hex_x(m.nodes[static_cast<std::size_t>(*known)])
+                                                            : hex_z(m.nodes[static_cast<std::size_t>(*known)]));
+                            return z3::select(cube_table(map, axis), node);
+                        };
+                        const z3::expr dx = coordinate(a, ka, 0) - coordinate(c, kc, 0);
+                        const z3::expr dz = coordinate(a, ka, 1) - coordinate(c, kc, 1);
+                        const z3::expr ax = z3::ite(dx >= 0, dx, -dx), az = z3::ite(dz >= 0, dz, -dz);
+                        const z3::expr ay = z3::ite(dx + dz >= 0, dx + dz, -(dx + dz));
+                        const z3::expr m1 = z3::ite(ax >= az, ax, az);
+                        return sv(z3::ite(m1 >= ay, m1, ay));
+                    }
+                    if (n <= max_distance_matrix) {  // an area map: its matrix of shortest paths
+                        // (-1 where no path joins them, as the engine reads it)
+                        return sv(z3::select(distance_table(map), a * num(n) + c));
+                    }
+                    return opaque("the built-in `distance` on an area map of more than " + std::to_string(max_distance_matrix) + " areas");
                 }
                 default: return opaque(std::string("the built-in `") + ir::name_of(b) + "`");
             }

@@ -373,6 +373,15 @@ private:
     // Map edges as Z3 arrays over a * nodes + b, built once: per feature (kind >= 0) whether an
     // edge from a to b bears it; kind -1: the kind edge_kind reads there, -1 where none.
     z3::expr edge_table(id map, std::int64_t kind);
+    // The map is fixed data: a hex's cube coordinates (axis 0: x, 1: z), node by node, and an
+    // area map's distances (a * nodes + b), as arrays made once per map.
+    static std::int64_t hex_x(const ir::map_node& h);
+    static std::int64_t hex_z(const ir::map_node& h);
+    z3::expr cube_table(id map, int axis);
+    z3::expr distance_table(id map);
+    static constexpr std::int64_t max_distance_matrix = 128;  // areas: 16 384 entries at most
+    std::map<std::pair<id, std::int64_t>, z3::expr> cube_tables_;
+    std::map<id, z3::expr> distance_tables_;
     std::map<std::pair<id, std::int64_t>, z3::expr> edge_tables_;
 
     std::uint64_t counter_ = 0;
