@@ -451,8 +451,11 @@ struct exec_impl {
         q.from_setup = false;
         const std::int64_t lo = std::max<std::int64_t>(1, rs.min_players);
         add_fact(q, S.n_players >= S.num(lo) && S.n_players <= S.num(S.lay.players), "the number of players");
+        // A deeper activation may start mid-phase, where the invariants need not hold: under the
+        // induction (--checks invariants) they are not assumed there; otherwise they are assumed
+        // after setup everywhere, as the report says.
         std::vector<fact> nf;
-        S.forget(q.st, nullptr, nullptr, nf, " (in a call of " + what + " past the unrolling depth)");
+        S.forget(q.st, nullptr, nullptr, nf, " (in a call of " + what + " past the unrolling depth)", !S.prove_invariants);
         for (const fact& f : nf) add_fact(q, f.e, f.why);
         const std::string text = "recursion past depth " + std::to_string(S.unroll_depth) + " (" + what + ", first at " + at(n) + ")";
         const z3::expr marker = S.fresh("deep", ir::no_id, "~ " + text, variable::show::value, 0);
