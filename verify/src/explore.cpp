@@ -425,14 +425,7 @@ struct exec_impl {
             const ir::local& l = locals[i];
             z3::expr v = S.fresh(l.name, l.type, "`" + l.name + "` in a call past the unrolling depth at " + at(n),
                                  variable::show::value, 0);
-            if (l.type == ir::no_id) {
-                out.push_back(v);
-                continue;
-            }
-            z3::expr dom = S.in_type(v, l.type);
-            const ir::type_kind k = rs.types.at(l.type).kind;
-            if (k == ir::type_kind::player || k == ir::type_kind::entity) dom = dom && v >= 0;
-            add_fact(p, dom, "the range of `" + l.name + "` in a call past the unrolling depth at " + at(n));
+            add_fact(p, S.in_local_type(v, l.type), "the range of `" + l.name + "` in a call past the unrolling depth at " + at(n));
             out.push_back(v);
         }
         return out;
@@ -445,18 +438,11 @@ struct exec_impl {
         if (!summarised_.insert(key).second) return;
         S.recursion_summarised.insert(what);
         path q = from;
-        q.facts = nullptr;
-        q.pc = ctx.bool_val(true);
-        q.dead = false;
-        q.from_setup = false;
-        const std::int64_t lo = std::max<std::int64_t>(1, rs.min_players);
-        add_fact(q, S.n_players >= S.num(lo) && S.n_players <= S.num(S.lay.players), "the number of players");
+        restart(q, "");  // every deeper activation, whether or not this call is reached
         // A deeper activation may start mid-phase, where the invariants need not hold: under the
         // induction (--checks invariants) they are not assumed there; otherwise they are assumed
         // after setup everywhere, as the report says.
-        std::vector<fact> nf;
-        S.forget(q.st, nullptr, nullptr, nf, " (in a call of " + what + " past the unrolling depth)", !S.prove_invariants);
-        for (const fact& f : nf) add_fact(q, f.e, f.why);
+        forget_all(q, " (in a call of " + what + " past the unrolling depth)", !S.prove_invariants);
         const std::string text = "recursion past depth " + std::to_string(S.unroll_depth) + " (" + what + ", first at " + at(n) + ")";
         const z3::expr marker = S.fresh("deep", ir::no_id, "~ " + text, variable::show::value, 0);
         S.variables.back().approximate = true;
@@ -517,27 +503,36 @@ struct exec_impl {
     // loops' variables may be.
     void start_phase(path& p, env& e, const std::string& name) {
         note_invariants(p, cur_node_, "the start of phase " + name);
-        p.from_setup = false;
-        const bool dead = p.dead;
-        p.facts = nullptr;
-        p.pc = ctx.bool_val(true);
-        p.dead = false;
-        if (dead) add_fact(p, ctx.bool_val(false), "phase " + name + " is not reached");
-        const std::int64_t lo = std::max<std::int64_t>(1, rs.min_players);
-        add_fact(p, S.n_players >= S.num(lo) && S.n_players <= S.num(S.lay.players), "the number of players");
+        restart(p, "phase " + name + " is not reached");
         for (const std::optional<z3::expr>& local : e.locals) {
             if (!local || !local->is_const() || local->is_numeral()) continue;
             const auto it = S.variable_of.find(local->id());
             if (it == S.variable_of.end()) continue;
             const variable& v = S.variables.at(it->second);
             if (v.type == ir::no_id) continue;
-            z3::expr dom = S.in_type(v.var, v.type);
-            const ir::type_kind k = rs.types.at(v.type).kind;
-            if (k == ir::type_kind::player || k == ir::type_kind::entity) dom = dom && v.var >= 0;
-            add_fact(p, dom, "the range of the loop's `" + v.text + "`");
+            add_fact(p, S.in_local_type(v.var, v.type), "the range of the loop's `" + v.text + "`");
         }
+        forget_all(p, " (at the start of phase " + name + ")", true);
+    }
+
+    // A path that forgets its history: no facts but, if it was dead and `if_dead` says why, that
+    // it is not reached, and the number of players (the state is forgotten by forget_all, after
+    // what the caller adds about its locals).
+    void restart(path& p, const std::string& if_dead) {
+        const bool dead = p.dead;
+        p.facts = nullptr;
+        p.pc = ctx.bool_val(true);
+        p.dead = false;
+        p.from_setup = false;
+        if (dead && !if_dead.empty()) add_fact(p, ctx.bool_val(false), if_dead);
+        const std::int64_t lo = std::max<std::int64_t>(1, rs.min_players);
+        add_fact(p, S.n_players >= S.num(lo) && S.n_players <= S.num(S.lay.players), "the number of players");
+    }
+
+    // Every value and every card's place any within the domain (the invariants assumed or not).
+    void forget_all(path& p, const std::string& when, bool invariants) {
         std::vector<fact> nf;
-        S.forget(p.st, nullptr, nullptr, nf, " (at the start of phase " + name + ")");
+        S.forget(p.st, nullptr, nullptr, nf, when, invariants);
         for (const fact& f : nf) add_fact(p, f.e, f.why);
     }
 

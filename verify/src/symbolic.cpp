@@ -171,6 +171,13 @@ std::shared_ptr<const kept_store> symbolic::snapshot(const store& st) {
     return kept;
 }
 
+z3::expr symbolic::in_local_type(const z3::expr& x, id type) {
+    const z3::expr dom = in_type(x, type);
+    if (type == ir::no_id) return dom;
+    const ir::type_kind k = rs.types.at(type).kind;
+    return k == ir::type_kind::player || k == ir::type_kind::entity ? dom && x >= 0 : dom;
+}
+
 z3::expr symbolic::in_type(const z3::expr& x, id type) {
     if (type == ir::no_id) return ctx.bool_val(true);
     const ir::type& t = rs.types.at(type);

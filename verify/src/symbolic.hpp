@@ -247,6 +247,8 @@ public:
     z3::expr pending_side();
     // Domain constraints on a scalar of type t.
     z3::expr in_type(const z3::expr& x, id type);
+    // The same for a local bound to a seat or a card or piece (never -1, "none", there).
+    z3::expr in_local_type(const z3::expr& x, id type);
     // The integer v as a term. Small ones are made once: the encoding asks for the same few
     // numbers hundreds of thousands of times, and Z3 makes each one anew (a tenth of the
     // exploration's time).
