@@ -151,9 +151,18 @@ private:
 
     const fact_index& index_of(const fact_list& facts);
 
-    // The part of facts ∧ target to solve, or nothing when an independent group of facts is
-    // itself unsatisfiable (the target can then never hold).
-    std::optional<z3::expr> slice(const fact_list& facts, const z3::expr& target, bool& undecided);
+    // facts ∧ target split: the question (the target with every fact it shares a variable with,
+    // through others) and the independent groups of the other facts, each sorted (none on a path
+    // known satisfiable). facts ∧ target holds exactly when the question and every group do.
+    struct sliced {
+        z3::expr question;
+        std::vector<std::vector<unsigned>> groups;
+    };
+    sliced slice(const fact_list& facts, const z3::expr& target);
+
+    // Whether every group holds (each asked once, its answer kept): unsat as soon as one cannot,
+    // unknown when one was not decided.
+    z3::check_result groups_hold(const std::vector<std::vector<unsigned>>& groups);
 
     // Independent groups of at most this many facts are first asked together (slice).
     static constexpr std::size_t small_group = 50;

@@ -62,7 +62,7 @@ const checker::fact_index& checker::index_of(const fact_list& facts) {
     return last_index_;
 }
 
-std::optional<z3::expr> checker::slice(const fact_list& facts, const z3::expr& target, bool& undecided) {
+checker::sliced checker::slice(const fact_list& facts, const z3::expr& target) {
     const std::vector<unsigned>& all = index_of(facts).all;  // slice asks for no other index
     std::vector<z3::expr> tparts;
     flatten(target, tparts);
@@ -92,39 +92,49 @@ std::optional<z3::expr> checker::slice(const fact_list& facts, const z3::expr& t
         if (cj.vars.empty() || relevant.count(find(parent, cj.vars[0]))) chosen.push_back(cj.e);
         else if (!path_sat) others[find(parent, cj.vars[0])].push_back(c);
     }
+    for (const z3::expr& t : tparts) chosen.push_back(t);
+    sliced out{chosen.empty() ? ctx_.bool_val(true) : z3::mk_and(chosen), {}};
+    for (auto& [root, group] : others) {
+        std::sort(group.begin(), group.end());
+        out.groups.push_back(std::move(group));
+    }
+    return out;
+}
+
+z3::check_result checker::groups_hold(const std::vector<std::vector<unsigned>>& groups) {
     // The small groups not known yet are asked together first: they share no variable, so
     // together they hold exactly when each does, and setting a question up costs far more
     // than solving a few facts. Only when that fails is each asked alone.
     std::vector<const std::vector<unsigned>*> fresh;
-    for (auto& [root, group] : others) {
-        std::sort(group.begin(), group.end());
+    for (const std::vector<unsigned>& group : groups)
         if (group.size() <= small_group && !group_sat_.count(group)) fresh.push_back(&group);
-    }
     if (fresh.size() > 1) {
         z3::solver s = one_shot_solver();
         for (const std::vector<unsigned>* g : fresh)
             for (unsigned c : *g) s.add(conjuncts_[c].e);
         ++out_.stats[kind_].queries;
+        dump(s);
         purpose_ = "small groups";
         if (ask(s) == z3::sat)
             for (const std::vector<unsigned>* g : fresh) group_sat_.emplace(*g, z3::sat);
         purpose_ = "other";
     }
-    for (auto& [root, group] : others) {
+    bool undecided = false;
+    for (const std::vector<unsigned>& group : groups) {
         auto it = group_sat_.find(group);
         if (it == group_sat_.end()) {
             z3::solver s = one_shot_solver();
             for (unsigned c : group) s.add(conjuncts_[c].e);
             ++out_.stats[kind_].queries;
+            dump(s);
             purpose_ = "group";
             it = group_sat_.emplace(group, ask(s)).first;
             purpose_ = "other";
         }
-        if (it->second == z3::unsat) return std::nullopt;
+        if (it->second == z3::unsat) return z3::unsat;
         if (it->second == z3::unknown) undecided = true;
     }
-    for (const z3::expr& t : tparts) chosen.push_back(t);
-    return chosen.empty() ? ctx_.bool_val(true) : z3::mk_and(chosen);
+    return undecided ? z3::unknown : z3::sat;
 }
 
 void checker::mark_satisfiable(const fact_list& facts) {
@@ -173,6 +183,7 @@ checker::answer checker::solve_local_first(const fact_list& facts, const z3::exp
         p.set("rlimit", opt_.rlimit ? std::min(opt_.rlimit, quick_rlimit) : quick_rlimit);
         s.set(p);
         s.add(neighbourhood(facts, target, radius));
+        dump(s);
         purpose_ = "quick" + std::to_string(radius);
         const z3::check_result r = ask(s);
         purpose_ = "other";
@@ -194,12 +205,8 @@ z3::check_result checker::solve_local_first(const fact_list& facts, const z3::ex
 checker::answer checker::solve(const fact_list& facts, const z3::expr& target, bool show, const std::vector<std::pair<std::string, z3::expr>>& extra, witness_search search) {
     answer a;
     if (spent()) return a;
-    bool undecided = false;
-    const std::optional<z3::expr> q = slice(facts, target, undecided);
-    if (!q) {
-        a.r = z3::unsat;
-        return a;
-    }
+    const sliced sl = slice(facts, target);
+    const z3::expr* q = &sl.question;
     ++out_.stats[kind_].queries;
     const auto t0 = std::chrono::steady_clock::now();
     purpose_ = show ? "full+witness" : "full";
@@ -229,7 +236,15 @@ checker::answer checker::solve(const fact_list& facts, const z3::expr& target, b
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     if (debug_ && ms > 200) std::fprintf(stderr, "  slow %s query: %.0f ms (%s)\n", kind_.c_str(), ms,
                                          a.r == z3::sat ? "sat" : a.r == z3::unsat ? "unsat" : "unknown");
-    if (a.r == z3::sat && undecided) a.r = z3::unknown;
+    // The facts that share nothing with the question matter only when it can hold: asked after
+    // it (a question that cannot hold on its own slice needs them not at all), and once per path.
+    if (a.r == z3::sat && !sl.groups.empty()) {
+        const z3::check_result rest = groups_hold(sl.groups);
+        if (rest != z3::sat) {
+            a.r = rest;
+            return a;
+        }
+    }
     if (a.r == z3::sat) mark_satisfiable(facts);
     if (a.r == z3::sat && show) {
         // the answer rests on every fact of the path (the slice's and the independent

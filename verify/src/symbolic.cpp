@@ -454,8 +454,7 @@ std::vector<member> symbolic::set_members(id n, env& e, const store& st) {
             const ir::map& m = rs.maps.at(map);
             std::set<std::int64_t> kinds;
             for (const ir::map_edge& ed : m.edges) kinds.insert(ed.kinds.begin(), ed.kinds.end());
-            const z3::expr at = x * num(static_cast<std::int64_t>(m.nodes.size())) + y;
-            for (std::int64_t k : kinds) out.push_back({num(k), z3::select(edge_table(map, k), at)});
+            for (std::int64_t k : kinds) out.push_back({num(k), edge_has(map, k, x, y)});
             return out;
         }
     }
@@ -657,39 +656,75 @@ z3::expr symbolic::odds_key(const ir::table& tb, std::size_t k, env& te, const s
     return v;
 }
 
-z3::expr symbolic::edge_table(id map, std::int64_t kind) {
+const std::vector<std::pair<std::int64_t, std::int64_t>>& symbolic::edges_bearing(id map, std::int64_t kind) {
     const auto key = std::make_pair(map, kind);
-    if (auto it = edge_tables_.find(key); it != edge_tables_.end()) return it->second;
+    if (auto it = edges_bearing_.find(key); it != edges_bearing_.end()) return it->second;
     const ir::map& m = rs.maps.at(map);
-    const auto nodes = static_cast<std::int64_t>(m.nodes.size());
-    z3::expr table = kind >= 0 ? z3::const_array(ctx.int_sort(), ctx.bool_val(false))
-                               : z3::const_array(ctx.int_sort(), num(-1));
-    // later stores win: store the edges last to first, so the first edge from a to b is read
+    std::vector<std::pair<std::int64_t, std::int64_t>> out;
+    std::set<std::pair<std::int64_t, std::int64_t>> seen;
+    for (const ir::map_edge& ed : m.edges) {
+        if (std::find(ed.kinds.begin(), ed.kinds.end(), kind) == ed.kinds.end()) continue;
+        const auto a = static_cast<std::int64_t>(ed.a), b = static_cast<std::int64_t>(ed.b);
+        if (seen.insert({a, b}).second) out.push_back({a, b});
+        if ((m.kind == ir::map_kind::hexgrid || !ed.directed) && seen.insert({b, a}).second) out.push_back({b, a});
+    }
+    return edges_bearing_.emplace(key, std::move(out)).first->second;
+}
+
+z3::expr symbolic::edge_has(id map, std::int64_t kind, const z3::expr& x, const z3::expr& y) {
+    const auto kx = terms::number(x), ky = terms::number(y);
+    z3::expr_vector any(ctx);
+    for (const auto& [a, b] : edges_bearing(map, kind)) {
+        if ((kx && *kx != a) || (ky && *ky != b)) continue;
+        if (kx && ky) return ctx.bool_val(true);
+        any.push_back(kx ? y == num(b) : ky ? x == num(a) : x == num(a) && y == num(b));
+    }
+    return any.empty() ? ctx.bool_val(false) : z3::mk_or(any);
+}
+
+z3::expr symbolic::edge_kind_at(id map, const z3::expr& x, const z3::expr& y) {
+    const ir::map& m = rs.maps.at(map);
+    const auto kx = terms::number(x), ky = terms::number(y);
+    // the first edge from x to y is read: built from the last, so the first is outermost
+    z3::expr acc = num(-1);
     for (std::size_t i = m.edges.size(); i-- > 0;) {
         const ir::map_edge& ed = m.edges[i];
         if (ed.kinds.empty()) continue;
-        if (kind >= 0 && std::find(ed.kinds.begin(), ed.kinds.end(), kind) == ed.kinds.end()) continue;
-        const z3::expr v = kind >= 0 ? ctx.bool_val(true) : num(ed.kinds.front());
         const auto a = static_cast<std::int64_t>(ed.a), b = static_cast<std::int64_t>(ed.b);
-        if (m.kind == ir::map_kind::hexgrid || !ed.directed) table = z3::store(table, num(b * nodes + a), v);
-        table = z3::store(table, num(a * nodes + b), v);
+        const z3::expr v = num(ed.kinds.front());
+        auto at = [&](std::int64_t p, std::int64_t q) -> std::optional<z3::expr> {
+            if ((kx && *kx != p) || (ky && *ky != q)) return std::nullopt;
+            if (kx && ky) return ctx.bool_val(true);
+            return kx ? y == num(q) : ky ? x == num(p) : x == num(p) && y == num(q);
+        };
+        // the later store of the array this replaces won: a to b over b to a
+        if (m.kind == ir::map_kind::hexgrid || !ed.directed)
+            if (const auto c = at(b, a)) acc = c->is_true() ? v : z3::ite(*c, v, acc);
+        if (const auto c = at(a, b)) acc = c->is_true() ? v : z3::ite(*c, v, acc);
     }
-    edge_tables_.emplace(key, table);
-    return table;
+    return acc;
+}
+
+z3::expr symbolic::node_lookup(const std::vector<std::int64_t>& values, const z3::expr& node, std::int64_t otherwise) {
+    if (const auto k = terms::number(node))
+        return num(*k >= 0 && static_cast<std::size_t>(*k) < values.size() ? values[static_cast<std::size_t>(*k)] : otherwise);
+    // grouped by value: one `ite` per distinct value, on the nodes that have it
+    std::map<std::int64_t, z3::expr_vector> by_value;
+    for (std::size_t i = 0; i < values.size(); ++i)
+        by_value.try_emplace(values[i], ctx).first->second.push_back(node == num(static_cast<std::int64_t>(i)));
+    z3::expr acc = num(otherwise);
+    for (auto& [v, where] : by_value) acc = z3::ite(z3::mk_or(where), num(v), acc);
+    return acc;
 }
 
 std::int64_t symbolic::hex_x(const ir::map_node& h) { return h.col; }
 std::int64_t symbolic::hex_z(const ir::map_node& h) { return h.row - (h.col + (h.col & 1)) / 2; }
 
-z3::expr symbolic::cube_table(id map, int axis) {
-    const auto key = std::make_pair(map, static_cast<std::int64_t>(axis));
-    if (auto it = cube_tables_.find(key); it != cube_tables_.end()) return it->second;
+z3::expr symbolic::cube_coordinate(id map, int axis, const z3::expr& node) {
     const ir::map& m = rs.maps.at(map);
-    z3::expr table = z3::const_array(ctx.int_sort(), num(0));
-    for (std::size_t i = 0; i < m.nodes.size(); ++i)
-        table = z3::store(table, num(static_cast<std::int64_t>(i)), num(axis == 0 ? hex_x(m.nodes[i]) : hex_z(m.nodes[i])));
-    cube_tables_.emplace(key, table);
-    return table;
+    std::vector<std::int64_t> values;
+    for (const ir::map_node& h : m.nodes) values.push_back(axis == 0 ? hex_x(h) : hex_z(h));
+    return node_lookup(values, node, 0);
 }
 
 z3::expr symbolic::distance_table(id map) {
@@ -1023,8 +1058,7 @@ sv symbolic::value_uncached(id n, env& e, const store& st) {
                     // the first kind of the first edge from a to b; with none the engine stops
                     const auto [x, y] = I2();
                     const id map = rs.types.at(N(kid(0)).type).ref;
-                    const z3::expr at = x * num(static_cast<std::int64_t>(rs.maps.at(map).nodes.size())) + y;
-                    const z3::expr v = z3::select(edge_table(map, -1), at);
+                    const z3::expr v = edge_kind_at(map, x, y);
                     side.push_back(v != -1);
                     return sv(v);
                 }
@@ -1034,15 +1068,10 @@ sv symbolic::value_uncached(id n, env& e, const store& st) {
                     return sv(a * num(static_cast<std::int64_t>(1) << 32) + d);
                 }
                 case ir::builtin::terrain: {
-                    const z3::expr v = I(0);
                     const ir::map& m = rs.maps.at(rs.types.at(N(kid(0)).type).ref);
-                    if (const auto k = terms::number(v))  // a known node: its terrain
-                        return sv(num(*k >= 0 && static_cast<std::size_t>(*k) < m.nodes.size()
-                                                  ? m.nodes[static_cast<std::size_t>(*k)].terrain : -1));
-                    z3::expr acc = num(-1);
-                    for (std::size_t x = 0; x < m.nodes.size(); ++x)
-                        acc = z3::ite(v == num(static_cast<std::int64_t>(x)), num(m.nodes[x].terrain), acc);
-                    return sv(acc);
+                    std::vector<std::int64_t> terrain;
+                    for (const ir::map_node& x : m.nodes) terrain.push_back(x.terrain);
+                    return sv(node_lookup(terrain, I(0), -1));
                 }
                 case ir::builtin::distance: {
                     // between two known nodes (a worked example's hexes): the map's own count
@@ -1064,7 +1093,7 @@ sv symbolic::value_uncached(id n, env& e, const store& st) {
                         auto coordinate = [&](const z3::expr& node, const std::optional<std::int64_t>& known, int axis) {
                             if (known) return num(axis == 0 ? hex_x(m.nodes[static_cast<std::size_t>(*known)])
                                                             : hex_z(m.nodes[static_cast<std::size_t>(*known)]));
-                            return z3::select(cube_table(map, axis), node);
+                            return cube_coordinate(map, axis, node);
                         };
                         const z3::expr dx = coordinate(a, ka, 0) - coordinate(c, kc, 0);
                         const z3::expr dz = coordinate(a, ka, 1) - coordinate(c, kc, 1);

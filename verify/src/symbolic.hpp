@@ -372,19 +372,26 @@ private:
     z3::expr roll_value(id r, const std::vector<z3::expr>& args, const store& st, const std::map<id, z3::expr>* fixed);
     z3::expr seen_any(const std::vector<member>& ms, const member& upto);
 
-    // Map edges as Z3 arrays over a * nodes + b, built once: per feature (kind >= 0) whether an
-    // edge from a to b bears it; kind -1: the kind edge_kind reads there, -1 where none.
-    z3::expr edge_table(id map, std::int64_t kind);
-    // The map is fixed data: a hex's cube coordinates (axis 0: x, 1: z), node by node, and an
-    // area map's distances (a * nodes + b), as arrays made once per map.
+    // The map is fixed data, read by a symbolic node through plain terms (equalities, `ite`s)
+    // rather than Z3 arrays: a store chain of hundreds of hexsides made every path question on a
+    // hex map spend its time on array axioms (a 40 s table question on SPI's map).
+    // The edges that bear feature `kind` (both ways where the map reads them both ways), made once.
+    const std::vector<std::pair<std::int64_t, std::int64_t>>& edges_bearing(id map, std::int64_t kind);
+    // Whether an edge from x to y bears feature `kind`.
+    z3::expr edge_has(id map, std::int64_t kind, const z3::expr& x, const z3::expr& y);
+    // The kind edge_kind reads from x to y: the first edge's first kind, -1 where none.
+    z3::expr edge_kind_at(id map, const z3::expr& x, const z3::expr& y);
+    // A per-node value of a map, read at a symbolic node: the value of node i where node == i.
+    z3::expr node_lookup(const std::vector<std::int64_t>& values, const z3::expr& node, std::int64_t otherwise);
+    // A hex's cube coordinates (axis 0: x, 1: z), and an area map's distances (a * nodes + b, an
+    // array made once per map).
     static std::int64_t hex_x(const ir::map_node& h);
     static std::int64_t hex_z(const ir::map_node& h);
-    z3::expr cube_table(id map, int axis);
+    z3::expr cube_coordinate(id map, int axis, const z3::expr& node);
     z3::expr distance_table(id map);
     static constexpr std::int64_t max_distance_matrix = 128;  // areas: 16 384 entries at most
-    std::map<std::pair<id, std::int64_t>, z3::expr> cube_tables_;
     std::map<id, z3::expr> distance_tables_;
-    std::map<std::pair<id, std::int64_t>, z3::expr> edge_tables_;
+    std::map<std::pair<id, std::int64_t>, std::vector<std::pair<std::int64_t, std::int64_t>>> edges_bearing_;
 
     std::uint64_t counter_ = 0;
 
