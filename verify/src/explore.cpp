@@ -251,6 +251,16 @@ struct exec_impl {
     });
 
     // Forgets what w writes; the invariants are assumed again, so they must hold just before.
+    // Whether a loop over these members can run round by round: each member known, and known
+    // to be in the set or not, and not so many that the path grows past reason.
+    static bool unrolls(const std::vector<member>& ms) {
+        constexpr std::size_t most_rounds = 4096;
+        if (ms.size() > most_rounds) return false;
+        return std::all_of(ms.begin(), ms.end(), [](const member& m) {
+            return (m.in.is_true() || m.in.is_false()) && terms::number(m.value).has_value();
+        });
+    }
+
     void forget(path& p, const writes& w, id n) {
         if (w.values.empty() && w.kinds.empty()) return;
         note_invariants(p, n, "the statement at " + at(n));
@@ -639,6 +649,23 @@ struct exec_impl {
                 std::vector<member> ms = S.set_members(set, e, p.st);
                 drain(p, n);
                 const writes& w = writes_of(body);
+                if (examples_ && unrolls(ms)) {
+                    // An example's `given` is one situation from the start of a game: a loop over
+                    // members known there runs round by round, over the members as they are at its
+                    // start (the engine's order and snapshot), not forgetting what it writes.
+                    if (nd.ref >= e.locals.size()) e.locals.resize(nd.ref + 1);
+                    const std::optional<z3::expr> saved = e.locals[nd.ref], saved_active = S.active;
+                    const id t = rs.types.at(N(set).type).kind == ir::type_kind::list_of ? rs.types.at(N(set).type).value : ir::no_id;
+                    for (const member& m : ms) {
+                        if (m.in.is_false()) continue;
+                        e.locals[nd.ref] = m.value;
+                        if (t != ir::no_id && rs.types.at(t).kind == ir::type_kind::player) S.active = m.value;
+                        run(body, e, p);
+                    }
+                    e.locals[nd.ref] = saved;
+                    S.active = saved_active;
+                    return;
+                }
                 if (!ms.empty()) {
                     path b = p;
                     forget(b, w, n);
