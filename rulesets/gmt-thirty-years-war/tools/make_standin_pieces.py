@@ -69,6 +69,7 @@ def card_names():
         nm = re.sub(r"\s+", " ", m.group(1)).strip()
         nm = re.sub(r"(\b[A-Z]) (?=[a-z])", r"\1", nm)      # "M aximilian" -> "Maximilian"
         key = m.group(2) + m.group(3)
+        nm = re.sub(r"^The (Protestant|Catholic) player plays ", "", nm)
         if len(nm) > 45 or "card" in nm.lower() or "Event" in nm: continue
         names.setdefault(key, nm)
     return names
