@@ -100,7 +100,11 @@ void render_human(std::ostream& out, const ir::ruleset& rs, const check_result& 
     if (accepted) out << ", " << accepted << " accepted";
     out << " (" << rs.layers.size() << " layer" << (rs.layers.size() == 1 ? "" : "s");
     if (!rs.upto.empty()) out << " up to " << rs.upto;
-    out << "; options " << h.options << "; 1.." << h.players_checked << " players";
+    // the games checked: the ruleset's fewest players up to the most checked
+    const std::int64_t fewest = std::max<std::int64_t>(1, rs.min_players);
+    out << "; options " << h.options << "; ";
+    if (fewest < h.players_checked) out << fewest << "..";
+    out << h.players_checked << (h.players_checked == 1 ? " player" : " players");
     if (!r.only.empty()) {
         out << "; only";
         for (const std::string& k : r.only) out << ' ' << k;

@@ -101,7 +101,7 @@ struct kind_stats {
     std::uint64_t queries = 0;
     std::uint64_t skipped = 0;  // queries not asked: the time budget (--max-time) had run out
     double milliseconds = 0;
-    int players_checked = 0;  // games of 1..this many players (up to the ruleset's range)
+    int players_checked = 0;  // games of the ruleset's fewest players up to this many
 };
 
 struct check_result {
@@ -112,7 +112,7 @@ struct check_result {
     // through its cache and encoded afresh, fresh variables.
     std::map<std::string, std::uint64_t> encoder;
     double milliseconds = 0;
-    int players_checked = 0;  // games of 1..this many players (up to the ruleset's range)
+    int players_checked = 0;  // games of the ruleset's fewest players up to this many
     // The time budget (check_options::max_seconds) ran out: the questions not asked are
     // `unknown` findings, counted per check under `skipped`.
     bool out_of_time = false;
