@@ -132,6 +132,16 @@ def main():
     for a, b in sorted(edges):
         lines.append(f"  edge {a} -- {b}")
     lines.append("}")
+    lines += [
+        "",
+        "// One card per county (§L9), with the county it names. The grain and taxes a card shows (§L353)",
+        "// are read from its county's attributes above (ours).",
+        "record county_face { land: area }",
+        "cards county_card of county_face §L9-15 {",
+    ]
+    for cid, name, _, _, _ in COUNTIES:
+        lines.append(f'  card_{cid} "{name}" {{ land = {cid} }}')
+    lines.append("}")
     here = os.path.dirname(os.path.abspath(__file__))
     with open(os.path.join(here, "..", "base", "map.wph"), "w", encoding="utf-8") as f:
         f.write("\n".join(lines) + "\n")
