@@ -125,10 +125,10 @@ void add_check_command(CLI::App& app, context& ctx) {
         std::string format = "human";
         std::string output;
         bool all_options = false;
-        double timeout = 10;
+        double timeout = 60;
         double max_time = 0;
         std::vector<std::string> checks;
-        unsigned rlimit = 0;
+        unsigned rlimit = verify::check_options::default_rlimit;
         std::string dump_smt;
         int players = 0;
         bool stats = false;
@@ -149,8 +149,8 @@ void add_check_command(CLI::App& app, context& ctx) {
         ->check(CLI::IsMember({"human", "json", "sarif"}))
         ->capture_default_str();
     command->add_option("-o,--output", s->output, "Write the report to this file (`-`: standard output)");
-    command->add_option("--timeout", s->timeout, "Seconds allowed for each solver query (a query that runs out is an "
-                                                 "`unknown` finding, never a pass)")
+    command->add_option("--timeout", s->timeout, "Seconds allowed for each solver query, a backstop to --rlimit (a query that "
+                                                 "runs out is an `unknown` finding, never a pass)")
         ->check(finite_number())
         ->check(CLI::Range(0.001, 3600.0))
         ->capture_default_str();
@@ -165,7 +165,9 @@ void add_check_command(CLI::App& app, context& ctx) {
                         "reach, invariants, obligations (default: all)")
         ->delimiter(',')
         ->check(CLI::IsMember({"decisions", "examples", "tables", "bounds", "choices", "reach", "invariants", "obligations"}));
-    command->add_option("--rlimit", s->rlimit, "Z3 resource limit per query (0: none)")
+    command->add_option("--rlimit", s->rlimit,
+                        "Z3 resource limit per query (0: none): the limit that decides, counted in the solver's own "
+                        "steps, so a report does not depend on the machine or its load (about 7-20 s a query here)")
         ->check(whole_number(0, std::numeric_limits<unsigned>::max()))
         ->capture_default_str();
     command->add_option("--dump-smt", s->dump_smt, "Write every solver query to this folder as SMT-LIB (for `z3 FILE`)");

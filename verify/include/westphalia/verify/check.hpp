@@ -51,8 +51,13 @@ struct finding {
 };
 
 struct check_options {
-    unsigned timeout_ms = 10000;  // per query; a query that runs out is an `unknown` finding
-    unsigned rlimit = 0;          // Z3 resource limit per query (0: none)
+    // The limit of one query is Z3's resource count, not the clock: the same answers on any
+    // machine at any load, so an `accept` does not go stale because CI was busy. (The clock
+    // made the same check report different findings from one run to the next.) The clock limit
+    // is a backstop above it; a query that runs out of either is an `unknown` finding.
+    static constexpr unsigned default_rlimit = 40000000;  // 7-20 s of one core, by query
+    unsigned timeout_ms = 60000;  // per query
+    unsigned rlimit = default_rlimit;  // Z3 resource limit per query (0: none)
     // The whole check's time budget in seconds (0: none). Past it no further query is asked:
     // each question left is an `unknown` finding, so a check that runs out never passes.
     double max_seconds = 0;
