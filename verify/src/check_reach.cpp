@@ -10,17 +10,40 @@ bool checker::played_under_other_options(id node) {
     return started(run_elsewhere_, node);
 }
 
+bool checker::fired_under_other_options(const std::string& name) {
+    if (rs_.options.empty()) return false;
+    if (!played_elsewhere_) play_other_options();
+    return fired_elsewhere_.count(name) > 0;
+}
+
+void checker::explore_free_options() {
+    if (free_) return;
+    free_ = std::make_unique<symbolic>(ctx_, rs_, sym_.lay.players);
+    free_->free_options = true;
+    free_->unfold_limit = opt_.unfold_limit;
+    free_->unroll_depth = opt_.unroll_depth;
+    free_->unassumed = sym_.unassumed;
+    free_->explore();
+}
+
+z3::check_result checker::applies_in_play_under_other_options(id r) {
+    if (rs_.options.empty()) return z3::unsat;
+    if (fired_under_other_options(rs_.rules.at(r).name)) return z3::sat;
+    explore_free_options();
+    bool undecided = false;
+    for (const detail::rule_site& s : free_->rule_sites) {
+        if (s.rule != r) continue;
+        const z3::check_result a = solve_local_first(s.facts, s.extra && s.applies);
+        if (a == z3::sat) return z3::sat;
+        undecided = undecided || a == z3::unknown;
+    }
+    return undecided ? z3::unknown : z3::unsat;
+}
+
 z3::check_result checker::reachable_under_other_options(id node) {
     if (rs_.options.empty()) return z3::unsat;
     if (played_under_other_options(node)) return z3::sat;
-    if (!free_) {
-        free_ = std::make_unique<symbolic>(ctx_, rs_, sym_.lay.players);
-        free_->free_options = true;
-        free_->unfold_limit = opt_.unfold_limit;
-        free_->unroll_depth = opt_.unroll_depth;
-        free_->unassumed = sym_.unassumed;
-        free_->explore();
-    }
+    explore_free_options();
     bool undecided = false;
     auto check = [&](const auto& sites) {
         for (const auto& s : sites) {
@@ -46,8 +69,11 @@ void checker::play_other_options() {
             ir::ruleset variant = rs_;
             variant.options[o].selected_index = v;
             for (int players : counts)
-                if (const auto r = evidence_games(variant, players, std::max<std::uint64_t>(1, opt_.sim_games / 10)))
+                if (const auto r = evidence_games(variant, players, std::max<std::uint64_t>(1, opt_.sim_games / 10))) {
                     engine::merge_coverage(run_elsewhere_, r->statements_run);
+                    for (const engine::sim_rule& x : r->rules)
+                        if (x.fires > 0) fired_elsewhere_.insert(x.name);
+                }
         }
     }
 }
@@ -125,7 +151,7 @@ void checker::reach_checks() {
                 f.proof = proof_kind::proved;
                 continue;
             }
-            if (fired_.count(rule.name)) continue;
+            if (fired_.count(rule.name) || fired_under_other_options(rule.name)) continue;
             // one question per place and circumstances: the options considered there, together
             // in the order the sequence reaches them (not by address: reports must not vary)
             std::vector<std::pair<const detail::fact_node*, std::vector<const detail::rule_site*>>> places;
@@ -151,6 +177,13 @@ void checker::reach_checks() {
             if (reached) continue;
             if (undecided) {
                 unknown("whether rule " + rule.name + " is ever reached", {rule_elem(r)}, severity::warning);
+                continue;
+            }
+            // never under these options: under another value (a scenario's own rule) it is not dead
+            const z3::check_result elsewhere = applies_in_play_under_other_options(r);
+            if (elsewhere == z3::sat) continue;
+            if (elsewhere == z3::unknown) {
+                unknown("whether rule " + rule.name + " applies in play under other options", {rule_elem(r)}, severity::warning);
                 continue;
             }
             finding& f = add("dead-rule", severity::warning, rule.name,

@@ -261,6 +261,18 @@ private:
     // Whether random play under other option values ran statement (or block) `node`.
     bool played_under_other_options(id node);
 
+    // The sequence explored again with every option free (once, when first needed).
+    void explore_free_options();
+
+    // Whether rule r applies somewhere the sequence uses it under other option values: fired in
+    // play under them, or else asked of the sequence with every option free; unknown when
+    // undecided (never taken as either answer).
+    z3::check_result applies_in_play_under_other_options(id r);
+
+    // Whether random play under other option values fired rule `name`: a rule for another
+    // scenario or printing is not dead, and needs no question under these options.
+    bool fired_under_other_options(const std::string& name);
+
     // Whether a site unreachable under the chosen options is reachable under others: seen in
     // play under them, or else the sequence is explored again with every option free. An
     // undecided question is `unknown`, never taken as either answer.
@@ -385,6 +397,7 @@ private:
     std::vector<std::uint8_t> statements_run_, keys_read_;  // seen in random play (sim_report)
     std::vector<std::uint32_t> table_key_first_;
     std::vector<std::uint8_t> run_elsewhere_;  // statements run in play under other option values
+    std::set<std::string> fired_elsewhere_;    // rules fired in play under other option values
     bool played_elsewhere_ = false;
     std::map<std::vector<unsigned>, z3::check_result> group_sat_;
     std::unordered_set<const detail::fact_node*> known_sat_;  // paths whose facts are satisfiable
