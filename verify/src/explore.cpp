@@ -966,13 +966,15 @@ void symbolic::explore() {
     x.add_fact(p, n_players >= num(lo) && n_players <= num(lay.players),
                "the number of players is " + std::to_string(lo) + ".." + std::to_string(lay.players));
     on_rule = [&](id rule, const z3::expr& applies, const z3::expr& guard) {
-        if (x.cur_) x.record_rule(*x.cur_, rule, pending_side(), applies, guard, x.cur_node_, "the dice and values there");
+        if (x.cur_)
+            x.record_rule(*x.cur_, rule, terms::and_(operand_guard(), pending_side()), applies, guard, x.cur_node_,
+                          "the dice and values there");
     };
     on_table = [&](id table, id node, const std::vector<z3::expr>& keys, const replay_point& at) {
         if (!x.cur_) return;
         table_site ts(ctx);
         ts.node = node;
-        const z3::expr extra = pending_side();
+        const z3::expr extra = terms::and_(operand_guard(), pending_side());
         ts.pc = terms::and_(x.cur_->pc, extra);
         ts.facts = std::make_shared<const fact_node>(fact_node{{extra, "the dice and values there"}, x.cur_->facts});
         ts.table = table;

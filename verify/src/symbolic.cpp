@@ -781,6 +781,27 @@ std::vector<z3::expr> symbolic::cell_selections(id t, const std::vector<z3::expr
 z3::expr symbolic::boolean(id n, env& e, const store& st) { return bool_of(value(n, e, st).e); }
 z3::expr symbolic::integer(id n, env& e, const store& st) { return int_of(value(n, e, st).e); }
 
+z3::expr symbolic::operand_guard() const {
+    if (operand_guards.empty()) return ctx.bool_val(true);
+    z3::expr_vector v(ctx);
+    for (const z3::expr& g : operand_guards) v.push_back(g);
+    return z3::mk_and(v);
+}
+
+z3::expr symbolic::guarded(const z3::expr& c, const std::function<z3::expr()>& encode) {
+    const std::size_t before = side.size();
+    operand_guards.push_back(c);
+    z3::expr v = encode();
+    operand_guards.pop_back();
+    if (side.size() > before) {
+        z3::expr_vector mine(ctx);
+        for (std::size_t i = before; i < side.size(); ++i) mine.push_back(side[i]);
+        side.erase(side.begin() + static_cast<std::ptrdiff_t>(before), side.end());
+        side.push_back(c.is_true() ? z3::mk_and(mine) : z3::implies(c, z3::mk_and(mine)));
+    }
+    return v;
+}
+
 // The checker's questions are mostly equalities and bounds over small integer ranges. Z3
 // 4.8.12's default arithmetic solver (arith.solver=6) took a third longer on them than the older
 // simplex-based one (2): the bounds of Contractor Cards 4.5-4.9 s against 3.2-3.8 s, and a slow
@@ -821,11 +842,6 @@ sv symbolic::value_uncached(id n, env& e, const store& st) {
     auto I2 = [&]() {
         z3::expr a = I(0);
         z3::expr b = I(1);
-        return std::make_pair(a, b);
-    };
-    auto B2 = [&]() {
-        z3::expr a = B(0);
-        z3::expr b = B(1);
         return std::make_pair(a, b);
     };
     auto args_of = [&](std::uint32_t from) {
@@ -1170,11 +1186,18 @@ sv symbolic::value_uncached(id n, env& e, const store& st) {
             }
             return sv(any.empty() ? ctx.bool_val(false) : z3::mk_or(any));
         }
-        case op::and_: { auto [a, b] = B2(); return sv(terms::and_(a, b)); }
-        case op::or_: { auto [a, b] = B2(); return sv(terms::or_(a, b)); }
+        case op::and_: {
+            const z3::expr a = B(0);
+            return sv(terms::and_(a, guarded(a, [&] { return B(1); })));
+        }
+        case op::or_: {
+            const z3::expr a = B(0);
+            return sv(terms::or_(a, guarded(!a, [&] { return B(1); })));
+        }
         case op::cond: {
             const z3::expr c = B(0);
-            z3::expr a = value(kid(1), e, st).e, d = value(kid(2), e, st).e;
+            z3::expr a = guarded(c, [&] { return value(kid(1), e, st).e; });
+            z3::expr d = guarded(!c, [&] { return value(kid(2), e, st).e; });
             if (a.is_bool() != d.is_bool()) { a = int_of(a); d = int_of(d); }
             return sv(terms::ite(c, a, d));
         }

@@ -245,6 +245,10 @@ public:
 
     // The constraints of fresh variables made since the last time the executor took them.
     z3::expr pending_side();
+    // Encodes an operand evaluated only where c holds: the side constraints it adds (a table
+    // cell that must exist, a divisor that must not be 0, the rules that define a decision)
+    // bind only there, so a branch play never takes stops nothing.
+    z3::expr guarded(const z3::expr& c, const std::function<z3::expr()>& encode);
     // Domain constraints on a scalar of type t.
     z3::expr in_type(const z3::expr& x, id type);
     // The same for a local bound to a seat or a card or piece (never -1, "none", there).
@@ -297,6 +301,11 @@ public:
     std::vector<variable> variables;     // every fresh variable, in creation order
     std::unordered_map<unsigned, std::size_t> variable_of;  // by the variable's term id (printing a term is slow)
     std::vector<z3::expr> side;          // constraints of fresh variables made while encoding
+    // The conditions under which the operand being encoded is evaluated at all: the engine
+    // evaluates one branch of `if … then … else` and the right operand of `and`/`or` only when
+    // the left allows. A site recorded inside holds only where they do.
+    std::vector<z3::expr> operand_guards;
+    z3::expr operand_guard() const;
     std::set<std::string> approximations;
     std::vector<z3::expr> small_numbers_;  // num(v) for num_low <= v < num_low + size
     static constexpr std::int64_t num_low = -64, num_count = 4096;
