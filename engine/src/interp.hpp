@@ -10,13 +10,17 @@
 //
 // Its member functions live by concept (engine/README.md, "Where the interpreter lives"):
 //   expressions.cpp  sets, storage addresses, the evaluator (compiled form and IR), builtins
-//   statements.cpp   the frame machine: statement lists, blocks, loops, assignments, choices, end game
+//   statements.cpp   the frame machine: statement lists, blocks, loops, assignments, choices
+//                    (their options), `may`, `do`, calls, end game
 //   rules.cpp        rule groups (applicable, modifiers, define), quantities, triggers, legality
 //   zones.cpp        zone contents: move, draw, deal, shuffle, reshuffle
 //   maps.cpp         neighbours, hexsides, adjacency, distance, terrain, paths, line of sight
 //   chance.cpp       chance nodes, rolls, table lookups and odds
 // What is small and on the hot path (checked arithmetic, node access, locals regions, operand
-// reads, one step of the top frame) is defined here, inline, as it was in one file before.
+// reads, binding a rule's arguments, one step of the top frame) is defined here, inline, as it
+// was in one file before. A function declared `inline` below is defined in, and called only
+// from, its own file: it keeps the inlining it had when every member was defined in the class
+// (using it from another file is an error: "used but never defined").
 #pragma once
 
 #include "westphalia/engine/engine.hpp"
@@ -160,6 +164,14 @@ struct interp {
         s.fire_log_.push_back(r);
     }
 
+    // A region for rule r's locals with the target's arguments in args[0..count).
+    std::uint32_t bind_rule(id r, const std::int64_t* args, std::size_t count) {
+        const ir::rule& rule = rs.rules[r];
+        const std::uint32_t fb = push_region(std::max<std::size_t>(rule.locals.size(), count));
+        for (std::size_t i = 0; i < count && i < rule.locals.size(); ++i) s.locals_[fb + i] = args[i];
+        return fb;
+    }
+
     // Records that statement n changed value cell a / zone instance z (when tracking changes).
     void changed_value(std::uint32_t a, id n) {
         if (!s.opt_.track_changes) return;
@@ -182,14 +194,14 @@ struct interp {
     // ------------------------------------------------ expressions.cpp
 
     std::size_t push_set(id n, std::uint32_t fb);
-    std::int64_t eval_zone(id n, std::uint32_t fb);
-    std::size_t set_size(id n, std::uint32_t fb);
-    std::uint32_t slot_addr(id n, id slot, std::int64_t index) const;
+    inline std::int64_t eval_zone(id n, std::uint32_t fb);
+    inline std::size_t set_size(id n, std::uint32_t fb);
+    inline std::uint32_t slot_addr(id n, id slot, std::int64_t index) const;
     std::uint32_t addr(id n, std::uint32_t fb);
     id slot_of(id n) const;
     std::size_t eval_args(id n, std::uint32_t fb, std::int64_t* out, std::uint32_t from = 0);
-    [[gnu::noinline]] std::int64_t eval_call(id n, std::uint32_t fb);
-    [[gnu::noinline]] std::int64_t call_with(id n, const std::int64_t* args, std::size_t c);
+    [[gnu::noinline]] inline std::int64_t eval_call(id n, std::uint32_t fb);
+    [[gnu::noinline]] inline std::int64_t call_with(id n, const std::int64_t* args, std::size_t c);
 
     // Operand i of compiled node c, held in `v` (compile.hpp, xleaf).
     [[gnu::always_inline]] std::int64_t arg(const game::compiled_node& c, unsigned i, std::uint32_t v, std::uint32_t fb) {
@@ -221,14 +233,14 @@ struct interp {
     }
 
     [[noreturn, gnu::noinline]] void operand_failure(const game::compiled_node& c, unsigned i, std::uint32_t fb);
-    std::int64_t zone_arg(id n, const game::compiled_node& c, unsigned i, std::uint32_t v, std::uint32_t fb);
+    inline std::int64_t zone_arg(id n, const game::compiled_node& c, unsigned i, std::uint32_t v, std::uint32_t fb);
     std::int64_t eval(id n, std::uint32_t fb);
-    std::int64_t in_zone(id n, const game::compiled_node& c, std::uint32_t fb);
-    std::int64_t zone_aggregate(id n, const game::compiled_node& c, std::uint32_t fb);
-    std::int64_t table_quantity(id n, const game::compiled_node& c, std::uint32_t fb);
+    inline std::int64_t in_zone(id n, const game::compiled_node& c, std::uint32_t fb);
+    inline std::int64_t zone_aggregate(id n, const game::compiled_node& c, std::uint32_t fb);
+    inline std::int64_t table_quantity(id n, const game::compiled_node& c, std::uint32_t fb);
     [[gnu::noinline]] std::int64_t eval_node(id n, std::uint32_t fb);
-    std::int64_t aggregate(id n, std::uint32_t fb);
-    std::int64_t builtin(id n, std::uint32_t fb);
+    inline std::int64_t aggregate(id n, std::uint32_t fb);
+    inline std::int64_t builtin(id n, std::uint32_t fb);
 
     // ------------------------------------------------ statements.cpp
 
@@ -258,46 +270,45 @@ struct interp {
 
     [[gnu::noinline]] void step_frame(std::size_t fi);
     std::int64_t active_player() const;
-    bool players_loop(id for_each) const;
+    inline bool players_loop(id for_each) const;
     void push_frame(state::frame_kind k, id node, std::uint32_t fb, std::uint32_t mark = npos);
     void call(id body, std::size_t locals, const std::int64_t* args, std::size_t count);
     void store(id target, std::uint32_t fb, std::int64_t v, id stmt);
     void statement(std::size_t fi, id n, std::uint32_t fb);
-    void await_choice(id node, std::uint32_t fb, std::int64_t player);
+    inline void await_choice(id node, std::uint32_t fb, std::int64_t player);
     void resolve_pending(int i);
+    inline bool body_possible(id body, std::uint32_t fb);
+    bool choose_options(id n, std::uint32_t fb, std::vector<std::int64_t>* out);
 
     // ------------------------------------------------ rules.cpp
 
-    std::uint32_t bind_rule(id r, const std::int64_t* args, std::size_t count);
     std::size_t applicable(id gi, const std::int64_t* args, std::size_t count);
     std::int64_t modifiers(id gi, const std::int64_t* args, std::size_t count);
     std::int64_t decide(id n, id d, const std::int64_t* args, std::size_t count);
     bool action_legal(id a, const std::int64_t* args, std::size_t count);
-    bool body_possible(id body, std::uint32_t fb);
     bool body_required(id body, std::uint32_t fb);
-    bool choose_options(id n, std::uint32_t fb, std::vector<std::int64_t>* out);
     std::int64_t call_quantity(id q, const std::int64_t* args, std::size_t c);
     std::string args_text(const std::vector<ir::local>& params, const std::int64_t* args, std::size_t count) const;
     void emit(std::size_t fi, id n, std::uint32_t fb);
 
     // ------------------------------------------------ zones.cpp
 
-    void zone_remove(id n, std::int64_t zi, std::int64_t inst);
-    std::int64_t copy_in(std::int64_t zi, std::int64_t inst) const;
-    void zone_add(id n, std::int64_t zi, std::int64_t inst);
-    void zone_shuffle(id n, std::int64_t zi);
-    std::string zone_text(std::int64_t zi) const;
-    void zone_targets(id n, std::uint32_t fb, std::vector<std::int64_t>& out);
+    inline void zone_remove(id n, std::int64_t zi, std::int64_t inst);
+    inline std::int64_t copy_in(std::int64_t zi, std::int64_t inst) const;
+    inline void zone_add(id n, std::int64_t zi, std::int64_t inst);
+    inline void zone_shuffle(id n, std::int64_t zi);
+    inline std::string zone_text(std::int64_t zi) const;
+    inline void zone_targets(id n, std::uint32_t fb, std::vector<std::int64_t>& out);
     void zone_statement(std::size_t fi, id n, std::uint32_t fb);
 
     // ------------------------------------------------ maps.cpp
 
-    static bool joins(const ir::map& m, const ir::map_edge& e, std::int64_t a, std::int64_t b);
+    static inline bool joins(const ir::map& m, const ir::map_edge& e, std::int64_t a, std::int64_t b);
     void map_set(id n, std::uint32_t fb, std::size_t start);
     std::int64_t map_builtin(id n, std::uint32_t fb);
-    std::int64_t path_exists(id n, std::uint32_t fb);
-    std::int64_t line_blocked(id n, std::uint32_t fb);
-    std::int64_t distance(id n, const ir::map& m, std::int64_t a, std::int64_t b) const;
+    inline std::int64_t path_exists(id n, std::uint32_t fb);
+    inline std::int64_t line_blocked(id n, std::uint32_t fb);
+    inline std::int64_t distance(id n, const ir::map& m, std::int64_t a, std::int64_t b) const;
 
     // ------------------------------------------------ chance.cpp
 
@@ -305,13 +316,13 @@ struct interp {
     static std::optional<std::int64_t> take_fixed(std::vector<std::pair<id, std::int64_t>>& fixed, id key);
     std::int64_t roll(id r, const std::int64_t* args, std::size_t count);
     static std::int32_t map_key(const ir::key_map& km, std::int64_t k);
-    static std::int64_t clamp_key(const ir::table_key& key, std::int64_t k);
+    static inline std::int64_t clamp_key(const ir::table_key& key, std::int64_t k);
     static constexpr std::int64_t odds_below_all = std::numeric_limits<std::int64_t>::min() / 4;
-    static std::int64_t odds_step(std::int64_t a, std::int64_t b, ir::rounding r);
-    static std::string odds_text(std::int64_t step);
+    static inline std::int64_t odds_step(std::int64_t a, std::int64_t b, ir::rounding r);
+    static inline std::string odds_text(std::int64_t step);
     static std::int64_t odds_attacker(std::int64_t v) { return v >> 32; }
     static std::int64_t odds_defender(std::int64_t v) { return static_cast<std::int32_t>(static_cast<std::uint32_t>(v & 0xFFFFFFFF)); }
-    static std::int64_t odds_read(const ir::table_key& key, std::int64_t v);
+    static inline std::int64_t odds_read(const ir::table_key& key, std::int64_t v);
     template <class Key>
     std::int32_t odds_index(id n, const ir::table& tb, const ir::table_key& key, std::int64_t v, std::size_t count,
                             Key range, const char* what) const;

@@ -1,18 +1,11 @@
 // The interpreter (interp.hpp): rules and legality. Which rules of a group apply (guards,
 // overrides), the rules applied: modifiers (quantities and rolls), `define` (decisions), triggers
 // (events), forbid/permit (actions' legality) and require (a `may` that cannot be declined);
-// quantities, whose modifiers these are; and whether a `choose` or a `may` can start.
+// quantities, whose modifiers these are. Whether a `choose` or a `may` can start (the options a
+// choice lists) is in statements.cpp, as the compiled engine's writer has it.
 #include "interp.hpp"
 
 namespace wp::engine {
-
-// A region for rule r's locals with the target's arguments in args[0..count).
-std::uint32_t interp::bind_rule(id r, const std::int64_t* args, std::size_t count) {
-    const ir::rule& rule = rs.rules[r];
-    const std::uint32_t fb = push_region(std::max<std::size_t>(rule.locals.size(), count));
-    for (std::size_t i = 0; i < count && i < rule.locals.size(); ++i) s.locals_[fb + i] = args[i];
-    return fb;
-}
 
 // The rules of group `gi` that apply to the arguments and that no applicable higher rule
 // defeats (prioritised defaults), pushed in group order on the rule stack from the returned
@@ -165,24 +158,6 @@ std::int64_t interp::call_quantity(id q, const std::int64_t* args, std::size_t c
     return v;
 }
 
-// Whether the first statement of `body` can be done: a `do` that is legal, a `choose`
-// with at least one option. Other statements can always be done.
-bool interp::body_possible(id body, std::uint32_t fb) {
-    if (body == ir::no_id) return true;
-    if (N(body).code == op::seq) {
-        if (N(body).child_count == 0) return true;
-        return body_possible(child(body, 0), fb);
-    }
-    const ir::node& nd = N(body);
-    if (nd.code == op::do_action) {
-        std::int64_t args[16];
-        const std::size_t c = eval_args(body, fb, args);
-        return action_legal(nd.ref, args, c);
-    }
-    if (nd.code == op::choose_one) return choose_options(body, fb, nullptr);
-    return true;
-}
-
 // Whether the first statement of `body` is a `do` that a `require` rule demands.
 bool interp::body_required(id body, std::uint32_t fb) {
     if (body == ir::no_id) return false;
@@ -199,39 +174,6 @@ bool interp::body_required(id body, std::uint32_t fb) {
         }
     cut(s.rule_stack_, start);
     return required;
-}
-
-// The legal options of `choose` statement n, in set order, into *out (cleared first); with
-// no `out`, only whether there is one. Returns whether there is at least one.
-bool interp::choose_options(id n, std::uint32_t fb, std::vector<std::int64_t>* out) {
-    const ir::node& nd = N(n);
-    if (out) out->clear();
-    const std::size_t start = push_set(child(n, 0), fb);
-    const std::size_t end = s.scratch_.size();
-    const id where = child(n, 2);
-    const id body = child(n, 3);
-    const std::size_t fires_mark = s.fire_log_.size();
-    bool any = false;
-    // By index: evaluating `where` and the body pushes above `end` (and may reallocate).
-    for (std::size_t i = start; i < end; ++i) {
-        const std::int64_t v = s.scratch_[i];
-        if (out && std::find(out->begin(), out->end(), v) != out->end()) continue;
-        s.locals_[fb + nd.ref] = v;
-        if (N(where).code != op::absent && eval(where, fb) == 0) continue;
-        if (!body_possible(body, fb)) continue;
-        any = true;
-        if (!out) break;
-        out->push_back(v);
-    }
-    cut(s.scratch_, start);
-    if (!out && any) {
-        // Only asked whether the choice can be made (for an enclosing `may` or `choose`): it
-        // can, so the rules met on the way decided nothing there; they count where the
-        // choice itself is listed.
-        for (std::size_t i = fires_mark; i < s.fire_log_.size(); ++i) --s.fires_[s.fire_log_[i]];
-        cut(s.fire_log_, fires_mark);
-    }
-    return any;
 }
 
 // An event: its triggers that apply run in rule-group order (statement() sends `emit` here).

@@ -1,8 +1,9 @@
 // The interpreter (interp.hpp): statements. The frame machine: one step of a loop or block
 // frame (step_frame; a statement list steps in the header), one statement (`let`, assignments,
 // `if`, loops, blocks, choices, `may`, `do`, calls, table `resolve`, `end game`, fixed rolls),
-// and a pending decision or ownerless choice and its answer. Zone statements are in zones.cpp,
-// events and their triggers in rules.cpp.
+// whether a `choose` or `may` can start and the options a `choose` lists, and a pending
+// decision or ownerless choice and its answer. Zone statements are in zones.cpp, events and
+// their triggers in rules.cpp.
 #include "interp.hpp"
 
 namespace wp::engine {
@@ -51,6 +52,57 @@ void interp::store(id target, std::uint32_t fb, std::int64_t v, id stmt) {
         fail(stmt, "flag " + rs.slots[slot_of(target)].name + " may not go back to false (" + g.statement_owner(stmt) + ")");
     s.values_[a] = v;
     changed_value(a, stmt);
+}
+
+// Whether the first statement of `body` can be done: a `do` that is legal, a `choose`
+// with at least one option. Other statements can always be done.
+bool interp::body_possible(id body, std::uint32_t fb) {
+    if (body == ir::no_id) return true;
+    if (N(body).code == op::seq) {
+        if (N(body).child_count == 0) return true;
+        return body_possible(child(body, 0), fb);
+    }
+    const ir::node& nd = N(body);
+    if (nd.code == op::do_action) {
+        std::int64_t args[16];
+        const std::size_t c = eval_args(body, fb, args);
+        return action_legal(nd.ref, args, c);
+    }
+    if (nd.code == op::choose_one) return choose_options(body, fb, nullptr);
+    return true;
+}
+
+// The legal options of `choose` statement n, in set order, into *out (cleared first); with
+// no `out`, only whether there is one. Returns whether there is at least one.
+bool interp::choose_options(id n, std::uint32_t fb, std::vector<std::int64_t>* out) {
+    const ir::node& nd = N(n);
+    if (out) out->clear();
+    const std::size_t start = push_set(child(n, 0), fb);
+    const std::size_t end = s.scratch_.size();
+    const id where = child(n, 2);
+    const id body = child(n, 3);
+    const std::size_t fires_mark = s.fire_log_.size();
+    bool any = false;
+    // By index: evaluating `where` and the body pushes above `end` (and may reallocate).
+    for (std::size_t i = start; i < end; ++i) {
+        const std::int64_t v = s.scratch_[i];
+        if (out && std::find(out->begin(), out->end(), v) != out->end()) continue;
+        s.locals_[fb + nd.ref] = v;
+        if (N(where).code != op::absent && eval(where, fb) == 0) continue;
+        if (!body_possible(body, fb)) continue;
+        any = true;
+        if (!out) break;
+        out->push_back(v);
+    }
+    cut(s.scratch_, start);
+    if (!out && any) {
+        // Only asked whether the choice can be made (for an enclosing `may` or `choose`): it
+        // can, so the rules met on the way decided nothing there; they count where the
+        // choice itself is listed.
+        for (std::size_t i = fires_mark; i < s.fire_log_.size(); ++i) --s.fires_[s.fire_log_[i]];
+        cut(s.fire_log_, fires_mark);
+    }
+    return any;
 }
 
 void interp::step_frame(std::size_t fi) {
