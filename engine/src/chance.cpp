@@ -1,0 +1,192 @@
+// The interpreter (interp.hpp): chance. A chance event's value (a recorded result, a sample, or
+// the state becomes a chance node), a probe's fixed dice, rolls with their modifiers, and table
+// lookups with their keys, clamps and odds. Dice terms are read in expressions.cpp.
+#include "interp.hpp"
+
+namespace wp::engine {
+
+// The value of a chance event with outcomes min + i weighted w[i]: a recorded result when
+// replaying, a sample in sampled mode, else the state becomes a chance node.
+std::int64_t interp::chance(std::int64_t min, const std::vector<std::uint64_t>& w, std::uint64_t total) {
+    if (s.step_cursor_ < s.step_results_.size()) return s.step_results_[s.step_cursor_++];
+    if (s.opt_.sampled_chance) {
+        std::uint64_t x = s.rng_.below(total);
+        for (std::size_t i = 0; i < w.size(); ++i) {
+            if (x < w[i]) return min + static_cast<std::int64_t>(i);
+            x -= w[i];
+        }
+        return min + static_cast<std::int64_t>(w.size()) - 1;
+    }
+    s.options_.clear();
+    s.weights_.clear();
+    for (std::size_t i = 0; i < w.size(); ++i) {
+        if (w[i] == 0) continue;
+        s.options_.push_back(min + static_cast<std::int64_t>(i));
+        s.weights_.push_back(w[i]);
+    }
+    s.weight_total_ = total;
+    s.pending_ = state::pending_kind::chance_roll;
+    throw state::need_chance{};
+}
+
+// The first value given for `key` (a probe's dice), taken off the list.
+std::optional<std::int64_t> interp::take_fixed(std::vector<std::pair<id, std::int64_t>>& fixed, id key) {
+    for (auto it = fixed.begin(); it != fixed.end(); ++it) {
+        if (it->first != key) continue;
+        const std::int64_t v = it->second;
+        fixed.erase(it);
+        return v;
+    }
+    return std::nullopt;
+}
+
+std::int64_t interp::roll(id r, const std::int64_t* args, std::size_t count) {
+    const ir::roll& ro = rs.rolls[r];
+    const std::int64_t mod = modifiers(g.group_of_roll[r], args, count);
+    if (s.probing_) [[unlikely]] {
+        if (const std::optional<std::int64_t> dice = take_fixed(s.fixed_rolls_, r)) return add_in(ro.expr, "roll", ro.name, *dice, mod);
+        for (const auto& [held, dice] : s.held_rolls_)
+            if (held == r) return add_in(ro.expr, "roll", ro.name, dice, mod);
+    }
+    if (ro.linear && !ro.dist.weights.empty()) {
+        add_in(ro.expr, "roll", ro.name, ro.dist.max, mod);  // every total of the roll, modified, is a 64-bit integer
+        return chance(add_in(ro.expr, "roll", ro.name, ro.dist.min, mod), ro.dist.weights, ro.dist.total);
+    }
+    const std::size_t mark = s.locals_.size();
+    const std::uint32_t fb = push_region(std::max<std::size_t>(ro.locals.size(), count));
+    for (std::size_t i = 0; i < count; ++i) s.locals_[fb + i] = args[i];
+    const std::int64_t v = eval(ro.expr, fb);
+    cut(s.locals_, mark);
+    return add_in(ro.expr, "roll", ro.name, v, mod);
+}
+
+std::int32_t interp::map_key(const ir::key_map& km, std::int64_t k) {
+    if (km.kind == ir::key_range_kind::member) {
+        if (k < 0 || static_cast<std::size_t>(k) >= km.dense.size()) return -1;
+        return km.dense[static_cast<std::size_t>(k)];
+    }
+    if (k < km.min) return km.below;
+    if (k > km.max) return km.above;
+    return km.dense[static_cast<std::size_t>(k - km.min)];
+}
+
+std::int64_t interp::clamp_key(const ir::table_key& key, std::int64_t k) {
+    if (!key.has_clamp) return k;
+    const std::int64_t lo = key.clamp_lo.open_lo ? std::numeric_limits<std::int64_t>::min() : key.clamp_lo.lo;
+    const std::int64_t hi = key.clamp_hi.open_hi ? std::numeric_limits<std::int64_t>::max() : key.clamp_hi.hi;
+    return std::clamp(k, lo, std::max(lo, hi));
+}
+
+// Odds: odds(a, b) is one value, the attacker a in the high 32 bits and the defender b in
+// the low 32 (both signed). A table reads it on the odds scale ... 1-3 (-2), 1-2 (-1),
+// 1-1 (0), 2-1 (1), 3-1 (2) ...: a >= b is floor(a/b)-1, a < b is 1-ceil(b/a) when rounded
+// in favour of the defender (also without `round`); ceil(a/b)-1 and 1-floor(b/a) in favour
+// of the attacker. A column `x-y` sits where its own ratio rounds for the defender
+// (odds_below_all, in the header: 0 : b, below every column).
+
+// odds(a, b): one value, the attacker in the high 32 bits and the defender in the low 32.
+std::int64_t interp::odds_value(id n, std::uint32_t fb) {
+    const std::int64_t a = eval(child(n, 0), fb);
+    const std::int64_t d = eval(child(n, 1), fb);
+    if (a < std::numeric_limits<std::int32_t>::min() || a > std::numeric_limits<std::int32_t>::max() ||
+        d < std::numeric_limits<std::int32_t>::min() || d > std::numeric_limits<std::int32_t>::max())
+        fail(n, "odds " + std::to_string(a) + ":" + std::to_string(d) + " are too large to read");
+    return static_cast<std::int64_t>((static_cast<std::uint64_t>(a) << 32) |
+                                     static_cast<std::uint32_t>(static_cast<std::int32_t>(d)));
+}
+
+std::int64_t interp::odds_step(std::int64_t a, std::int64_t b, ir::rounding r) {
+    const bool attacker = r == ir::rounding::attacker;
+    if (a >= b) return (attacker ? (a + b - 1) / b : a / b) - 1;
+    if (a == 0) return odds_below_all;  // 0 : b is below every column
+    return 1 - (attacker ? b / a : (b + a - 1) / a);
+}
+
+std::string interp::odds_text(std::int64_t step) {
+    if (step == odds_below_all) return "0-1";
+    return step >= 0 ? std::to_string(step + 1) + "-1" : "1-" + std::to_string(1 - step);
+}
+
+// The step an odds key reads (after its clamps); the defender at least 1.
+std::int64_t interp::odds_read(const ir::table_key& key, std::int64_t v) {
+    std::int64_t step = odds_step(odds_attacker(v), odds_defender(v), key.round);
+    if (key.has_clamp) {
+        if (!key.clamp_lo.open_lo)
+            step = std::max(step, odds_step(key.clamp_lo.lo, key.clamp_lo.hi, ir::rounding::defender));
+        if (!key.clamp_hi.open_hi)
+            step = std::min(step, odds_step(key.clamp_hi.lo, key.clamp_hi.hi, ir::rounding::defender));
+    }
+    return step;
+}
+
+// The row or column of odds value v on an odds axis (`ranges` the rows' or columns' keys).
+template <class Key>
+std::int32_t interp::odds_index(id n, const ir::table& tb, const ir::table_key& key, std::int64_t v, std::size_t count,
+                                Key range, const char* what) const {
+    const std::int64_t a = odds_attacker(v);
+    const std::int64_t b = odds_defender(v);
+    if (b <= 0 || a < 0)
+        fail(n, "odds " + std::to_string(a) + ":" + std::to_string(b) + " for table " + tb.name +
+                    ": the defender must be at least 1 and the attacker at least 0");
+    const std::int64_t step = odds_read(key, v);
+    for (std::size_t i = 0; i < count; ++i) {
+        const ir::key_range& k = range(i);
+        if (odds_step(k.lo, k.hi, ir::rounding::defender) == step) return static_cast<std::int32_t>(i);
+    }
+    fail(n, std::string("no ") + what + " of table " + tb.name + " for odds " + std::to_string(a) + ":" +
+                std::to_string(b) + " (read as " + odds_text(step) + ")");
+}
+
+// Binds a table's arguments in a new region; returns the region and the cell.
+// keys_out (when given) gets the key values (an odds key as its step), before the row and
+// column are looked up.
+std::pair<std::uint32_t, const ir::table_cell*> interp::table_cell(id n, id t, const std::int64_t* args, std::size_t count,
+                                                                   std::vector<std::int64_t>* keys_out) {
+    const ir::table& tb = rs.tables[t];
+    const std::uint32_t fb = push_region(std::max<std::size_t>(tb.locals.size(), count));
+    std::size_t a = 0;
+    for (; a < tb.param_count && a < count; ++a) s.locals_[fb + a] = args[a];
+    std::int64_t keys[2] = {0, 0};
+    for (std::size_t k = 0; k < tb.keys.size() && k < 2; ++k) {
+        const ir::table_key& key = tb.keys[k];
+        if (key.source == ir::key_source::key && key.var != ir::no_id && a < count) s.locals_[fb + key.var] = args[a++];
+        if (key.source == ir::key_source::key && key.var != ir::no_id && key.expr == ir::no_id)
+            keys[k] = s.locals_[fb + key.var];
+        else
+            keys[k] = eval(key.expr, fb);
+        if ((k == 0 ? tb.row_map : tb.column_map).kind != ir::key_range_kind::odds) keys[k] = clamp_key(key, keys[k]);
+    }
+    if (keys_out) {
+        // as the rows and columns read them: an odds key as its step
+        for (std::size_t k = 0; k < tb.keys.size() && k < 2; ++k) {
+            const bool odds = (k == 0 ? tb.row_map : tb.column_map).kind == ir::key_range_kind::odds;
+            keys_out->push_back(odds && odds_defender(keys[k]) > 0 ? odds_read(tb.keys[k], keys[k]) : keys[k]);
+        }
+    }
+    std::int32_t row = 0;
+    if (tb.row_map.kind == ir::key_range_kind::odds) {
+        row = odds_index(n, tb, tb.keys[0], keys[0], tb.rows.size(),
+                         [&](std::size_t i) -> const ir::key_range& { return tb.rows[i].key; }, "row");
+    } else {
+        row = map_key(tb.row_map, keys[0]);
+        if (row < 0) fail(n, "no row of table " + tb.name + " for key " + std::to_string(keys[0]));
+    }
+    std::int32_t col = 0;
+    if (!tb.columns.empty()) {
+        if (tb.column_map.kind == ir::key_range_kind::odds && tb.keys.size() > 1) {
+            col = odds_index(n, tb, tb.keys[1], keys[1], tb.columns.size(),
+                             [&](std::size_t i) -> const ir::key_range& { return tb.columns[i]; }, "column");
+        } else {
+            col = map_key(tb.column_map, keys[1]);
+            if (col < 0) fail(n, "no column of table " + tb.name + " for key " + std::to_string(keys[1]));
+        }
+    }
+    if (!s.keys_read_.empty()) [[unlikely]] {
+        s.keys_read_[g.table_key_first[t] + static_cast<std::uint32_t>(row)] = 1;
+        if (!tb.columns.empty()) s.keys_read_[g.table_key_first[t] + tb.rows.size() + static_cast<std::uint32_t>(col)] = 1;
+    }
+    const std::size_t width = std::max<std::size_t>(1, tb.columns.size());
+    return {fb, &tb.cells.at(static_cast<std::size_t>(row) * width + static_cast<std::size_t>(col))};
+}
+
+}  // namespace wp::engine

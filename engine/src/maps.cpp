@@ -1,0 +1,200 @@
+// The interpreter (interp.hpp): maps. Neighbours and hexsides (as sets), adjacency, distance,
+// terrain, edge kinds, path_exists (breadth-first) and line_blocked (line of sight on a hex
+// grid). A location's attributes are read in expressions.cpp.
+#include "interp.hpp"
+
+#include <cstdlib>
+
+namespace wp::engine {
+
+// Whether edge e leads from a to b: a hexside or an undirected edge either way, a one-way
+// edge from its first area only.
+bool interp::joins(const ir::map& m, const ir::map_edge& e, std::int64_t a, std::int64_t b) {
+    if (static_cast<std::int64_t>(e.a) == a && static_cast<std::int64_t>(e.b) == b) return true;
+    return (m.kind == ir::map_kind::hexgrid || !e.directed) && static_cast<std::int64_t>(e.a) == b &&
+           static_cast<std::int64_t>(e.b) == a;
+}
+
+// A set of locations or features on scratch (from push_set, whose elements begin at `start`):
+// the neighbours of a location, or the features of the hexsides between two.
+void interp::map_set(id n, std::uint32_t fb, std::size_t start) {
+    const auto b = static_cast<ir::builtin>(N(n).ref);
+    if (b == ir::builtin::neighbours) {
+        const std::int64_t v = eval(child(n, 0), fb);
+        const ir::type& t = rs.types[rs.nodes[child(n, 0)].type];
+        if (v < 0) fail(n, "neighbours of no location (" + g.statement_owner(n) + ")");
+        for (id x : rs.maps.at(t.ref).nodes.at(static_cast<std::size_t>(v)).neighbours) s.scratch_.push_back(x);
+        return;
+    }
+    if (b == ir::builtin::hexside) {
+        // The features of the hexsides (edges) between a and b; none when not adjacent.
+        const std::int64_t a = eval(child(n, 0), fb);
+        const std::int64_t c = eval(child(n, 1), fb);
+        if (a < 0 || c < 0) return;
+        const id mi = rs.types[rs.nodes[child(n, 0)].type].ref;
+        const ir::map& m = rs.maps.at(mi);
+        for (std::uint32_t ei : g.node_edges.at(mi).at(static_cast<std::size_t>(a))) {
+            const ir::map_edge& e = m.edges[ei];
+            if (joins(m, e, a, c))
+                for (std::int64_t k : e.kinds)
+                    if (std::find(s.scratch_.begin() + static_cast<std::ptrdiff_t>(start), s.scratch_.end(), k) ==
+                        s.scratch_.end())
+                        s.scratch_.push_back(k);
+        }
+    }
+}
+
+// The map builtins that give one value (builtin() sends them here).
+std::int64_t interp::map_builtin(id n, std::uint32_t fb) {
+    const auto b = static_cast<ir::builtin>(N(n).ref);
+    switch (b) {
+        case ir::builtin::adjacent: {
+            const std::int64_t a = eval(child(n, 0), fb);
+            const std::int64_t c = eval(child(n, 1), fb);
+            const ir::type& t = rs.types[N(child(n, 0)).type];
+            if (a < 0 || c < 0) return 0;
+            const auto& nb = rs.maps.at(t.ref).nodes.at(static_cast<std::size_t>(a)).neighbours;
+            return std::find(nb.begin(), nb.end(), static_cast<id>(c)) != nb.end();
+        }
+        case ir::builtin::distance: {
+            const std::int64_t a = eval(child(n, 0), fb);
+            const std::int64_t c = eval(child(n, 1), fb);
+            if (a < 0 || c < 0) fail(n, "distance to no location");
+            return distance(n, rs.maps.at(rs.types[N(child(n, 0)).type].ref), a, c);
+        }
+        case ir::builtin::terrain: {
+            const std::int64_t v = eval(child(n, 0), fb);
+            const ir::type& t = rs.types[N(child(n, 0)).type];
+            if (v < 0) fail(n, "terrain of no location");
+            return rs.maps.at(t.ref).nodes.at(static_cast<std::size_t>(v)).terrain;
+        }
+        case ir::builtin::edge_kind: {
+            const std::int64_t a = eval(child(n, 0), fb);
+            const std::int64_t c = eval(child(n, 1), fb);
+            if (a < 0 || c < 0) fail(n, "edge to or from no location");
+            const id mi = rs.types[N(child(n, 0)).type].ref;
+            const ir::map& m = rs.maps.at(mi);
+            for (std::uint32_t ei : g.node_edges.at(mi).at(static_cast<std::size_t>(a))) {
+                const ir::map_edge& e = m.edges[ei];
+                if (joins(m, e, a, c) && !e.kinds.empty()) return e.kinds.front();
+            }
+            fail(n, "no edge of a known kind from " + m.nodes.at(static_cast<std::size_t>(a)).name + " to " +
+                        m.nodes.at(static_cast<std::size_t>(c)).name);
+        }
+        case ir::builtin::path_exists: return path_exists(n, fb);
+        case ir::builtin::line_blocked: return line_blocked(n, fb);
+        default: break;
+    }
+    fail(n, std::string("built-in ") + ir::name_of(b) + " is not a map function");
+}
+
+// path_exists(a, b, pred): a path of adjacent locations from a to b whose every location
+// after a (b included) satisfies pred(h), or whose every step satisfies pred(from, to).
+// From a to a itself: true.
+std::int64_t interp::path_exists(id n, std::uint32_t fb) {
+    const std::int64_t a = eval(child(n, 0), fb);
+    const std::int64_t b = eval(child(n, 1), fb);
+    if (a < 0 || b < 0) return 0;
+    if (a == b) return 1;
+    const ir::map& m = rs.maps.at(rs.types[N(child(n, 0)).type].ref);
+    const auto pred = static_cast<id>(N(n).value);
+    const bool steps = rs.quantities[pred].param_count == 2;
+    std::vector<std::uint8_t> seen(m.nodes.size(), 0);  // 1 queued, 2 refused by pred(h)
+    std::vector<id> queue{static_cast<id>(a)};
+    seen[static_cast<std::size_t>(a)] = 1;
+    for (std::size_t i = 0; i < queue.size(); ++i)
+        for (id nb : m.nodes[queue[i]].neighbours) {
+            if (seen[nb]) continue;
+            const std::int64_t args[2] = {steps ? static_cast<std::int64_t>(queue[i]) : static_cast<std::int64_t>(nb),
+                                          static_cast<std::int64_t>(nb)};
+            if (!call_quantity(pred, steps ? args : args + 1, steps ? 2 : 1)) {
+                if (!steps) seen[nb] = 2;  // a step refused from here may be taken from elsewhere
+                continue;
+            }
+            if (static_cast<std::int64_t>(nb) == b) return 1;
+            seen[nb] = 1;
+            queue.push_back(nb);
+        }
+    return 0;
+}
+
+// line_blocked(a, b, pred) on a hex grid: the straight line from the centre of a to the
+// centre of b is sampled at the N+1 points i/N of the way (N the distance), each rounded to
+// a hex twice, nudged a hair to either side of the line. Where both roundings agree the line
+// crosses that hex's interior: it blocks when pred holds for it. Where they differ the point
+// lies on the hexside between the two: the line is blocked there only when pred holds for
+// both. a and b never block. Exact: cube coordinates scaled by 16N, nudges of (1, 2, -3).
+std::int64_t interp::line_blocked(id n, std::uint32_t fb) {
+    const std::int64_t a = eval(child(n, 0), fb);
+    const std::int64_t b = eval(child(n, 1), fb);
+    if (a < 0 || b < 0) fail(n, "a line to or from no location");
+    const ir::map& m = rs.maps.at(rs.types[N(child(n, 0)).type].ref);
+    const auto pred = static_cast<id>(N(n).value);
+    const bool three = rs.quantities[pred].param_count == 3;
+    const ir::map_node& p = m.nodes.at(static_cast<std::size_t>(a));
+    const ir::map_node& q = m.nodes.at(static_cast<std::size_t>(b));
+    auto cube = [](std::int64_t col, std::int64_t row, std::int64_t c[3]) {
+        c[0] = col;
+        c[2] = row - (col + (col & 1)) / 2;
+        c[1] = -c[0] - c[2];
+    };
+    std::int64_t ca[3], cb[3];
+    cube(p.col, p.row, ca);
+    cube(q.col, q.row, cb);
+    const std::int64_t len = (std::abs(ca[0] - cb[0]) + std::abs(ca[1] - cb[1]) + std::abs(ca[2] - cb[2])) / 2;
+    if (len <= 1) return 0;
+    const std::int64_t scale = 16 * len;
+    auto hex_at = [&](std::int64_t x, std::int64_t z) -> std::int64_t {
+        const std::int64_t col = x, row = z + (col + (col & 1)) / 2;
+        for (std::size_t i = 0; i < m.nodes.size(); ++i)
+            if (m.nodes[i].col == col && m.nodes[i].row == row) return static_cast<std::int64_t>(i);
+        return -1;  // off the map: blocks nothing
+    };
+    auto blocks = [&](std::int64_t h) -> bool {
+        if (h < 0 || h == a || h == b) return false;
+        const std::int64_t args[3] = {h, a, b};
+        return call_quantity(pred, args, three ? 3 : 1) != 0;
+    };
+    // Rounds the point v / scale (cube, v summing to 0) to the nearest hex.
+    auto round_cube = [&](const std::int64_t v[3], std::int64_t out[3]) {
+        std::int64_t diff[3];
+        for (int k = 0; k < 3; ++k) {
+            const std::int64_t twice = 2 * v[k] + scale;  // floor((2v + s) / 2s) = round(v / s)
+            std::int64_t r = twice / (2 * scale);
+            if (twice % (2 * scale) != 0 && twice < 0) --r;
+            out[k] = r;
+            diff[k] = std::abs(r * scale - v[k]);
+        }
+        if (diff[0] > diff[1] && diff[0] > diff[2]) out[0] = -out[1] - out[2];
+        else if (diff[1] > diff[2]) out[1] = -out[0] - out[2];
+        else out[2] = -out[0] - out[1];
+    };
+    static constexpr std::int64_t nudge[3] = {1, 2, -3};
+    for (std::int64_t i = 1; i < len; ++i) {
+        std::int64_t plus[3], minus[3], hp[3], hm[3];
+        for (int k = 0; k < 3; ++k) {
+            const std::int64_t v = ca[k] * scale + (cb[k] - ca[k]) * 16 * i;
+            plus[k] = v + nudge[k];
+            minus[k] = v - nudge[k];
+        }
+        round_cube(plus, hp);
+        round_cube(minus, hm);
+        const std::int64_t h1 = hex_at(hp[0], hp[2]);
+        if (hp[0] == hm[0] && hp[2] == hm[2]) {
+            if (blocks(h1)) return 1;
+        } else if (blocks(h1) && blocks(hex_at(hm[0], hm[2]))) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+std::int64_t interp::distance(id n, const ir::map& m, std::int64_t a, std::int64_t b) const {
+    const std::int64_t d = ir::map_distance(m, a, b);
+    if (d < 0)
+        fail(n, "no path from " + m.nodes[static_cast<std::size_t>(a)].name + " to " +
+                    m.nodes[static_cast<std::size_t>(b)].name);
+    return d;
+}
+
+}  // namespace wp::engine

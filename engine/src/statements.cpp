@@ -1,0 +1,431 @@
+// The interpreter (interp.hpp): statements. The frame machine: one step of a loop or block
+// frame (step_frame; a statement list steps in the header), one statement (`let`, assignments,
+// `if`, loops, blocks, choices, `may`, `do`, calls, table `resolve`, `end game`, fixed rolls),
+// whether a `choose` or `may` can start and the options a `choose` lists, and a pending
+// decision or ownerless choice and its answer. Zone statements are in zones.cpp, events and
+// their triggers in rules.cpp.
+#include "interp.hpp"
+
+namespace wp::engine {
+
+std::int64_t interp::active_player() const {
+    for (std::size_t i = s.frames_.size(); i-- > 0;) {
+        const state::frame& f = s.frames_[i];
+        if (f.kind != state::frame_kind::for_each || f.pc == 0) continue;
+        const ir::node& nd = N(f.node);
+        const id set = child(f.node, 0);
+        const id t = N(set).type;
+        if (t != ir::no_id && rs.types[t].kind == ir::type_kind::list_of &&
+            rs.types[rs.types[t].value].kind == ir::type_kind::player)
+            return s.locals_[f.fb + nd.ref];
+    }
+    return s.pending_player_;
+}
+
+void interp::push_frame(state::frame_kind k, id node, std::uint32_t fb, std::uint32_t mark) {
+    state::frame f;
+    f.kind = k;
+    f.node = node;
+    f.fb = fb;
+    f.mark = mark;
+    f.aux = static_cast<std::uint32_t>(s.loop_store_.size());
+    if (k == state::frame_kind::list) list_span(g, f);
+    s.frames_.push_back(f);
+}
+
+void interp::store(id target, std::uint32_t fb, std::int64_t v, id stmt) {
+    const std::uint32_t a = addr(target, fb);
+    const id t = N(target).type;
+    const ir::type& ty = rs.types.at(t);
+    if (ty.kind == ir::type_kind::range) {
+        if (v < ty.lo || v > ty.hi) {
+            if (ty.policy == ir::overflow::clamp) {
+                v = std::clamp(v, ty.lo, ty.hi);
+            } else if (ty.policy == ir::overflow::error) {
+                fail(stmt, "slot " + rs.slots[slot_of(target)].name + " would be " + std::to_string(v) +
+                               ", outside " + std::to_string(ty.lo) + ".." + std::to_string(ty.hi) + " (" +
+                               g.statement_owner(stmt) + ")");
+            }
+        }
+    }
+    if (N(target).code != op::index && rs.slots[slot_of(target)].flag && s.values_[a] != 0 && v == 0)
+        fail(stmt, "flag " + rs.slots[slot_of(target)].name + " may not go back to false (" + g.statement_owner(stmt) + ")");
+    s.values_[a] = v;
+    changed_value(a, stmt);
+}
+
+// Whether the first statement of `body` can be done: a `do` that is legal, a `choose`
+// with at least one option. Other statements can always be done.
+bool interp::body_possible(id body, std::uint32_t fb) {
+    if (body == ir::no_id) return true;
+    if (N(body).code == op::seq) {
+        if (N(body).child_count == 0) return true;
+        return body_possible(child(body, 0), fb);
+    }
+    const ir::node& nd = N(body);
+    if (nd.code == op::do_action) {
+        std::int64_t args[16];
+        const std::size_t c = eval_args(body, fb, args);
+        return action_legal(nd.ref, args, c);
+    }
+    if (nd.code == op::choose_one) return choose_options(body, fb, nullptr);
+    return true;
+}
+
+// The legal options of `choose` statement n, in set order, into *out (cleared first); with
+// no `out`, only whether there is one. Returns whether there is at least one.
+bool interp::choose_options(id n, std::uint32_t fb, std::vector<std::int64_t>* out) {
+    const ir::node& nd = N(n);
+    if (out) out->clear();
+    const std::size_t start = push_set(child(n, 0), fb);
+    const std::size_t end = s.scratch_.size();
+    const id where = child(n, 2);
+    const id body = child(n, 3);
+    const std::size_t fires_mark = s.fire_log_.size();
+    bool any = false;
+    // By index: evaluating `where` and the body pushes above `end` (and may reallocate).
+    for (std::size_t i = start; i < end; ++i) {
+        const std::int64_t v = s.scratch_[i];
+        if (out && std::find(out->begin(), out->end(), v) != out->end()) continue;
+        s.locals_[fb + nd.ref] = v;
+        if (N(where).code != op::absent && eval(where, fb) == 0) continue;
+        if (!body_possible(body, fb)) continue;
+        any = true;
+        if (!out) break;
+        out->push_back(v);
+    }
+    cut(s.scratch_, start);
+    if (!out && any) {
+        // Only asked whether the choice can be made (for an enclosing `may` or `choose`): it
+        // can, so the rules met on the way decided nothing there; they count where the
+        // choice itself is listed.
+        for (std::size_t i = fires_mark; i < s.fire_log_.size(); ++i) --s.fires_[s.fire_log_[i]];
+        cut(s.fire_log_, fires_mark);
+    }
+    return any;
+}
+
+void interp::step_frame(std::size_t fi) {
+    const state::frame f = s.frames_[fi];
+    switch (f.kind) {
+        case state::frame_kind::list: return;  // stepped by step()
+        case state::frame_kind::block: {
+            const bool turn = g.block_is_turn[N(f.node).ref] != 0;
+            if (f.pc == 0) {
+                s.frames_[fi].pc = 1;
+                if (turn) {
+                    if (tracing())
+                        trace("turn " + rs.blocks[N(f.node).ref].path + " (player " + std::to_string(active_player() + 1) +
+                              ")");
+                    for (std::size_t i = fi; i-- > 0;)
+                        if (s.frames_[i].kind == state::frame_kind::for_each && players_loop(s.frames_[i].node)) {
+                            s.frames_[i].round = true;
+                            break;
+                        }
+                }
+                push_frame(state::frame_kind::list, child(f.node, 0), f.fb);
+                return;
+            }
+            pop();
+            if (turn && s.end_at_ == 1) s.finish(s.pending_end_);
+            return;
+        }
+        case state::frame_kind::while_: {
+            if (eval(child(f.node, 0), f.fb) != 0) {
+                push_frame(state::frame_kind::list, child(f.node, 1), f.fb);
+            } else {
+                pop();
+            }
+            return;
+        }
+        case state::frame_kind::repeat: {
+            if (f.pc == 0) {
+                s.frames_[fi].pc = 1;
+                push_frame(state::frame_kind::list, child(f.node, 0), f.fb);
+                return;
+            }
+            if (eval(child(f.node, 1), f.fb) != 0) return pop();
+            push_frame(state::frame_kind::list, child(f.node, 0), f.fb);
+            return;
+        }
+        case state::frame_kind::subset:
+        case state::frame_kind::order: {
+            const std::uint32_t n = f.aux_len;
+            const std::uint32_t chosen_at = f.aux + n;
+            const auto chosen = static_cast<std::uint32_t>(s.loop_store_.size()) - chosen_at;
+            if (f.pc > n) return pop();
+            const bool done = f.kind == state::frame_kind::subset ? f.pc == n : chosen == n;
+            if (done) {
+                s.locals_[f.fb + N(f.node).ref] = (static_cast<std::int64_t>(chosen_at) << 24) | chosen;
+                s.frames_[fi].pc = n + 1;
+                push_frame(state::frame_kind::list, child(f.node, 3), f.fb);
+                return;
+            }
+            std::vector<std::int64_t>& opts = s.options_;
+            opts.clear();
+            if (f.kind == state::frame_kind::subset) {
+                opts.push_back(1);
+                opts.push_back(0);
+            } else {
+                for (std::uint32_t i = 0; i < n; ++i) {
+                    const std::int64_t v = s.loop_store_[f.aux + i];
+                    if (std::find(s.loop_store_.begin() + chosen_at, s.loop_store_.end(), v) == s.loop_store_.end())
+                        opts.push_back(v);
+                }
+                if (opts.size() == 1) {  // the last one takes the last place
+                    s.loop_store_.push_back(opts[0]);
+                    opts.clear();
+                    ++s.frames_[fi].pc;
+                    return;
+                }
+            }
+            const id by = child(f.node, 1);
+            const std::int64_t player = N(by).code == op::absent ? -1 : eval(by, f.fb);
+            await_choice(f.node, f.fb, player);
+            return;
+        }
+        case state::frame_kind::for_each: {
+            if (f.pc >= f.aux_len) {
+                pop();
+                if (s.end_at_ == 2 && (f.round || (!g.has_turns && players_loop(f.node)))) s.finish(s.pending_end_);
+                return;
+            }
+            s.locals_[f.fb + N(f.node).ref] = s.loop_store_[f.aux + f.pc];
+            s.frames_[fi].pc = f.pc + 1;
+            push_frame(state::frame_kind::list, child(f.node, 2), f.fb);
+            return;
+        }
+    }
+}
+
+bool interp::players_loop(id for_each) const {
+    const id t = N(child(for_each, 0)).type;
+    return t != ir::no_id && rs.types[t].kind == ir::type_kind::list_of &&
+           rs.types[rs.types[t].value].kind == ir::type_kind::player;
+}
+
+// A new region for an element's locals with args bound; pushes its body.
+void interp::call(id body, std::size_t locals, const std::int64_t* args, std::size_t count) {
+    const auto mark = static_cast<std::uint32_t>(s.locals_.size());
+    const std::uint32_t fb = push_region(std::max(locals, count));
+    for (std::size_t i = 0; i < count; ++i) s.locals_[fb + i] = args[i];
+    if (body == ir::no_id) {
+        cut(s.locals_, mark);
+        return;
+    }
+    push_frame(state::frame_kind::list, body, fb, mark);
+}
+
+void interp::statement(std::size_t fi, id n, std::uint32_t fb) {
+    const ir::node& nd = N(n);
+    auto advance = [&] { ++s.frames_[fi].pc; };
+    switch (nd.code) {
+        case op::seq:
+            advance();
+            push_frame(state::frame_kind::list, n, fb);
+            return;
+        case op::block:
+            advance();
+            // Only a `turn` needs a frame of its own (its start is traced, its end may end the
+            // game); phases and steps run as plain statement lists.
+            push_frame(g.block_is_turn[nd.ref] ? state::frame_kind::block : state::frame_kind::list,
+                       g.block_is_turn[nd.ref] ? n : child(n, 0), fb);
+            return;
+        case op::let: {
+            const std::int64_t v = eval(child(n, 0), fb);
+            advance();
+            s.locals_[fb + nd.ref] = v;
+            return;
+        }
+        case op::assign:
+        case op::add_assign:
+        case op::sub_assign: {
+            std::int64_t v = eval(child(n, 1), fb);
+            if (nd.code != op::assign) {
+                const std::int64_t old = eval(child(n, 0), fb);
+                v = nd.code == op::add_assign ? add_ck(n, old, v) : sub_ck(n, old, v);
+            }
+            store(child(n, 0), fb, v, n);
+            advance();
+            return;
+        }
+        case op::if_: {
+            const std::uint8_t known = g.if_condition[n];
+            const bool c = known == game::condition_varies ? eval(child(n, 0), fb) != 0 : known == game::condition_true;
+            advance();
+            if (c) push_frame(state::frame_kind::list, child(n, 1), fb);
+            else if (N(child(n, 2)).code != op::absent) push_frame(state::frame_kind::list, child(n, 2), fb);
+            return;
+        }
+        case op::for_each: {
+            const std::size_t start = push_set(child(n, 0), fb);
+            const std::int64_t from = N(child(n, 1)).code != op::absent ? eval(child(n, 1), fb) : -1;
+            advance();
+            push_frame(state::frame_kind::for_each, n, fb);
+            const std::size_t at = s.loop_store_.size();
+            s.loop_store_.insert(s.loop_store_.end(), s.scratch_.begin() + static_cast<std::ptrdiff_t>(start), s.scratch_.end());
+            s.frames_.back().aux_len = static_cast<std::uint32_t>(s.loop_store_.size() - at);
+            cut(s.scratch_, start);
+            if (N(child(n, 1)).code != op::absent) {
+                const auto first = s.loop_store_.begin() + static_cast<std::ptrdiff_t>(at);
+                const auto it = std::find(first, s.loop_store_.end(), from);
+                if (it != s.loop_store_.end()) std::rotate(first, it, s.loop_store_.end());
+            }
+            return;
+        }
+        case op::while_:
+            advance();
+            push_frame(state::frame_kind::while_, n, fb);
+            return;
+        case op::repeat_until:
+            advance();
+            push_frame(state::frame_kind::repeat, n, fb);
+            return;
+        case op::shuffle:
+        case op::draw:
+        case op::deal:
+        case op::move:
+        case op::reshuffle: return zone_statement(fi, n, fb);
+        case op::choose_one: {
+            if (!choose_options(n, fb, &s.options_)) fail(n, "a choice with no legal option");
+            const id by = child(n, 1);
+            const std::int64_t player = N(by).code == op::absent ? -1 : eval(by, fb);
+            advance();
+            await_choice(n, fb, player);
+            return;
+        }
+        case op::choose_subset:
+        case op::choose_order: {
+            if (N(child(n, 2)).code != op::absent)
+                fail(n, std::string(ir::name_of(nd.code)) + " with `where` is not supported by the engine yet");
+            const std::size_t start = push_set(child(n, 0), fb);
+            advance();
+            push_frame(nd.code == op::choose_subset ? state::frame_kind::subset : state::frame_kind::order, n, fb);
+            const auto at = static_cast<std::ptrdiff_t>(s.loop_store_.size());
+            for (std::size_t i = start; i < s.scratch_.size(); ++i)
+                if (std::find(s.loop_store_.begin() + at, s.loop_store_.end(), s.scratch_[i]) == s.loop_store_.end())
+                    s.loop_store_.push_back(s.scratch_[i]);
+            cut(s.scratch_, start);
+            const std::size_t count = s.loop_store_.size() - static_cast<std::size_t>(at);
+            if (count >= (1u << 24)) fail(n, "too many elements to choose from");
+            s.frames_.back().aux_len = static_cast<std::uint32_t>(count);
+            return;
+        }
+        case op::may: {
+            const id by = child(n, 0);
+            std::int64_t player = N(by).code == op::absent ? active_player() : eval(by, fb);
+            if (player < 0) fail(n, "`may` with no player to decide");
+            const bool possible = body_possible(child(n, 1), fb);
+            const bool required = possible && body_required(child(n, 1), fb);
+            advance();
+            if (!possible) return;
+            s.pending_node_ = n;
+            s.pending_fb_ = fb;
+            s.options_ = {1, 0};
+            if (required) s.options_ = {1};
+            s.pending_player_ = static_cast<int>(player);
+            s.pending_ = state::pending_kind::decision;
+            return;
+        }
+        case op::do_action: {
+            std::int64_t args[16];
+            const std::size_t c = eval_args(n, fb, args);
+            if (!action_legal(nd.ref, args, c))
+                fail(n, "action " + rs.actions[nd.ref].name + args_text(rs.actions[nd.ref].locals, args, c) +
+                            " is not legal");
+            advance();
+            call(rs.actions[nd.ref].body, rs.actions[nd.ref].locals.size(), args, c);
+            return;
+        }
+        case op::call: {
+            std::int64_t args[16];
+            const std::size_t c = eval_args(n, fb, args);
+            advance();
+            call(rs.procedures[nd.ref].body, rs.procedures[nd.ref].locals.size(), args, c);
+            return;
+        }
+        case op::resolve: {
+            std::int64_t args[16];
+            const std::size_t c = eval_args(n, fb, args);
+            const auto mark = static_cast<std::uint32_t>(s.locals_.size());
+            const auto [tfb, cell] = table_cell(n, nd.ref, args, c);
+            advance();
+            if (cell->effects == ir::no_id) {
+                cut(s.locals_, mark);
+                return;
+            }
+            push_frame(state::frame_kind::list, cell->effects, tfb, mark);
+            return;
+        }
+        case op::emit: return emit(fi, n, fb);
+        case op::end_game: {
+            advance();
+            const bool named = nd.value >= 0 && static_cast<std::size_t>(nd.value) < rs.strings.size();
+            const std::string number = named ? std::string() : std::to_string(nd.value);
+            const std::string& reason = named ? rs.strings[static_cast<std::size_t>(nd.value)] : number;
+            if (nd.ref == 0) {
+                s.finish(reason);
+            } else if (s.end_at_ == 0) {
+                s.end_at_ = static_cast<std::uint8_t>(nd.ref);
+                s.pending_end_ = reason;
+            }
+            return;
+        }
+        case op::fix_roll: {
+            // only an example's `given` fixes a roll, and only a probe runs one
+            if (!s.probing_) fail(n, "a fixed roll outside an example");
+            const id r = N(child(n, 0)).ref;
+            const std::int64_t dice = eval(child(n, 1), fb);
+            advance();
+            auto it = std::find_if(s.held_rolls_.begin(), s.held_rolls_.end(), [&](const auto& h) { return h.first == r; });
+            if (it == s.held_rolls_.end()) s.held_rolls_.emplace_back(r, dice);
+            else it->second = dice;
+            return;
+        }
+        default: fail(n, std::string("not a statement: ") + ir::name_of(nd.code));
+    }
+}
+
+// Applies option i of the pending decision or ownerless choice.
+// Suspends at a choice among `opts`: a decision of `player`, or, with no owner (player < 0),
+// a uniformly random pick (a chance node, sampled at once when chance is sampled).
+// The options are in s.options_.
+void interp::await_choice(id node, std::uint32_t fb, std::int64_t player) {
+    s.pending_node_ = node;
+    s.pending_fb_ = fb;
+    if (player < 0) {
+        s.weights_.assign(s.options_.size(), 1);  // (sampled: no weights needed, but cheap)
+        s.weight_total_ = s.options_.size();
+        s.pending_player_ = -1;
+        s.pending_ = state::pending_kind::chance_choice;
+        if (s.opt_.sampled_chance) resolve_pending(static_cast<int>(s.rng_.below(s.options_.size())));
+    } else {
+        s.pending_player_ = static_cast<int>(player);
+        s.pending_ = state::pending_kind::decision;
+    }
+}
+
+void interp::resolve_pending(int i) {
+    const id n = s.pending_node_;
+    const std::uint32_t fb = s.pending_fb_;
+    const std::int64_t v = s.options_.at(static_cast<std::size_t>(i));
+    s.pending_ = state::pending_kind::none;
+    s.options_.clear();
+    s.weights_.clear();
+    if (N(n).code == op::may) {
+        if (v) push_frame(state::frame_kind::list, child(n, 1), fb);
+        return;
+    }
+    if (N(n).code == op::choose_subset || N(n).code == op::choose_order) {
+        // The subset/order frame waiting is on top: record the answer, move on.
+        state::frame& f = s.frames_.back();
+        if (N(n).code == op::choose_order) s.loop_store_.push_back(v);
+        else if (v) s.loop_store_.push_back(s.loop_store_[f.aux + f.pc]);
+        ++f.pc;
+        return;
+    }
+    s.locals_[fb + N(n).ref] = v;
+    push_frame(state::frame_kind::list, child(n, 3), fb);
+}
+
+}  // namespace wp::engine
