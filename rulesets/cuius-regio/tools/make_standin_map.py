@@ -2,7 +2,7 @@
 """Writes base/map.wph: OUR stand-in for the Cuius Regio map. The rulebook text refers to a
 34" x 33" hex map (§L50) but contains none of it. Everything here is invented, except what the
 text states, which pins the stand-in:
-  - Brünn is a Major City (the supply example, §L453-455);
+  - Brünn is a Major City (the supply example, §L460-462);
   - Prag, Budweis and Iglau are cities joined by roads, Prag to both others (§L357);
   - Wien is a city where an Imperial army can be raised (§L335), Trier a city (§L180, §L281);
   - the provinces Austria, Bohemia, Moravia, Palatinate, Bavaria and Brunswick exist (§L527);
@@ -163,7 +163,7 @@ with open(out, "w", encoding="utf-8") as f:
         if (a, b) in road:
             feats.append("Road")
         f.write("  hexside %s %s : %s\n" % (hexname(a), hexname(b), ", ".join(feats)))
-    f.write("}\n\n// The cities the rules and our set-up name.\nstate §L453-455 §L357 {\n")
+    f.write("}\n\n// The cities the rules and our set-up name.\nstate §L460-462 §L357 {\n")
     for k, v in CITIES.items():
         f.write("  %s: hex = %s\n" % (k, hexname(v[0])))
     f.write("}\n")
