@@ -476,12 +476,23 @@ struct exec_impl {
         mark(S.invariant_sites, sizes[6]);
     }
 
-    void run_body(id body, const std::vector<ir::local>& locals, const std::vector<z3::expr>& args, path& p, id n,
+    void run_body(id body, const std::vector<ir::local>& locals, std::vector<z3::expr> args, path& p, id n,
                   const std::string& what) {
         if (body == ir::no_id) return;
+        // an argument that is a constant (`n - 1` of a known n) is passed as its number, so the
+        // body's conditions on it are decided where they are met
+        for (z3::expr& a : args)
+            if (!terms::number(a))
+                if (const z3::expr k = a.simplify(); k.is_numeral()) a = k;
         // open: the activations of this body already running (1 or more: a recursive call)
         const int open = active_[body];
-        if (open > S.unroll_depth) {
+        // An example's call with known arguments is one concrete activation: it runs however
+        // deep it goes (max_depth stops a runaway), as the engine runs it.
+        const bool concrete = examples_ && std::all_of(args.begin(), args.end(), [](const z3::expr& a) { return terms::number(a).has_value(); });
+        // on a branch its known arguments rule out, a recursive activation adds nothing the
+        // outer one did not record: the recursion ends there, as in the engine
+        if (concrete && p.dead && open > 0) return;
+        if (open > S.unroll_depth && !concrete) {
             if (open == S.unroll_depth + 1)
                 summary(body, n, p, what, [&](path& q) {
                     env e;
