@@ -32,7 +32,7 @@ struct engine_error : std::runtime_error {
     throw engine_error(std::string(where) + ": " + what);
 }
 
-// Checked arithmetic, worded as the interpreter words it (engine/src/state.cpp): `owner` names
+// Checked arithmetic, worded as the interpreter words it (engine/src/interp.hpp): `owner` names
 // the statement.
 [[noreturn, gnu::noinline, gnu::cold]] inline void overflow(const char* where, const char* owner, const std::string& what) {
     fail(where, what + " is outside the 64-bit integers (" + owner + ")");
