@@ -116,6 +116,11 @@ void checker::fewest_changes(const z3::expr& q, const std::vector<z3::expr>& usu
         return;
     }
     z3::optimize o(ctx_);
+    if (opt_.rlimit) {  // the query's resource limit, as every other query's
+        z3::params p(ctx_);
+        p.set("rlimit", opt_.rlimit);
+        o.set(p);
+    }
     o.add(q);
     for (const z3::expr& u : usual) o.add_soft(u, 1);
     ++out_.stats[kind_].queries;
