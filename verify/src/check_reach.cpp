@@ -30,10 +30,17 @@ z3::check_result checker::applies_in_play_under_other_options(id r) {
     if (rs_.options.empty()) return z3::unsat;
     if (fired_under_other_options(rs_.rules.at(r).name)) return z3::sat;
     explore_free_options();
-    bool undecided = false;
+    // one question per path, as the reach check asks under these options
+    std::vector<std::pair<const detail::rule_site*, z3::expr_vector>> places;
     for (const detail::rule_site& s : free_->rule_sites) {
         if (s.rule != r) continue;
-        const z3::check_result a = solve_local_first(s.facts, s.extra && s.applies);
+        auto at = std::find_if(places.begin(), places.end(), [&](const auto& x) { return x.first->facts == s.facts; });
+        if (at == places.end()) at = places.insert(places.end(), {&s, z3::expr_vector(ctx_)});
+        at->second.push_back(s.extra && s.applies);
+    }
+    bool undecided = false;
+    for (const auto& [s, any] : places) {
+        const z3::check_result a = solve_local_first(s->facts, z3::mk_or(any));
         if (a == z3::sat) return z3::sat;
         undecided = undecided || a == z3::unknown;
     }
