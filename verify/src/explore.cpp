@@ -250,7 +250,6 @@ struct exec_impl {
         return r.kind == ir::rule_kind::invariant && r.value != ir::no_id;
     });
 
-    // Forgets what w writes; the invariants are assumed again, so they must hold just before.
     // Whether a loop over these members can run round by round: each member known, and known
     // to be in the set or not, and not so many that the path grows past reason.
     static bool unrolls(const std::vector<member>& ms) {
@@ -261,6 +260,7 @@ struct exec_impl {
         });
     }
 
+    // Forgets what w writes; the invariants are assumed again, so they must hold just before.
     void forget(path& p, const writes& w, id n) {
         if (w.values.empty() && w.kinds.empty()) return;
         note_invariants(p, n, "the statement at " + at(n));
@@ -660,17 +660,20 @@ struct exec_impl {
                 std::vector<member> ms = S.set_members(set, e, p.st);
                 drain(p, n);
                 const writes& w = writes_of(body);
+                // the type of the loop's variable: a list's element type (none for a zone)
+                const ir::type& set_type = rs.types.at(N(set).type);
+                const id elem_type = set_type.kind == ir::type_kind::list_of ? set_type.value : ir::no_id;
+                const bool seats = elem_type != ir::no_id && rs.types.at(elem_type).kind == ir::type_kind::player;
                 if (examples_ && unrolls(ms)) {
                     // An example's `given` is one situation from the start of a game: a loop over
                     // members known there runs round by round, over the members as they are at its
                     // start (the engine's order and snapshot), not forgetting what it writes.
                     if (nd.ref >= e.locals.size()) e.locals.resize(nd.ref + 1);
                     const std::optional<z3::expr> saved = e.locals[nd.ref], saved_active = S.active;
-                    const id t = rs.types.at(N(set).type).kind == ir::type_kind::list_of ? rs.types.at(N(set).type).value : ir::no_id;
                     for (const member& m : ms) {
                         if (m.in.is_false()) continue;
                         e.locals[nd.ref] = m.value;
-                        if (t != ir::no_id && rs.types.at(t).kind == ir::type_kind::player) S.active = m.value;
+                        if (seats) S.active = m.value;
                         run(body, e, p);
                     }
                     e.locals[nd.ref] = saved;
@@ -683,11 +686,6 @@ struct exec_impl {
                     // the members as they are at the start of this round
                     ms = S.set_members(set, e, b.st);
                     drain(b, n);
-                    const id elem_type = rs.types.at(N(set).type).kind == ir::type_kind::list_of
-                                             ? rs.types.at(N(set).type).value
-                                             : rs.types.at(N(set).type).kind == ir::type_kind::zone
-                                                   ? ir::no_id
-                                                   : ir::no_id;
                     z3::expr x = S.fresh("each", elem_type, "the element of the loop at " + at(n), variable::show::value, 0);
                     z3::expr_vector which(ctx);
                     for (const member& m : ms) which.push_back(x == m.value && m.in);
@@ -695,7 +693,7 @@ struct exec_impl {
                     if (nd.ref >= e.locals.size()) e.locals.resize(nd.ref + 1);
                     const std::optional<z3::expr> saved = e.locals[nd.ref], saved_active = S.active;
                     e.locals[nd.ref] = x;
-                    if (elem_type != ir::no_id && rs.types.at(elem_type).kind == ir::type_kind::player) S.active = x;
+                    if (seats) S.active = x;
                     run(body, e, b);
                     note_invariants(b, n, "the end of a round of the loop at " + at(n));
                     e.locals[nd.ref] = saved;

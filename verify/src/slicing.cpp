@@ -206,12 +206,12 @@ checker::answer checker::solve(const fact_list& facts, const z3::expr& target, b
     answer a;
     if (spent()) return a;
     const sliced sl = slice(facts, target);
-    const z3::expr* q = &sl.question;
+    const z3::expr& q = sl.question;
     ++out_.stats[kind_].queries;
     const auto t0 = std::chrono::steady_clock::now();
     purpose_ = show ? "full+witness" : "full";
     z3::solver s = one_shot_solver();
-    s.add(*q);
+    s.add(q);
     dump(s);
     a.r = ask(s);
     if (a.r == z3::sat && show && search == witness_search::near) {
@@ -221,12 +221,12 @@ checker::answer checker::solve(const fact_list& facts, const z3::expr& target, b
         const z3::expr usual = it == index_.end() ? ctx_.bool_val(true)
                                                   : sym_.n_players == ctx_.int_val(sym_.variables[it->second].preferred);
         auto reads_players = [&] {
-            const std::vector<z3::expr> consts = constants(*q);
+            const std::vector<z3::expr> consts = constants(q);
             return std::any_of(consts.begin(), consts.end(), [&](const z3::expr& c) { return z3::eq(c, sym_.n_players); });
         };
         if (s.get_model().eval(usual, true).is_false() && reads_players()) {
             z3::solver pinned = one_shot_solver();
-            pinned.add(*q && usual);
+            pinned.add(q && usual);
             dump(pinned);
             ++out_.stats[kind_].queries;
             if (ask(pinned) == z3::sat) s = pinned;
@@ -267,7 +267,7 @@ checker::answer checker::solve(const fact_list& facts, const z3::expr& target, b
         // fact away), kept at their usual values where possible
         const std::vector<unsigned> near = variables_of(neighbourhood(facts, target, 1));
         a.model = s.get_model();
-        a.witness = witness(*q, *a.model, extra, std::set<unsigned>(near.begin(), near.end()), search);
+        a.witness = witness(q, *a.model, extra, std::set<unsigned>(near.begin(), near.end()), search);
         for (const std::string& c : cut)
             a.witness.push_back("approximate: rests on " + c + ", encoded as any value (it may not happen in play)");
     }

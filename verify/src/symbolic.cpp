@@ -697,7 +697,7 @@ z3::expr symbolic::edge_kind_at(id map, const z3::expr& x, const z3::expr& y) {
             if (kx && ky) return ctx.bool_val(true);
             return kx ? y == num(q) : ky ? x == num(p) : x == num(p) && y == num(q);
         };
-        // the later store of the array this replaces won: a to b over b to a
+        // of one edge, its own direction a to b is read before the reverse b to a
         if (m.kind == ir::map_kind::hexgrid || !ed.directed)
             if (const auto c = at(b, a)) acc = c->is_true() ? v : z3::ite(*c, v, acc);
         if (const auto c = at(a, b)) acc = c->is_true() ? v : z3::ite(*c, v, acc);
