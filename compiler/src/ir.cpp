@@ -65,6 +65,59 @@ std::int64_t map_distance(const map& m, std::int64_t a, std::int64_t b) {
     return dist.at(static_cast<std::size_t>(b));
 }
 
+std::vector<line_step> line_steps(const map& m, std::int64_t a, std::int64_t b) {
+    const map_node& p = m.nodes.at(static_cast<std::size_t>(a));
+    const map_node& q = m.nodes.at(static_cast<std::size_t>(b));
+    auto cube = [](std::int64_t col, std::int64_t row, std::int64_t c[3]) {
+        c[0] = col;
+        c[2] = row - (col + (col & 1)) / 2;
+        c[1] = -c[0] - c[2];
+    };
+    std::int64_t ca[3], cb[3];
+    cube(p.col, p.row, ca);
+    cube(q.col, q.row, cb);
+    const std::int64_t len = (std::abs(ca[0] - cb[0]) + std::abs(ca[1] - cb[1]) + std::abs(ca[2] - cb[2])) / 2;
+    std::vector<line_step> out;
+    if (len <= 1) return out;
+    const std::int64_t scale = 16 * len;
+    auto hex_at = [&](std::int64_t x, std::int64_t z) -> std::int64_t {
+        const std::int64_t col = x, row = z + (col + (col & 1)) / 2;
+        for (std::size_t i = 0; i < m.nodes.size(); ++i)
+            if (m.nodes[i].col == col && m.nodes[i].row == row) return static_cast<std::int64_t>(i);
+        return -1;  // off the map
+    };
+    // Rounds the point v / scale (cube, v summing to 0) to the nearest hex.
+    auto round_cube = [&](const std::int64_t v[3], std::int64_t r[3]) {
+        std::int64_t diff[3];
+        for (int k = 0; k < 3; ++k) {
+            const std::int64_t twice = 2 * v[k] + scale;  // floor((2v + s) / 2s) = round(v / s)
+            std::int64_t x = twice / (2 * scale);
+            if (twice % (2 * scale) != 0 && twice < 0) --x;
+            r[k] = x;
+            diff[k] = std::abs(x * scale - v[k]);
+        }
+        if (diff[0] > diff[1] && diff[0] > diff[2]) r[0] = -r[1] - r[2];
+        else if (diff[1] > diff[2]) r[1] = -r[0] - r[2];
+        else r[2] = -r[0] - r[1];
+    };
+    static constexpr std::int64_t nudge[3] = {1, 2, -3};
+    for (std::int64_t i = 1; i < len; ++i) {
+        std::int64_t plus[3], minus[3], hp[3], hm[3];
+        for (int k = 0; k < 3; ++k) {
+            const std::int64_t v = ca[k] * scale + (cb[k] - ca[k]) * 16 * i;
+            plus[k] = v + nudge[k];
+            minus[k] = v - nudge[k];
+        }
+        round_cube(plus, hp);
+        round_cube(minus, hm);
+        line_step st;
+        st.first = hex_at(hp[0], hp[2]);
+        if (hp[0] != hm[0] || hp[2] != hm[2]) st.second = hex_at(hm[0], hm[2]);
+        out.push_back(st);
+    }
+    return out;
+}
+
 std::string type_name(const ruleset& rs, id t) {
     if (t >= rs.types.size()) return "?";
     const type& x = rs.types[t];

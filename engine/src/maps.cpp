@@ -119,11 +119,9 @@ std::int64_t interp::path_exists(id n, std::uint32_t fb) {
 }
 
 // line_blocked(a, b, pred) on a hex grid: the straight line from the centre of a to the
-// centre of b is sampled at the N+1 points i/N of the way (N the distance), each rounded to
-// a hex twice, nudged a hair to either side of the line. Where both roundings agree the line
-// crosses that hex's interior: it blocks when pred holds for it. Where they differ the point
-// lies on the hexside between the two: the line is blocked there only when pred holds for
-// both. a and b never block. Exact: cube coordinates scaled by 16N, nudges of (1, 2, -3).
+// centre of b (ir::line_steps). Where it crosses a hex's interior, it is blocked when pred
+// holds for that hex; where it runs along a hexside, only when pred holds for both hexes
+// beside it. a and b never block, nor does a point off the map.
 std::int64_t interp::line_blocked(id n, std::uint32_t fb) {
     const std::int64_t a = eval(child(n, 0), fb);
     const std::int64_t b = eval(child(n, 1), fb);
@@ -131,58 +129,15 @@ std::int64_t interp::line_blocked(id n, std::uint32_t fb) {
     const ir::map& m = rs.maps.at(rs.types[N(child(n, 0)).type].ref);
     const auto pred = static_cast<id>(N(n).value);
     const bool three = rs.quantities[pred].param_count == 3;
-    const ir::map_node& p = m.nodes.at(static_cast<std::size_t>(a));
-    const ir::map_node& q = m.nodes.at(static_cast<std::size_t>(b));
-    auto cube = [](std::int64_t col, std::int64_t row, std::int64_t c[3]) {
-        c[0] = col;
-        c[2] = row - (col + (col & 1)) / 2;
-        c[1] = -c[0] - c[2];
-    };
-    std::int64_t ca[3], cb[3];
-    cube(p.col, p.row, ca);
-    cube(q.col, q.row, cb);
-    const std::int64_t len = (std::abs(ca[0] - cb[0]) + std::abs(ca[1] - cb[1]) + std::abs(ca[2] - cb[2])) / 2;
-    if (len <= 1) return 0;
-    const std::int64_t scale = 16 * len;
-    auto hex_at = [&](std::int64_t x, std::int64_t z) -> std::int64_t {
-        const std::int64_t col = x, row = z + (col + (col & 1)) / 2;
-        for (std::size_t i = 0; i < m.nodes.size(); ++i)
-            if (m.nodes[i].col == col && m.nodes[i].row == row) return static_cast<std::int64_t>(i);
-        return -1;  // off the map: blocks nothing
-    };
     auto blocks = [&](std::int64_t h) -> bool {
         if (h < 0 || h == a || h == b) return false;
         const std::int64_t args[3] = {h, a, b};
         return call_quantity(pred, args, three ? 3 : 1) != 0;
     };
-    // Rounds the point v / scale (cube, v summing to 0) to the nearest hex.
-    auto round_cube = [&](const std::int64_t v[3], std::int64_t out[3]) {
-        std::int64_t diff[3];
-        for (int k = 0; k < 3; ++k) {
-            const std::int64_t twice = 2 * v[k] + scale;  // floor((2v + s) / 2s) = round(v / s)
-            std::int64_t r = twice / (2 * scale);
-            if (twice % (2 * scale) != 0 && twice < 0) --r;
-            out[k] = r;
-            diff[k] = std::abs(r * scale - v[k]);
-        }
-        if (diff[0] > diff[1] && diff[0] > diff[2]) out[0] = -out[1] - out[2];
-        else if (diff[1] > diff[2]) out[1] = -out[0] - out[2];
-        else out[2] = -out[0] - out[1];
-    };
-    static constexpr std::int64_t nudge[3] = {1, 2, -3};
-    for (std::int64_t i = 1; i < len; ++i) {
-        std::int64_t plus[3], minus[3], hp[3], hm[3];
-        for (int k = 0; k < 3; ++k) {
-            const std::int64_t v = ca[k] * scale + (cb[k] - ca[k]) * 16 * i;
-            plus[k] = v + nudge[k];
-            minus[k] = v - nudge[k];
-        }
-        round_cube(plus, hp);
-        round_cube(minus, hm);
-        const std::int64_t h1 = hex_at(hp[0], hp[2]);
-        if (hp[0] == hm[0] && hp[2] == hm[2]) {
-            if (blocks(h1)) return 1;
-        } else if (blocks(h1) && blocks(hex_at(hm[0], hm[2]))) {
+    for (const ir::line_step& st : ir::line_steps(m, a, b)) {
+        if (st.second == ir::line_step::no_step) {
+            if (blocks(st.first)) return 1;
+        } else if (blocks(st.first) && blocks(st.second)) {
             return 1;
         }
     }

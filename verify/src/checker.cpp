@@ -70,6 +70,10 @@ void checker::run() {
     out_.encoder["shared"] = sym_.memo_hits;
     out_.encoder["cached"] = sym_.memo_misses;
     out_.encoder["variables"] = sym_.variables.size();
+    if (!sym_.searches.empty()) {
+        out_.encoder["map searches"] = sym_.searches.size();
+        out_.encoder["search lemmas"] = search_lemmas_;
+    }
 }
 
 int checker::players_for(const ir::ruleset& rs, const check_options& opt) {

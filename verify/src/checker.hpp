@@ -101,7 +101,20 @@ private:
         }
         const unsigned ms = static_cast<unsigned>(std::min<double>(opt_.timeout_ms, budget_left_ms()));
         const auto t0 = std::chrono::steady_clock::now();
-        const z3::check_result r = dog_.check(s, assumptions..., ms);
+        z3::check_result r = dog_.check(s, assumptions..., ms);
+        // A model that reads a map search wrongly (symbolic::map_search) is refined with the
+        // search's answer at its endpoints, and asked again; until it reads every one right.
+        for (int round = 0; r == z3::sat && !sym_.searches.empty(); ++round) {
+            const std::vector<z3::expr> lemmas = sym_.refine(s.get_model());
+            if (lemmas.empty()) break;
+            if (round == max_refinements || spent()) {
+                r = z3::unknown;
+                break;
+            }
+            for (const z3::expr& l : lemmas) s.add(l);
+            search_lemmas_ += lemmas.size();
+            r = dog_.check(s, assumptions..., ms);
+        }
         if (debug_) {
             const double took = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
             solver_ms_ += took;
@@ -113,6 +126,10 @@ private:
             out_.out_of_time = true;  // cut short by the budget, not by its own limit
         return r;
     }
+
+    // Rounds of refinement a question may take before it is `unknown`; lemmas made.
+    static constexpr int max_refinements = 200;
+    std::uint64_t search_lemmas_ = 0;
 
     // The resource limit of a quick neighbourhood try (solve_local_first).
     static constexpr unsigned quick_rlimit = 2000000;

@@ -738,6 +738,189 @@ z3::expr symbolic::distance_table(id map) {
     return table;
 }
 
+z3::expr symbolic::map_search_value(id n, const z3::expr& a, const z3::expr& b, const store& st) {
+    const ir::node& nd = N(n);
+    const bool line = static_cast<ir::builtin>(nd.ref) == ir::builtin::line_blocked;
+    const id map = rs.types.at(N(child(n, 0)).type).ref;
+    const ir::map& m = rs.maps.at(map);
+    const ir::derived& pred = rs.quantities.at(static_cast<id>(nd.value));
+    const std::string what = std::string(line ? "line_blocked" : "path_exists") + "(…, " + pred.name + ")";
+    // The predicate at one location (or step), encoded as play would evaluate it there. Its
+    // rules and tables are not recorded as used here (play visits only some locations); an
+    // encoding that needs side constraints (a cell that must exist) is left as any value.
+    const std::size_t side_before = side.size();
+    auto saved_rule = std::move(on_rule);
+    auto saved_table = std::move(on_table);
+    on_rule = nullptr;
+    on_table = nullptr;
+    struct restore {
+        symbolic& s;
+        std::function<void(id, const z3::expr&, const z3::expr&)> r;
+        std::function<void(id, id, const std::vector<z3::expr>&, const replay_point&)> t;
+        ~restore() { s.on_rule = std::move(r); s.on_table = std::move(t); }
+    } restorer{*this, std::move(saved_rule), std::move(saved_table)};
+    auto call = [&](std::vector<z3::expr> args) {
+        env pe;
+        pe.locals.resize(std::max<std::size_t>(pred.locals.size(), args.size()));
+        for (std::size_t i = 0; i < args.size() && i < pe.locals.size(); ++i) pe.locals[i] = args[i];
+        context_.push_back("predicate " + pred.name);
+        z3::expr v = boolean(pred.expr, pe, st);
+        context_.pop_back();
+        return v;
+    };
+    const auto nodes = static_cast<std::int64_t>(m.nodes.size());
+    const auto ka = terms::number(a), kb = terms::number(b);
+    auto known = [&](const std::optional<std::int64_t>& k) { return k && *k >= 0 && *k < nodes; };
+    std::size_t count = 0;  // steps
+    map_search s(ctx);
+    s.line = line;
+    s.map = map;
+    s.a = a;
+    s.b = b;
+    if (line) {
+        const bool three = pred.param_count == 3;
+        // a line between two known hexes: its steps are known, the answer is a formula
+        if (known(ka) && known(kb)) {
+            auto blocks = [&](std::int64_t h) {
+                if (h < 0 || h == *ka || h == *kb) return ctx.bool_val(false);
+                return three ? call({num(h), a, b}) : call({num(h)});
+            };
+            z3::expr_vector any(ctx);
+            for (const ir::line_step& stp : ir::line_steps(m, *ka, *kb))
+                any.push_back(stp.second == ir::line_step::no_step ? blocks(stp.first) : blocks(stp.first) && blocks(stp.second));
+            if (side.size() == side_before) return any.empty() ? ctx.bool_val(false) : z3::mk_or(any);
+        } else if (three) {
+            for (std::int64_t h = 0; h < nodes; ++h)
+                s.at.push_back(terms::ne(a, num(h)) && terms::ne(b, num(h)) && call({num(h), a, b}));
+        }
+    } else {
+        s.steps = pred.param_count == 2;
+        for (std::int64_t h = 0; h < nodes && s.steps; ++h) {
+            s.step_first.push_back(static_cast<std::uint32_t>(count));
+            count += m.nodes[static_cast<std::size_t>(h)].neighbours.size();
+        }
+    }
+    if (!line || pred.param_count == 1) {
+        // the predicate reads only its locations: the same terms for every search on this store
+        std::vector<unsigned> ids;
+        ids.reserve(st.values.size() + st.loc.size());
+        for (const z3::expr& x : st.values) ids.push_back(x.id());
+        for (const z3::expr& x : st.loc) ids.push_back(x.id());
+        if (ids != search_places_store_) {
+            search_places_.clear();
+            search_places_store_ = std::move(ids);
+        }
+        auto it = search_places_.find(static_cast<id>(nd.value));
+        if (it == search_places_.end()) {
+            place_values pv;
+            for (std::int64_t h = 0; h < nodes; ++h) {
+                if (!s.steps) { pv.values.push_back(call({num(h)})); continue; }
+                for (id nb : m.nodes[static_cast<std::size_t>(h)].neighbours) pv.values.push_back(call({num(h), num(nb)}));
+            }
+            pv.exact = side.size() == side_before;
+            it = search_places_.emplace(static_cast<id>(nd.value), std::move(pv)).first;
+        }
+        if (!it->second.exact) side.push_back(ctx.bool_val(true));  // falls back below
+        for (std::size_t i = 0; i < it->second.values.size(); ++i) {
+            const z3::expr& v = it->second.values[i];
+            if (s.steps) s.step.push_back(v);
+            else if (line) s.at.push_back(terms::ne(a, num(static_cast<std::int64_t>(i))) && terms::ne(b, num(static_cast<std::int64_t>(i))) && v);
+            else s.at.push_back(v);
+        }
+    }
+    if (side.size() != side_before) {
+        side.erase(side.begin() + static_cast<std::ptrdiff_t>(side_before), side.end());
+        approximations.insert("`" + what + "` whose predicate needs conditions of its own (a table cell, a decision's rules)");
+        z3::expr v = fresh("opaque", nd.type, what, variable::show::value, 0);
+        side.push_back(in_type(v, nd.type));
+        return bool_of(v);
+    }
+    s.var = fresh("search", nd.type, what, variable::show::boolean, 0);
+    side.push_back(in_type(s.var, nd.type));
+    const z3::expr result = bool_of(s.var);
+    // What holds whatever the route: these tie the answer to every location it may read.
+    z3::expr_vector some(ctx);
+    for (const z3::expr& x : s.at) some.push_back(x);
+    for (const z3::expr& x : s.step) some.push_back(x);
+    const z3::expr any_passes = some.empty() ? ctx.bool_val(false) : z3::mk_or(some);
+    if (line) {
+        side.push_back(z3::implies(result, any_passes));  // blocked: some hex on it blocks
+    } else {
+        const z3::expr nowhere = a < 0 || b < 0;
+        side.push_back(z3::implies(nowhere, !result));
+        side.push_back(z3::implies(!nowhere && a == b, result));
+        side.push_back(z3::implies(result && a != b, any_passes));  // b itself passes, or a step to it
+    }
+    searches.push_back(std::move(s));
+    return result;
+}
+
+std::vector<z3::expr> symbolic::refine(const z3::model& m) const {
+    std::vector<z3::expr> lemmas;
+    auto value = [&](const z3::expr& e) -> std::optional<std::int64_t> {
+        const z3::expr v = m.eval(e, true);
+        std::int64_t k = 0;
+        if (v.is_numeral() && v.is_numeral_i64(k)) return k;
+        return std::nullopt;
+    };
+    auto holds = [&](const z3::expr& e) { return m.eval(e, true).is_true(); };
+    for (const map_search& s : searches) {
+        if (!m.has_interp(s.var.decl())) continue;  // not in this question
+        const bool said = value(s.var).value_or(0) != 0;
+        const auto va = value(s.a), vb = value(s.b);
+        const ir::map& mp = rs.maps.at(s.map);
+        const auto nodes = static_cast<std::int64_t>(mp.nodes.size());
+        if (!va || !vb || *va < 0 || *vb < 0 || *va >= nodes || *vb >= nodes) continue;  // fixed statically, or play stops
+        const z3::expr here = s.a == ctx.int_val(*va) && s.b == ctx.int_val(*vb);
+        const z3::expr result = s.var != 0;
+        if (s.line) {
+            z3::expr_vector any(ctx);
+            bool blocked = false;
+            auto blocks = [&](std::int64_t h) { return h < 0 ? ctx.bool_val(false) : s.at[static_cast<std::size_t>(h)]; };
+            for (const ir::line_step& stp : ir::line_steps(mp, *va, *vb)) {
+                const z3::expr e = stp.second == ir::line_step::no_step ? blocks(stp.first) : blocks(stp.first) && blocks(stp.second);
+                blocked = blocked || holds(e);
+                any.push_back(e);
+            }
+            if (blocked != said)
+                lemmas.push_back(z3::implies(here, result == (any.empty() ? ctx.bool_val(false) : z3::mk_or(any))));
+            continue;
+        }
+        if (*va == *vb) continue;  // fixed statically
+        // The engine's breadth-first search, reading the predicate as the model has it.
+        auto passes = [&](std::size_t from, std::size_t k) -> const z3::expr& {
+            return s.steps ? s.step[s.step_first[from] + k] : s.at[mp.nodes[from].neighbours[k]];
+        };
+        std::vector<std::int64_t> came(mp.nodes.size(), -2);  // -2 unseen; else the node before
+        std::vector<std::size_t> via(mp.nodes.size(), 0);     // the neighbour index taken
+        std::vector<std::size_t> queue{static_cast<std::size_t>(*va)};
+        came[queue[0]] = -1;
+        bool found = false;
+        for (std::size_t i = 0; i < queue.size() && !found; ++i)
+            for (std::size_t k = 0; k < mp.nodes[queue[i]].neighbours.size(); ++k) {
+                const id nb = mp.nodes[queue[i]].neighbours[k];
+                if (came[nb] != -2 || !holds(passes(queue[i], k))) continue;
+                came[nb] = static_cast<std::int64_t>(queue[i]);
+                via[nb] = k;
+                if (static_cast<std::int64_t>(nb) == *vb) { found = true; break; }
+                queue.push_back(nb);
+            }
+        if (found == said) continue;
+        z3::expr_vector parts(ctx);
+        if (found) {  // this route makes a path wherever it passes
+            for (auto x = static_cast<std::size_t>(*vb); came[x] >= 0; x = static_cast<std::size_t>(came[x]))
+                parts.push_back(passes(static_cast<std::size_t>(came[x]), via[x]));
+            lemmas.push_back(z3::implies(here && z3::mk_and(parts), result));
+        } else {  // no path unless one of the ways out of the places reached passes
+            for (std::size_t x : queue)
+                for (std::size_t k = 0; k < mp.nodes[x].neighbours.size(); ++k)
+                    if (came[mp.nodes[x].neighbours[k]] == -2) parts.push_back(passes(x, k));
+            lemmas.push_back(z3::implies(here && result, parts.empty() ? ctx.bool_val(false) : z3::mk_or(parts)));
+        }
+    }
+    return lemmas;
+}
+
 std::int64_t odds_step(std::int64_t a, std::int64_t b) {
     if (b <= 0) return 0;
     if (a >= b) return a / b - 1;
@@ -1124,6 +1307,12 @@ sv symbolic::value_uncached(id n, env& e, const store& st) {
                     }
                     return opaque("the built-in `distance` on an area map of more than " + std::to_string(max_distance_matrix) + " areas");
                 }
+                case ir::builtin::path_exists:
+                case ir::builtin::line_blocked: {
+                    if (!map_searches) return opaque(std::string("the built-in `") + ir::name_of(b) + "`");
+                    const auto [a, c] = I2();
+                    return sv(map_search_value(n, a, c, st));
+                }
                 default: return opaque(std::string("the built-in `") + ir::name_of(b) + "`");
             }
         }
@@ -1412,9 +1601,26 @@ std::uint64_t symbolic::unfold_cost(id n) {
                 case ir::builtin::top: c = add_sat(c, set_size_estimate(child(n, 0))); break;
                 case ir::builtin::path_exists:
                 case ir::builtin::line_blocked: {
+                    // the predicate at every location (every step for a predicate of two)
                     const id t = nd.child_count > 0 ? N(child(n, 0)).type : ir::no_id;
-                    if (t != ir::no_id && rs.types.at(t).kind == ir::type_kind::node)
-                        c = add_sat(c, rs.maps.at(rs.types.at(t).ref).nodes.size());
+                    if (t == ir::no_id || rs.types.at(t).kind != ir::type_kind::node) break;
+                    const ir::map& m = rs.maps.at(rs.types.at(t).ref);
+                    const ir::derived& pred = rs.quantities.at(static_cast<id>(nd.value));
+                    std::uint64_t places = m.nodes.size();
+                    if (pred.param_count == 2 && static_cast<ir::builtin>(nd.ref) == ir::builtin::path_exists) {
+                        places = 0;
+                        for (const ir::map_node& x : m.nodes) places += x.neighbours.size();
+                    }
+                    // a predicate of locations only is encoded once per state, shared by
+                    // every search there: a search costs its places; a line's predicate of
+                    // three (the line's ends) is encoded anew for each
+                    std::uint64_t body = 1;
+                    if (pred.param_count == 3 && !busy_.count(static_cast<id>(nd.value))) {
+                        busy_.insert(static_cast<id>(nd.value));
+                        body = std::max<std::uint64_t>(1, unfold_cost(pred.expr));
+                        busy_.erase(static_cast<id>(nd.value));
+                    }
+                    c = add_sat(c, mul_sat(places, body));
                     break;
                 }
                 default: break;

@@ -201,6 +201,24 @@ struct example_run {
     std::optional<z3::expr> active;      // the active player the `given` reads, if it does
 };
 
+// A search over a map the rules make (path_exists, line_blocked), decided exactly but lazily.
+// Its answer is a fresh Boolean; the predicate it asks is encoded up front at every location
+// (or step) of the map, and a static fact ties the answer to them (no path or blocked line
+// without some location that passes or blocks), so a question's slice holds all it reads.
+// Which locations the search visits depends on the model: each question's solver is refined
+// (checker::ask) with the search's exact answer at the model's endpoints until they agree.
+struct map_search {
+    explicit map_search(z3::context& c) : a(c), b(c), var(c) {}
+    bool line = false;    // line_blocked; else path_exists
+    bool steps = false;   // path_exists over a predicate of two locations (a step)
+    id map = ir::no_id;
+    z3::expr a, b;
+    z3::expr var;                   // the answer: 0 or 1
+    std::vector<z3::expr> at;       // per node: it passes (path) or blocks (line)
+    std::vector<std::uint32_t> step_first;  // steps: node's first step in `step`
+    std::vector<z3::expr> step;     // steps: per node and neighbour, in the map's order
+};
+
 // Z3's process-wide settings, which every solver reads when it is made: constructing one sets
 // them, once, so a member declared before a class's context covers all its solvers.
 struct z3_settings {
@@ -338,6 +356,15 @@ public:
     std::uint64_t memo_threshold = 1024;
     std::vector<id> group_of_target[6];  // per target kind: group of each target
 
+    // Whether path_exists / line_blocked are map searches (else any value: `westphalia diff`).
+    bool map_searches = true;
+    // The map searches made so far.
+    std::vector<map_search> searches;
+    // Lemmas that give every search the model answers wrongly its exact answer at the model's
+    // endpoints (each lemma a fact of the map: sound in any question); none when the model
+    // agrees with every search it reads.
+    std::vector<z3::expr> refine(const z3::model& m) const;
+
     // Recorded by explore() and run_examples().
     std::vector<rule_site> rule_sites;
     std::vector<table_site> table_sites;
@@ -398,6 +425,17 @@ private:
     static std::int64_t hex_z(const ir::map_node& h);
     z3::expr cube_coordinate(id map, int axis, const z3::expr& node);
     z3::expr distance_table(id map);
+    // path_exists / line_blocked at node n: a map_search (see above).
+    z3::expr map_search_value(id n, const z3::expr& a, const z3::expr& b, const store& st);
+    // A predicate of locations only (not a line's ends) at every location or step, shared by
+    // the searches over one store (a choice over 80 targets asks it 80 times); cleared when the
+    // store changes. Empty where its encoding needed side conditions.
+    struct place_values {
+        std::vector<z3::expr> values;
+        bool exact = true;
+    };
+    std::map<id, place_values> search_places_;
+    std::vector<unsigned> search_places_store_;
     static constexpr std::int64_t max_distance_matrix = 128;  // areas: 16 384 entries at most
     std::map<id, z3::expr> distance_tables_;
     std::map<std::pair<id, std::int64_t>, std::vector<std::pair<std::int64_t, std::int64_t>>> edges_bearing_;

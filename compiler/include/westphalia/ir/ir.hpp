@@ -674,4 +674,18 @@ std::span<const id> children_of(const ruleset& rs, id n);
 // -1 when no path joins them. Shared by the engine and the checker.
 std::int64_t map_distance(const map& m, std::int64_t a, std::int64_t b);
 
+// One step of the straight line between the centres of two hexes (line_blocked): the hex the
+// line crosses, or, where it runs along a hexside, the two hexes beside it (`second` then is
+// not `no_step`). -1 is a point off the map. Shared by the engine and the checker.
+struct line_step {
+    static constexpr std::int64_t no_step = -2;
+    std::int64_t first = -1;
+    std::int64_t second = no_step;
+};
+// The steps strictly between hexes a and b of hex grid m, in order from a: the line is sampled
+// at the points i/N of the way (N the distance, 0 < i < N), each rounded to a hex twice, nudged
+// a hair to either side of the line; where the roundings differ the point is on a hexside.
+// Exact: cube coordinates scaled by 16N, nudges of (1, 2, -3).
+std::vector<line_step> line_steps(const map& m, std::int64_t a, std::int64_t b);
+
 }  // namespace wp::ir
