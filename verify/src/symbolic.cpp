@@ -777,6 +777,16 @@ z3::expr symbolic::map_search_value(id n, const z3::expr& a, const z3::expr& b, 
     s.map = map;
     s.a = a;
     s.b = b;
+    if (line && pred.param_count == 3 && !(known(ka) && known(kb)) &&
+        line_predicate_cost(static_cast<id>(nd.value), static_cast<std::uint64_t>(nodes)) > 1) {
+        // encoded anew at every hex for each line: past the unfolding budget, any value
+        const std::uint64_t body = std::max<std::uint64_t>(1, unfold_cost(pred.expr));
+        approximations.insert("`" + what + "` over the line's ends (" + std::to_string(nodes) + " × " + std::to_string(body) +
+                              "): any value (--unfold-limit " + std::to_string(unfold_limit) + ")");
+        z3::expr v = fresh("opaque", nd.type, what, variable::show::value, 0);
+        side.push_back(in_type(v, nd.type));
+        return bool_of(v);
+    }
     if (line) {
         const bool three = pred.param_count == 3;
         // a line between two known hexes: its steps are known, the answer is a formula
@@ -1472,6 +1482,15 @@ std::uint64_t mul_sat(std::uint64_t a, std::uint64_t b) {
 }
 }  // namespace
 
+std::uint64_t symbolic::line_predicate_cost(id pred, std::uint64_t places) {
+    if (busy_.count(pred)) return 1;
+    busy_.insert(pred);
+    const std::uint64_t body = std::max<std::uint64_t>(1, unfold_cost(rs.quantities.at(pred).expr));
+    busy_.erase(pred);
+    // past the budget the search is any value, which costs one
+    return unfold_limit != 0 && mul_sat(places, body) > unfold_limit ? 1 : body;
+}
+
 z3::expr symbolic::cut_value(const std::string& what, id type) {
     ++cuts;
     approximations.insert(what + ": any value (--unfold-limit " + std::to_string(unfold_limit) + ")");
@@ -1606,20 +1625,11 @@ std::uint64_t symbolic::unfold_cost(id n) {
                     if (t == ir::no_id || rs.types.at(t).kind != ir::type_kind::node) break;
                     const ir::map& m = rs.maps.at(rs.types.at(t).ref);
                     const ir::derived& pred = rs.quantities.at(static_cast<id>(nd.value));
-                    std::uint64_t places = m.nodes.size();
-                    if (pred.param_count == 2 && static_cast<ir::builtin>(nd.ref) == ir::builtin::path_exists) {
-                        places = 0;
-                        for (const ir::map_node& x : m.nodes) places += x.neighbours.size();
-                    }
+                    const std::uint64_t places = m.nodes.size();
                     // a predicate of locations only is encoded once per state, shared by
-                    // every search there: a search costs its places; a line's predicate of
-                    // three (the line's ends) is encoded anew for each
-                    std::uint64_t body = 1;
-                    if (pred.param_count == 3 && !busy_.count(static_cast<id>(nd.value))) {
-                        busy_.insert(static_cast<id>(nd.value));
-                        body = std::max<std::uint64_t>(1, unfold_cost(pred.expr));
-                        busy_.erase(static_cast<id>(nd.value));
-                    }
+                    // every search there: a search costs one per location (as any value did);
+                    // a line's predicate of three (the line's ends) is encoded anew for each
+                    const std::uint64_t body = pred.param_count == 3 ? line_predicate_cost(static_cast<id>(nd.value), places) : 1;
                     c = add_sat(c, mul_sat(places, body));
                     break;
                 }

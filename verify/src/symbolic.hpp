@@ -435,6 +435,9 @@ private:
         bool exact = true;
     };
     std::map<id, place_values> search_places_;
+    // The cost of a line's predicate of three at one hex (encoded anew per line), or 1 where
+    // places × that is past the unfolding budget (the line is then any value).
+    std::uint64_t line_predicate_cost(id pred, std::uint64_t places);
     std::vector<unsigned> search_places_store_;
     static constexpr std::int64_t max_distance_matrix = 128;  // areas: 16 384 entries at most
     std::map<id, z3::expr> distance_tables_;
