@@ -14,6 +14,8 @@ for f in "$here"/*/*.wph; do
   line=$(grep -m1 '^// expect:' "$f" | sed 's|^// expect: *||')
   if [ "$kind" = clean ]; then
     [ "$line" = nothing ] || { echo "$f: a clean file must say 'expect: nothing'"; status=1; }
+  elif [ "$kind" = accepted ]; then
+    case "${line%% *}" in accepted|stale-accept) ;; *) echo "$f: an accepted file expects 'accepted …' or 'stale-accept …'"; status=1 ;; esac
   else
     [ "${line%% *}" = "$kind" ] || { echo "$f: expect kind '${line%% *}' is not its folder '$kind'"; status=1; }
     for subject in ${line#* }; do
