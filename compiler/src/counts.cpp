@@ -146,6 +146,10 @@ typed body_checker::dice_count_expr(const dsl::expr& e) {
                            "): give it a type from 0 or write `max(e, 0)`");
         return {};
     }
+    if (c.hi && *c.hi == 0) {
+        cx_.sink.error(dsl::diag_kind::bad_dice, e.args[0].where, "a count of dice that is always 0: this rolls nothing");
+        return {};
+    }
     if (!c.hi) {
         cx_.sink.error(dsl::diag_kind::bad_dice, e.args[0].where,
                        "a count of dice with no upper limit the compiler can see: give it a bounded type or write `min(e, N)`");

@@ -254,6 +254,7 @@ std::string game::statement_owner(ir::id n) const {
     for (const ir::procedure& p : rs_.procedures) consider("procedure " + p.name, p.prov);
     for (const ir::action& a : rs_.actions) consider("action " + a.name, a.prov);
     for (const ir::table& t : rs_.tables) consider("table " + t.name, t.prov);
+    for (const ir::roll& r : rs_.rolls) consider("roll " + r.name, r.prov);
     if (best.empty())
         for (const ir::sequence& q : rs_.sequences) consider("sequence " + q.name, q.prov);
     return best.empty() ? "statement" : best;
