@@ -113,7 +113,8 @@ typed body_checker::range_expr(const dsl::expr& e, bool choice) {
     if (!ok) return {};
     const bool constant = cx_.rs.nodes[lo.node].code == ir::op::const_int && cx_.rs.nodes[hi.node].code == ir::op::const_int;
     if (*l.lo > *h.hi) {
-        const std::string why = constant ? "" : " (its low end is at least " + std::to_string(*l.lo) + ", its high end at most " +
+        const std::string why = constant ? " (" + std::to_string(*l.lo) + " is above " + std::to_string(*h.hi) + ")"
+                                         : " (its low end is at least " + std::to_string(*l.lo) + ", its high end at most " +
                                                     std::to_string(*h.hi) + ")";
         cx_.sink.error(dsl::diag_kind::bad_range, e.where,
                        (choice ? std::string("a choice of a number from an empty range") : std::string("an empty range")) + why);
