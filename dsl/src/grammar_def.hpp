@@ -1146,7 +1146,8 @@ auto const dice_lit_def = spanned[raw[lexeme[+digit >> WP_P("d") >>
                                                         -WP_P("-") >> +digit >> WP_P("]"))) >>
                                              !ident_char]][dice_lit_f{}]];
 // The faces of `(e)dM`, written right after the `)` (no space: `(e) d6` is not a dice term).
-auto const dice_suffix = raw[x3::no_skip[x3::lit('d') >> (+digit | (x3::lit('[') >> -x3::lit('-') >> +digit >> x3::lit("..") >>
+// (raw inside no_skip: raw alone would skip spaces before the `d`)
+auto const dice_suffix = x3::no_skip[raw[x3::lit('d') >> (+digit | (x3::lit('[') >> -x3::lit('-') >> +digit >> x3::lit("..") >>
                                                                  -x3::lit('-') >> +digit >> x3::lit(']'))) >>
                                        !ident_char]];
 // Where a set is read (`choose … in`, `for each … in`, aggregates): an expression or a range.
