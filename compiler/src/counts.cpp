@@ -45,7 +45,7 @@ limits limits_of(const context& cx, ir::id n) {
     auto lesser = [](std::int64_t a, std::int64_t b) { return std::min(a, b); };
     auto greater = [](std::int64_t a, std::int64_t b) { return std::max(a, b); };
     switch (nd.code) {
-        case ir::op::const_int: return {nd.value, nd.value};
+        case ir::op::const_int: return {tame(nd.value), tame(nd.value)};
         case ir::op::builtin: {
             const auto b = static_cast<ir::builtin>(nd.ref);
             if ((b == ir::builtin::min || b == ir::builtin::max) && nd.child_count == 2) {
@@ -56,7 +56,7 @@ limits limits_of(const context& cx, ir::id n) {
             if (b == ir::builtin::abs && nd.child_count == 1) {
                 const limits a = kid(0);
                 limits r{0, std::nullopt};
-                if (a.lo && a.hi) r.hi = std::max(*a.hi < 0 ? -*a.hi : *a.hi, *a.lo < 0 ? -*a.lo : *a.lo);
+                if (a.lo && a.hi) r.hi = tame(std::max(*a.hi < 0 ? -wide(*a.hi) : wide(*a.hi), *a.lo < 0 ? -wide(*a.lo) : wide(*a.lo)));
                 if (a.lo && *a.lo >= 0) r.lo = a.lo;
                 return r;
             }
@@ -64,7 +64,7 @@ limits limits_of(const context& cx, ir::id n) {
         }
         case ir::op::neg: {
             const limits a = kid(0);
-            return {a.hi ? std::optional<std::int64_t>(-*a.hi) : std::nullopt, a.lo ? std::optional<std::int64_t>(-*a.lo) : std::nullopt};
+            return {a.hi ? tame(-wide(*a.hi)) : std::nullopt, a.lo ? tame(-wide(*a.lo)) : std::nullopt};
         }
         case ir::op::add:
         case ir::op::sub: {
@@ -120,9 +120,9 @@ typed body_checker::range_expr(const dsl::expr& e, bool choice) {
                        (choice ? std::string("a choice of a number from an empty range") : std::string("an empty range")) + why);
         return {};
     }
-    if (*h.hi - *l.lo >= 10000) {
+    if (wide(*h.hi) - *l.lo >= 10000) {
         cx_.sink.error(dsl::diag_kind::bad_range, e.where,
-                       "this range can hold " + std::to_string(*h.hi - *l.lo + 1) + " numbers (from " + std::to_string(*l.lo) +
+                       "this range can hold " + (wide(*h.hi) - *l.lo < far ? std::to_string(*h.hi - *l.lo + 1) : std::string("too many")) + " numbers (from " + std::to_string(*l.lo) +
                            " to " + std::to_string(*h.hi) + "); a range holds at most 10000");
         return {};
     }
