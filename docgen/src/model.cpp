@@ -264,6 +264,16 @@ struct builder {
             std::vector<cell> head{cell{{bold("Dice")}, align::left}, cell{{bold("Totals")}, align::left},
                                    cell{{bold("Average")}, align::right}};
             for (const threshold& th : ths) head.push_back(cell{{bold(threshold_text(th))}, align::right});
+            // the rows of each one-key table read with this roll (integer rows, no clamp)
+            std::vector<const ir::table_row*> rows;
+            for (ir::id tb : tables_reading(id)) {
+                const ir::table& t = rs.tables[tb];
+                if (t.keys.size() != 1 || t.keys[0].has_clamp || t.row_map.kind != ir::key_range_kind::integer) continue;
+                for (const ir::table_row& row : t.rows) {
+                    rows.push_back(&row);
+                    head.push_back(cell{{bold(title_of(t.name) + " " + (row.label.empty() ? row.key.text : row.label))}, align::right});
+                }
+            }
             // every total's chance, when each count has few enough totals to list
             bool each = true;
             for (const auto& kd : odds.by_count) each = each && kd.second.weights.size() <= 13;
@@ -283,6 +293,7 @@ struct builder {
                     if (th.code == ir::op::ne) c.ways = c.total - c.ways;
                     row.push_back(cell{{text(percent_text(c))}, align::right});
                 }
+                for (const ir::table_row* tr : rows) row.push_back(cell{{text(percent_text(chance_in(d, 0, tr->key)))}, align::right});
                 if (each) {
                     std::string list;
                     for (std::size_t w = 0; w < d.weights.size(); ++w)
