@@ -24,6 +24,29 @@ std::optional<std::int64_t> tame(wide v) {
     return static_cast<std::int64_t>(v);
 }
 
+// The most elements set expression n can hold, when the compiler can see it: a zone holds at
+// most every copy of its kind, the players at most the ruleset's seats, a range its span.
+std::optional<std::int64_t> set_bound(const context& cx, ir::id n) {
+    const ir::node& nd = cx.rs.nodes[n];
+    if (nd.type >= cx.rs.types.size()) return std::nullopt;
+    const ir::type& t = cx.type_at(nd.type);
+    if (t.kind == ir::type_kind::zone && t.ref < cx.rs.entity_kinds.size()) {
+        const ir::entity_kind& k = cx.rs.entity_kinds[t.ref];
+        if (k.entity_count == 0) return std::nullopt;  // not laid out yet: no limit claimed
+        std::int64_t copies = 0;
+        for (std::uint32_t i = 0; i < k.entity_count && k.first_entity + i < cx.rs.entities.size(); ++i)
+            copies += cx.rs.entities[k.first_entity + i].count;
+        return copies;
+    }
+    if (t.kind != ir::type_kind::list_of || t.value >= cx.rs.types.size()) return std::nullopt;
+    const ir::type& el = cx.type_at(t.value);
+    if (nd.code == ir::op::range && el.kind == ir::type_kind::range) return el.hi - el.lo + 1;
+    if (el.kind == ir::type_kind::player && cx.rs.max_players > 0 &&
+        (nd.code == ir::op::builtin || nd.code == ir::op::type_members))
+        return cx.rs.max_players;
+    return std::nullopt;
+}
+
 // The limits of node n: constants, bounded types, and min/max/+/-/*/neg/abs/if of those.
 limits limits_of(const context& cx, ir::id n) {
     const ir::node& nd = cx.rs.nodes[n];
@@ -52,6 +75,10 @@ limits limits_of(const context& cx, ir::id n) {
                 const limits a = kid(0), c = kid(1);
                 if (b == ir::builtin::min) return {both(a.lo, c.lo, lesser), either(a.hi, c.hi, lesser)};
                 return {either(a.lo, c.lo, greater), both(a.hi, c.hi, greater)};
+            }
+            if ((b == ir::builtin::count || b == ir::builtin::size) && nd.child_count == 1) {
+                if (const auto most = set_bound(cx, cx.rs.children[nd.first_child])) return {0, most};
+                return {0, std::nullopt};
             }
             if (b == ir::builtin::abs && nd.child_count == 1) {
                 const limits a = kid(0);
@@ -83,6 +110,9 @@ limits limits_of(const context& cx, ir::id n) {
             const wide p[4] = {wide(*a.lo) * *c.lo, wide(*a.lo) * *c.hi, wide(*a.hi) * *c.lo, wide(*a.hi) * *c.hi};
             return {tame(*std::min_element(p, p + 4)), tame(*std::max_element(p, p + 4))};
         }
+        case ir::op::count:
+            if (const auto most = set_bound(cx, cx.rs.children[nd.first_child])) return {0, most};
+            return {0, std::nullopt};
         case ir::op::cond: {
             const limits a = kid(1), c = kid(2);
             return {both(a.lo, c.lo, lesser), both(a.hi, c.hi, greater)};
