@@ -159,11 +159,22 @@ struct checker {
                     const dice_term& d = rs.dice_terms[x.ref];
                     if (x.value < 0 || x.value > d.count) fail(path + ".value", "the lower limit of a dice count must be 0 up to its upper limit");
                     if (d.low > d.high) fail(ref, "a dice term with no faces");
+                    // every count's outcomes listable, as the compiler requires (the engine lists them)
+                    const auto faces = static_cast<std::uint64_t>(d.high - d.low + 1);
+                    std::uint64_t total = 1;
+                    for (std::int64_t k = 0; k < d.count; ++k) {
+                        if (k >= 1000 || (faces > 1 && total > (std::uint64_t{1} << 62) / faces))
+                            fail(ref, "a counted dice term of up to " + std::to_string(d.count) + " dice has too many outcomes to list");
+                        total *= faces;
+                    }
                     break;
                 }
                 case op::range:
                     if (x.type >= rs.types.size() || rs.types[x.type].kind != type_kind::list_of)
                         fail(path + ".type", "a range is a list of numbers");
+                    if (const id el = rs.types[x.type].value; el >= rs.types.size() || rs.types[el].kind != type_kind::range ||
+                                                              rs.types[el].lo > rs.types[el].hi || rs.types[el].hi - rs.types[el].lo >= 10000)
+                        fail(path + ".type", "a range's numbers are a bounded span of at most 10000");
                     break;
                 case op::global: case op::player_field: case op::entity_field: slot_read(path, x); break;
                 case op::zone: {

@@ -129,4 +129,27 @@ TEST_CASE("counts: ranges and counted dice survive the IR's JSON, and a bad coun
     REQUIRE(changed);
     CHECK_FALSE(ir::from_json(bad, error).has_value());
     CHECK(error.message.find("lower limit of a dice count") != std::string::npos);
+
+    // a counted term of 9000 d6: too many outcomes for the engine to list (it would not finish)
+    nlohmann::json many = once;
+    changed = false;
+    for (auto& n : many["nodes"])
+        if (n["op"] == "dice-count" && !changed) {
+            many["dice_terms"][n["ref"].get<std::size_t>()]["count"] = 9000;
+            changed = true;
+        }
+    REQUIRE(changed);
+    CHECK_FALSE(ir::from_json(many, error).has_value());
+    CHECK(error.message.find("too many outcomes to list") != std::string::npos);
+
+    // a range whose numbers are not a bounded span
+    nlohmann::json wide = once;
+    changed = false;
+    for (auto& n : wide["nodes"])
+        if (n["op"] == "range" && !changed) {
+            n["type"] = 2;  // int
+            changed = true;
+        }
+    REQUIRE(changed);
+    CHECK_FALSE(ir::from_json(wide, error).has_value());
 }
