@@ -29,6 +29,7 @@ bool writer::chancy(id n) {
     bool c = false;
     switch (N(n).code) {
         case op::dice:
+        case op::dice_count:
         case op::roll:
         case op::lookup: c = true; break;
         case op::quantity: c = chancy_quantity(N(n).ref); break;
@@ -148,6 +149,10 @@ std::string writer::set_capacity(id n) const {
         return "WP_MAXP";
     }
     if (nd.code == op::type_members) return type_capacity(n, nd.ref);
+    if (nd.code == op::range) {
+        const ir::type& el = rs_.types.at(rs_.types.at(nd.type).value);
+        return std::to_string(std::max<std::int64_t>(1, el.hi - el.lo + 1));
+    }
     refuse(n, std::string("this kind of set (") + ir::name_of(nd.code) + ")");
 }
 
@@ -161,6 +166,17 @@ std::string writer::for_set(id n, const std::string& var, const std::string& bod
                size + "; ++" + i + ") { " + var + " = " + it + "[" + i + "]; " + body + " } }";
     }
     const std::string i = fresh("i");
+    if (nd.code == op::range) {
+        // lo..hi within the span the compiler saw (engine: interp::push_set)
+        const ir::type& el = rs_.types.at(rs_.types.at(nd.type).value);
+        const std::string lo = fresh("lo"), hi = fresh("hi");
+        return "{ const i64 " + lo + " = " + E(child(n, 0)) + "; const i64 " + hi + " = " + E(child(n, 1)) + "; if (" + lo +
+               " <= " + hi + " && (" + lo + " < " + num(el.lo) + " || " + hi + " > " + num(el.hi) + ")) fail(" + where(n) +
+               ", \"the range \" + std::to_string(" + lo + ") + \"..\" + std::to_string(" + hi + ") + " +
+               quoted(" reaches past " + std::to_string(el.lo) + ".." + std::to_string(el.hi) + ", the span its ends can have (" +
+                      g_.statement_owner(n) + ")") +
+               "); for (i64 " + i + " = " + lo + "; " + i + " <= " + hi + "; ++" + i + ") { " + var + " = " + i + "; " + body + " } }";
+    }
     if (nd.code == op::local && kind_of(n) == type_kind::list_of) {
         const std::string h = fresh("h");
         return "{ const i64 " + h + " = l" + std::to_string(nd.ref) + "; if (" + h + " < 0) fail(" + where(n) +
@@ -287,6 +303,22 @@ std::string writer::E(id n) {
                 return "(" + num(d.min) + " + static_cast<i64>(s.r.below(" + std::to_string(d.total) + "ULL)))";
             return "chance(s, " + num(d.min) + ", " + weights(d.weights) + ", " + std::to_string(d.weights.size()) + ", " +
                    std::to_string(d.total) + "ULL)";
+        }
+        case op::dice_count: {
+            // the distribution of each count k (engine: game::dice_by_count), as weight tables
+            const std::vector<ir::distribution>& by = g_.dice_by_count.at(nd.ref);
+            std::vector<std::string> w{"nullptr"}, sizes{"0"}, totals{"1ULL"};
+            for (std::size_t k = 1; k < by.size(); ++k) {
+                w.push_back(weights(by[k].weights));
+                sizes.push_back(std::to_string(by[k].weights.size()));
+                totals.push_back(std::to_string(by[k].total) + "ULL");
+            }
+            const std::string tw = fresh("dcw"), tn = fresh("dcn"), tt = fresh("dct");
+            write_array(consts_, "std::uint64_t* const", tw, w, "nullptr");
+            write_array(consts_, "std::size_t", tn, sizes);
+            write_array(consts_, "std::uint64_t", tt, totals);
+            return "dice_count(s, " + at(n) + ", " + E(child(n, 0)) + ", " + std::to_string(by.size() - 1) + ", " +
+                   num(rs_.dice_terms.at(nd.ref).low) + ", " + tw + ", " + tn + ", " + tt + ")";
         }
         case op::global:
         case op::player_field:

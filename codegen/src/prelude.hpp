@@ -207,6 +207,17 @@ inline void zshuffle(S& s, i64 z) {
     return lo + static_cast<i64>(n) - 1;
 }
 
+// `(e)dM`: c dice, one chance event for their total, from the tables of each count's
+// distribution (engine: interp::dice_count).
+inline i64 dice_count(S& s, const char* where, const char* owner, i64 c, i64 most, i64 low, const std::uint64_t* const* w,
+                      const std::size_t* n, const std::uint64_t* total) {
+    if (c < 0) fail(where, "a negative count of dice (" + std::to_string(c) + ") (" + owner + ")");
+    if (c > most)
+        fail(where, "a count of dice (" + std::to_string(c) + ") above its limit " + std::to_string(most) + " (" + owner + ")");
+    if (c == 0) return 0;
+    return chance(s, c * low, w[c], n[c], total[c]);
+}
+
 // A decision of `player` among n options, by the random agent; false (the game stops) at the
 // decision limit.
 [[gnu::always_inline]] inline bool decision_allowed(S& s) {

@@ -169,6 +169,9 @@ private:
                    const std::vector<dsl::expr>& args);
     typed binary_expr(const dsl::expr& e);
     typed aggregate_expr(const dsl::expr& e);
+    // counts.cpp: `lo..hi` as a set (`choice`: of `choose`, for its message) and `(e)dM`.
+    typed range_expr(const dsl::expr& e, bool choice);
+    typed dice_count_expr(const dsl::expr& e);
     ir::id element_type(ir::id collection) const;  // of a list or zone, error_type otherwise
     ir::id stmt(const dsl::stmt& s);
     ir::id lvalue_assign(const dsl::stmt& s);

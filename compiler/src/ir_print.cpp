@@ -112,6 +112,13 @@ struct printer {
                 if (d.low == 1) return std::to_string(d.count) + "d" + std::to_string(d.high);
                 return std::to_string(d.count) + "d[" + std::to_string(d.low) + ".." + std::to_string(d.high) + "]";
             }
+            case op::dice_count: {
+                if (x.ref >= rs.dice_terms.size()) return "(?)d?";
+                const dice_term& d = rs.dice_terms[x.ref];
+                if (d.low == 1) return "(" + kid(0) + ")d" + std::to_string(d.high);
+                return "(" + kid(0) + ")d[" + std::to_string(d.low) + ".." + std::to_string(d.high) + "]";
+            }
+            case op::range: return kid(0) + ".." + kid(1);
             case op::local: return local_name(x.ref);
             case op::global: return named(rs.slots, x.ref);
             case op::player_field: case op::entity_field: return kid(0) + "." + named(rs.slots, x.ref);

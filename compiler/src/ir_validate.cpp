@@ -91,6 +91,10 @@ struct checker {
             case op::player_field: case op::entity_field: case op::attribute: case op::record_field:
             case op::node_attribute: case op::neg: case op::not_: case op::block: case op::let: case op::shuffle:
                 return 1;
+            case op::dice_count:
+                return 1;
+            case op::range:
+                return 2;
             case op::index: case op::add: case op::sub: case op::mul: case op::div: case op::mod: case op::eq:
             case op::ne: case op::lt: case op::le: case op::gt: case op::ge: case op::in: case op::and_:
             case op::or_: case op::any: case op::all: case op::count: case op::sum: case op::min: case op::max:
@@ -150,6 +154,28 @@ struct checker {
                     if (x.ref > 2) fail(ref, "end-game timing must be 0, 1 or 2");
                     break;
                 case op::dice: index(ref, x.ref, rs.dice_terms, "dice term"); break;
+                case op::dice_count: {
+                    index(ref, x.ref, rs.dice_terms, "dice term");
+                    const dice_term& d = rs.dice_terms[x.ref];
+                    if (x.value < 0 || x.value > d.count) fail(path + ".value", "the lower limit of a dice count must be 0 up to its upper limit");
+                    if (d.low > d.high) fail(ref, "a dice term with no faces");
+                    // every count's outcomes listable, as the compiler requires (the engine lists them)
+                    const auto faces = static_cast<std::uint64_t>(d.high - d.low + 1);
+                    std::uint64_t total = 1;
+                    for (std::int64_t k = 0; k < d.count; ++k) {
+                        if (k >= 1000 || (faces > 1 && total > (std::uint64_t{1} << 62) / faces))
+                            fail(ref, "a counted dice term of up to " + std::to_string(d.count) + " dice has too many outcomes to list");
+                        total *= faces;
+                    }
+                    break;
+                }
+                case op::range:
+                    if (x.type >= rs.types.size() || rs.types[x.type].kind != type_kind::list_of)
+                        fail(path + ".type", "a range is a list of numbers");
+                    if (const id el = rs.types[x.type].value; el >= rs.types.size() || rs.types[el].kind != type_kind::range ||
+                                                              rs.types[el].lo > rs.types[el].hi || rs.types[el].hi - rs.types[el].lo >= 10000)
+                        fail(path + ".type", "a range's numbers are a bounded span of at most 10000");
+                    break;
                 case op::global: case op::player_field: case op::entity_field: slot_read(path, x); break;
                 case op::zone: {
                     index(ref, x.ref, rs.zones, "zone");

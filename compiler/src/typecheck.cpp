@@ -300,6 +300,8 @@ typed body_checker::expr(const dsl::expr& e, ir::id expected) {
             return {emit(ir::op::cond, t, 0, ir::no_id, {c.node, a.node, b.node}, e.where), t};
         }
         case dsl::expr_kind::aggregate: return aggregate_expr(e);
+        case dsl::expr_kind::range: return range_expr(e, false);
+        case dsl::expr_kind::dice_count: return dice_count_expr(e);
     }
     return {};
 }
@@ -1105,7 +1107,13 @@ ir::id body_checker::stmt(const dsl::stmt& s) {
         }
         case dsl::stmt_kind::choose: {
             if (s.exprs.size() != 3) return ir::no_id;
-            typed set = expr(s.exprs[0]);
+            const bool one_of = s.word == "one" || s.word.empty();
+            if (!one_of && s.exprs[0].kind == dsl::expr_kind::range) {
+                cx_.sink.error(dsl::diag_kind::type_mismatch, s.exprs[0].where,
+                               "`choose " + s.word + "` picks from a zone or a list; a range `lo..hi` is only for choosing one number");
+                return ir::no_id;
+            }
+            typed set = s.exprs[0].kind == dsl::expr_kind::range ? range_expr(s.exprs[0], true) : expr(s.exprs[0]);
             ir::id el = error_type;
             if (set.ok()) {
                 el = element_type(set.type);

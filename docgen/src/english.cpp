@@ -154,6 +154,12 @@ std::optional<std::int64_t> static_value(const ir::ruleset& rs, ir::id n) {
 
 // ---------------------------------------------------------------- expressions
 
+std::string english::range_words(ir::id range) const {
+    const auto kids = ir::children_of(rs_, range);
+    if (kids.size() != 2) return "?";
+    return "from " + expr(kids[0]) + " to " + expr(kids[1]);
+}
+
 std::string english::local_name(ir::id l) const {
     if (auto it = renamed_.find(l); it != renamed_.end()) return it->second;
     return l < frame_.size() ? frame_[l].name : "?";
@@ -245,6 +251,13 @@ std::string english::expr(ir::id n) const {
             const ir::dice_term& d = rs_.dice_terms[x.ref];
             return std::to_string(d.count) + "d" + (d.low == 1 ? std::to_string(d.high) : "[" + std::to_string(d.low) + ".." + std::to_string(d.high) + "]");
         }
+        case ir::op::dice_count: {
+            if (x.ref >= rs_.dice_terms.size()) return "?";
+            const ir::dice_term& d = rs_.dice_terms[x.ref];
+            return "as many " + (d.low == 1 ? "d" + std::to_string(d.high) : "d[" + std::to_string(d.low) + ".." + std::to_string(d.high) + "]") +
+                   " as " + kid(0);
+        }
+        case ir::op::range: return "the numbers from " + kid(0) + " to " + kid(1);
         case ir::op::local: return local_name(x.ref);
         case ir::op::global: return named(rs_.slots);
         case ir::op::player_field: case ir::op::entity_field:
@@ -493,7 +506,8 @@ std::string english::statement(ir::id n, std::vector<ir::id>* nested) const {
                     return "move every " + what + " in " + kid(0) + " to " + expr(mk[2]);
                 }
             }
-            std::string s = "for each " + local_name(x.ref) + " in " + kid(0);
+            const bool numbers = !kids.empty() && rs_.nodes[kids[0]].code == ir::op::range;
+            std::string s = "for each " + local_name(x.ref) + (numbers ? " " : " in ") + (numbers ? range_words(kids[0]) : kid(0));
             if (present(1)) s += " starting with " + kid(1);
             return s + ": " + sub(2);
         }
@@ -506,9 +520,13 @@ std::string english::statement(ir::id n, std::vector<ir::id>* nested) const {
         case ir::op::reshuffle: return "shuffle " + kid(0) + " into " + kid(1);
         case ir::op::choose_one: case ir::op::choose_subset: case ir::op::choose_order: {
             std::string s = present(1) ? kid(1) + " chooses " : "choose ";
-            s += x.code == ir::op::choose_one ? local_name(x.ref) + " from "
-                 : x.code == ir::op::choose_subset ? "some " + local_name(x.ref) + " from " : "the order of " + local_name(x.ref) + " in ";
-            s += kid(0);
+            if (x.code == ir::op::choose_one && !kids.empty() && rs_.nodes[kids[0]].code == ir::op::range) {
+                s += "a number " + local_name(x.ref) + " " + range_words(kids[0]);
+            } else {
+                s += x.code == ir::op::choose_one ? local_name(x.ref) + " from "
+                     : x.code == ir::op::choose_subset ? "some " + local_name(x.ref) + " from " : "the order of " + local_name(x.ref) + " in ";
+                s += kid(0);
+            }
             if (present(2)) s += " where " + kid(2);
             return s + ": " + sub(3);
         }

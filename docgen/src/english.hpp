@@ -56,6 +56,7 @@ private:
     std::string operand(ir::id n, ir::op parent) const;
     std::string owner_field(ir::id owner_node, const std::string& field) const;
     std::string local_name(ir::id l) const;
+    std::string range_words(ir::id range) const;  // "from 0 to k"
     std::string statement(ir::id n, std::vector<ir::id>* nested) const;
     std::string body(ir::id n, std::vector<ir::id>* nested) const;
     std::string args(ir::id n, std::size_t from = 0) const;

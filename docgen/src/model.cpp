@@ -244,6 +244,69 @@ struct builder {
             modifier_lines(mods, 1);
         }
         success_odds();
+        counted_odds_grids();
+    }
+
+    // A roll of dice counted at run time: one row per count, its totals, average and the
+    // chance of each threshold the rules compare it with (exact, before modifiers).
+    void counted_odds_grids() {
+        for (std::size_t i = 0; i < rs.rolls.size(); ++i) {
+            const auto id = static_cast<ir::id>(i);
+            const ir::roll& r = rs.rolls[i];
+            if (r.linear) continue;
+            const counted_odds odds = counted_distributions(rs, id);
+            if (odds.by_count.empty()) continue;
+            grid g;
+            g.caption = "Odds of " + title_of(r.name) + " by the number of dice";
+            g.anchor = anchors_text(r.prov);
+            std::vector<threshold> ths;
+            if (auto it = thresholds.find(id); it != thresholds.end()) ths = it->second;
+            std::vector<cell> head{cell{{bold("Dice")}, align::left}, cell{{bold("Totals")}, align::left},
+                                   cell{{bold("Average")}, align::right}};
+            for (const threshold& th : ths) head.push_back(cell{{bold(threshold_text(th))}, align::right});
+            // the rows of each one-key table read with this roll (integer rows, no clamp)
+            std::vector<const ir::table_row*> rows;
+            for (ir::id tb : tables_reading(id)) {
+                const ir::table& t = rs.tables[tb];
+                if (t.keys.size() != 1 || t.keys[0].has_clamp || t.row_map.kind != ir::key_range_kind::integer) continue;
+                for (const ir::table_row& row : t.rows) {
+                    rows.push_back(&row);
+                    head.push_back(cell{{bold(title_of(t.name) + " " + (row.label.empty() ? row.key.text : row.label))}, align::right});
+                }
+            }
+            // every total's chance, when each count has few enough totals to list
+            bool each = true;
+            for (const auto& kd : odds.by_count) each = each && kd.second.weights.size() <= 13;
+            if (each) head.push_back(cell{{bold("Each total")}, align::left});
+            g.header.push_back(std::move(head));
+            for (const auto& [k, d] : odds.by_count) {
+                long double sum = 0;
+                for (std::size_t w = 0; w < d.weights.size(); ++w)
+                    sum += static_cast<long double>(d.weights[w]) * static_cast<long double>(d.min + static_cast<std::int64_t>(w));
+                char average[32];
+                std::snprintf(average, sizeof average, "%.1Lf", sum / static_cast<long double>(d.total));
+                std::vector<cell> row{cell{{text(number(k))}, align::left},
+                                      cell{{text(d.min == d.max ? number(d.min) : range_text(d.min, d.max))}, align::left},
+                                      cell{{text(average)}, align::right}};
+                for (const threshold& th : ths) {
+                    chance c = chance_in(d, 0, threshold_range(th));
+                    if (th.code == ir::op::ne) c.ways = c.total - c.ways;
+                    row.push_back(cell{{text(percent_text(c))}, align::right});
+                }
+                for (const ir::table_row* tr : rows) row.push_back(cell{{text(percent_text(chance_in(d, 0, tr->key)))}, align::right});
+                if (each) {
+                    std::string list;
+                    for (std::size_t w = 0; w < d.weights.size(); ++w)
+                        list += (w ? ", " : "") + number(d.min + static_cast<std::int64_t>(w)) + ": " + percent_text({d.weights[w], d.total});
+                    row.push_back(cell{{text(list)}, align::left});
+                }
+                g.rows.push_back(std::move(row));
+            }
+            g.notes.push_back("The number of dice is " + english(rs, r.locals).expr(odds.count) + ".");
+            if (!modifiers_of(rs, ir::target_kind::roll, id).empty()) g.notes.push_back("Before modifiers.");
+            g.notes.push_back("Exact odds from the dice; percentages rounded to one decimal.");
+            add(std::move(g));
+        }
     }
 
     // One grid per span of net modifiers: the chance each compared roll reaches its threshold.

@@ -34,6 +34,85 @@ chance chance_in(const ir::distribution& d, std::int64_t shift, const ir::key_ra
     return c;
 }
 
+namespace {
+
+struct signed_term {
+    std::int64_t count = 0, low = 1, high = 6;
+    bool negative = false;
+};
+
+// The terms of a sum of dice and whole numbers: false when `n` is something else. The one
+// counted term goes to *counted (a second is "something else").
+bool sum_terms(const ir::ruleset& rs, ir::id n, bool negative, std::vector<signed_term>& fixed, std::int64_t& constant,
+               ir::id& counted, bool& counted_negative) {
+    const ir::node& x = rs.nodes.at(n);
+    const auto kids = ir::children_of(rs, n);
+    switch (x.code) {
+        case ir::op::const_int: constant += negative ? -x.value : x.value; return true;
+        case ir::op::dice: {
+            const ir::dice_term& d = rs.dice_terms.at(x.ref);
+            fixed.push_back({d.count, d.low, d.high, negative});
+            return true;
+        }
+        case ir::op::dice_count:
+            if (counted != ir::no_id) return false;
+            counted = n;
+            counted_negative = negative;
+            return true;
+        case ir::op::neg: return sum_terms(rs, kids[0], !negative, fixed, constant, counted, counted_negative);
+        case ir::op::add:
+        case ir::op::sub:
+            return sum_terms(rs, kids[0], negative, fixed, constant, counted, counted_negative) &&
+                   sum_terms(rs, kids[1], x.code == ir::op::sub ? !negative : negative, fixed, constant, counted, counted_negative);
+        default: return false;
+    }
+}
+
+// Adds `t` (its dice one at a time) to the distribution d; false past 2^62 outcomes.
+bool convolve(ir::distribution& d, const signed_term& t) {
+    const auto faces = static_cast<std::uint64_t>(t.high - t.low + 1);
+    for (std::int64_t i = 0; i < t.count; ++i) {
+        if (d.total > (std::uint64_t{1} << 62) / faces) return false;
+        std::vector<std::uint64_t> next(d.weights.size() + faces - 1, 0);
+        for (std::size_t a = 0; a < d.weights.size(); ++a)
+            for (std::uint64_t f = 0; f < faces; ++f) next[a + (t.negative ? faces - 1 - f : f)] += d.weights[a];
+        d.weights = std::move(next);
+        d.total *= faces;
+        d.min += t.negative ? -t.high : t.low;
+    }
+    d.max = d.min + static_cast<std::int64_t>(d.weights.size()) - 1;
+    return true;
+}
+
+}  // namespace
+
+counted_odds counted_distributions(const ir::ruleset& rs, ir::id roll) {
+    counted_odds out;
+    const ir::roll& r = rs.rolls.at(roll);
+    std::vector<signed_term> fixed;
+    std::int64_t constant = 0;
+    ir::id counted = ir::no_id;
+    bool negative = false;
+    if (r.expr == ir::no_id || !sum_terms(rs, r.expr, false, fixed, constant, counted, negative) || counted == ir::no_id) return out;
+    const ir::node& c = rs.nodes[counted];
+    const ir::dice_term& d = rs.dice_terms.at(c.ref);
+    out.count = ir::children_of(rs, counted)[0];
+    for (std::int64_t k = c.value; k <= d.count; ++k) {
+        ir::distribution dist;
+        dist.weights = {1};
+        dist.total = 1;
+        dist.min = dist.max = constant;
+        bool ok = convolve(dist, {k, d.low, d.high, negative});
+        for (const signed_term& t : fixed) ok = ok && convolve(dist, t);
+        if (!ok || dist.total > (std::uint64_t{1} << 56)) {  // percentages multiply the ways by 100
+            out.by_count.clear();
+            return out;
+        }
+        out.by_count.emplace_back(k, std::move(dist));
+    }
+    return out;
+}
+
 ir::key_range threshold_range(const threshold& t) {
     ir::key_range k;
     switch (t.code) {

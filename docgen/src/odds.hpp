@@ -46,6 +46,15 @@ struct modifier_span {
 };
 modifier_span odds_span(const ir::ruleset& rs, ir::id roll);
 
+// A roll that is one dice term counted at run time (`(e)dM`) plus fixed dice and whole numbers:
+// its exact distribution for each possible count, before modifiers. Empty by_count when the
+// roll has another shape (two counted terms, products, calls) or too many outcomes to list.
+struct counted_odds {
+    ir::id count = ir::no_id;  // the count's expression (node)
+    std::vector<std::pair<std::int64_t, ir::distribution>> by_count;
+};
+counted_odds counted_distributions(const ir::ruleset& rs, ir::id roll);
+
 // The modifier rules of a roll or quantity, in rule order.
 std::vector<ir::id> modifiers_of(const ir::ruleset& rs, ir::target_kind kind, ir::id target);
 

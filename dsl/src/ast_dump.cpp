@@ -58,6 +58,8 @@ std::string expr_text(const expr& e) {
         case expr_kind::aggregate:
             return "(" + e.text + " " + e.binder.text + (e.args.empty() ? "" : " " + expr_text(e.args[0])) +
                    (e.args.size() < 2 ? "" : " : " + expr_text(e.args[1])) + ")";
+        case expr_kind::range: return "(.." + join_args(e.args) + ")";
+        case expr_kind::dice_count: return "(dice " + e.text + join_args(e.args) + ")";
     }
     return "?";
 }

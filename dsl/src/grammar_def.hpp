@@ -675,6 +675,48 @@ struct fold_fixed_f {  // attribute: right operand
     }
 };
 
+// `lo..hi` where a set is read: attribute is the high end.
+struct range_f {
+    template <typename Ctx>
+    void operator()(Ctx& ctx) const {
+        expr& v = x3::_val(ctx);
+        fold_binary(x3::get<state_tag>(ctx), v, "..", std::move(x3::_attr(ctx)));
+        v.kind = expr_kind::range;
+    }
+};
+
+// `(e)dM` / `(e)d[lo..hi]`: the value so far is the count; attribute is the raw suffix `dM`.
+struct dice_count_f {
+    template <typename Ctx>
+    void operator()(Ctx& ctx) const {
+        auto const& r = x3::_attr(ctx);
+        iterator_type p = r.begin();
+        iterator_type const e = r.end();
+        parse_state const& st = x3::get<state_tag>(ctx);
+        expr& v = x3::_val(ctx);
+        ++p;  // 'd'
+        dice_spec d;
+        if (*p == '[') {
+            ++p;
+            d.low = read_int(p, e);
+            p += 2;  // ".."
+            d.high = read_int(p, e);
+        } else {
+            d.low = 1;
+            d.high = read_int(p, e);
+        }
+        const std::string text(r.begin(), r.end());
+        if (d.high < d.low || (d.low == 1 && d.high == 0))
+            throw semantic_error{diag_kind::bad_dice, r.begin(), e, "`" + text + "` has no faces"};
+        const auto end = static_cast<std::uint32_t>(e - st.base);
+        expr n = make_expr(expr_kind::dice_count, text, span{v.where.file, v.where.begin, end});
+        n.dice = d;
+        n.height = v.height + 1;
+        n.args.push_back(std::move(v));
+        v = std::move(n);
+    }
+};
+
 // `- 3` folds into the literal -3; otherwise a unary node.
 inline expr make_unary(const char* op, expr operand) {
     if (std::strcmp(op, "-") == 0 && operand.kind == expr_kind::integer &&
@@ -955,6 +997,7 @@ WP_RULE(call_or_name_e, expr, "a name")
 WP_RULE(roll_ref, expr, "a roll")
 WP_RULE(args_r, std::vector<expr>, "`(`")
 WP_RULE(aggregate_e, expr, "an aggregate")
+WP_RULE(set_r, expr, "a set or a range `lo..hi`")
 WP_RULE(conditional_e, expr, "an expression")
 WP_RULE(signed_term, expr, "a signed term (`+ e` or `- e`)")
 // types
@@ -1102,6 +1145,13 @@ auto const dice_lit_def = spanned[raw[lexeme[+digit >> WP_P("d") >>
                                              (+digit | (WP_P("[") >> -WP_P("-") >> +digit >> WP_P("..") >>
                                                         -WP_P("-") >> +digit >> WP_P("]"))) >>
                                              !ident_char]][dice_lit_f{}]];
+// The faces of `(e)dM`, written right after the `)` (no space: `(e) d6` is not a dice term).
+// (raw inside no_skip: raw alone would skip spaces before the `d`)
+auto const dice_suffix = x3::no_skip[raw[x3::lit('d') >> (+digit | (x3::lit('[') >> -x3::lit('-') >> +digit >> x3::lit("..") >>
+                                                                 -x3::lit('-') >> +digit >> x3::lit(']'))) >>
+                                       !ident_char]];
+// Where a set is read (`choose … in`, `for each … in`, aggregates): an expression or a range.
+auto const set_r_def = spanned[expr_r[move_val] >> -(WP_P("..") > expr_r)[range_f{}]];
 auto const string_e_def = spanned[string_lit[string_expr_f{}]];
 auto const name_e_def = spanned[ename_r[name_text_f<expr_kind::name>{}]];
 auto const args_r_def = WP_P("(") > -(expr_r[push_self] % comma) > P(")", "`,` or `)`");
@@ -1111,7 +1161,7 @@ auto const roll_ref_def = spanned[name_r[name_text_f<expr_kind::roll>{}] >> -arg
 // `count(x in S : c)` commits at `x in`: `count(S)` is the built-in call.
 auto const aggregate_e_def =
     spanned[(words("an aggregate", "any", "all", "count", "sum", "min", "max")[set_<&expr::text>] >>
-             WP_P("(") >> name_r[set_<&expr::binder>] >> WP_KW("in")) > expr_r[push_<&expr::args>] > WP_P(":") >
+             WP_P("(") >> name_r[set_<&expr::binder>] >> WP_KW("in")) > set_r[push_<&expr::args>] > WP_P(":") >
             expr_r[push_<&expr::args>] > WP_P(")") > eps[const_<&expr::kind, expr_kind::aggregate>]];
 auto const conditional_e_def =
     spanned[WP_KW("if") > expr_r[push_<&expr::args>] > WP_KW("then") > expr_r[push_<&expr::args>] > WP_KW("else") >
@@ -1119,7 +1169,7 @@ auto const conditional_e_def =
 auto const primary_e_def =
     spanned[dice_lit[move_val] | int_lit[move_val] | WP_KW("true")[bool_f{true}] | WP_KW("false")[bool_f{false}] |
             string_e[move_val] | ((WP_KW("option") >> P(".", "`.`", ".")) > name_r[name_text_f<expr_kind::option_ref>{}]) |
-            (WP_KW("roll") >> roll_ref[move_val]) | (WP_P("(") > expr_r[move_val] > WP_P(")")) |
+            (WP_KW("roll") >> roll_ref[move_val]) | (WP_P("(") > expr_r[move_val] > WP_P(")") >> -dice_suffix[dice_count_f{}]) |
             conditional_e[move_val] | aggregate_e[move_val] | call_or_name_e[move_val]];
 auto const signed_term_def = (WP_P("-") > expr_r[signed_neg_f{}]) | (WP_P("+") > expr_r[move_val]) | expr_r[move_val];
 
@@ -1148,7 +1198,7 @@ auto const if_s_def = spanned[WP_KW("if")[stmt_kind_f<stmt_kind::if_else>{}] > e
                               -(WP_KW("else") >
                                 named("`if` or `{`", deeper[if_s][else_if_f{}] | body_r[set_<&stmt::else_body>]))];
 auto const for_s_def = WP_KW("for")[stmt_kind_f<stmt_kind::for_each>{}] > WP_KW("each") > name_r[set_<&stmt::id>] >
-                       WP_KW("in") > expr_r[push_<&stmt::exprs>] > -(WP_KW("from") > expr_r[push_<&stmt::exprs>]) >
+                       WP_KW("in") > set_r[push_<&stmt::exprs>] > -(WP_KW("from") > expr_r[push_<&stmt::exprs>]) >
                        body_r[set_<&stmt::body>];
 auto const repeat_s_def = WP_KW("repeat")[stmt_kind_f<stmt_kind::repeat_until>{}] > body_r[set_<&stmt::body>] >
                           WP_KW("until") > expr_r[push_<&stmt::exprs>] > stmt_end;
@@ -1163,7 +1213,7 @@ auto const zone_s_def =
 auto const choose_s_def =
     WP_KW("choose")[stmt_kind_f<stmt_kind::choose>{}] >
     (words("`subset` or `order`", "subset", "order")[set_<&stmt::word>] | x3::attr(std::string("one"))[set_<&stmt::word>]) > name_r[set_<&stmt::id>] >
-    named("`in` or `of`", WP_KW("in") | WP_KW("of")) > expr_r[push_<&stmt::exprs>] >
+    named("`in` or `of`", WP_KW("in") | WP_KW("of")) > set_r[push_<&stmt::exprs>] >
     ((WP_KW("by") > expr_r[push_<&stmt::exprs>]) | eps[push_none_f{}]) >
     ((WP_KW("where") > expr_r[push_<&stmt::exprs>]) | eps[push_none_f{}]) > body_r[set_<&stmt::body>];
 auto const may_s_def = WP_KW("may")[stmt_kind_f<stmt_kind::may>{}] >
@@ -1437,7 +1487,7 @@ auto const file_r_def = *decl_r[push_<&wp::dsl::file::decls>] > named("a declara
 BOOST_SPIRIT_DEFINE(ident, name_r, ename_r, hexnum_r, node_ref, status_r, string_lit, string_name, section_r, anchor_r,
                     anchors_r)
 BOOST_SPIRIT_DEFINE(expr_r, or_e, and_e, not_e, cmp_e, add_e, mul_e, neg_e, postfix_e, primary_e, cmp_op, add_op, mul_op,
-                    int_lit, sint_lit, dice_lit, string_e, name_e, call_or_name_e, roll_ref, args_r, aggregate_e,
+                    int_lit, sint_lit, dice_lit, string_e, name_e, call_or_name_e, roll_ref, args_r, aggregate_e, set_r,
                     conditional_e, signed_term)
 BOOST_SPIRIT_DEFINE(type_r, base_type, param_r, params_r, binders_r)
 BOOST_SPIRIT_DEFINE(body_r, stmt_r, block_s, let_s, if_s, for_s, repeat_s, while_s, zone_s, choose_s, may_s, invoke_s,

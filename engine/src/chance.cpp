@@ -60,6 +60,25 @@ std::int64_t interp::roll(id r, const std::int64_t* args, std::size_t count) {
     return add_in(ro.expr, "roll", ro.name, v, mod);
 }
 
+// `(e)dM`: as many dice as the count says, one chance event for their total. The count's
+// limits were checked by the compiler; a value outside them (a parameter given a value outside
+// its type) stops the game here.
+std::int64_t interp::dice_count(id n, std::uint32_t fb) {
+    const ir::node& nd = N(n);
+    const std::int64_t c = eval(child(n, 0), fb);
+    const std::vector<ir::distribution>& by = g.dice_by_count.at(nd.ref);
+    if (c < 0) fail(n, "a negative count of dice (" + std::to_string(c) + ") (" + g.statement_owner(n) + ")");
+    if (static_cast<std::uint64_t>(c) >= by.size())
+        fail(n, "a count of dice (" + std::to_string(c) + ") above its limit " + std::to_string(by.size() - 1) + " (" +
+                    g.statement_owner(n) + ")");
+    if (s.probing_) [[unlikely]] {
+        if (const std::optional<std::int64_t> total = take_fixed(s.fixed_dice_, n)) return *total;
+    }
+    if (c == 0) return 0;
+    const ir::distribution& d = by[static_cast<std::size_t>(c)];
+    return chance(d.min, d.weights, d.total);
+}
+
 std::int32_t interp::map_key(const ir::key_map& km, std::int64_t k) {
     if (km.kind == ir::key_range_kind::member) {
         if (k < 0 || static_cast<std::size_t>(k) >= km.dense.size()) return -1;

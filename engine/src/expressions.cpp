@@ -48,6 +48,19 @@ std::size_t interp::push_set(id n, std::uint32_t fb) {
         for (std::size_t i = 0; i < len; ++i) s.scratch_.push_back(s.loop_store_[off + i]);
         return start;
     }
+    if (nd.code == op::range) {
+        // lo..hi: the compiler bounded both ends (the element type's span); a parameter given
+        // a value outside its type can reach past it, which stops the game.
+        const std::int64_t lo = eval(child(n, 0), fb);
+        const std::int64_t hi = eval(child(n, 1), fb);
+        const ir::type& el = rs.types.at(rs.types.at(nd.type).value);
+        if (lo > hi) return start;
+        if (lo < el.lo || hi > el.hi)
+            fail(n, "the range " + std::to_string(lo) + ".." + std::to_string(hi) + " reaches past " + std::to_string(el.lo) +
+                        ".." + std::to_string(el.hi) + ", the span its ends can have (" + g.statement_owner(n) + ")");
+        for (std::int64_t v = lo; v <= hi; ++v) s.scratch_.push_back(v);
+        return start;
+    }
     if (nd.code == op::type_members) {
         const ir::type& t = rs.types.at(nd.ref);
         switch (t.kind) {
@@ -363,6 +376,7 @@ std::int64_t interp::eval_node(id n, std::uint32_t fb) {
             const ir::distribution& d = g.dice[nd.ref];
             return chance(d.min, d.weights, d.total);
         }
+        case op::dice_count: return dice_count(n, fb);
         case op::local: return s.locals_[fb + nd.ref];
         case op::global:
         case op::player_field:

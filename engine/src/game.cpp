@@ -140,6 +140,12 @@ game::game(ir::ruleset rs, int players, const std::map<std::string, std::string>
         std::copy(v.begin(), v.end(), instance_attributes.begin() + static_cast<std::ptrdiff_t>(i * attribute_stride));
     }
     for (const ir::dice_term& d : rs_.dice_terms) dice.push_back(dice_distribution(d));
+    dice_by_count.resize(rs_.dice_terms.size());
+    for (const ir::node& nd : rs_.nodes) {
+        if (nd.code != ir::op::dice_count || !dice_by_count.at(nd.ref).empty()) continue;
+        const ir::dice_term& d = rs_.dice_terms[nd.ref];
+        for (std::int64_t k = 0; k <= d.count; ++k) dice_by_count[nd.ref].push_back(dice_distribution({k, d.low, d.high}));
+    }
     node_edges.resize(rs_.maps.size());
     for (std::size_t m = 0; m < rs_.maps.size(); ++m) {
         const ir::map& map = rs_.maps[m];
@@ -248,6 +254,7 @@ std::string game::statement_owner(ir::id n) const {
     for (const ir::procedure& p : rs_.procedures) consider("procedure " + p.name, p.prov);
     for (const ir::action& a : rs_.actions) consider("action " + a.name, a.prov);
     for (const ir::table& t : rs_.tables) consider("table " + t.name, t.prov);
+    for (const ir::roll& r : rs_.rolls) consider("roll " + r.name, r.prov);
     if (best.empty())
         for (const ir::sequence& q : rs_.sequences) consider("sequence " + q.name, q.prov);
     return best.empty() ? "statement" : best;

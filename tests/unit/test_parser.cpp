@@ -81,6 +81,8 @@ std::string sx(const expr& e) {
         case expr_kind::binary: return "(" + e.text + args() + ")";
         case expr_kind::conditional: return "(if" + args() + ")";
         case expr_kind::aggregate: return "(" + e.text + " " + e.binder.text + args() + ")";
+        case expr_kind::range: return "(.." + args() + ")";
+        case expr_kind::dice_count: return "(dice" + args() + " " + std::to_string(e.dice.low) + ".." + std::to_string(e.dice.high) + ")";
     }
     return "?";
 }
@@ -1002,4 +1004,29 @@ TEST_CASE("the dump is deterministic and shows line:col", "[parser]") {
     CHECK(d == dump_of(b));
     CHECK(d.find("enum arm @1:1") != std::string::npos);
     CHECK(d.find("roll r(p: player) = (+ 1d6 2) @3:1") != std::string::npos);
+}
+
+// ------------------------------------------------------------------ numbers counted at run time
+
+TEST_CASE("parser: dice counted at run time, `(e)dM` and `(e)d[lo..hi]`", "[parser][counts]") {
+    CHECK(sx(expression("(l.rating)d6")) == "(dice (. l rating) 1..6)");
+    CHECK(sx(expression("(n + 1)d[0..1] + 2")) == "(+ (dice (+ n 1) 0..1) 2)");
+    CHECK(sx(expression("(n)d[-1..1]")) == "(dice n -1..1)");
+    CHECK(sx(expression("2 * (min(k, 2))d6")) == "(* 2 (dice (min k 2) 1..6))");
+    CHECK(sx(expression("(n)")) == "n");  // no faces: a parenthesised expression
+    // the faces follow the `)` with no space; `(n) d6` is not a dice term
+    CHECK(run("roll r = (n) d6;")->sink.has_errors());
+    CHECK(fails(run("roll r = (n)d[3..1];")).kind == diag_kind::bad_dice);
+}
+
+TEST_CASE("parser: ranges where a set is read", "[parser][counts]") {
+    auto p = run("sequence game { choose n in 0..k + 1 by p where n > 0 { } for each i in (a)..b { } }");
+    const sequence_decl seq = only<sequence_decl>(p);
+    const auto& body = seq.body;
+    REQUIRE(body.size() == 2);
+    CHECK(sx(body[0].exprs[0]) == "(.. 0 (+ k 1))");
+    CHECK(sx(body[1].exprs[0]) == "(.. a b)");
+    CHECK(sx(expression("sum(i in 1..n : i)")) == "(sum i (.. 1 n) i)");
+    // elsewhere `..` is not an operator
+    CHECK(run("roll r = 1..3;")->sink.has_errors());
 }

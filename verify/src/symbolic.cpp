@@ -479,6 +479,15 @@ std::vector<member> symbolic::set_members(id n, env& e, const store& st) {
             default: break;
         }
     }
+    if (nd.code == op::range) {
+        // lo..hi: every number of the span the compiler gave the element type, in the set when
+        // it lies between the ends (exact: the engine stops on ends outside the span)
+        const z3::expr lo = integer(child(n, 0), e, st);
+        const z3::expr hi = integer(child(n, 1), e, st);
+        const ir::type& el = rs.types.at(rs.types.at(nd.type).value);
+        for (std::int64_t v = el.lo; v <= el.hi; ++v) out.push_back({num(v), terms::and_(terms::le(lo, num(v)), terms::le(num(v), hi))});
+        return out;
+    }
     approximations.insert(std::string("a set given by `") + ir::name_of(nd.code) + "` (treated as empty)");
     return out;
 }
@@ -1065,6 +1074,16 @@ sv symbolic::value_uncached(id n, env& e, const store& st) {
             side.push_back(v >= num(d.count * d.low) && v <= num(d.count * d.high));
             return sv(v);
         }
+        case op::dice_count: {
+            // k dice of faces lo..hi can total exactly the numbers k*lo .. k*hi: one total in that
+            // interval is exact (the count k from its own encoding)
+            const ir::dice_term& d = rs.dice_terms.at(nd.ref);
+            const z3::expr k = I(0);
+            z3::expr v = fresh("dice", ir::no_id, "dice (counted) at " + node_position(n), variable::show::value, nd.value * d.low);
+            variables.back().dice = n;
+            side.push_back(v >= k * num(d.low) && v <= k * num(d.high));
+            return sv(v);
+        }
         case op::local: {
             if (nd.ref < e.locals.size() && e.locals[nd.ref]) {
                 const z3::expr& v = *e.locals[nd.ref];
@@ -1526,6 +1545,10 @@ std::uint64_t symbolic::set_size_estimate(id n) {
             default: return 1;
         }
     }
+    if (nd.code == op::range) {
+        const ir::type& el = rs.types.at(rs.types.at(nd.type).value);
+        return static_cast<std::uint64_t>(std::max<std::int64_t>(1, el.hi - el.lo + 1));
+    }
     if (nd.code == op::type_members) {
         const ir::type& t = rs.types.at(nd.ref);
         switch (t.kind) {
@@ -1552,6 +1575,7 @@ std::string symbolic::set_text(id n) {
         }
     }
     if (nd.code == op::zone) return rs.zones.at(nd.ref).name;
+    if (nd.code == op::range) return "a range of numbers";
     if (nd.code == op::index && N(child(n, 0)).code == op::zone) return rs.zones.at(N(child(n, 0)).ref).name;
     if (nd.code == op::builtin) return std::string(ir::name_of(static_cast<ir::builtin>(nd.ref))) + "(…)";
     if (nd.code == op::entity_field || nd.code == op::global || nd.code == op::player_field) return rs.slots.at(nd.ref).name;
@@ -1697,7 +1721,7 @@ bool symbolic::pure(id n) {
         case op::type_members: case op::neg: case op::not_: case op::add: case op::sub: case op::mul:
         case op::eq: case op::ne: case op::lt: case op::le: case op::gt: case op::ge: case op::in:
         case op::and_: case op::or_: case op::cond: case op::any: case op::all: case op::count: case op::sum:
-        case op::min: case op::max:
+        case op::min: case op::max: case op::range:
             break;
         default: p = false; break;
     }

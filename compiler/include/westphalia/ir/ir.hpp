@@ -563,6 +563,10 @@ enum class op : std::uint8_t {
     emit,           // ref: event; children: args
     call,           // ref: procedure; children: args
     end_game,       // value: reason string; ref: 0 now, 1 at end of turn, 2 at end of round
+    // expressions added later (kept at the end so earlier codes keep their numbers)
+    range,          // children: lo, hi — the integers lo..hi as a set (type: list of the element type)
+    dice_count,     // ref: dice term (count = the count's upper limit; low, high: the faces);
+                    // value: the count's lower limit; child: the count
 };
 
 enum class builtin : std::uint8_t {

@@ -55,6 +55,8 @@ enum class expr_kind : std::uint8_t {
     binary,      // text in {"+","-","*","/","%","==","!=","<","<=",">",">=","in","and","or"}; args[0], args[1]
     conditional, // if args[0] then args[1] else args[2]
     aggregate,   // text in {"any","all","count","sum","min","max"} ( binder in args[0] : args[1] )
+    range,       // args[0] .. args[1]: the integers between, as a set (only where a set is read)
+    dice_count,  // (args[0])dM: args[0] dice with faces dice.low..dice.high (dice.count unused); text "dM"
 };
 
 struct expr {

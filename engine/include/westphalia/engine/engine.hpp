@@ -83,6 +83,8 @@ public:
     std::uint32_t attribute_stride = 0;       // record fields per entity instance
     std::vector<std::int64_t> instance_attributes;  // instance * stride + field -> value
     std::vector<ir::distribution> dice;       // per ruleset::dice_terms: the exact distribution
+    // Per ruleset::dice_terms used by a `(e)dM` node: the distribution of k dice, k = 0..count.
+    std::vector<std::vector<ir::distribution>> dice_by_count;
     std::vector<std::uint8_t> block_is_turn;  // per ruleset::blocks: a `turn` block
     // Per ruleset::tables: where its rows, then its columns, start among all tables' keys
     // (state::keys_read); the last entry is the number of keys.
