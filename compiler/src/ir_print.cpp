@@ -199,6 +199,7 @@ struct printer {
                 s += local_name(x.ref) + (x.code == op::choose_one ? " in " : " of ") + kid(0);
                 if (present(1)) s += " by " + kid(1);
                 if (present(2)) s += " where " + kid(2);
+                if (kids.size() > 4) s += (x.value == 1 ? " maximizing " : " minimizing ") + kid(4);
                 return s + " " + (kids.size() > 3 ? body(kids[3]) : "{ }");
             }
             case op::may: {

@@ -203,6 +203,7 @@ private:
                 head += " " + s.word + " " + s.id.text + " in" + join_args(s.exprs, 0, 1);
                 if (s.exprs.size() > 1 && s.exprs[1].kind != expr_kind::none) head += " by " + expr_text(s.exprs[1]);
                 if (s.exprs.size() > 2 && s.exprs[2].kind != expr_kind::none) head += " where " + expr_text(s.exprs[2]);
+                if (s.exprs.size() > 3 && !s.goal.empty()) head += " " + s.goal + " " + expr_text(s.exprs[3]);
                 break;
             case stmt_kind::may:
                 if (!s.exprs.empty() && s.exprs[0].kind != expr_kind::none) head += " by " + expr_text(s.exprs[0]);

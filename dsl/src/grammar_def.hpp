@@ -1165,7 +1165,10 @@ auto const choose_s_def =
     (words("`subset` or `order`", "subset", "order")[set_<&stmt::word>] | x3::attr(std::string("one"))[set_<&stmt::word>]) > name_r[set_<&stmt::id>] >
     named("`in` or `of`", WP_KW("in") | WP_KW("of")) > expr_r[push_<&stmt::exprs>] >
     ((WP_KW("by") > expr_r[push_<&stmt::exprs>]) | eps[push_none_f{}]) >
-    ((WP_KW("where") > expr_r[push_<&stmt::exprs>]) | eps[push_none_f{}]) > body_r[set_<&stmt::body>];
+    ((WP_KW("where") > expr_r[push_<&stmt::exprs>] >
+      -(words("`maximizing` or `minimizing`", "maximizing", "minimizing")[set_<&stmt::goal>] > expr_r[push_<&stmt::exprs>])) |
+     eps[push_none_f{}]) >
+    body_r[set_<&stmt::body>];
 auto const may_s_def = WP_KW("may")[stmt_kind_f<stmt_kind::may>{}] >
                        ((WP_KW("by") > expr_r[push_<&stmt::exprs>]) | eps[push_none_f{}]) >
                        named("a string saying what the player may do", string_lit[set_<&stmt::word>]) >

@@ -557,6 +557,8 @@ enum class op : std::uint8_t {
     move,           // children: entity, from, to
     reshuffle,      // children: from, into
     choose_one, choose_subset, choose_order,  // ref: local; children: set, by, where, body
+                                              // choose_subset: value 1 (maximizing) or 2 (minimizing),
+                                              // with a fifth child, the objective; else value 0
     may,            // value: label string; children: by, body
     do_action,      // ref: action; children: args
     resolve,        // ref: table; children: args

@@ -111,7 +111,8 @@ enum class stmt_kind : std::uint8_t {
     deal,           // deal exprs[0] from exprs[1] to exprs[2]
     move,           // move exprs[0] from exprs[1] to exprs[2]
     reshuffle,      // reshuffle exprs[0] into exprs[1]
-    choose,         // word in {"one","subset","order"}; id; exprs = {set, by|none, where|none}; body
+    choose,         // word in {"one","subset","order"}; id; exprs = {set, by|none, where|none[, objective]}; body;
+                    // goal: "maximizing"/"minimizing" when an objective follows `where`
     may,            // may [by exprs[0]|none] word(label) body
     do_action,      // do id(exprs...)
     resolve,        // resolve id(exprs...)
@@ -124,6 +125,7 @@ struct stmt {
     stmt_kind kind = stmt_kind::block;
     span where;
     std::string word;
+    std::string goal;  // choose: "maximizing" or "minimizing" (exprs[3] is the objective), else empty
     name id;
     anchor_list anchors;
     std::vector<expr> exprs;
