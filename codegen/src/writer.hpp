@@ -224,6 +224,7 @@ private:
     // `choose subset` (a yes or no per element, in order) and `choose order` (the next element
     // among those left, the last one without a decision), as the interpreter's frames step them.
     void choose_list(id n, std::string& o, int in);
+    void subset_where(id n, std::string& o, int in, const std::string& player);
 
     void choose(id n, std::string& o, int in);
 
