@@ -176,6 +176,10 @@ private:
 
     // mods<g>: the sum of the applicable modifiers of group gi, their guards first.
     void modifier_function(id gi);
+    // bnd<g>: a value after the group's modifiers that set, cap or floor it (only groups with some).
+    bool has_bounds(id gi) const;
+    void bound_function(id gi, const std::string& what);
+    std::string bound_call(id gi, const std::string& at_text, const std::string& v, const std::vector<std::string>& args) const;
 
     std::string mods_call(id gi, const std::vector<std::string>& args) const;
 

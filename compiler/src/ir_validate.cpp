@@ -681,6 +681,8 @@ struct checker {
             }
             locals(path, r.locals, r.param_count);
             tree(path + ".amount", r.amount, r.locals);
+            if (r.mod != modifier_kind::add && r.kind != rule_kind::modifier)
+                fail(path + ".modifier", "only a modifier sets or bounds a value");
             tree(path + ".value", r.value, r.locals);
             tree(path + ".guard", r.guard, r.locals);
             tree(path + ".body", r.body, r.locals);

@@ -286,6 +286,8 @@ struct interp {
 
     std::size_t applicable(id gi, const std::int64_t* args, std::size_t count);
     std::int64_t modifiers(id gi, const std::int64_t* args, std::size_t count);
+    std::int64_t bounded(id gi, id n, const char* what, const std::string& name, std::int64_t v, const std::int64_t* args,
+                         std::size_t count);
     std::int64_t decide(id n, id d, const std::int64_t* args, std::size_t count);
     bool action_legal(id a, const std::int64_t* args, std::size_t count);
     bool body_required(id body, std::uint32_t fb);
@@ -317,6 +319,7 @@ struct interp {
     std::int64_t chance(std::int64_t min, const std::vector<std::uint64_t>& w, std::uint64_t total);
     static std::optional<std::int64_t> take_fixed(std::vector<std::pair<id, std::int64_t>>& fixed, id key);
     std::int64_t roll(id r, const std::int64_t* args, std::size_t count);
+    std::int64_t rolled(id r, const std::int64_t* args, std::size_t count);
     static std::int32_t map_key(const ir::key_map& km, std::int64_t k);
     static inline std::int64_t clamp_key(const ir::table_key& key, std::int64_t k);
     static constexpr std::int64_t odds_below_all = std::numeric_limits<std::int64_t>::min() / 4;

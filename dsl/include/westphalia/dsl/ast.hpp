@@ -423,6 +423,8 @@ struct table_decl {
 // -- rules
 
 enum class rule_kind : std::uint8_t { modifier, define, forbid, permit, require, trigger, invariant, example };
+// What a modifier does to its target: add its amount, set the value to it, cap or floor the value.
+enum class modifier_kind : std::uint8_t { add, set, at_most, at_least };
 
 struct rule_decl {
     rule_kind kind = rule_kind::modifier;
@@ -431,7 +433,8 @@ struct rule_decl {
     std::vector<name> overrides;
     name target;                    // modifier: roll/quantity; define: decision; forbid/permit/require: action; trigger: event
     std::vector<name> target_args;  // define/forbid/permit/require/trigger: binders for the target's parameters
-    expr amount;                    // modifier: the signed term
+    expr amount;                    // modifier: the signed term (add), or the value set / bound
+    modifier_kind mod = modifier_kind::add;
     expr value;                     // define: the value; invariant: the property; example: expect
     std::optional<expr> guard;      // `when`
     std::vector<stmt> body;         // trigger: effects; example: given
