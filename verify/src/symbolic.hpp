@@ -379,6 +379,8 @@ private:
     sv slot_value(id slot, const z3::expr& index, const store& st);
     z3::expr instance_attribute(const z3::expr& inst, id kind, std::uint32_t field);
     z3::expr roll_value(id r, const std::vector<z3::expr>& args, const store& st, const std::map<id, z3::expr>* fixed);
+    // v after the modifiers of `group` (adds, then a set, then caps, then floors).
+    z3::expr modified(id group, z3::expr v, const std::vector<z3::expr>& args, const store& st);
     z3::expr seen_any(const std::vector<member>& ms, const member& upto);
 
     // The map is fixed data, read by a symbolic node through plain terms (equalities, `ite`s)
