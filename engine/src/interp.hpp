@@ -280,6 +280,7 @@ struct interp {
     inline bool body_possible(id body, std::uint32_t fb);
     bool choose_options(id n, std::uint32_t fb, std::vector<std::int64_t>* out);
     void subset_answers(std::size_t fi, bool& in, bool& out);
+    void subset_masks(id n, std::uint32_t fb, std::vector<std::int64_t>& out);  // for probes
     static constexpr std::uint32_t max_subset_where = 16;  // elements a subset under `where` may have
 
     // ------------------------------------------------ rules.cpp

@@ -124,6 +124,27 @@ void interp::subset_answers(std::size_t fi, bool& in, bool& out) {
     s.locals_[static_cast<std::size_t>(slot)] = saved;
 }
 
+// Every subset of a `choose subset`'s set that satisfies its `where` (all of them without one),
+// as bit masks: what the checker's replay asks when it claims no subset is legal.
+void interp::subset_masks(id n, std::uint32_t fb, std::vector<std::int64_t>& out) {
+    const std::size_t start = push_set(child(n, 0), fb);
+    std::vector<std::int64_t> elems;
+    for (std::size_t i = start; i < s.scratch_.size(); ++i)
+        if (std::find(elems.begin(), elems.end(), s.scratch_[i]) == elems.end()) elems.push_back(s.scratch_[i]);
+    cut(s.scratch_, start);
+    if (elems.size() > max_subset_where) fail(n, "too many elements to list the subsets of");
+    const id where = child(n, 2);
+    const std::size_t base = s.loop_store_.size();
+    for (std::uint64_t m = 0; m < (std::uint64_t{1} << elems.size()); ++m) {
+        for (std::size_t i = 0; i < elems.size(); ++i)
+            if (m >> i & 1) s.loop_store_.push_back(elems[i]);
+        s.locals_[fb + N(n).ref] = (static_cast<std::int64_t>(base) << 24) | static_cast<std::int64_t>(s.loop_store_.size() - base);
+        const bool legal = N(where).code == op::absent || eval(where, fb) != 0;
+        cut(s.loop_store_, base);
+        if (legal) out.push_back(static_cast<std::int64_t>(m));
+    }
+}
+
 bool interp::choose_options(id n, std::uint32_t fb, std::vector<std::int64_t>* out) {
     const ir::node& nd = N(n);
     if (out) out->clear();

@@ -405,6 +405,7 @@ std::vector<member> symbolic::set_members(id n, env& e, const store& st) {
     std::vector<member> out;
     const ir::node& nd = N(n);
     const ir::type_kind k = kind_of(n);
+    if (nd.code == op::local && nd.ref < e.lists.size() && e.lists[nd.ref]) return *e.lists[nd.ref];
     if (k == ir::type_kind::zone) {
         const z3::expr zi = zone_instance(n, e, st);
         const id kind = rs.types.at(N(n).type).ref;

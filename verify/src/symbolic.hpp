@@ -232,6 +232,8 @@ public:
     // Encodes expression `n` of an element whose locals are `locals` over store `st`.
     struct env {
         std::vector<std::optional<z3::expr>> locals;
+        // A list local chosen by `choose subset`: its candidates, each in the list where `in` holds.
+        std::vector<std::optional<std::vector<member>>> lists;
     };
     sv value(id n, env& e, const store& st);
     z3::expr boolean(id n, env& e, const store& st);
