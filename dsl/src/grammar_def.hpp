@@ -1366,8 +1366,8 @@ inline auto const rule_tail = aid_p<&rule_decl::aid>() > semi;
 auto const modifier_r_def =
     spanned[WP_KW("modifier")[const_<&rule_decl::kind, rule_kind::modifier>] > rule_head >
             ((P("=", "`=`", "=")[const_<&rule_decl::mod, modifier_kind::set>] > expr_r[set_<&rule_decl::amount>]) |
-             (WP_KW("at") > (WP_KW("most")[const_<&rule_decl::mod, modifier_kind::at_most>] |
-                             named("`most` or `least`", WP_KW("least")[const_<&rule_decl::mod, modifier_kind::at_least>])) >
+             (WP_KW("at") > named("`most` or `least`", WP_KW("most")[const_<&rule_decl::mod, modifier_kind::at_most>] |
+                                                       WP_KW("least")[const_<&rule_decl::mod, modifier_kind::at_least>]) >
               expr_r[set_<&rule_decl::amount>]) |
              signed_term[set_<&rule_decl::amount>]) >
             WP_KW("to") > name_r[set_<&rule_decl::target>] >
