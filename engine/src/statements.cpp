@@ -72,8 +72,6 @@ bool interp::body_possible(id body, std::uint32_t fb) {
     return true;
 }
 
-// The legal options of `choose` statement n, in set order, into *out (cleared first); with
-// no `out`, only whether there is one. Returns whether there is at least one.
 // `choose subset … where c [maximizing|minimizing e]`, at the step deciding element pc: may it be
 // included (in), left out (out), and the subset still end legal? Every subset of the n elements
 // is tried (n <= max_subset_where): legal ones satisfy c and, with an objective, have the best e of
@@ -145,6 +143,8 @@ void interp::subset_masks(id n, std::uint32_t fb, std::vector<std::int64_t>& out
     }
 }
 
+// The legal options of `choose` statement n, in set order, into *out (cleared first); with
+// no `out`, only whether there is one. Returns whether there is at least one.
 bool interp::choose_options(id n, std::uint32_t fb, std::vector<std::int64_t>* out) {
     const ir::node& nd = N(n);
     if (out) out->clear();
