@@ -119,7 +119,7 @@ void writer::bound_function(id gi, const std::string& what) {
     std::vector<std::pair<id, std::string>> names;
     std::string body = "    " + applicable(gi, args, names) +
                        "\n    bool set = false, capped = false, floored = false;\n    i64 to = 0, cap = 0, floor = 0;\n"
-                       "    const char* setter = \"\";\n";
+                       "    [[maybe_unused]] const char* setter = \"\";\n";
     for (const auto& [r, flag] : names) {
         const ir::rule& rule = rs_.rules[r];
         if (rule.kind != ir::rule_kind::modifier || rule.mod == ir::modifier_kind::add) continue;
@@ -139,7 +139,7 @@ void writer::bound_function(id gi, const std::string& what) {
         body += "    }\n";
     }
     body += "    if (set) v = to;\n    if (capped) v = std::min(v, cap);\n    if (floored) v = std::max(v, floor);\n    return v;\n";
-    std::string head = "i64 bnd" + std::to_string(gi) + "(S& s, const char* where, i64 v";
+    std::string head = "i64 bnd" + std::to_string(gi) + "(S& s, [[maybe_unused]] const char* where, i64 v";
     for (const std::string& a : args) head += ", i64 " + a;
     function(head + ")", body);
 }
@@ -194,21 +194,26 @@ void writer::roll_function(id r) {
     const std::string ps = params(ro.param_count, &args);
     std::string body = "    const i64 mod = " + mods_call(g_.group_of_roll[r], args) + ";\n";
     const std::string in_roll = where(ro.expr) + ", " + quoted("roll " + ro.name);  // adding the modifiers
+    std::string value;
     if (ro.linear && !ro.dist.weights.empty()) {
         const bool uniform = std::all_of(ro.dist.weights.begin(), ro.dist.weights.end(), [](std::uint64_t w) { return w == 1; });
         // every total of the roll, modified, must be a 64-bit integer (the interpreter's order)
         const std::string lowest = "add_ck(" + in_roll + ", " + num(ro.dist.min) + ", mod)";
         body += "    add_ck(" + in_roll + ", " + num(ro.dist.max) + ", mod);\n";
         if (uniform)
-            body += "    const i64 v = " + lowest + " + static_cast<i64>(s.r.below(" + std::to_string(ro.dist.total) + "ULL));\n";
+            value = lowest + " + static_cast<i64>(s.r.below(" + std::to_string(ro.dist.total) + "ULL))";
         else
-            body += "    const i64 v = chance(s, " + lowest + ", " + weights(ro.dist.weights) + ", " +
-                    std::to_string(ro.dist.weights.size()) + ", " + std::to_string(ro.dist.total) + "ULL);\n";
+            value = "chance(s, " + lowest + ", " + weights(ro.dist.weights) + ", " + std::to_string(ro.dist.weights.size()) + ", " +
+                    std::to_string(ro.dist.total) + "ULL)";
     } else {
         body += "    " + locals(std::max<std::size_t>(ro.locals.size(), ro.param_count), ro.param_count) + "\n";
-        body += "    const i64 v = add_ck(" + in_roll + ", " + E(ro.expr) + ", mod);\n";
+        value = "add_ck(" + in_roll + ", " + E(ro.expr) + ", mod)";
     }
-    body += "    return " + bound_call(g_.group_of_roll[r], where(ro.expr), "v", args) + ";\n";
+    // the modifiers that set, cap or floor it apply to the total (rolled first)
+    if (has_bounds(g_.group_of_roll[r]))
+        body += "    const i64 v = " + value + ";\n    return " + bound_call(g_.group_of_roll[r], where(ro.expr), "v", args) + ";\n";
+    else
+        body += "    return " + value + ";\n";
     function("i64 roll" + std::to_string(r) + "(S& s" + ps + ")", body);
 }
 
