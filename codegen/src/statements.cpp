@@ -25,6 +25,18 @@ std::string writer::possible(id body) {
         return "([&]() -> bool { const std::uint32_t mark = s.fire_log_size; " +
                for_set(child(body, 0), var, "if (" + test + ") { undo_fires(s, mark); return true; }") + " return false; }())";
     }
+    if (nd.code == op::choose_subset && N(child(body, 2)).code != op::absent) {
+        // some subset satisfies `where`, the first found ending the search (interp::body_possible)
+        const std::string var = "l" + std::to_string(nd.ref), w = where(body);
+        return "([&]() -> bool { const std::uint32_t fires_at = s.fire_log_size; const std::uint32_t mark = s.list_top; { i64 x = 0; " +
+               for_set(child(body, 0), "x", "if (!in_list(s, mark, x)) push_list(s, " + w + ", x);") +
+               " } const std::uint32_t count = s.list_top - mark; if (count > 16) fail(" + w +
+               ", \"a subset chosen under `where` from \" + std::to_string(count) + \" elements: at most 16 are enumerated\"); "
+               "bool any = false; for (std::uint64_t m = 0; m < (std::uint64_t{1} << count) && !any; ++m) { const std::uint32_t top = "
+               "s.list_top; for (std::uint32_t k = 0; k < count; ++k) if (m >> k & 1) push_list(s, " + w +
+               ", s.list_store[mark + k]); " + var + " = static_cast<i64>(top) << 24 | static_cast<i64>(s.list_top - top); any = " +
+               E(child(body, 2)) + " != 0; s.list_top = top; } s.list_top = mark; if (any) undo_fires(s, fires_at); return any; }())";
+    }
     return "true";
 }
 

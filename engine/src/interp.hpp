@@ -280,7 +280,8 @@ struct interp {
     inline bool body_possible(id body, std::uint32_t fb);
     bool choose_options(id n, std::uint32_t fb, std::vector<std::int64_t>* out);
     void subset_answers(std::size_t fi, bool& in, bool& out);
-    void subset_masks(id n, std::uint32_t fb, std::vector<std::int64_t>& out);  // for probes
+    // The subsets satisfying a `choose subset`'s `where`, as bit masks (probes; `possible`).
+    void subset_masks(id n, std::uint32_t fb, std::vector<std::int64_t>& out, bool first_only = false);
     static constexpr std::uint32_t max_subset_where = 16;  // elements a subset under `where` may have
 
     // ------------------------------------------------ rules.cpp

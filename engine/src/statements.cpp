@@ -69,6 +69,17 @@ bool interp::body_possible(id body, std::uint32_t fb) {
         return action_legal(nd.ref, args, c);
     }
     if (nd.code == op::choose_one) return choose_options(body, fb, nullptr);
+    if (nd.code == op::choose_subset && N(child(body, 2)).code != op::absent) {
+        // some subset satisfies `where` (the first found ends the search, as the compiled engine's)
+        const std::size_t fires_mark = s.fire_log_.size();
+        std::vector<std::int64_t> masks;
+        subset_masks(body, fb, masks, true);
+        if (!masks.empty()) {  // as choose_options: the rules met count where the choice is listed
+            for (std::size_t i = fires_mark; i < s.fire_log_.size(); ++i) --s.fires_[s.fire_log_[i]];
+            cut(s.fire_log_, fires_mark);
+        }
+        return !masks.empty();
+    }
     return true;
 }
 
@@ -124,13 +135,15 @@ void interp::subset_answers(std::size_t fi, bool& in, bool& out) {
 
 // Every subset of a `choose subset`'s set that satisfies its `where` (all of them without one),
 // as bit masks: what the checker's replay asks when it claims no subset is legal.
-void interp::subset_masks(id n, std::uint32_t fb, std::vector<std::int64_t>& out) {
+void interp::subset_masks(id n, std::uint32_t fb, std::vector<std::int64_t>& out, bool first_only) {
     const std::size_t start = push_set(child(n, 0), fb);
     std::vector<std::int64_t> elems;
     for (std::size_t i = start; i < s.scratch_.size(); ++i)
         if (std::find(elems.begin(), elems.end(), s.scratch_[i]) == elems.end()) elems.push_back(s.scratch_[i]);
     cut(s.scratch_, start);
-    if (elems.size() > max_subset_where) fail(n, "too many elements to list the subsets of");
+    if (elems.size() > max_subset_where)
+        fail(n, "a subset chosen under `where` from " + std::to_string(elems.size()) + " elements: at most " +
+                    std::to_string(max_subset_where) + " are enumerated");
     const id where = child(n, 2);
     const std::size_t base = s.loop_store_.size();
     for (std::uint64_t m = 0; m < (std::uint64_t{1} << elems.size()); ++m) {
@@ -140,6 +153,7 @@ void interp::subset_masks(id n, std::uint32_t fb, std::vector<std::int64_t>& out
         const bool legal = N(where).code == op::absent || eval(where, fb) != 0;
         cut(s.loop_store_, base);
         if (legal) out.push_back(static_cast<std::int64_t>(m));
+        if (legal && first_only) return;
     }
 }
 

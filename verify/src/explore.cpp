@@ -360,7 +360,39 @@ struct exec_impl {
         if (nd.code == op::seq) return nd.child_count == 0 ? ctx.bool_val(true) : possible(child(body, 0), e, p, extra);
         if (nd.code == op::do_action) return action_legal(nd.ref, args_of(body, e, p.st), p, extra, body);
         if (nd.code == op::choose_one) return options(body, e, p, extra).second;
+        if (nd.code == op::choose_subset && N(child(body, 2)).code != op::absent) return some_subset(body, e, p);
         return ctx.bool_val(true);
+    }
+
+    // Whether some subset of a `choose subset`'s candidates satisfies its `where` (as the engines
+    // ask before a `may` whose body is the choice): every subset written out, as subset() does;
+    // over more candidates, any value (a cut, reported).
+    z3::expr some_subset(id n, env& e, const path& p) {
+        const std::vector<member> ms = S.set_members(child(n, 0), e, p.st);
+        if (ms.size() > max_subset_candidates) {
+            const z3::expr some = S.cut_value("whether some subset of " + S.set_text(child(n, 0)) + " (" + std::to_string(ms.size()) +
+                                                  " candidates) satisfies the condition at " + at(n),
+                                              ir::no_id);
+            S.side.push_back(some >= 0 && some <= 1);
+            return some == 1;
+        }
+        const std::uint32_t var = N(n).ref;
+        if (var >= e.lists.size()) e.lists.resize(var + 1);
+        const std::optional<std::vector<member>> saved = e.lists[var];
+        z3::expr_vector any(ctx);
+        for (std::size_t m = 0; m < (std::size_t{1} << ms.size()); ++m) {
+            std::vector<member> alt;
+            z3::expr valid = ctx.bool_val(true);
+            for (std::size_t i = 0; i < ms.size(); ++i) {
+                const bool take = (m >> i) & 1;
+                alt.push_back({ms[i].value, take ? ms[i].in : ctx.bool_val(false)});
+                if (take) valid = terms::and_(valid, ms[i].in);
+            }
+            e.lists[var] = alt;
+            any.push_back(terms::and_(valid, S.boolean(child(n, 2), e, p.st)));
+        }
+        e.lists[var] = saved;
+        return z3::mk_or(any);
     }
 
     // The estimated size of `possible(body)` (the unfolding budget).
