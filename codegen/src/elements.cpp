@@ -98,10 +98,57 @@ void writer::modifier_function(id gi) {
     std::vector<std::pair<id, std::string>> names;
     std::string body = "    " + applicable(gi, args, names) + "\n    i64 total = 0;\n";
     for (const auto& [r, flag] : names)
-        if (rs_.rules[r].kind == ir::rule_kind::modifier)
+        if (rs_.rules[r].kind == ir::rule_kind::modifier && rs_.rules[r].mod == ir::modifier_kind::add)
             body += "    if (" + flag + ") { total = add_ck(" + at(rs_.rules[r].amount) + ", total, " + call_text("ra" + std::to_string(r), args) +
                     "); fire(s, " + std::to_string(r) + "); }\n";
     function("i64 mods" + std::to_string(gi) + "(S& s" + ps + ")", body + "    return total;\n");
+}
+
+// bnd<g>: the value v after the modifiers of group gi that set, cap or floor it, as the
+// interpreter's interp::bounded (a set replaces, then the smallest cap, then the largest floor).
+bool writer::has_bounds(id gi) const {
+    if (gi == ir::no_id) return false;
+    for (id r : g_.live_rules[gi])
+        if (rs_.rules[r].kind == ir::rule_kind::modifier && rs_.rules[r].mod != ir::modifier_kind::add) return true;
+    return false;
+}
+
+void writer::bound_function(id gi, const std::string& what) {
+    std::vector<std::string> args;
+    const std::string ps = params(group_arity(gi), &args);
+    std::vector<std::pair<id, std::string>> names;
+    std::string body = "    " + applicable(gi, args, names) +
+                       "\n    bool set = false, capped = false, floored = false;\n    i64 to = 0, cap = 0, floor = 0;\n"
+                       "    [[maybe_unused]] const char* setter = \"\";\n";
+    for (const auto& [r, flag] : names) {
+        const ir::rule& rule = rs_.rules[r];
+        if (rule.kind != ir::rule_kind::modifier || rule.mod == ir::modifier_kind::add) continue;
+        body += "    if (" + flag + ") {\n        const i64 k = " + call_text("ra" + std::to_string(r), args) + ";\n        fire(s, " +
+                std::to_string(r) + ");\n";
+        switch (rule.mod) {
+            case ir::modifier_kind::set:
+                body += "        if (set && k != to) fail(where, std::string(\"modifiers \") + setter + " +
+                        quoted(" and " + rule.name + " set " + what + " to different values (") +
+                        " + std::to_string(to) + \" and \" + std::to_string(k) + \")\");\n        set = true;\n        to = k;\n"
+                        "        setter = " + quoted(rule.name) + ";\n";
+                break;
+            case ir::modifier_kind::at_most: body += "        cap = capped ? std::min(cap, k) : k;\n        capped = true;\n"; break;
+            case ir::modifier_kind::at_least: body += "        floor = floored ? std::max(floor, k) : k;\n        floored = true;\n"; break;
+            case ir::modifier_kind::add: break;
+        }
+        body += "    }\n";
+    }
+    body += "    if (set) v = to;\n    if (capped) v = std::min(v, cap);\n    if (floored) v = std::max(v, floor);\n    return v;\n";
+    std::string head = "i64 bnd" + std::to_string(gi) + "(S& s, [[maybe_unused]] const char* where, i64 v";
+    for (const std::string& a : args) head += ", i64 " + a;
+    function(head + ")", body);
+}
+
+std::string writer::bound_call(id gi, const std::string& at_text, const std::string& v, const std::vector<std::string>& args) const {
+    if (!has_bounds(gi)) return v;
+    std::string c = "bnd" + std::to_string(gi) + "(s, " + at_text + ", " + v;
+    for (const std::string& a : args) c += ", " + a;
+    return c + ")";
 }
 
 std::string writer::mods_call(id gi, const std::vector<std::string>& args) const {
@@ -130,8 +177,12 @@ void writer::quantity_function(id q) {
     body += "    " + locals(std::max<std::size_t>(d.locals.size(), d.param_count), d.param_count) + "\n";
     body += "    const i64 v = " + E(d.expr) + ";\n";
     if (!d.predicate && g_.group_of_quantity[q] != ir::no_id)
-        body += "    return add_ck(" + where(d.expr) + ", " + quoted("quantity " + d.name) + ", v, " +
-                mods_call(g_.group_of_quantity[q], args) + ");\n";
+        body += "    return " +
+                bound_call(g_.group_of_quantity[q], where(d.expr),
+                           "add_ck(" + where(d.expr) + ", " + quoted("quantity " + d.name) + ", v, " +
+                               mods_call(g_.group_of_quantity[q], args) + ")",
+                           args) +
+                ";\n";
     else
         body += "    return v;\n";
     function("i64 q" + std::to_string(q) + "(S& s" + ps + ")", body);
@@ -143,20 +194,26 @@ void writer::roll_function(id r) {
     const std::string ps = params(ro.param_count, &args);
     std::string body = "    const i64 mod = " + mods_call(g_.group_of_roll[r], args) + ";\n";
     const std::string in_roll = where(ro.expr) + ", " + quoted("roll " + ro.name);  // adding the modifiers
+    std::string value;
     if (ro.linear && !ro.dist.weights.empty()) {
         const bool uniform = std::all_of(ro.dist.weights.begin(), ro.dist.weights.end(), [](std::uint64_t w) { return w == 1; });
         // every total of the roll, modified, must be a 64-bit integer (the interpreter's order)
         const std::string lowest = "add_ck(" + in_roll + ", " + num(ro.dist.min) + ", mod)";
         body += "    add_ck(" + in_roll + ", " + num(ro.dist.max) + ", mod);\n";
         if (uniform)
-            body += "    return " + lowest + " + static_cast<i64>(s.r.below(" + std::to_string(ro.dist.total) + "ULL));\n";
+            value = lowest + " + static_cast<i64>(s.r.below(" + std::to_string(ro.dist.total) + "ULL))";
         else
-            body += "    return chance(s, " + lowest + ", " + weights(ro.dist.weights) + ", " +
-                    std::to_string(ro.dist.weights.size()) + ", " + std::to_string(ro.dist.total) + "ULL);\n";
+            value = "chance(s, " + lowest + ", " + weights(ro.dist.weights) + ", " + std::to_string(ro.dist.weights.size()) + ", " +
+                    std::to_string(ro.dist.total) + "ULL)";
     } else {
         body += "    " + locals(std::max<std::size_t>(ro.locals.size(), ro.param_count), ro.param_count) + "\n";
-        body += "    return add_ck(" + in_roll + ", " + E(ro.expr) + ", mod);\n";
+        value = "add_ck(" + in_roll + ", " + E(ro.expr) + ", mod)";
     }
+    // the modifiers that set, cap or floor it apply to the total (rolled first)
+    if (has_bounds(g_.group_of_roll[r]))
+        body += "    const i64 v = " + value + ";\n    return " + bound_call(g_.group_of_roll[r], where(ro.expr), "v", args) + ";\n";
+    else
+        body += "    return " + value + ";\n";
     function("i64 roll" + std::to_string(r) + "(S& s" + ps + ")", body);
 }
 

@@ -25,6 +25,18 @@ std::string writer::possible(id body) {
         return "([&]() -> bool { const std::uint32_t mark = s.fire_log_size; " +
                for_set(child(body, 0), var, "if (" + test + ") { undo_fires(s, mark); return true; }") + " return false; }())";
     }
+    if (nd.code == op::choose_subset && N(child(body, 2)).code != op::absent) {
+        // some subset satisfies `where`, the first found ending the search (interp::body_possible)
+        const std::string var = "l" + std::to_string(nd.ref), w = where(body);
+        return "([&]() -> bool { const std::uint32_t fires_at = s.fire_log_size; const std::uint32_t mark = s.list_top; { i64 x = 0; " +
+               for_set(child(body, 0), "x", "if (!in_list(s, mark, x)) push_list(s, " + w + ", x);") +
+               " } const std::uint32_t count = s.list_top - mark; if (count > 16) fail(" + w +
+               ", \"a subset chosen under `where` from \" + std::to_string(count) + \" elements: at most 16 are enumerated\"); "
+               "bool any = false; for (std::uint64_t m = 0; m < (std::uint64_t{1} << count) && !any; ++m) { const std::uint32_t top = "
+               "s.list_top; for (std::uint32_t k = 0; k < count; ++k) if (m >> k & 1) push_list(s, " + w +
+               ", s.list_store[mark + k]); " + var + " = static_cast<i64>(top) << 24 | static_cast<i64>(s.list_top - top); any = " +
+               E(child(body, 2)) + " != 0; s.list_top = top; } s.list_top = mark; if (any) undo_fires(s, fires_at); return any; }())";
+    }
     return "true";
 }
 
@@ -255,15 +267,17 @@ std::string writer::pick(const std::string& P, const std::string& player, const 
 void writer::choose_list(id n, std::string& o, int in) {
     const ir::node& nd = N(n);
     const std::string P = pad(in);
-    if (N(child(n, 2)).code != op::absent) refuse(n, std::string(ir::name_of(nd.code)) + " with `where`");
     const bool subset = nd.code == op::choose_subset;
+    if (!subset && N(child(n, 2)).code != op::absent) refuse(n, std::string(ir::name_of(nd.code)) + " with `where`");
     const id by = child(n, 1);
     const std::string player = N(by).code == op::absent ? std::string("-1") : E(by);
     const std::string w = where(n);
     o += P + "{\n" + P + "    const std::uint32_t mark = s.list_top;\n";
     o += P + "    { i64 x = 0; " + for_set(child(n, 0), "x", "if (!in_list(s, mark, x)) push_list(s, " + w + ", x);") + " }\n";
     o += P + "    const std::uint32_t count = s.list_top - mark, chosen_at = s.list_top;\n";
-    if (subset) {
+    if (subset && N(child(n, 2)).code != op::absent) {
+        subset_where(n, o, in + 1, player);
+    } else if (subset) {
         o += P + "    for (std::uint32_t i = 0; i < count; ++i) {\n" + pick(P + "        ", player, "2");
         o += P + "        if (pick == 0) push_list(s, " + w + ", s.list_store[mark + i]);\n" + P + "    }\n";
     } else {
@@ -277,6 +291,45 @@ void writer::choose_list(id n, std::string& o, int in) {
     o += P + "    l" + std::to_string(nd.ref) + " = static_cast<i64>(chosen_at) << 24 | static_cast<i64>(s.list_top - chosen_at);\n";
     statement(child(n, 3), o, in + 1);
     o += P + "    s.list_top = mark;\n" + P + "}\n";
+}
+
+// `choose subset … where c [maximizing|minimizing e]`, as the interpreter's subset_answers: at each
+// element, every subset is tried (at most 16 elements); the answers offered are those that some
+// legal subset (satisfying c, with the best e when there is an objective) agrees with, given the
+// answers already made (the low bits of `taken`).
+void writer::subset_where(id n, std::string& o, int in, const std::string& player) {
+    const ir::node& nd = N(n);
+    const std::string P = pad(in), w = where(n), var = "l" + std::to_string(nd.ref);
+    const std::int64_t goal = nd.value;
+    o += P + "if (count > 16) fail(" + w + ", \"a subset chosen under `where` from \" + std::to_string(count) + \" elements: at most 16 are enumerated\");\n";
+    o += P + "std::uint32_t taken = 0;\n";
+    o += P + "for (std::uint32_t i = 0; i < count || (count == 0 && i == 0); ++i) {\n";
+    o += P + "    bool can_in = false, can_out = false, have_best = false;\n" + P + "    i64 best = 0;\n";
+    o += P + "    const std::uint32_t fixed = (1u << i) - 1;\n";
+    o += P + "    for (int pass = " + std::string(goal != 0 ? "0" : "1") + "; pass < 2; ++pass) {\n";
+    o += P + "        for (std::uint64_t m = 0; m < (std::uint64_t{1} << count); ++m) {\n";
+    o += P + "            const auto mask = static_cast<std::uint32_t>(m);\n";
+    o += P + "            const bool bit = i < count && (mask >> i & 1);\n";
+    o += P + "            if (pass == 1 && ((mask & fixed) != taken || (bit ? can_in : can_out))) continue;\n";
+    o += P + "            const std::uint32_t top = s.list_top;\n";
+    o += P + "            for (std::uint32_t k = 0; k < count; ++k)\n" + P + "                if (mask >> k & 1) push_list(s, " + w + ", s.list_store[mark + k]);\n";
+    o += P + "            " + var + " = static_cast<i64>(top) << 24 | static_cast<i64>(s.list_top - top);\n";
+    o += P + "            const bool legal = " + E(child(n, 2)) + " != 0;\n";
+    o += P + "            i64 e = 0;\n";
+    if (goal != 0) o += P + "            if (legal) e = " + E(child(n, 4)) + ";\n";
+    o += P + "            s.list_top = top;\n" + P + "            if (!legal) continue;\n";
+    o += P + "            if (pass == 0) {\n" + P + "                if (!have_best || e " + (goal == 1 ? ">" : "<") + " best) best = e;\n" + P +
+         "                have_best = true;\n" + P + "            } else if (e == best) {\n" + P +
+         "                (bit ? can_in : can_out) = true;\n" + P + "            }\n";
+    o += P + "        }\n" + P + "        if (pass == 0 && !have_best) break;\n" + P + "    }\n";
+    o += P + "    if (count == 0) {\n" + P + "        if (!can_out) fail(" + w + ", \"a choice with no legal option\");\n" + P + "        break;\n" + P + "    }\n";
+    o += P + "    i64 answers[2];\n" + P + "    std::size_t answer_count = 0;\n";
+    o += P + "    if (can_in) answers[answer_count++] = 1;\n" + P + "    if (can_out) answers[answer_count++] = 0;\n";
+    o += P + "    if (answer_count == 0) fail(" + w + ", \"a choice with no legal option\");\n";
+    o += pick(P + "    ", player, "answer_count");
+    o += P + "    if (answers[pick] == 1) {\n" + P + "        push_list(s, " + w + ", s.list_store[mark + i]);\n" + P +
+         "        taken |= 1u << i;\n" + P + "    }\n";
+    o += P + "}\n";
 }
 
 void writer::choose(id n, std::string& o, int in) {

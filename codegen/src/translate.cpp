@@ -71,8 +71,14 @@ std::string writer::run() {
     for (id gi = 0; gi < rs_.groups.size(); ++gi) {
         const std::size_t arity = group_arity(gi);
         for (id r : g_.live_rules[gi]) rule_functions(r, arity);
-        if (rs_.groups[gi].target == ir::target_kind::roll || rs_.groups[gi].target == ir::target_kind::quantity)
+        if (rs_.groups[gi].target == ir::target_kind::roll || rs_.groups[gi].target == ir::target_kind::quantity) {
             modifier_function(gi);
+            if (has_bounds(gi)) {
+                const bool roll = rs_.groups[gi].target == ir::target_kind::roll;
+                const std::string& name = roll ? rs_.rolls[rs_.groups[gi].target_id].name : rs_.quantities[rs_.groups[gi].target_id].name;
+                bound_function(gi, std::string(roll ? "roll " : "quantity ") + name);
+            }
+        }
     }
     for (id q = 0; q < rs_.quantities.size(); ++q) quantity_function(q);
     for (id r = 0; r < rs_.rolls.size(); ++r) roll_function(r);

@@ -176,6 +176,10 @@ private:
 
     // mods<g>: the sum of the applicable modifiers of group gi, their guards first.
     void modifier_function(id gi);
+    // bnd<g>: a value after the group's modifiers that set, cap or floor it (only groups with some).
+    bool has_bounds(id gi) const;
+    void bound_function(id gi, const std::string& what);
+    std::string bound_call(id gi, const std::string& at_text, const std::string& v, const std::vector<std::string>& args) const;
 
     std::string mods_call(id gi, const std::vector<std::string>& args) const;
 
@@ -224,6 +228,7 @@ private:
     // `choose subset` (a yes or no per element, in order) and `choose order` (the next element
     // among those left, the last one without a decision), as the interpreter's frames step them.
     void choose_list(id n, std::string& o, int in);
+    void subset_where(id n, std::string& o, int in, const std::string& player);
 
     void choose(id n, std::string& o, int in);
 

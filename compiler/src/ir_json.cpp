@@ -326,6 +326,7 @@ template <class V> void fields(V& v, rule& x) {
     v("locals", x.locals);
     v("param_count", x.param_count);
     v("amount", x.amount);
+    v("modifier", x.mod);
     v("value", x.value);
     v("guard", x.guard);
     v("body", x.body);

@@ -206,6 +206,7 @@ struct printer {
                 s += local_name(x.ref) + (x.code == op::choose_one ? " in " : " of ") + kid(0);
                 if (present(1)) s += " by " + kid(1);
                 if (present(2)) s += " where " + kid(2);
+                if (kids.size() > 4) s += (x.value == 1 ? " maximizing " : " minimizing ") + kid(4);
                 return s + " " + (kids.size() > 3 ? body(kids[3]) : "{ }");
             }
             case op::may: {
@@ -482,7 +483,12 @@ struct dumper {
                 for (id o : r.overrides) out << " " << printer{rs, {}}.named(rs.rules, o);
             }
             out << prov(r.prov) << "\n";
-            if (r.amount != no_id) out << "  amount " << node_text(r.amount, r.locals) << "\n";
+            if (r.amount != no_id)
+                out << (r.mod == modifier_kind::set        ? "  set "
+                        : r.mod == modifier_kind::at_most  ? "  at most "
+                        : r.mod == modifier_kind::at_least ? "  at least "
+                                                           : "  amount ")
+                    << node_text(r.amount, r.locals) << "\n";
             if (r.value != no_id) out << "  value " << node_text(r.value, r.locals) << "\n";
             if (r.guard != no_id) out << "  when " << node_text(r.guard, r.locals) << "\n";
             if (r.body != no_id) out << "  body " << node_text(r.body, r.locals) << "\n";

@@ -103,8 +103,10 @@ struct checker {
                 return 2;
             case op::cond: case op::if_: case op::for_each: case op::draw: case op::deal: case op::move:
                 return 3;
-            case op::choose_one: case op::choose_subset: case op::choose_order:
+            case op::choose_one: case op::choose_order:
                 return 4;
+            case op::choose_subset:  // a fifth child, the objective, with value 1 or 2
+                return -1;
             case op::roll: case op::quantity: case op::decide: case op::lookup: case op::builtin: case op::seq:
             case op::do_action: case op::resolve: case op::emit: case op::call: case op::end_game:
                 return -1;
@@ -130,6 +132,11 @@ struct checker {
             }
             if (height[n] > max_node_depth)
                 fail(path, "its tree is more than " + std::to_string(max_node_depth) + " nodes deep");
+            if (x.code == op::choose_subset &&
+                !((x.value == 0 && x.child_count == 4) || ((x.value == 1 || x.value == 2) && x.child_count == 5)))
+                fail(path, "`choose-subset` takes 4 children (value 0) or 5 with an objective (value 1 or 2)");
+            if ((x.code == op::choose_one || x.code == op::choose_order) && x.value != 0)
+                fail(path + ".value", "only `choose-subset` has an objective");
             const int want = arity(x.code);
             if (want >= 0 && x.child_count != static_cast<std::uint32_t>(want))
                 fail(path, std::string("`") + name_of(x.code) + "` takes " + std::to_string(want) + " children, not " +
@@ -700,6 +707,8 @@ struct checker {
             }
             locals(path, r.locals, r.param_count);
             tree(path + ".amount", r.amount, r.locals);
+            if (r.mod != modifier_kind::add && r.kind != rule_kind::modifier)
+                fail(path + ".modifier", "only a modifier sets or bounds a value");
             tree(path + ".value", r.value, r.locals);
             tree(path + ".guard", r.guard, r.locals);
             tree(path + ".body", r.body, r.locals);

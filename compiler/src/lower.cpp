@@ -660,6 +660,23 @@ struct lowerer {
             b.path_prefix = r.name;
             switch (d.kind) {
                 case dsl::rule_kind::modifier: {
+                    r.mod = static_cast<ir::modifier_kind>(d.mod);
+                    // Adding to, setting or bounding a value needs a number: a quantity of an enum,
+                    // a seat or a card has no `+ 1`, no maximum.
+                    if (r.target == ir::target_kind::quantity) {
+                        const ir::derived& q = cx.rs.quantities[r.target_id];
+                        const ir::type_kind k = q.result == ir::no_id ? ir::type_kind::error : cx.rs.types[q.result].kind;
+                        if (k != ir::type_kind::integer && k != ir::type_kind::range) {
+                            const char* what = d.mod == dsl::modifier_kind::set        ? "set"
+                                               : d.mod == dsl::modifier_kind::at_most  ? "capped (`at most`)"
+                                               : d.mod == dsl::modifier_kind::at_least ? "floored (`at least`)"
+                                                                                       : "added to";
+                            cx.sink.error(dsl::diag_kind::bad_rule_target, d.target.where,
+                                          "a modifier's target is " + std::string(what) + " as a number, but `" +
+                                              d.target.text + "` is " + cx.type_text(q.result));
+                            break;
+                        }
+                    }
                     typed a = b.expect(d.amount, cx.t_int, "the amount of a modifier");
                     if (a.ok()) r.amount = a.node;
                     break;

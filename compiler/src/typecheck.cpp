@@ -1106,7 +1106,7 @@ ir::id body_checker::stmt(const dsl::stmt& s) {
             return emit(ir::op::reshuffle, cx_.t_void, 0, ir::no_id, {z1.node, z2.node}, s.where);
         }
         case dsl::stmt_kind::choose: {
-            if (s.exprs.size() != 3) return ir::no_id;
+            if (s.exprs.size() != 3 && s.exprs.size() != 4) return ir::no_id;
             const bool one_of = s.word == "one" || s.word.empty();
             if (!one_of && s.exprs[0].kind == dsl::expr_kind::range) {
                 cx_.sink.error(dsl::diag_kind::type_mismatch, s.exprs[0].where,
@@ -1128,11 +1128,39 @@ ir::id body_checker::stmt(const dsl::stmt& s) {
             push_scope();
             const ir::id var = bind(s.id.text, one ? el : cx_.list_of(el));
             typed where{absent(s.where), cx_.t_void};
-            if (s.exprs[2].kind != dsl::expr_kind::none) where = expect(s.exprs[2], cx_.t_bool, "the condition of `where`");
+            bool shape_ok = true;
+            if (s.exprs[2].kind != dsl::expr_kind::none) {
+                // An order under a condition would need every permutation enumerated: not offered.
+                if (s.word == "order") {
+                    cx_.sink.error(dsl::diag_kind::wrong_kind_of_name, s.exprs[2].where,
+                                   "`choose order` takes no `where`: only `choose one` and `choose subset` are chosen "
+                                   "under a condition");
+                    shape_ok = false;
+                } else {
+                    where = expect(s.exprs[2], cx_.t_bool, "the condition of `where`");
+                }
+            }
+            // `maximizing|minimizing e`: among the subsets satisfying `where`, only the best are legal.
+            typed goal{};
+            std::int64_t goal_code = 0;
+            if (s.exprs.size() == 4) {
+                if (s.word != "subset") {
+                    cx_.sink.error(dsl::diag_kind::wrong_kind_of_name, s.exprs[3].where,
+                                   "`" + s.goal + "` is an objective of `choose subset` only: a single choice is "
+                                   "narrowed by its `where` alone");
+                    shape_ok = false;
+                } else {
+                    goal = expect(s.exprs[3], cx_.t_int, "the objective of a subset choice");
+                    goal_code = s.goal == "maximizing" ? 1 : 2;
+                }
+            }
             const ir::id body = stmts(s.body, s.where);
             pop_scope();
-            if (!set.ok() || !by.ok() || !where.ok() || body == ir::no_id) return ir::no_id;
+            if (!shape_ok || !set.ok() || !by.ok() || !where.ok() || body == ir::no_id) return ir::no_id;
+            if (goal_code != 0 && !goal.ok()) return ir::no_id;
             const ir::op code = one ? ir::op::choose_one : s.word == "subset" ? ir::op::choose_subset : ir::op::choose_order;
+            if (goal_code != 0)
+                return emit(code, cx_.t_void, goal_code, var, {set.node, by.node, where.node, body, goal.node}, s.where);
             return emit(code, cx_.t_void, 0, var, {set.node, by.node, where.node, body}, s.where);
         }
         case dsl::stmt_kind::may: {

@@ -527,6 +527,26 @@ std::string english::statement(ir::id n, std::vector<ir::id>* nested) const {
                      : x.code == ir::op::choose_subset ? "some " + local_name(x.ref) + " from " : "the order of " + local_name(x.ref) + " in ";
                 s += kid(0);
             }
+            if (x.code == ir::op::choose_subset && kids.size() > 4 && present(2)) {
+                // An objective: "whose total is the largest not exceeding the bound" when the
+                // condition bounds the objective itself (GMT §12.31), else the condition and the aim.
+                const ir::node& c = rs_.nodes[kids[2]];
+                const bool most = x.value == 1;
+                const std::vector<ir::id> ck(rs_.children.begin() + c.first_child,
+                                             rs_.children.begin() + c.first_child + c.child_count);
+                const bool bounds = ck.size() == 2 && expr(ck[0]) == kid(4) &&
+                                    ((most && (c.code == ir::op::le || c.code == ir::op::lt)) ||
+                                     (!most && (c.code == ir::op::ge || c.code == ir::op::gt)));
+                std::string aim = kid(4);
+                if (aim.rfind("the ", 0) == 0) aim.erase(0, 4);
+                if (bounds)
+                    s += " whose " + aim + " is the " + (most ? "largest" : "smallest") +
+                         (c.code == ir::op::le ? " not exceeding " : c.code == ir::op::lt ? " below "
+                          : c.code == ir::op::ge ? " not below " : " above ") + expr(ck[1]);
+                else
+                    s += " where " + kid(2) + ", with the " + (most ? "largest " : "smallest ") + kid(4) + " possible";
+                return s + ": " + sub(3);
+            }
             if (present(2)) s += " where " + kid(2);
             return s + ": " + sub(3);
         }

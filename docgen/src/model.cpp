@@ -47,6 +47,11 @@ std::string key_text(const ir::key_range& k) {
     return k.text;
 }
 
+// Under odds that leave out a `=`, cap or floor applying only sometimes (or by a value of play).
+constexpr const char* bounds_caveat =
+    "Odds before the modifiers that set or bound the roll only sometimes (listed with the roll): where one applies, "
+    "the roll becomes or is held to its value.";
+
 struct builder {
     const ir::ruleset& rs;
     document doc;
@@ -204,7 +209,10 @@ struct builder {
             } else {
                 const english en = speaker(r.locals, {r.amount, r.guard});
                 const ir::node& a = rs.nodes[r.amount];
-                if (a.code == ir::op::const_int) {
+                if (r.mod != ir::modifier_kind::add) {
+                    t.push_back(bold(r.mod == ir::modifier_kind::set ? "becomes " : r.mod == ir::modifier_kind::at_most ? "at most " : "at least "));
+                    t.push_back(text(en.expr(r.amount)));
+                } else if (a.code == ir::op::const_int) {
                     t.push_back(bold(signed_number(a.value)));
                 } else if (a.code == ir::op::neg) {
                     t.push_back(text(en.expr(r.amount)));
@@ -329,11 +337,14 @@ struct builder {
                 head.push_back(cell{{bold(range.first == range.second ? "Chance" : signed_number(m))}, align::right});
             g.header.push_back(std::move(head));
             std::string anchors;
+            bool inexact = false;
             for (const auto& [roll, th] : list) {
                 const ir::roll& r = rs.rolls[roll];
                 std::vector<cell> row{cell{{text(title_of(r.name) + ", " + threshold_text(th)), muted(" " + anchors_text(r.prov))}, align::left}};
+                const roll_bounds b = bounds_of(rs, roll);
+                inexact = inexact || !b.exact;
                 for (std::int64_t m = range.first; m <= range.second; ++m) {
-                    chance c = chance_in(r.dist, m, threshold_range(th));
+                    chance c = chance_in(r.dist, m, threshold_range(th), &b);
                     if (th.code == ir::op::ne) c.ways = c.total - c.ways;  // the range is the one value it must not be
                     row.push_back(cell{{text(percent_text(c))}, align::right});
                 }
@@ -344,6 +355,7 @@ struct builder {
                 if (l != "net modifier") note += " With no other modifier it is the " + l + " (" + range_text(range.first, range.second) + ").";
             if (range.first != range.second) g.notes.push_back(note);
             g.notes.push_back("Exact odds from the dice; percentages rounded to one decimal.");
+            if (inexact) g.notes.push_back(bounds_caveat);
             add(std::move(g));
         }
     }
@@ -451,6 +463,7 @@ struct builder {
             tb.row_map.kind != ir::key_range_kind::integer)
             return;
         const modifier_span sp = odds_span(rs, e.ref);
+        const roll_bounds b = bounds_of(rs, e.ref);
         grid g;
         g.caption = title_of(tb.name) + ": chance of each result by net modifier";
         std::vector<cell> head{cell{{bold("Result")}, align::left}};
@@ -460,7 +473,7 @@ struct builder {
         for (const ir::table_row& row : tb.rows) {
             std::vector<cell> line{cell{{bold(key_text(row.key)), text(row.label.empty() ? "" : " " + row.label)}, align::left}};
             for (std::int64_t m = sp.lo; m <= sp.hi; ++m) {
-                const chance c = chance_in(roll.dist, m, row.key);
+                const chance c = chance_in(roll.dist, m, row.key, &b);
                 covered[static_cast<std::size_t>(m - sp.lo)].ways += c.ways;
                 line.push_back(cell{{text(percent_text(c))}, align::right});
             }
@@ -474,6 +487,10 @@ struct builder {
             g.rows.push_back(std::move(line));
         }
         g.notes.push_back("Net modifier: the sum of every modifier to the " + humanize(roll.name) + ".");
+        if (b.has_lo || b.has_hi)
+            g.notes.push_back("The modified roll is held " + std::string(b.has_lo ? "at least " + number(b.lo) : "") +
+                              (b.has_lo && b.has_hi ? " and " : "") + (b.has_hi ? "at most " + number(b.hi) : "") + ".");
+        if (!b.exact) g.notes.push_back(bounds_caveat);
         add(std::move(g));
     }
 

@@ -23,10 +23,12 @@ std::string percent_text(chance c) {
     return buffer;
 }
 
-chance chance_in(const ir::distribution& d, std::int64_t shift, const ir::key_range& key) {
+chance chance_in(const ir::distribution& d, std::int64_t shift, const ir::key_range& key, const roll_bounds* b) {
     chance c{0, d.total};
     for (std::size_t i = 0; i < d.weights.size(); ++i) {
-        const std::int64_t v = d.min + static_cast<std::int64_t>(i) + shift;
+        std::int64_t v = d.min + static_cast<std::int64_t>(i) + shift;
+        if (b && b->has_hi) v = std::min(v, b->hi);  // caps, then floors (docs/language.md §9)
+        if (b && b->has_lo) v = std::max(v, b->lo);
         const bool above_lo = key.open_lo || v >= key.lo;
         const bool below_hi = key.open_hi || v <= key.hi;
         if (above_lo && below_hi) c.ways += d.weights[i];
@@ -224,10 +226,27 @@ std::vector<ir::id> modifiers_of(const ir::ruleset& rs, ir::target_kind kind, ir
     return out;
 }
 
+roll_bounds bounds_of(const ir::ruleset& rs, ir::id roll) {
+    roll_bounds b;
+    for (ir::id r : modifiers_of(rs, ir::target_kind::roll, roll)) {
+        const ir::rule& m = rs.rules[r];
+        if (m.mod == ir::modifier_kind::add) continue;
+        const ir::node* amount = m.amount < rs.nodes.size() ? &rs.nodes[m.amount] : nullptr;
+        if (m.mod == ir::modifier_kind::set || m.guard != ir::no_id || !amount || amount->code != ir::op::const_int) {
+            b.exact = false;
+            continue;
+        }
+        if (m.mod == ir::modifier_kind::at_most) b.hi = b.has_hi ? std::min(b.hi, amount->value) : amount->value, b.has_hi = true;
+        else b.lo = b.has_lo ? std::max(b.lo, amount->value) : amount->value, b.has_lo = true;
+    }
+    return b;
+}
+
 modifier_span odds_span(const ir::ruleset& rs, ir::id roll) {
     modifier_span span{-3, 3, "net modifier"};
     int bounded = 0;
     for (ir::id r : modifiers_of(rs, ir::target_kind::roll, roll)) {
+        if (rs.rules[r].mod != ir::modifier_kind::add) continue;
         const ir::node& amount = rs.nodes[rs.rules[r].amount];
         if (amount.code != ir::op::player_field && amount.code != ir::op::entity_field && amount.code != ir::op::global) continue;
         if (amount.type >= rs.types.size() || rs.types[amount.type].kind != ir::type_kind::range) continue;

@@ -18,8 +18,19 @@ struct chance {
 // "60%", "27.8%", "<0.1%", ">99.9%", "0%", "100%".
 std::string percent_text(chance c);
 
-// The chance that (roll + shift) falls in `key` (an integer key range, open ends honoured).
-chance chance_in(const ir::distribution& d, std::int64_t shift, const ir::key_range& key);
+// The caps and floors that always bound a roll (`at most k` / `at least k` modifiers with no
+// `when` and a constant k); `exact` is false when some `=`, cap or floor applies only sometimes
+// or by a value known only in play, so odds by net modifier leave it out (and say so).
+struct roll_bounds {
+    bool has_lo = false, has_hi = false;
+    std::int64_t lo = 0, hi = 0;
+    bool exact = true;
+};
+roll_bounds bounds_of(const ir::ruleset& rs, ir::id roll);
+
+// The chance that (roll + shift), then bounded by `b` when given, falls in `key` (an integer key
+// range, open ends honoured).
+chance chance_in(const ir::distribution& d, std::int64_t shift, const ir::key_range& key, const roll_bounds* b = nullptr);
 
 // A comparison the procedure makes between a roll's result and a constant: `roll >= 6`.
 struct threshold {

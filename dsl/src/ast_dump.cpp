@@ -205,6 +205,7 @@ private:
                 head += " " + s.word + " " + s.id.text + " in" + join_args(s.exprs, 0, 1);
                 if (s.exprs.size() > 1 && s.exprs[1].kind != expr_kind::none) head += " by " + expr_text(s.exprs[1]);
                 if (s.exprs.size() > 2 && s.exprs[2].kind != expr_kind::none) head += " where " + expr_text(s.exprs[2]);
+                if (s.exprs.size() > 3 && !s.goal.empty()) head += " " + s.goal + " " + expr_text(s.exprs[3]);
                 break;
             case stmt_kind::may:
                 if (!s.exprs.empty() && s.exprs[0].kind != expr_kind::none) head += " by " + expr_text(s.exprs[0]);
@@ -393,7 +394,12 @@ private:
         if (!n.overrides.empty()) s += " overrides " + names_text(n.overrides);
         line(d, s + at(n.where));
         if (!n.target.text.empty()) line(d + 1, "target " + n.target.text + "(" + names_text(n.target_args) + ")");
-        if (n.kind == rule_kind::modifier) line(d + 1, "amount " + expr_text(n.amount));
+        if (n.kind == rule_kind::modifier)
+            line(d + 1, std::string(n.mod == modifier_kind::set        ? "set "
+                                    : n.mod == modifier_kind::at_most  ? "at most "
+                                    : n.mod == modifier_kind::at_least ? "at least "
+                                                                       : "amount ") +
+                            expr_text(n.amount));
         if (n.kind == rule_kind::define || n.kind == rule_kind::invariant) line(d + 1, "value " + expr_text(n.value));
         if (n.guard) line(d + 1, "when " + expr_text(*n.guard));
         if (n.kind == rule_kind::example) line(d + 1, "given");

@@ -1215,7 +1215,10 @@ auto const choose_s_def =
     (words("`subset` or `order`", "subset", "order")[set_<&stmt::word>] | x3::attr(std::string("one"))[set_<&stmt::word>]) > name_r[set_<&stmt::id>] >
     named("`in` or `of`", WP_KW("in") | WP_KW("of")) > set_r[push_<&stmt::exprs>] >
     ((WP_KW("by") > expr_r[push_<&stmt::exprs>]) | eps[push_none_f{}]) >
-    ((WP_KW("where") > expr_r[push_<&stmt::exprs>]) | eps[push_none_f{}]) > body_r[set_<&stmt::body>];
+    ((WP_KW("where") > expr_r[push_<&stmt::exprs>] >
+      -(words("`maximizing` or `minimizing`", "maximizing", "minimizing")[set_<&stmt::goal>] > expr_r[push_<&stmt::exprs>])) |
+     eps[push_none_f{}]) >
+    body_r[set_<&stmt::body>];
 auto const may_s_def = WP_KW("may")[stmt_kind_f<stmt_kind::may>{}] >
                        ((WP_KW("by") > expr_r[push_<&stmt::exprs>]) | eps[push_none_f{}]) >
                        named("a string saying what the player may do", string_lit[set_<&stmt::word>]) >
@@ -1412,7 +1415,12 @@ inline auto const rule_guard = -(WP_KW("when") > expr_r[set_<&rule_decl::guard>]
 inline auto const rule_tail = aid_p<&rule_decl::aid>() > semi;
 auto const modifier_r_def =
     spanned[WP_KW("modifier")[const_<&rule_decl::kind, rule_kind::modifier>] > rule_head >
-            signed_term[set_<&rule_decl::amount>] > WP_KW("to") > name_r[set_<&rule_decl::target>] >
+            ((P("=", "`=`", "=")[const_<&rule_decl::mod, modifier_kind::set>] > expr_r[set_<&rule_decl::amount>]) |
+             (WP_KW("at") > named("`most` or `least`", WP_KW("most")[const_<&rule_decl::mod, modifier_kind::at_most>] |
+                                                       WP_KW("least")[const_<&rule_decl::mod, modifier_kind::at_least>]) >
+              expr_r[set_<&rule_decl::amount>]) |
+             signed_term[set_<&rule_decl::amount>]) >
+            WP_KW("to") > name_r[set_<&rule_decl::target>] >
             -binders_r[set_<&rule_decl::target_args>] > rule_guard > rule_tail];
 auto const define_r_def =
     spanned[WP_KW("define")[const_<&rule_decl::kind, rule_kind::define>] > rule_head > name_r[set_<&rule_decl::target>] >

@@ -41,6 +41,15 @@ std::optional<std::int64_t> interp::take_fixed(std::vector<std::pair<id, std::in
 }
 
 std::int64_t interp::roll(id r, const std::int64_t* args, std::size_t count) {
+    const id gi = g.group_of_roll[r];
+    const std::int64_t v = rolled(r, args, count);
+    if (gi != ir::no_id && g.group_bounds[gi]) [[unlikely]]
+        return bounded(gi, rs.rolls[r].expr, "roll", rs.rolls[r].name, v, args, count);
+    return v;
+}
+
+// The dice of roll r with its adding modifiers (then bounded by roll()).
+std::int64_t interp::rolled(id r, const std::int64_t* args, std::size_t count) {
     const ir::roll& ro = rs.rolls[r];
     const std::int64_t mod = modifiers(g.group_of_roll[r], args, count);
     if (s.probing_) [[unlikely]] {

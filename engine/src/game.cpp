@@ -109,8 +109,11 @@ game::game(ir::ruleset rs, int players, const std::map<std::string, std::string>
     group_of_decision.assign(rs_.decisions.size(), ir::no_id);
     group_of_action.assign(rs_.actions.size(), ir::no_id);
     group_of_event.assign(rs_.events.size(), ir::no_id);
+    group_bounds.assign(rs_.groups.size(), 0);
     for (ir::id g = 0; g < rs_.groups.size(); ++g) {
         const ir::rule_group& gr = rs_.groups[g];
+        for (ir::id r : gr.rules)
+            if (rs_.rules[r].kind == ir::rule_kind::modifier && rs_.rules[r].mod != ir::modifier_kind::add) group_bounds[g] = 1;
         switch (gr.target) {
             case ir::target_kind::roll: group_of_roll.at(gr.target_id) = g; break;
             case ir::target_kind::quantity: group_of_quantity.at(gr.target_id) = g; break;

@@ -279,11 +279,17 @@ struct interp {
     void resolve_pending(int i);
     inline bool body_possible(id body, std::uint32_t fb);
     bool choose_options(id n, std::uint32_t fb, std::vector<std::int64_t>* out);
+    void subset_answers(std::size_t fi, bool& in, bool& out);
+    // The subsets satisfying a `choose subset`'s `where`, as bit masks (probes; `possible`).
+    void subset_masks(id n, std::uint32_t fb, std::vector<std::int64_t>& out, bool first_only = false);
+    static constexpr std::uint32_t max_subset_where = 16;  // elements a subset under `where` may have
 
     // ------------------------------------------------ rules.cpp
 
     std::size_t applicable(id gi, const std::int64_t* args, std::size_t count);
     std::int64_t modifiers(id gi, const std::int64_t* args, std::size_t count);
+    std::int64_t bounded(id gi, id n, const char* what, const std::string& name, std::int64_t v, const std::int64_t* args,
+                         std::size_t count);
     std::int64_t decide(id n, id d, const std::int64_t* args, std::size_t count);
     bool action_legal(id a, const std::int64_t* args, std::size_t count);
     bool body_required(id body, std::uint32_t fb);
@@ -316,6 +322,7 @@ struct interp {
     static std::optional<std::int64_t> take_fixed(std::vector<std::pair<id, std::int64_t>>& fixed, id key);
     std::int64_t roll(id r, const std::int64_t* args, std::size_t count);
     std::int64_t dice_count(id n, std::uint32_t fb);
+    std::int64_t rolled(id r, const std::int64_t* args, std::size_t count);
     static std::int32_t map_key(const ir::key_map& km, std::int64_t k);
     static inline std::int64_t clamp_key(const ir::table_key& key, std::int64_t k);
     static constexpr std::int64_t odds_below_all = std::numeric_limits<std::int64_t>::min() / 4;

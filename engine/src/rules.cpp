@@ -63,7 +63,7 @@ std::int64_t interp::modifiers(id gi, const std::int64_t* args, std::size_t coun
     for (std::size_t i = start; i < s.rule_stack_.size(); ++i) {
         const id r = s.rule_stack_[i];
         const ir::rule& rule = rs.rules[r];
-        if (rule.kind != ir::rule_kind::modifier) continue;
+        if (rule.kind != ir::rule_kind::modifier || rule.mod != ir::modifier_kind::add) continue;
         const std::size_t mark = s.locals_.size();
         total = add_ck(rule.amount, total, eval(rule.amount, bind_rule(r, args, count)));
         cut(s.locals_, mark);
@@ -71,6 +71,42 @@ std::int64_t interp::modifiers(id gi, const std::int64_t* args, std::size_t coun
     }
     cut(s.rule_stack_, start);
     return total;
+}
+
+// The value v of a roll or quantity (its adds summed in) after the modifiers that set, cap or
+// floor it (docs/language.md §9): a set replaces v (applicable sets must agree), then the
+// smallest cap and the largest floor bound it. Only groups holding such modifiers get here.
+std::int64_t interp::bounded(id gi, id n, const char* what, const std::string& name, std::int64_t v,
+                             const std::int64_t* args, std::size_t count) {
+    const std::size_t start = applicable(gi, args, count);
+    bool set = false, capped = false, floored = false;
+    std::int64_t to = 0, cap = 0, floor = 0;
+    id setter = ir::no_id;
+    for (std::size_t i = start; i < s.rule_stack_.size(); ++i) {
+        const id r = s.rule_stack_[i];
+        const ir::rule& rule = rs.rules[r];
+        if (rule.kind != ir::rule_kind::modifier || rule.mod == ir::modifier_kind::add) continue;
+        const std::size_t mark = s.locals_.size();
+        const std::int64_t k = eval(rule.amount, bind_rule(r, args, count));
+        cut(s.locals_, mark);
+        fire(r);
+        switch (rule.mod) {
+            case ir::modifier_kind::set:
+                if (set && k != to)
+                    fail(n, "modifiers " + rs.rules[setter].name + " and " + rule.name + " set " + what + " " + name +
+                                " to different values (" + std::to_string(to) + " and " + std::to_string(k) + ")");
+                set = true, to = k, setter = r;
+                break;
+            case ir::modifier_kind::at_most: cap = capped ? std::min(cap, k) : k, capped = true; break;
+            case ir::modifier_kind::at_least: floor = floored ? std::max(floor, k) : k, floored = true; break;
+            case ir::modifier_kind::add: break;
+        }
+    }
+    cut(s.rule_stack_, start);
+    if (set) v = to;
+    if (capped) v = std::min(v, cap);
+    if (floored) v = std::max(v, floor);
+    return v;
 }
 
 // Whether action a is legal for args: its guard or an applicable permit, and no applicable
@@ -155,6 +191,8 @@ std::int64_t interp::call_quantity(id q, const std::int64_t* args, std::size_t c
     std::int64_t v = eval(d.expr, qfb);
     cut(s.locals_, mark);
     if (!d.predicate) v = add_in(d.expr, "quantity", d.name, v, modifiers(g.group_of_quantity[q], args, c));
+    if (!d.predicate && g.group_of_quantity[q] != ir::no_id && g.group_bounds[g.group_of_quantity[q]]) [[unlikely]]
+        v = bounded(g.group_of_quantity[q], d.expr, "quantity", d.name, v, args, c);
     return v;
 }
 

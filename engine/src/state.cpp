@@ -663,6 +663,11 @@ probe::outcome probe::options(ir::id choice, const std::vector<std::int64_t>& lo
     return attempt([&](outcome& o) {
         interp in(*s_);
         const std::uint32_t fb = region(locals);
+        if (in.N(choice).code == op::choose_subset) {
+            // the subsets satisfying `where`, each as a bit mask over the set's elements in order
+            in.subset_masks(choice, fb, o.values);
+            return;
+        }
         if (in.N(choice).code != op::choose_one) throw engine_error(g_->position(choice) + ": not a choice of one");
         in.choose_options(choice, fb, &o.values);
     });

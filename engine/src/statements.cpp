@@ -69,7 +69,92 @@ bool interp::body_possible(id body, std::uint32_t fb) {
         return action_legal(nd.ref, args, c);
     }
     if (nd.code == op::choose_one) return choose_options(body, fb, nullptr);
+    if (nd.code == op::choose_subset && N(child(body, 2)).code != op::absent) {
+        // some subset satisfies `where` (the first found ends the search, as the compiled engine's)
+        const std::size_t fires_mark = s.fire_log_.size();
+        std::vector<std::int64_t> masks;
+        subset_masks(body, fb, masks, true);
+        if (!masks.empty()) {  // as choose_options: the rules met count where the choice is listed
+            for (std::size_t i = fires_mark; i < s.fire_log_.size(); ++i) --s.fires_[s.fire_log_[i]];
+            cut(s.fire_log_, fires_mark);
+        }
+        return !masks.empty();
+    }
     return true;
+}
+
+// `choose subset … where c [maximizing|minimizing e]`, at the step deciding element pc: may it be
+// included (in), left out (out), and the subset still end legal? Every subset of the n elements
+// is tried (n <= max_subset_where): legal ones satisfy c and, with an objective, have the best e of
+// all those satisfying c. The decisions already made fix the low bits.
+void interp::subset_answers(std::size_t fi, bool& in, bool& out) {
+    const state::frame f = s.frames_[fi];
+    const id where = child(f.node, 2);
+    const std::int64_t goal = N(f.node).value;  // 0 none, 1 maximizing, 2 minimizing
+    const id objective = goal != 0 ? child(f.node, 4) : ir::no_id;
+    const std::uint32_t n = f.aux_len, pc = f.pc;
+    const std::size_t chosen_at = f.aux + n, base = s.loop_store_.size();
+    std::uint32_t prefix = 0;  // the answers given so far (elements 0..pc-1)
+    for (std::size_t c = chosen_at, i = 0; c < base; ++c) {
+        while (i < pc && s.loop_store_[f.aux + i] != s.loop_store_[c]) ++i;
+        if (i < pc) prefix |= 1u << i++;
+    }
+    const std::int64_t slot = f.fb + N(f.node).ref;
+    const std::int64_t saved = s.locals_[static_cast<std::size_t>(slot)];
+    bool have_best = false;
+    std::int64_t best = 0;
+    const std::uint32_t fixed = pc >= 32 ? ~0u : (1u << pc) - 1;
+    // Two passes: the best objective over every legal subset, then the answers that reach it.
+    for (int pass = goal != 0 ? 0 : 1; pass < 2; ++pass) {
+        for (std::uint64_t m = 0; m < (std::uint64_t{1} << n); ++m) {
+            const auto mask = static_cast<std::uint32_t>(m);
+            if (pass == 1 && ((mask & fixed) != prefix || (mask >> pc & 1 ? in : out))) continue;
+            for (std::uint32_t i = 0; i < n; ++i)
+                if (mask >> i & 1) {
+                    const std::int64_t v = s.loop_store_[f.aux + i];
+                    s.loop_store_.push_back(v);
+                }
+            const std::size_t len = s.loop_store_.size() - base;
+            s.locals_[static_cast<std::size_t>(slot)] = (static_cast<std::int64_t>(base) << 24) | static_cast<std::int64_t>(len);
+            bool legal = eval(where, f.fb) != 0;
+            std::int64_t e = 0;
+            if (legal && goal != 0) e = eval(objective, f.fb);
+            cut(s.loop_store_, base);
+            if (!legal) continue;
+            if (pass == 0) {
+                if (!have_best || (goal == 1 ? e > best : e < best)) best = e;
+                have_best = true;
+            } else if (goal == 0 || e == best) {
+                (pc < n && (mask >> pc & 1) ? in : out) = true;
+            }
+        }
+        if (pass == 0 && !have_best) break;
+    }
+    s.locals_[static_cast<std::size_t>(slot)] = saved;
+}
+
+// Every subset of a `choose subset`'s set that satisfies its `where` (all of them without one),
+// as bit masks: what the checker's replay asks when it claims no subset is legal.
+void interp::subset_masks(id n, std::uint32_t fb, std::vector<std::int64_t>& out, bool first_only) {
+    const std::size_t start = push_set(child(n, 0), fb);
+    std::vector<std::int64_t> elems;
+    for (std::size_t i = start; i < s.scratch_.size(); ++i)
+        if (std::find(elems.begin(), elems.end(), s.scratch_[i]) == elems.end()) elems.push_back(s.scratch_[i]);
+    cut(s.scratch_, start);
+    if (elems.size() > max_subset_where)
+        fail(n, "a subset chosen under `where` from " + std::to_string(elems.size()) + " elements: at most " +
+                    std::to_string(max_subset_where) + " are enumerated");
+    const id where = child(n, 2);
+    const std::size_t base = s.loop_store_.size();
+    for (std::uint64_t m = 0; m < (std::uint64_t{1} << elems.size()); ++m) {
+        for (std::size_t i = 0; i < elems.size(); ++i)
+            if (m >> i & 1) s.loop_store_.push_back(elems[i]);
+        s.locals_[fb + N(n).ref] = (static_cast<std::int64_t>(base) << 24) | static_cast<std::int64_t>(s.loop_store_.size() - base);
+        const bool legal = N(where).code == op::absent || eval(where, fb) != 0;
+        cut(s.loop_store_, base);
+        if (legal) out.push_back(static_cast<std::int64_t>(m));
+        if (legal && first_only) return;
+    }
 }
 
 // The legal options of `choose` statement n, in set order, into *out (cleared first); with
@@ -156,6 +241,12 @@ void interp::step_frame(std::size_t fi) {
             if (f.pc > n) return pop();
             const bool done = f.kind == state::frame_kind::subset ? f.pc == n : chosen == n;
             if (done) {
+                // An empty set asks nothing: its one subset must still satisfy `where`.
+                if (n == 0 && f.kind == state::frame_kind::subset && N(child(f.node, 2)).code != op::absent) {
+                    bool in = false, out = false;
+                    subset_answers(fi, in, out);
+                    if (!out) fail(f.node, "a choice with no legal option");
+                }
                 s.locals_[f.fb + N(f.node).ref] = (static_cast<std::int64_t>(chosen_at) << 24) | chosen;
                 s.frames_[fi].pc = n + 1;
                 push_frame(state::frame_kind::list, child(f.node, 3), f.fb);
@@ -163,7 +254,13 @@ void interp::step_frame(std::size_t fi) {
             }
             std::vector<std::int64_t>& opts = s.options_;
             opts.clear();
-            if (f.kind == state::frame_kind::subset) {
+            if (f.kind == state::frame_kind::subset && N(child(f.node, 2)).code != op::absent) {
+                bool in = false, out = false;
+                subset_answers(fi, in, out);
+                if (in) opts.push_back(1);
+                if (out) opts.push_back(0);
+                if (opts.empty()) fail(f.node, "a choice with no legal option");
+            } else if (f.kind == state::frame_kind::subset) {
                 opts.push_back(1);
                 opts.push_back(0);
             } else {
@@ -296,8 +393,8 @@ void interp::statement(std::size_t fi, id n, std::uint32_t fb) {
         }
         case op::choose_subset:
         case op::choose_order: {
-            if (N(child(n, 2)).code != op::absent)
-                fail(n, std::string(ir::name_of(nd.code)) + " with `where` is not supported by the engine yet");
+            if (nd.code == op::choose_order && N(child(n, 2)).code != op::absent)
+                fail(n, "choose-order with `where` is not supported by the engine");
             const std::size_t start = push_set(child(n, 0), fb);
             advance();
             push_frame(nd.code == op::choose_subset ? state::frame_kind::subset : state::frame_kind::order, n, fb);
@@ -308,6 +405,9 @@ void interp::statement(std::size_t fi, id n, std::uint32_t fb) {
             cut(s.scratch_, start);
             const std::size_t count = s.loop_store_.size() - static_cast<std::size_t>(at);
             if (count >= (1u << 24)) fail(n, "too many elements to choose from");
+            if (nd.code == op::choose_subset && N(child(n, 2)).code != op::absent && count > max_subset_where)
+                fail(n, "a subset chosen under `where` from " + std::to_string(count) + " elements: at most " +
+                            std::to_string(max_subset_where) + " are enumerated");
             s.frames_.back().aux_len = static_cast<std::uint32_t>(count);
             return;
         }

@@ -178,7 +178,7 @@ void checker::group_checks(id g, const detail::store& st, const fact_list& base)
         symbolic::env e;
         e.locals.resize(std::max(rule.locals.size(), args.size()));
         for (std::size_t i = 0; i < args.size() && i < rule.locals.size(); ++i) e.locals[i] = args[i];
-        z3::expr v = sym_.integer(rule.value, e, st);
+        z3::expr v = sym_.integer(rule.kind == ir::rule_kind::modifier ? rule.amount : rule.value, e, st);
         z3::expr s = ctx_.bool_val(true);
         for (const z3::expr& x : sym_.side) s = s && x;
         sym_.side.clear();
@@ -190,7 +190,10 @@ void checker::group_checks(id g, const detail::store& st, const fact_list& base)
             if (dead_.count(a) || dead_.count(b) || beats(gr, a, b) || beats(gr, b, a)) continue;
             const ir::rule& ra = rs_.rules.at(a);
             const ir::rule& rb = rs_.rules.at(b);
-            const bool defines = ra.kind == ir::rule_kind::define && rb.kind == ir::rule_kind::define;
+            // Two `=` modifiers that apply together must agree (the engines stop otherwise).
+            const bool sets = ra.kind == ir::rule_kind::modifier && ra.mod == ir::modifier_kind::set &&
+                              rb.kind == ir::rule_kind::modifier && rb.mod == ir::modifier_kind::set;
+            const bool defines = (ra.kind == ir::rule_kind::define && rb.kind == ir::rule_kind::define) || sets;
             const bool legal = (ra.kind == ir::rule_kind::forbid && rb.kind == ir::rule_kind::require) ||
                                (ra.kind == ir::rule_kind::require && rb.kind == ir::rule_kind::forbid);
             const bool triggers = ra.kind == ir::rule_kind::trigger && rb.kind == ir::rule_kind::trigger;
@@ -232,13 +235,14 @@ void checker::group_checks(id g, const detail::store& st, const fact_list& base)
             }
             if (x.r == z3::sat) {
                 finding& f = add("contradiction", severity::error, ra.name + " " + rb.name,
-                                 "`" + ra.name + "` and `" + rb.name + "` both decide " + target +
+                                 "`" + ra.name + "` and `" + rb.name + "` both " + (sets ? "set " : "decide ") + target +
                                      " with different values, and neither overrides the other");
                 f.elements = {rule_elem(a), rule_elem(b)};
                 f.witness = x.witness;
                 replay(x, both_apply(a, b, detail::witness_replay::values::different));
                 continue;
             }
+            if (sets) continue;  // sets that agree are no ambiguity: the value is the same either way
             answer y = solve(facts, both && sa && sb, true);
             if (y.r == z3::unknown)
                 unknown("whether " + ra.name + " and " + rb.name + " both apply", {rule_elem(a), rule_elem(b)}, severity::warning);

@@ -262,11 +262,21 @@ private:
                 for (std::size_t i = 0; i < args.size() && i < q.locals.size(); ++i) e.locals[i] = args[i];
                 v = q.predicate ? z3::ite(S.boolean(q.expr, e, st), ctx_.int_val(1), ctx_.int_val(0)) : S.integer(q.expr, e, st);
             }
+            // the engines' order (docs/language.md §9): adds, then a set, caps, floors. A roll's
+            // value here is its modifiers' total without the dice, so its bounds are left out.
+            std::vector<std::pair<z3::expr, z3::expr>> sets, caps, floors;
             for (const auto& [r, applies] : eff) {
                 const ir::rule& m = rs.rules[r];
                 if (m.kind != ir::rule_kind::modifier || m.amount == ir::no_id) continue;
                 symbolic::env e = frame(m, args);
-                v = v + z3::ite(applies, S.integer(m.amount, e, st), ctx_.int_val(0));
+                const z3::expr k = S.integer(m.amount, e, st);
+                if (m.mod == ir::modifier_kind::add) v = v + z3::ite(applies, k, ctx_.int_val(0));
+                else (m.mod == ir::modifier_kind::set ? sets : m.mod == ir::modifier_kind::at_most ? caps : floors).emplace_back(applies, k);
+            }
+            if (s.what != "roll") {
+                for (auto it = sets.rbegin(); it != sets.rend(); ++it) v = z3::ite(it->first, it->second, v);
+                for (const auto& [applies, k] : caps) v = z3::ite(applies && v > k, k, v);
+                for (const auto& [applies, k] : floors) v = z3::ite(applies && v < k, k, v);
             }
             en.value = v;
         } else if (s.what == "action") {
@@ -538,7 +548,8 @@ private:
         if (s.what == "roll") {
             std::int64_t total = 0;
             for (std::int64_t r : applying)
-                if (rs.rules.at(static_cast<id>(r)).kind == ir::rule_kind::modifier && rs.rules.at(static_cast<id>(r)).amount != ir::no_id)
+                if (rs.rules.at(static_cast<id>(r)).kind == ir::rule_kind::modifier && rs.rules.at(static_cast<id>(r)).amount != ir::no_id &&
+                    rs.rules.at(static_cast<id>(r)).mod == ir::modifier_kind::add)
                     total += check(p.value(static_cast<id>(r), args)).at(0);
             return "modifiers total " + std::to_string(total);
         }

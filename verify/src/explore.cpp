@@ -360,7 +360,39 @@ struct exec_impl {
         if (nd.code == op::seq) return nd.child_count == 0 ? ctx.bool_val(true) : possible(child(body, 0), e, p, extra);
         if (nd.code == op::do_action) return action_legal(nd.ref, args_of(body, e, p.st), p, extra, body);
         if (nd.code == op::choose_one) return options(body, e, p, extra).second;
+        if (nd.code == op::choose_subset && N(child(body, 2)).code != op::absent) return some_subset(body, e, p);
         return ctx.bool_val(true);
+    }
+
+    // Whether some subset of a `choose subset`'s candidates satisfies its `where` (as the engines
+    // ask before a `may` whose body is the choice): every subset written out, as subset() does;
+    // over more candidates, any value (a cut, reported).
+    z3::expr some_subset(id n, env& e, const path& p) {
+        const std::vector<member> ms = S.set_members(child(n, 0), e, p.st);
+        if (ms.size() > max_subset_candidates) {
+            const z3::expr some = S.cut_value("whether some subset of " + S.set_text(child(n, 0)) + " (" + std::to_string(ms.size()) +
+                                                  " candidates) satisfies the condition at " + at(n),
+                                              ir::no_id);
+            S.side.push_back(some >= 0 && some <= 1);
+            return some == 1;
+        }
+        const std::uint32_t var = N(n).ref;
+        if (var >= e.lists.size()) e.lists.resize(var + 1);
+        const std::optional<std::vector<member>> saved = e.lists[var];
+        z3::expr_vector any(ctx);
+        for (std::size_t m = 0; m < (std::size_t{1} << ms.size()); ++m) {
+            std::vector<member> alt;
+            z3::expr valid = ctx.bool_val(true);
+            for (std::size_t i = 0; i < ms.size(); ++i) {
+                const bool take = (m >> i) & 1;
+                alt.push_back({ms[i].value, take ? ms[i].in : ctx.bool_val(false)});
+                if (take) valid = terms::and_(valid, ms[i].in);
+            }
+            e.lists[var] = alt;
+            any.push_back(terms::and_(valid, S.boolean(child(n, 2), e, p.st)));
+        }
+        e.lists[var] = saved;
+        return z3::mk_or(any);
     }
 
     // The estimated size of `possible(body)` (the unfolding budget).
@@ -414,6 +446,89 @@ struct exec_impl {
         }
         e.locals[var] = saved;
         return {out, any.empty() ? ctx.bool_val(false) : z3::mk_or(any)};
+    }
+
+    // `choose subset xs of S [where c [maximizing|minimizing e]]`, exactly: one Boolean per
+    // candidate says whether the chosen list holds it; every subset of the candidates (at most
+    // max_subset_candidates of them) is written out once to say which subsets are legal (c holds;
+    // with an objective, e is the best of all legal subsets: a fresh `best` bounded by every legal
+    // subset's e and reached by one), so the chosen one is legal, and none is where the engines
+    // stop with "a choice with no legal option" (a stuck-state). The body runs with the list.
+    // False (nothing done) past the limit: the caller forgets the body's effects instead.
+    static constexpr std::size_t max_subset_candidates = 10;
+    bool subset(id n, env& e, path& p) {
+        const ir::node& nd = N(n);
+        const id where = child(n, 2);
+        const std::int64_t goal = nd.value;
+        std::vector<member> ms = S.set_members(child(n, 0), e, p.st);
+        if (ms.size() > max_subset_candidates) return false;
+        note_invariants(p, n, "the decision at " + at(n));
+        choice_site cs(ctx);
+        cs.replay.recorded = true;
+        cs.replay.st = S.snapshot(p.st);
+        cs.replay.locals = e.locals;
+        cs.replay.variables_from = S.variables.size();
+        const std::uint32_t var = nd.ref;
+        if (var >= e.lists.size()) e.lists.resize(var + 1);
+        const std::optional<std::vector<member>> saved = e.lists[var];
+        const std::size_t n_subsets = std::size_t{1} << ms.size();
+        std::vector<z3::expr> legal, aim;  // per subset (bit i: candidate i)
+        z3::expr_vector any(ctx);
+        for (std::size_t m = 0; m < n_subsets; ++m) {
+            std::vector<member> alt;
+            z3::expr valid = ctx.bool_val(true);
+            for (std::size_t i = 0; i < ms.size(); ++i) {
+                const bool take = (m >> i) & 1;
+                alt.push_back({ms[i].value, take ? ms[i].in : ctx.bool_val(false)});
+                if (take) valid = terms::and_(valid, ms[i].in);
+            }
+            e.lists[var] = alt;
+            z3::expr ok = valid;
+            if (N(where).code != op::absent) ok = terms::and_(ok, S.boolean(where, e, p.st));
+            legal.push_back(ok);
+            aim.push_back(goal != 0 ? S.integer(child(n, 4), e, p.st) : S.num(0));
+            any.push_back(ok);
+        }
+        cs.replay.variables_to = S.variables.size();
+        drain(p, n);
+        cs.node = n;
+        cs.pc = p.pc;
+        cs.facts = p.facts;
+        cs.none_legal = !z3::mk_or(any);
+        S.choice_sites.push_back(std::move(cs));
+        // the chosen subset: a Boolean per candidate, and the subset it spells is legal (and best)
+        std::vector<member> chosen;
+        z3::expr_vector is(ctx);
+        std::vector<z3::expr> picks;
+        for (std::size_t i = 0; i < ms.size(); ++i) {
+            z3::expr b = ctx.bool_const(("subset" + std::to_string(n) + "_" + std::to_string(i) + "_" + std::to_string(S.variables.size())).c_str());
+            S.variables.push_back({b, "whether the subset chosen at " + at(n) + " holds candidate " + std::to_string(i + 1),
+                                   variable::show::boolean, ir::no_id, 0});
+            picks.push_back(b);
+            chosen.push_back({ms[i].value, b});
+        }
+        std::optional<z3::expr> best;
+        if (goal != 0) {
+            best = S.fresh("best", ir::no_id, "the best objective of the subsets legal at " + at(n), variable::show::value, 0);
+            z3::expr_vector bounds(ctx);
+            z3::expr_vector reached(ctx);
+            for (std::size_t m = 0; m < n_subsets; ++m) {
+                bounds.push_back(z3::implies(legal[m], goal == 1 ? aim[m] <= *best : aim[m] >= *best));
+                reached.push_back(legal[m] && aim[m] == *best);
+            }
+            add_fact(p, z3::mk_and(bounds) && z3::implies(z3::mk_or(any), z3::mk_or(reached)),
+                     "the best objective of the subsets legal at " + at(n));
+        }
+        for (std::size_t m = 0; m < n_subsets; ++m) {
+            z3::expr spelled = ctx.bool_val(true);
+            for (std::size_t i = 0; i < ms.size(); ++i) spelled = spelled && (((m >> i) & 1) ? picks[i] : !picks[i]);
+            is.push_back(spelled && legal[m] && (best ? aim[m] == *best : ctx.bool_val(true)));
+        }
+        add_fact(p, z3::mk_or(is), "a legal subset is chosen at " + at(n));
+        e.lists[var] = chosen;
+        run(child(n, 3), e, p);
+        e.lists[var] = saved;
+        return true;
     }
 
     // ------------------------------------------------------------ statements
@@ -813,6 +928,8 @@ struct exec_impl {
                 return;
             }
             case op::choose_subset:
+                if (subset(n, e, p)) return;
+                [[fallthrough]];
             case op::choose_order: {
                 S.approximations.insert("choices of subsets and orders (their effects are forgotten)");
                 forget(p, writes_of(child(n, 3)), n);

@@ -405,6 +405,7 @@ std::vector<member> symbolic::set_members(id n, env& e, const store& st) {
     std::vector<member> out;
     const ir::node& nd = N(n);
     const ir::type_kind k = kind_of(n);
+    if (nd.code == op::local && nd.ref < e.lists.size() && e.lists[nd.ref]) return *e.lists[nd.ref];
     if (k == ir::type_kind::zone) {
         const z3::expr zi = zone_instance(n, e, st);
         const id kind = rs.types.at(N(n).type).ref;
@@ -575,17 +576,37 @@ z3::expr symbolic::roll_value(id r, const std::vector<z3::expr>& args, const sto
         dice = integer(ro.expr, e, st);
     }
     const id group = group_of_target[static_cast<int>(ir::target_kind::roll)].at(r);
-    z3::expr total = dice;
-    for (const auto& [rule, applies] : group_effective(group, args, st)) {
-        const ir::rule& m = rs.rules.at(rule);
-        if (m.kind != ir::rule_kind::modifier || m.amount == ir::no_id) continue;
+    return modified(group, dice, args, st);
+}
+
+// The value v of a roll or quantity after the modifiers of its group, as the engines apply them
+// (docs/language.md §9): the adds summed in, then a set (where sets disagree the engines stop:
+// that is the checker's contradiction; here the first applicable one is taken), then the
+// smallest applicable cap, then the largest applicable floor.
+z3::expr symbolic::modified(id group, z3::expr v, const std::vector<z3::expr>& args, const store& st) {
+    const std::map<id, z3::expr> eff = group_effective(group, args, st);
+    auto amount = [&](const ir::rule& m) {
         env e;
         e.locals.resize(std::max(m.locals.size(), args.size()));
         for (std::size_t i = 0; i < args.size() && i < m.locals.size(); ++i) e.locals[i] = args[i];
-        total = total + z3::ite(applies, integer(m.amount, e, st), num(0));
+        return integer(m.amount, e, st);
+    };
+    std::vector<std::pair<z3::expr, z3::expr>> sets, caps, floors;  // (applies, amount)
+    for (const auto& [rule, applies] : eff) {
+        const ir::rule& m = rs.rules.at(rule);
+        if (m.kind != ir::rule_kind::modifier || m.amount == ir::no_id) continue;
+        switch (m.mod) {
+            case ir::modifier_kind::add: v = v + z3::ite(applies, amount(m), num(0)); break;
+            case ir::modifier_kind::set: sets.emplace_back(applies, amount(m)); break;
+            case ir::modifier_kind::at_most: caps.emplace_back(applies, amount(m)); break;
+            case ir::modifier_kind::at_least: floors.emplace_back(applies, amount(m)); break;
+        }
         if (on_rule) on_rule(rule, applies, rule_guard(rule, args, st));
     }
-    return total;
+    for (auto it = sets.rbegin(); it != sets.rend(); ++it) v = z3::ite(it->first, it->second, v);
+    for (const auto& [applies, k] : caps) v = z3::ite(applies && v > k, k, v);
+    for (const auto& [applies, k] : floors) v = z3::ite(applies && v < k, k, v);
+    return v;
 }
 
 z3::expr symbolic::table_key(id t, std::size_t k, env& te, const store& st) {
@@ -1160,16 +1181,7 @@ sv symbolic::value_uncached(id n, env& e, const store& st) {
             if (q.predicate) return sv(boolean(q.expr, qe, st));
             z3::expr v = integer(q.expr, qe, st);
             const id group = group_of_target[static_cast<int>(ir::target_kind::quantity)].at(nd.ref);
-            for (const auto& [rule, applies] : group_effective(group, a, st)) {
-                const ir::rule& m = rs.rules.at(rule);
-                if (m.kind != ir::rule_kind::modifier || m.amount == ir::no_id) continue;
-                env me;
-                me.locals.resize(std::max(m.locals.size(), a.size()));
-                for (std::size_t i = 0; i < a.size() && i < m.locals.size(); ++i) me.locals[i] = a[i];
-                v = v + z3::ite(applies, integer(m.amount, me, st), num(0));
-                if (on_rule) on_rule(rule, applies, rule_guard(rule, a, st));
-            }
-            return sv(v);
+            return sv(modified(group, v, a, st));
         }
         case op::decide: {
             const ir::decision& d = rs.decisions.at(nd.ref);

@@ -250,6 +250,8 @@ public:
     // Encodes expression `n` of an element whose locals are `locals` over store `st`.
     struct env {
         std::vector<std::optional<z3::expr>> locals;
+        // A list local chosen by `choose subset`: its candidates, each in the list where `in` holds.
+        std::vector<std::optional<std::vector<member>>> lists;
     };
     sv value(id n, env& e, const store& st);
     z3::expr boolean(id n, env& e, const store& st);
@@ -406,6 +408,8 @@ private:
     sv slot_value(id slot, const z3::expr& index, const store& st);
     z3::expr instance_attribute(const z3::expr& inst, id kind, std::uint32_t field);
     z3::expr roll_value(id r, const std::vector<z3::expr>& args, const store& st, const std::map<id, z3::expr>* fixed);
+    // v after the modifiers of `group` (adds, then a set, then caps, then floors).
+    z3::expr modified(id group, z3::expr v, const std::vector<z3::expr>& args, const store& st);
     z3::expr seen_any(const std::vector<member>& ms, const member& upto);
 
     // The map is fixed data, read by a symbolic node through plain terms (equalities, `ite`s)

@@ -456,6 +456,9 @@ struct standin {
 
 enum class rule_kind : std::uint8_t { modifier, define, forbid, permit, require, trigger, invariant, example };
 enum class target_kind : std::uint8_t { none, roll, quantity, decision, action, event };
+// A modifier's effect (docs/language.md §9): the adds sum onto the target's value, then a set
+// replaces it, then caps (at_most) and floors (at_least) bound it.
+enum class modifier_kind : std::uint8_t { add, set, at_most, at_least };
 
 struct rule {
     std::string name;
@@ -464,7 +467,8 @@ struct rule {
     id target_id = no_id;
     std::vector<local> locals;      // the target's parameters (bound by target args) first
     std::uint32_t param_count = 0;
-    id amount = no_id;  // modifier: the signed term
+    id amount = no_id;  // modifier: the signed term (add), the value set, the cap or the floor
+    modifier_kind mod = modifier_kind::add;
     id value = no_id;   // define: value; invariant: property; example: expectation
     id guard = no_id;   // `when` (refinements AND-ed in), no_id when always
     id body = no_id;    // trigger: effects; example: given
@@ -557,6 +561,8 @@ enum class op : std::uint8_t {
     move,           // children: entity, from, to
     reshuffle,      // children: from, into
     choose_one, choose_subset, choose_order,  // ref: local; children: set, by, where, body
+                                              // choose_subset: value 1 (maximizing) or 2 (minimizing),
+                                              // with a fifth child, the objective; else value 0
     may,            // value: label string; children: by, body
     do_action,      // ref: action; children: args
     resolve,        // ref: table; children: args

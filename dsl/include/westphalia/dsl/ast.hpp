@@ -113,7 +113,8 @@ enum class stmt_kind : std::uint8_t {
     deal,           // deal exprs[0] from exprs[1] to exprs[2]
     move,           // move exprs[0] from exprs[1] to exprs[2]
     reshuffle,      // reshuffle exprs[0] into exprs[1]
-    choose,         // word in {"one","subset","order"}; id; exprs = {set, by|none, where|none}; body
+    choose,         // word in {"one","subset","order"}; id; exprs = {set, by|none, where|none[, objective]}; body;
+                    // goal: "maximizing"/"minimizing" when an objective follows `where`
     may,            // may [by exprs[0]|none] word(label) body
     do_action,      // do id(exprs...)
     resolve,        // resolve id(exprs...)
@@ -126,6 +127,7 @@ struct stmt {
     stmt_kind kind = stmt_kind::block;
     span where;
     std::string word;
+    std::string goal;  // choose: "maximizing" or "minimizing" (exprs[3] is the objective), else empty
     name id;
     anchor_list anchors;
     std::vector<expr> exprs;
@@ -423,6 +425,8 @@ struct table_decl {
 // -- rules
 
 enum class rule_kind : std::uint8_t { modifier, define, forbid, permit, require, trigger, invariant, example };
+// What a modifier does to its target: add its amount, set the value to it, cap or floor the value.
+enum class modifier_kind : std::uint8_t { add, set, at_most, at_least };
 
 struct rule_decl {
     rule_kind kind = rule_kind::modifier;
@@ -431,7 +435,8 @@ struct rule_decl {
     std::vector<name> overrides;
     name target;                    // modifier: roll/quantity; define: decision; forbid/permit/require: action; trigger: event
     std::vector<name> target_args;  // define/forbid/permit/require/trigger: binders for the target's parameters
-    expr amount;                    // modifier: the signed term
+    expr amount;                    // modifier: the signed term (add), or the value set / bound
+    modifier_kind mod = modifier_kind::add;
     expr value;                     // define: the value; invariant: the property; example: expect
     std::optional<expr> guard;      // `when`
     std::vector<stmt> body;         // trigger: effects; example: given

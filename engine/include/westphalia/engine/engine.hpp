@@ -76,6 +76,8 @@ public:
     std::uint32_t contents_size = 0;
     std::vector<std::int64_t> option_value;   // per ruleset::options
     std::vector<ir::id> group_of_roll, group_of_quantity, group_of_decision, group_of_action, group_of_event;
+    // Per rule group: 1 when it holds a modifier that sets, caps or floors (applied after the adds).
+    std::vector<std::uint8_t> group_bounds;
     ir::id main_sequence = ir::no_id;
     ir::id wins_decision = ir::no_id;         // `decision wins(p: player) : bool`, if declared
 
