@@ -148,14 +148,20 @@ void writer::roll_function(id r) {
         // every total of the roll, modified, must be a 64-bit integer (the interpreter's order)
         const std::string lowest = "add_ck(" + in_roll + ", " + num(ro.dist.min) + ", mod)";
         body += "    add_ck(" + in_roll + ", " + num(ro.dist.max) + ", mod);\n";
-        if (uniform)
-            body += "    return " + lowest + " + static_cast<i64>(s.r.below(" + std::to_string(ro.dist.total) + "ULL));\n";
+        const std::string value =
+            uniform ? lowest + " + static_cast<i64>(s.r.below(" + std::to_string(ro.dist.total) + "ULL))"
+                    : "chance(s, " + lowest + ", " + weights(ro.dist.weights) + ", " + std::to_string(ro.dist.weights.size()) +
+                          ", " + std::to_string(ro.dist.total) + "ULL)";
+        if (natural_rows_)  // the dice before the modifiers, for the natural rows (interp::roll)
+            body += "    const i64 v = " + value + ";\n    s.natural = v - mod;\n    return v;\n";
         else
-            body += "    return chance(s, " + lowest + ", " + weights(ro.dist.weights) + ", " +
-                    std::to_string(ro.dist.weights.size()) + ", " + std::to_string(ro.dist.total) + "ULL);\n";
+            body += "    return " + value + ";\n";
     } else {
         body += "    " + locals(std::max<std::size_t>(ro.locals.size(), ro.param_count), ro.param_count) + "\n";
-        body += "    return add_ck(" + in_roll + ", " + E(ro.expr) + ", mod);\n";
+        if (natural_rows_)
+            body += "    const i64 v = " + E(ro.expr) + ";\n    s.natural = v;\n    return add_ck(" + in_roll + ", v, mod);\n";
+        else
+            body += "    return add_ck(" + in_roll + ", " + E(ro.expr) + ", mod);\n";
     }
     function("i64 roll" + std::to_string(r) + "(S& s" + ps + ")", body);
 }
@@ -286,6 +292,8 @@ void writer::table_functions(id t) {
                                       ? "l" + std::to_string(key.var)
                                       : E(key.expr);
         head += "    i64 " + kv + " = " + value + ";\n";
+        if (k == 0 && !tb.natural_map.dense.empty())
+            head += std::string("    const i64 natural = ") + (key.source == ir::key_source::dice ? "k0" : "s.natural") + ";\n";
         const bool odds = (k == 0 ? tb.row_map : tb.column_map).kind == ir::key_range_kind::odds;
         if (key.has_clamp && !odds) {
             const std::string lo = key.clamp_lo.open_lo ? "std::numeric_limits<i64>::min()" : num(key.clamp_lo.lo);
@@ -298,6 +306,11 @@ void writer::table_functions(id t) {
         std::vector<ir::key_range> ranges;
         for (const ir::table_row& r : tb.rows) ranges.push_back(r.key);
         head += "    const std::int32_t row = " + odds_index(tb, tb.keys.at(0), ranges, "k0", "row") + ";\n";
+    } else if (!tb.natural_map.dense.empty()) {
+        // a natural row decides first, whatever the modified total (interp::table_cell)
+        head += "    std::int32_t row = " + key_index(at, tb.natural_map, "natural") + ";\n";
+        head += "    if (row < 0) row = " + key_index(at, tb.row_map, "k0") + ";\n";
+        head += "    if (row < 0) fail(" + pos + ", " + quoted("no row of table " + tb.name + " for key ") + " + std::to_string(k0));\n";
     } else {
         head += "    const std::int32_t row = " + key_index(at, tb.row_map, "k0") + ";\n";
         head += "    if (row < 0) fail(" + pos + ", " + quoted("no row of table " + tb.name + " for key ") + " + std::to_string(k0));\n";

@@ -265,6 +265,7 @@ template <class V> void fields(V& v, table_key& x) {
     v("prov", x.prov);
 }
 template <class V> void fields(V& v, table_row& x) {
+    v("natural", x.natural);
     v("key", x.key);
     v("label", x.label);
     v("prov", x.prov);
@@ -285,6 +286,7 @@ template <class V> void fields(V& v, table& x) {
     v("cells", x.cells);
     v("row_map", x.row_map);
     v("column_map", x.column_map);
+    v("natural_map", x.natural_map);
     v("outcome_type", x.outcome_type);
     v("standin", x.standin);
     v("aid", x.aid);

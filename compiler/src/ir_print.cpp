@@ -419,7 +419,7 @@ struct dumper {
             for (const key_range& c : t.columns) out << "  column " << key(c) << "\n";
             const std::size_t columns = std::max<std::size_t>(1, t.columns.size());
             for (std::size_t r = 0; r < t.rows.size(); ++r) {
-                out << "  row " << key(t.rows[r].key) << (t.rows[r].label.empty() ? "" : " " + quoted(t.rows[r].label))
+                out << "  row " << (t.rows[r].natural ? "natural " : "") << key(t.rows[r].key) << (t.rows[r].label.empty() ? "" : " " + quoted(t.rows[r].label))
                     << prov(t.rows[r].prov) << "\n";
                 for (std::size_t c = 0; c < columns && r * columns + c < t.cells.size(); ++c) {
                     const table_cell& cell = t.cells[r * columns + c];
@@ -438,6 +438,7 @@ struct dumper {
             };
             map_text("row-map", t.row_map);
             if (!t.columns.empty()) map_text("column-map", t.column_map);
+            if (!t.natural_map.dense.empty()) map_text("natural-map", t.natural_map);
         }
         for (std::size_t i = 0; i < rs.options.size(); ++i) {
             const option& o = rs.options[i];

@@ -350,8 +350,10 @@ struct lowerer {
         return std::nullopt;
     }
 
+    // ids[i] is the row (column) index keys[i] maps to; empty for 0, 1, 2, …
     ir::key_map key_map_of(const std::vector<ir::key_range>& keys, ir::key_range_kind axis, ir::id type,
-                           const dsl::span& where, const std::string& table) {
+                           const dsl::span& where, const std::string& table, const std::vector<std::int32_t>& ids = {}) {
+        auto id_of = [&](std::size_t r) { return ids.empty() ? static_cast<std::int32_t>(r) : ids[r]; };
         ir::key_map m;
         m.kind = axis;
         if (axis == ir::key_range_kind::odds || keys.empty()) return m;
@@ -362,7 +364,7 @@ struct lowerer {
             m.dense.assign(n, -1);
             for (std::size_t r = 0; r < keys.size(); ++r) {
                 auto& slot = m.dense[static_cast<std::size_t>(keys[r].lo)];
-                if (slot < 0) slot = static_cast<std::int32_t>(r);
+                if (slot < 0) slot = id_of(r);
             }
             return m;
         }
@@ -386,12 +388,50 @@ struct lowerer {
             const std::int64_t to = k.open_hi ? hi : k.hi;
             for (std::int64_t v = from; v <= to; ++v) {
                 auto& slot = m.dense[static_cast<std::size_t>(v - lo)];
-                if (slot < 0) slot = static_cast<std::int32_t>(r);  // overlaps: the first row wins (the checker reports them)
+                if (slot < 0) slot = id_of(r);  // overlaps: the first row wins (the checker reports them)
             }
-            if (k.open_lo && m.below < 0) m.below = static_cast<std::int32_t>(r);
-            if (k.open_hi && m.above < 0) m.above = static_cast<std::int32_t>(r);
+            if (k.open_lo && m.below < 0) m.below = id_of(r);
+            if (k.open_hi && m.above < 0) m.above = id_of(r);
         }
         return m;
+    }
+
+    // A natural row needs a row key that is a roll, and a value its dice can show.
+    bool natural_ok(const dsl::table_decl& d, const ir::table_key& key, const dsl::table_row& row, ir::key_range_kind axis,
+                    const std::string& table) {
+        const dsl::table_key& k = d.keys[0];
+        if (k.kind == dsl::table_key_kind::key || axis != ir::key_range_kind::integer) {
+            cx.sink.error(dsl::diag_kind::bad_table, row.where,
+                          "the row `natural " + row.key.text + "` of table `" + table +
+                              "` needs a row key that is a roll (`roll r(args)` or `roll 1d6`)");
+            return false;
+        }
+        // the dice's own values: the named roll's distribution, or the dice written as the key
+        ir::roll probe;
+        const ir::distribution* dist = nullptr;
+        std::string what;
+        if (k.kind == dsl::table_key_kind::roll) {
+            if (key.expr != ir::no_id && cx.rs.nodes[key.expr].code == ir::op::roll) {
+                const ir::roll& ro = cx.rs.rolls[cx.rs.nodes[key.expr].ref];
+                dist = &ro.dist;
+                what = "roll `" + ro.name + "`";
+            }
+        } else if (linear_terms(k.source, false, probe) && !probe.terms.empty()) {
+            distribution(probe);
+            dist = &probe.dist;
+            what = "the table's dice";
+        }
+        if (!dist || dist->weights.empty()) return true;  // the checker asks which values it shows
+        const std::int64_t lo = row.key.kind == dsl::key_kind::at_most ? std::numeric_limits<std::int64_t>::min() : row.key.lo;
+        const std::int64_t hi = row.key.kind == dsl::key_kind::at_least ? std::numeric_limits<std::int64_t>::max() : row.key.hi;
+        for (std::size_t i = 0; i < dist->weights.size(); ++i) {
+            const std::int64_t v = dist->min + static_cast<std::int64_t>(i);
+            if (dist->weights[i] != 0 && v >= lo && v <= hi) return true;
+        }
+        cx.sink.error(dsl::diag_kind::bad_table, row.key.where,
+                      "no roll of " + what + " shows a natural `" + row.key.text + "` (it shows " + std::to_string(dist->min) +
+                          ".." + std::to_string(dist->max) + ")");
+        return false;
     }
 
     void tables() {
@@ -495,7 +535,12 @@ struct lowerer {
                     ok = false;
                     continue;
                 }
+                if (row.natural && !natural_ok(d, t.keys[0], row, axes[0], t.name)) {
+                    ok = false;
+                    continue;
+                }
                 ir::table_row x;
+                x.natural = row.natural;
                 x.key = *key;
                 x.label = row.label.value_or("");
                 x.prov = cx.prov(row.where, row.anchors, row_layer);
@@ -533,9 +578,15 @@ struct lowerer {
                 }
             }
             if (!ok) continue;
-            std::vector<ir::key_range> row_keys;
-            for (const ir::table_row& r : t.rows) row_keys.push_back(r.key);
-            t.row_map = key_map_of(row_keys, axes[0], axis_types[0], d.id.where, t.name);
+            std::vector<ir::key_range> row_keys, natural_keys;
+            std::vector<std::int32_t> row_ids, natural_ids;
+            for (std::size_t r = 0; r < t.rows.size(); ++r) {
+                (t.rows[r].natural ? natural_keys : row_keys).push_back(t.rows[r].key);
+                (t.rows[r].natural ? natural_ids : row_ids).push_back(static_cast<std::int32_t>(r));
+            }
+            t.row_map = key_map_of(row_keys, axes[0], axis_types[0], d.id.where, t.name, row_ids);
+            if (!natural_keys.empty())
+                t.natural_map = key_map_of(natural_keys, ir::key_range_kind::integer, cx.t_int, d.id.where, t.name, natural_ids);
             if (two) t.column_map = key_map_of(t.columns, axes[1], axis_types[1], d.id.where, t.name);
         }
     }

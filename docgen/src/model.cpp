@@ -42,9 +42,10 @@ std::string title_of(const std::string& identifier) { return capitalised(humaniz
 std::string range_text(std::int64_t lo, std::int64_t hi) { return number(lo) + " to " + (lo < 0 ? signed_number(hi) : number(hi)); }
 
 // A row or column key as a wargamer reads it: "≤2" for an open low end ("..2" in the rules).
-std::string key_text(const ir::key_range& k) {
-    if (k.kind == ir::key_range_kind::integer && k.open_lo && !k.open_hi) return "≤" + number(k.hi);
-    return k.text;
+std::string key_text(const ir::key_range& k, bool natural = false) {
+    const std::string prefix = natural ? "natural " : "";
+    if (k.kind == ir::key_range_kind::integer && k.open_lo && !k.open_hi) return prefix + "≤" + number(k.hi);
+    return prefix + k.text;
 }
 
 struct builder {
@@ -318,7 +319,7 @@ struct builder {
             for (const ir::key_range& c : tb.columns) head.push_back(cell{{bold(key_text(c))}, align::centre});
             g.header.push_back(std::move(head));
             for (std::size_t r = 0; r < tb.rows.size(); ++r) {
-                std::vector<cell> row{cell{{bold(key_text(tb.rows[r].key))}, align::left}};
+                std::vector<cell> row{cell{{bold(key_text(tb.rows[r].key, tb.rows[r].natural))}, align::left}};
                 for (std::size_t c = 0; c < ncols; ++c) {
                     const ir::table_cell& x = tb.cells[r * ncols + c];
                     rich_text content{text(cell_result(tb, x))};
@@ -346,13 +347,13 @@ struct builder {
             for (std::size_t r = 0; r < tb.rows.size(); ++r) {
                 const ir::table_row& row = tb.rows[r];
                 const ir::table_cell& c = tb.cells[r];
-                std::vector<cell> line{cell{{bold(key_text(row.key))}, align::left}};
+                std::vector<cell> line{cell{{bold(key_text(row.key, row.natural))}, align::left}};
                 if (any_label) line.push_back(cell{{text(!row.label.empty() ? row.label : cell_result(tb, c))}, align::left});
                 if (any_effects) {
                     const std::string effect = c.effects == ir::no_id ? "" : en.statements(c.effects);
                     line.push_back(cell{{text(effect.empty() ? "—" : effect), muted(layer_note(row.prov))}, align::left});
                 }
-                if (odds_column) line.push_back(cell{{text(percent_text(chance_in(roll->dist, 0, row.key)))}, align::right});
+                if (odds_column) line.push_back(cell{{text(percent_text(row_chance(roll->dist, 0, tb, r)))}, align::right});
                 g.rows.push_back(std::move(line));
             }
         }
@@ -394,10 +395,11 @@ struct builder {
         for (std::int64_t m = sp.lo; m <= sp.hi; ++m) head.push_back(cell{{bold(signed_number(m))}, align::right});
         g.header.push_back(std::move(head));
         std::vector<chance> covered(static_cast<std::size_t>(sp.hi - sp.lo + 1), chance{0, roll.dist.total});
-        for (const ir::table_row& row : tb.rows) {
-            std::vector<cell> line{cell{{bold(key_text(row.key)), text(row.label.empty() ? "" : " " + row.label)}, align::left}};
+        for (std::size_t r = 0; r < tb.rows.size(); ++r) {
+            const ir::table_row& row = tb.rows[r];
+            std::vector<cell> line{cell{{bold(key_text(row.key, row.natural)), text(row.label.empty() ? "" : " " + row.label)}, align::left}};
             for (std::int64_t m = sp.lo; m <= sp.hi; ++m) {
-                const chance c = chance_in(roll.dist, m, row.key);
+                const chance c = row_chance(roll.dist, m, tb, r);
                 covered[static_cast<std::size_t>(m - sp.lo)].ways += c.ways;
                 line.push_back(cell{{text(percent_text(c))}, align::right});
             }
@@ -411,6 +413,8 @@ struct builder {
             g.rows.push_back(std::move(line));
         }
         g.notes.push_back("Net modifier: the sum of every modifier to the " + humanize(roll.name) + ".");
+        if (!tb.natural_map.dense.empty())
+            g.notes.push_back("A natural roll is the dice before any modifier; its rows are read first.");
         add(std::move(g));
     }
 

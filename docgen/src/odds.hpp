@@ -21,6 +21,11 @@ std::string percent_text(chance c);
 // The chance that (roll + shift) falls in `key` (an integer key range, open ends honoured).
 chance chance_in(const ir::distribution& d, std::int64_t shift, const ir::key_range& key);
 
+// The chance that row r of table tb is read when its roll (distribution d, the natural values)
+// is modified by `shift`: a natural row on the natural value, first; another row on the
+// modified value when no natural row took the dice.
+chance row_chance(const ir::distribution& d, std::int64_t shift, const ir::table& tb, std::size_t r);
+
 // A comparison the procedure makes between a roll's result and a constant: `roll >= 6`.
 struct threshold {
     ir::op code = ir::op::ge;  // ge, gt, le, lt, eq or ne, with the roll on the left

@@ -247,7 +247,7 @@ private:
     std::string key_text(const key_range& k) const { return std::string(key_kind_name(k.kind)) + " " + k.text; }
 
     void row(int d, const table_row& r) {
-        line(d, "row " + key_text(r.key) + (r.label ? " " + quote(*r.label) : "") + anchors_text(r.anchors) + at(r.where));
+        line(d, "row " + std::string(r.natural ? "natural " : "") + key_text(r.key) + (r.label ? " " + quote(*r.label) : "") + anchors_text(r.anchors) + at(r.where));
         for (const auto& c : r.cells) {
             line(d + 1, "cell" + (c.outcome ? " " + expr_text(*c.outcome) : std::string()) + at(c.where));
             body(d + 2, c.effects);

@@ -1340,7 +1340,8 @@ auto const cell_r_def = spanned[(cell_value_r[set_<&table_cell::outcome>] >> -bo
                                 body_r[set_<&table_cell::effects>]];
 auto const block_cell_r_def = spanned[body_r[set_<&table_cell::effects>]];
 auto const row_r_def =
-    spanned[key_range_r[set_<&table_row::key>] > -string_lit[set_<&table_row::label>] >
+    spanned[-(WP_KW("natural") >> &(sint_text | WP_P("..")))[const_<&table_row::natural, true>] >>
+            key_range_r[set_<&table_row::key>] > -string_lit[set_<&table_row::label>] >
             anchors_r[set_<&table_row::anchors>] >
             named("`:` or a block of effects",
                   block_cell_r[push_<&table_row::cells>] | (WP_P(":") > (cell_r[push_<&table_row::cells>] % comma) > -WP_P(";")))];

@@ -44,19 +44,28 @@ std::int64_t interp::roll(id r, const std::int64_t* args, std::size_t count) {
     const ir::roll& ro = rs.rolls[r];
     const std::int64_t mod = modifiers(g.group_of_roll[r], args, count);
     if (s.probing_) [[unlikely]] {
-        if (const std::optional<std::int64_t> dice = take_fixed(s.fixed_rolls_, r)) return add_in(ro.expr, "roll", ro.name, *dice, mod);
+        if (const std::optional<std::int64_t> dice = take_fixed(s.fixed_rolls_, r)) {
+            last_natural_ = *dice;
+            return add_in(ro.expr, "roll", ro.name, *dice, mod);
+        }
         for (const auto& [held, dice] : s.held_rolls_)
-            if (held == r) return add_in(ro.expr, "roll", ro.name, dice, mod);
+            if (held == r) {
+                last_natural_ = dice;
+                return add_in(ro.expr, "roll", ro.name, dice, mod);
+            }
     }
     if (ro.linear && !ro.dist.weights.empty()) {
         add_in(ro.expr, "roll", ro.name, ro.dist.max, mod);  // every total of the roll, modified, is a 64-bit integer
-        return chance(add_in(ro.expr, "roll", ro.name, ro.dist.min, mod), ro.dist.weights, ro.dist.total);
+        const std::int64_t v = chance(add_in(ro.expr, "roll", ro.name, ro.dist.min, mod), ro.dist.weights, ro.dist.total);
+        last_natural_ = v - mod;  // no overflow: v - mod is a total of the dice
+        return v;
     }
     const std::size_t mark = s.locals_.size();
     const std::uint32_t fb = push_region(std::max<std::size_t>(ro.locals.size(), count));
     for (std::size_t i = 0; i < count; ++i) s.locals_[fb + i] = args[i];
     const std::int64_t v = eval(ro.expr, fb);
     cut(s.locals_, mark);
+    last_natural_ = v;
     return add_in(ro.expr, "roll", ro.name, v, mod);
 }
 
@@ -147,6 +156,7 @@ std::pair<std::uint32_t, const ir::table_cell*> interp::table_cell(id n, id t, c
     std::size_t a = 0;
     for (; a < tb.param_count && a < count; ++a) s.locals_[fb + a] = args[a];
     std::int64_t keys[2] = {0, 0};
+    std::int64_t natural = 0;
     for (std::size_t k = 0; k < tb.keys.size() && k < 2; ++k) {
         const ir::table_key& key = tb.keys[k];
         if (key.source == ir::key_source::key && key.var != ir::no_id && a < count) s.locals_[fb + key.var] = args[a++];
@@ -154,6 +164,8 @@ std::pair<std::uint32_t, const ir::table_cell*> interp::table_cell(id n, id t, c
             keys[k] = s.locals_[fb + key.var];
         else
             keys[k] = eval(key.expr, fb);
+        // the natural value: the dice key itself, or the roll's value before its modifiers
+        if (k == 0 && !tb.natural_map.dense.empty()) natural = key.source == ir::key_source::dice ? keys[0] : last_natural_;
         if ((k == 0 ? tb.row_map : tb.column_map).kind != ir::key_range_kind::odds) keys[k] = clamp_key(key, keys[k]);
     }
     if (keys_out) {
@@ -162,9 +174,15 @@ std::pair<std::uint32_t, const ir::table_cell*> interp::table_cell(id n, id t, c
             const bool odds = (k == 0 ? tb.row_map : tb.column_map).kind == ir::key_range_kind::odds;
             keys_out->push_back(odds && odds_defender(keys[k]) > 0 ? odds_read(tb.keys[k], keys[k]) : keys[k]);
         }
+        if (!tb.natural_map.dense.empty()) {  // third: the natural roll
+            if (keys_out->size() < 2) keys_out->push_back(0);
+            keys_out->push_back(natural);
+        }
     }
     std::int32_t row = 0;
-    if (tb.row_map.kind == ir::key_range_kind::odds) {
+    if (!tb.natural_map.dense.empty() && (row = map_key(tb.natural_map, natural)) >= 0) {
+        // a natural row decides, whatever the modified total
+    } else if (tb.row_map.kind == ir::key_range_kind::odds) {
         row = odds_index(n, tb, tb.keys[0], keys[0], tb.rows.size(),
                          [&](std::size_t i) -> const ir::key_range& { return tb.rows[i].key; }, "row");
     } else {

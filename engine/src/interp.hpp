@@ -315,6 +315,8 @@ struct interp {
     std::int64_t chance(std::int64_t min, const std::vector<std::uint64_t>& w, std::uint64_t total);
     static std::optional<std::int64_t> take_fixed(std::vector<std::pair<id, std::int64_t>>& fixed, id key);
     std::int64_t roll(id r, const std::int64_t* args, std::size_t count);
+    // The last roll's value before its modifiers (a table's natural rows read it).
+    std::int64_t last_natural_ = 0;
     static std::int32_t map_key(const ir::key_map& km, std::int64_t k);
     static inline std::int64_t clamp_key(const ir::table_key& key, std::int64_t k);
     static constexpr std::int64_t odds_below_all = std::numeric_limits<std::int64_t>::min() / 4;

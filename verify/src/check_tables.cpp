@@ -20,8 +20,13 @@ void checker::table_checks() {
             for (const detail::table_site* s : it->second) {
                 const z3::expr key = s->keys.at(k);
                 z3::expr_vector any(ctx_);
-                if (k == 0) for (const ir::table_row& r : tb.rows) any.push_back(detail::key_in(ctx_, r.key, key));
-                else for (const ir::key_range& c : tb.columns) any.push_back(detail::key_in(ctx_, c, key));
+                if (k == 0) {
+                    for (const ir::table_row& r : tb.rows)
+                        if (!r.natural) any.push_back(detail::key_in(ctx_, r.key, key));
+                    if (!tb.natural_map.dense.empty()) any.push_back(detail::natural_covers(ctx_, tb, s->keys));
+                } else {
+                    for (const ir::key_range& c : tb.columns) any.push_back(detail::key_in(ctx_, c, key));
+                }
                 const z3::expr covered = any.empty() ? ctx_.bool_val(false) : z3::mk_or(any);
                 const bool odds = (k == 0 ? tb.row_map : tb.column_map).kind == ir::key_range_kind::odds;
                 const std::string label = "the " + std::string(k == 0 ? "row" : "column") +
@@ -60,24 +65,34 @@ void checker::table_checks() {
             }
         }
         // dead cells: a row (column) no key that can occur selects
+        // a row is read on its key, or a natural row on the natural roll (detail::symbolic::row_reads)
+        auto reads = [&](const ir::key_range& key, std::size_t k, std::size_t index, const detail::table_site& s) {
+            return k == 0 ? sym_.row_reads(tb, index, s.keys) : detail::key_in(ctx_, key, s.keys.at(k));
+        };
         auto dead = [&](const ir::key_range& key, std::size_t k, std::size_t index, const std::string& what) {
             if (played_key(t, index)) return;
             for (const detail::table_site* s : it->second) {
-                const z3::check_result a = solve_local_first(s->facts, detail::key_in(ctx_, key, s->keys.at(k)));
+                const z3::check_result a = solve_local_first(s->facts, reads(key, k, index, *s));
                 if (a == z3::unknown)
                     unknown("whether " + what + " `" + key.text + "` of table " + tb.name + " can be selected",
                             {{"table", tb.name, tb.prov}}, severity::warning);
                 if (a != z3::unsat) return;
             }
-            finding& f = add("dead-cell", severity::warning, tb.name + " " + key.text,
-                             what + " `" + key.text + "` of table `" + tb.name + "` can never be selected");
+            const bool natural = k == 0 && tb.rows[index].natural;
+            const std::string shown = (natural ? "natural " : "") + key.text;
+            finding& f = add("dead-cell", severity::warning, tb.name + " " + shown,
+                             what + " `" + shown + "` of table `" + tb.name + "` can never be selected");
             f.elements.push_back({"table", tb.name, tb.prov});
             f.proof = proof_kind::proved;
             if (played_) f.replay = "confirmed: none of " + std::to_string(played_) + " random games read it either";
             because_at_sites(f, it->second, [&](const detail::site& s) {
                 const auto* ts = static_cast<const detail::table_site*>(&s);
                 return std::vector<std::pair<std::string, z3::expr>>{
-                    {"the key falls in `" + key.text + "`", detail::key_in(ctx_, key, ts->keys.at(k))}};
+                    {natural ? "the natural roll falls in `" + key.text + "`"
+                     : k == 0 && !tb.natural_map.dense.empty()
+                         ? "the key falls in `" + key.text + "` and the natural roll in no natural row"
+                         : "the key falls in `" + key.text + "`",
+                     reads(key, k, index, *ts)}};
             });
         };
         for (std::size_t i = 0; i < tb.rows.size(); ++i) dead(tb.rows[i].key, 0, i, "row");
@@ -100,6 +115,7 @@ void checker::overlaps(const ir::table& tb, std::size_t count, const std::functi
         for (std::size_t j = i + 1; j < count; ++j) {
             const ir::key_range a = key(i), b = key(j);
             if (a.kind != b.kind) continue;
+            if (what == "row" && tb.rows[i].natural != tb.rows[j].natural) continue;  // read on different values
             bool meet = false;
             std::string common;
             if (a.kind == ir::key_range_kind::member) {

@@ -344,6 +344,12 @@ private:
                 a_.variables.back().preferred = -99;
                 keys.push_back(v);
             }
+            // natural rows read the roll before its modifiers: a key of its own
+            if (!tb.natural_map.dense.empty() || !to_.tables[sb.index].natural_map.dense.empty()) {
+                if (keys.size() < 2) keys.push_back(ctx_.int_val(0));
+                keys.push_back(a_.fresh("key", ir::no_id, "natural roll of " + tb.name, variable::show::value, 0));
+                a_.variables.back().preferred = -99;
+            }
         }
         if (na != nb || (sa.what == "table" && to_.tables[sb.index].keys.size() != from_.tables[sa.index].keys.size())) {
             outcome_change c = base_change(sa, sb);

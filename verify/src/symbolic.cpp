@@ -547,7 +547,7 @@ std::map<id, z3::expr> symbolic::group_effective(id group, const std::vector<z3:
 // ---------------------------------------------------------------- rolls and tables
 
 z3::expr symbolic::roll_value(id r, const std::vector<z3::expr>& args, const store& st,
-                              const std::map<id, z3::expr>* fixed) {
+                              const std::map<id, z3::expr>* fixed, z3::expr* dice_out) {
     const ir::roll& ro = rs.rolls.at(r);
     z3::expr dice = num(0);
     if (fixed && fixed->count(r)) {
@@ -565,6 +565,7 @@ z3::expr symbolic::roll_value(id r, const std::vector<z3::expr>& args, const sto
         for (std::size_t i = 0; i < args.size() && i < ro.locals.size(); ++i) e.locals[i] = args[i];
         dice = integer(ro.expr, e, st);
     }
+    if (dice_out) *dice_out = dice;
     const id group = group_of_target[static_cast<int>(ir::target_kind::roll)].at(r);
     z3::expr total = dice;
     for (const auto& [rule, applies] : group_effective(group, args, st)) {
@@ -579,14 +580,20 @@ z3::expr symbolic::roll_value(id r, const std::vector<z3::expr>& args, const sto
     return total;
 }
 
-z3::expr symbolic::table_key(id t, std::size_t k, env& te, const store& st) {
+z3::expr symbolic::table_key(id t, std::size_t k, env& te, const store& st, z3::expr* natural) {
     const ir::table& tb = rs.tables.at(t);
     const ir::table_key& key = tb.keys.at(k);
     z3::expr v = num(0);
-    if (key.source == ir::key_source::key && key.var != ir::no_id && key.expr == ir::no_id) {
+    if (natural && key.source == ir::key_source::roll && key.expr != ir::no_id && N(key.expr).code == op::roll) {
+        // one roll gives both: the dice, and the dice with the modifiers
+        std::vector<z3::expr> args;
+        for (std::uint32_t i = 0; i < N(key.expr).child_count; ++i) args.push_back(integer(child(key.expr, i), te, st));
+        v = roll_value(N(key.expr).ref, args, st, fixed_rolls, natural);
+    } else if (key.source == ir::key_source::key && key.var != ir::no_id && key.expr == ir::no_id) {
         v = te.locals.at(key.var) ? *te.locals.at(key.var) : num(0);
     } else {
         v = integer(key.expr, te, st);
+        if (natural) *natural = v;  // dice written as the key have no modifiers
     }
     const ir::key_map& axis = k == 0 ? tb.row_map : tb.column_map;
     if (axis.kind == ir::key_range_kind::odds) return odds_key(tb, k, te, st);
@@ -754,9 +761,34 @@ symbolic::table_binding symbolic::bind_table(id t, const std::vector<z3::expr>& 
     for (std::size_t k = 0; k < tb.keys.size() && k < 2; ++k) {
         const ir::table_key& key = tb.keys[k];
         if (key.source == ir::key_source::key && key.var != ir::no_id && ai < args.size()) b.frame.locals[key.var] = args[ai++];
-        b.keys.push_back(table_key(t, k, b.frame, st));
+        if (k == 0 && !tb.natural_map.dense.empty()) {
+            z3::expr natural = num(0);
+            b.keys.push_back(table_key(t, k, b.frame, st, &natural));
+            b.natural = natural;
+        } else {
+            b.keys.push_back(table_key(t, k, b.frame, st));
+        }
+    }
+    if (b.natural) {
+        if (b.keys.size() < 2) b.keys.push_back(num(0));
+        b.keys.push_back(*b.natural);
     }
     return b;
+}
+
+z3::expr natural_covers(z3::context& ctx, const ir::table& tb, const std::vector<z3::expr>& keys) {
+    z3::expr any = ctx.bool_val(false);
+    if (tb.natural_map.dense.empty()) return any;
+    for (const ir::table_row& row : tb.rows)
+        if (row.natural) any = any || key_in(ctx, row.key, keys.at(2));
+    return any;
+}
+
+z3::expr symbolic::row_reads(const ir::table& tb, std::size_t r, const std::vector<z3::expr>& keys) {
+    const ir::table_row& row = tb.rows.at(r);
+    if (row.natural) return key_in(ctx, row.key, keys.at(2));
+    const z3::expr in_row = key_in(ctx, row.key, keys.at(0));
+    return tb.natural_map.dense.empty() ? in_row : in_row && !natural_covers(ctx, tb, keys);
 }
 
 std::vector<z3::expr> symbolic::cell_selections(id t, const std::vector<z3::expr>& keys) {
@@ -765,7 +797,7 @@ std::vector<z3::expr> symbolic::cell_selections(id t, const std::vector<z3::expr
     std::vector<z3::expr> out;
     z3::expr earlier = ctx.bool_val(false);
     for (std::size_t r = 0; r < tb.rows.size(); ++r) {
-        const z3::expr in_row = key_in(ctx, tb.rows[r].key, keys.at(0));
+        const z3::expr in_row = row_reads(tb, r, keys);
         for (std::size_t c = 0; c < width; ++c) {
             z3::expr sel = in_row;
             if (!tb.columns.empty()) sel = sel && key_in(ctx, tb.columns[c], keys.at(1));

@@ -208,6 +208,8 @@ struct z3_settings {
 };
 // Whether key value v falls in a row or column key.
 z3::expr key_in(z3::context& ctx, const ir::key_range& k, const z3::expr& v);
+// Whether a natural row of tb covers the natural value (keys[2]); false without natural rows.
+z3::expr natural_covers(z3::context& ctx, const ir::table& tb, const std::vector<z3::expr>& keys);
 // A solver for one satisfiability question about the symbolic game. Its facts are mostly
 // definitions (the value of a field after a step is the value before it plus something):
 // eliminating them by substitution before the SMT core runs makes the question much smaller.
@@ -356,13 +358,19 @@ public:
     std::vector<member> set_members(id n, env& e, const store& st);
     std::vector<place> places(id target, env& e, const store& st);
     z3::expr zone_instance(id n, env& e, const store& st);
-    z3::expr table_key(id t, std::size_t k, env& te, const store& st);
+    z3::expr table_key(id t, std::size_t k, env& te, const store& st, z3::expr* natural = nullptr);
     z3::expr odds_key(const ir::table& tb, std::size_t k, env& te, const store& st);
-    // A table's frame with its arguments bound, and its key values.
+    // A table's frame with its arguments bound, and its key values: the row key, the column key,
+    // and for a table with natural rows a third, the roll before its modifiers (the column key
+    // 0 when the table has one key).
     struct table_binding {
         env frame;
         std::vector<z3::expr> keys;
+        std::optional<z3::expr> natural;
     };
+    // When row r is read for these keys (ignoring earlier rows): a natural row on the natural
+    // value, another on the row key when no natural row covers the natural value.
+    z3::expr row_reads(const ir::table& tb, std::size_t r, const std::vector<z3::expr>& keys);
     table_binding bind_table(id t, const std::vector<z3::expr>& args, const store& st);
     // Per cell (row-major): when the engine reads it (its row and column cover the keys and no
     // earlier cell does).
@@ -378,7 +386,9 @@ private:
 
     sv slot_value(id slot, const z3::expr& index, const store& st);
     z3::expr instance_attribute(const z3::expr& inst, id kind, std::uint32_t field);
-    z3::expr roll_value(id r, const std::vector<z3::expr>& args, const store& st, const std::map<id, z3::expr>* fixed);
+    // dice_out (when given) gets the roll's value before its modifiers (a table's natural rows).
+    z3::expr roll_value(id r, const std::vector<z3::expr>& args, const store& st, const std::map<id, z3::expr>* fixed,
+                        z3::expr* dice_out = nullptr);
     z3::expr seen_any(const std::vector<member>& ms, const member& upto);
 
     // The map is fixed data, read by a symbolic node through plain terms (equalities, `ite`s)

@@ -375,6 +375,7 @@ struct table_key {
 };
 
 struct table_row {
+    bool natural = false;  // keyed on the roll before its modifiers (`natural 1`); read before the others
     key_range key;
     std::string label;
     provenance prov;
@@ -395,8 +396,9 @@ struct table {
     std::vector<table_row> rows;
     std::vector<key_range> columns;  // empty for one-key tables
     std::vector<table_cell> cells;   // rows.size() * max(1, columns.size()), row-major
-    key_map row_map;
+    key_map row_map;      // the rows that are not natural, on the modified roll
     key_map column_map;
+    key_map natural_map;  // the natural rows (indices into rows), on the unmodified roll; empty dense when none
     id outcome_type = no_id;         // enumeration, string or integer; no_id when no outcome
     id standin = no_id;
     std::string aid;

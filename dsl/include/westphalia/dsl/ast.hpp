@@ -399,6 +399,7 @@ struct table_cell {
 };
 
 struct table_row {
+    bool natural = false;  // `natural 1 : …`: keyed on the roll before its modifiers
     key_range key;
     std::optional<std::string> label;
     std::vector<table_cell> cells;
