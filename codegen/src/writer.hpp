@@ -157,6 +157,8 @@ private:
     // The row or column index an odds key k reads, or an engine error (interp::odds_index).
     std::string odds_index(const ir::table& tb, const ir::table_key& key, const std::vector<ir::key_range>& ranges,
                            const std::string& k, const char* what);
+    std::string odds_index_fractional(const ir::table& tb, const ir::table_key& key, const std::vector<ir::key_range>& ranges,
+                                      const std::string& k, const char* what);
 
 
     // ------------------------------------------------ elements (elements.cpp)

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <functional>
 #include <limits>
+#include <numeric>
 #include <set>
 
 namespace wp::compiler::detail {
@@ -276,6 +277,7 @@ struct lowerer {
                 switch (k.kind) {
                     case dsl::key_kind::exact: x.lo = x.hi = k.lo; return x;
                     case dsl::key_kind::range:
+                        if (k.decimal) return bad("has a decimal point, but the key is a whole number");
                         if (k.lo > k.hi) return bad("is a range whose start is above its end");
                         x.lo = k.lo;
                         x.hi = k.hi;
@@ -289,6 +291,7 @@ struct lowerer {
             case ir::key_range_kind::odds:
                 if (k.kind != dsl::key_kind::odds && k.kind != dsl::key_kind::range) return bad("is not an odds ratio (`3-1`)");
                 if (k.lo < 1 || k.hi < 1) return bad("is not an odds ratio (both sides at least 1)");
+                if (k.lo > 1000000 || k.hi > 1000000) return bad("is an odds ratio with a side above 1000000");
                 x.lo = k.lo;
                 x.hi = k.hi;
                 return x;
@@ -331,14 +334,32 @@ struct lowerer {
             }
             return neg ? -v : v;
         };
+        // `1.5`: n / 10^places (at most three places)
+        auto decimal = [&](const std::string& s, std::size_t from, std::size_t to) -> std::optional<std::pair<std::int64_t, std::int64_t>> {
+            const std::size_t point = s.find('.', from);
+            if (point == std::string::npos || point >= to) {
+                auto v = number(s, from, to);
+                return v ? std::optional(std::make_pair(*v, std::int64_t{1})) : std::nullopt;
+            }
+            if (to - point - 1 > 3 || to - point - 1 == 0) return std::nullopt;
+            auto whole = number(s, from, point);
+            auto frac = number(s, point + 1, to);
+            if (!whole || !frac || *whole < 0) return std::nullopt;
+            std::int64_t den = 1;
+            for (std::size_t i = point + 1; i < to; ++i) den *= 10;
+            return std::make_pair(*whole * den + *frac, den);
+        };
         if (axis == ir::key_range_kind::odds) {
             const auto dash = text.find('-', 1);
-            auto a = dash == std::string::npos ? std::nullopt : number(text, 0, dash);
-            auto d = dash == std::string::npos ? std::nullopt : number(text, dash + 1, text.size());
-            if (a && d && *a >= 1 && *d >= 1) {
-                x.lo = *a;
-                x.hi = *d;
-                return x;
+            auto a = dash == std::string::npos ? std::nullopt : decimal(text, 0, dash);
+            auto d = dash == std::string::npos ? std::nullopt : decimal(text, dash + 1, text.size());
+            if (a && d && a->first >= 1 && d->first >= 1) {
+                auto [lo, hi] = lowest_terms(a->first * d->second, d->first * a->second);
+                if (lo <= 1000000 && hi <= 1000000) {
+                    x.lo = lo;
+                    x.hi = hi;
+                    return x;
+                }
             }
         } else if (axis == ir::key_range_kind::integer) {
             if (auto v = number(text, 0, text.size())) {
@@ -394,6 +415,24 @@ struct lowerer {
             if (k.open_hi && m.above < 0) m.above = id_of(r);
         }
         return m;
+    }
+
+    static std::pair<std::int64_t, std::int64_t> lowest_terms(std::int64_t a, std::int64_t b) {
+        const std::int64_t g = std::gcd(a, b);
+        return g > 1 ? std::make_pair(a / g, b / g) : std::make_pair(a, b);
+    }
+
+    // An odds ratio is one point of the scale: `1.5-1` and `3-2` (or `2-1` twice) are one column.
+    bool odds_unique(const dsl::key_range& written, const ir::key_range& k, const std::vector<ir::key_range>& earlier,
+                     const char* what, const std::string& table) {
+        for (const ir::key_range& e : earlier)
+            if (lowest_terms(e.lo, e.hi) == lowest_terms(k.lo, k.hi)) {
+                cx.sink.error(dsl::diag_kind::bad_table, written.where,
+                              std::string("the odds ") + what + " `" + written.text + "` of table `" + table + "` repeats `" +
+                                  e.text + "`: both are the ratio " + std::to_string(k.lo) + ":" + std::to_string(k.hi));
+                return false;
+            }
+        return true;
     }
 
     // A natural row needs a row key that is a roll, and a value its dice can show.
@@ -521,9 +560,13 @@ struct lowerer {
                               "table `" + t.name + "` has one key, so it takes no `columns` line");
                 continue;
             }
-            for (const dsl::key_range& c : d.columns) {
-                if (auto k = key_of(c, axes[1], axis_types[1], t.name)) t.columns.push_back(*k);
-                else ok = false;
+            for (std::size_t c = 0; c < d.columns.size(); ++c) {
+                if (auto k = key_of(d.columns[c], axes[1], axis_types[1], t.name)) {
+                    if (axes[1] == ir::key_range_kind::odds && !odds_unique(d.columns[c], *k, t.columns, "column", t.name)) ok = false;
+                    t.columns.push_back(*k);
+                } else {
+                    ok = false;
+                }
             }
             const std::size_t columns = std::max<std::size_t>(1, t.columns.size());
             const auto rows = rows_of(p, d);
@@ -538,6 +581,14 @@ struct lowerer {
                 if (row.natural && !natural_ok(d, t.keys[0], row, axes[0], t.name)) {
                     ok = false;
                     continue;
+                }
+                if (axes[0] == ir::key_range_kind::odds) {
+                    std::vector<ir::key_range> earlier;
+                    for (const ir::table_row& e : t.rows) earlier.push_back(e.key);
+                    if (!odds_unique(row.key, *key, earlier, "row", t.name)) {
+                        ok = false;
+                        continue;
+                    }
                 }
                 ir::table_row x;
                 x.natural = row.natural;

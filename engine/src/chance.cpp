@@ -137,6 +137,8 @@ std::int32_t interp::odds_index(id n, const ir::table& tb, const ir::table_key& 
     if (b <= 0 || a < 0)
         fail(n, "odds " + std::to_string(a) + ":" + std::to_string(b) + " for table " + tb.name +
                     ": the defender must be at least 1 and the attacker at least 0");
+    if (ir::odds_fractional(tb, &key == &tb.keys[0] ? 0 : 1))
+        return odds_index_fractional(n, tb, key, a, b, count, range, what);
     const std::int64_t step = odds_read(key, v);
     for (std::size_t i = 0; i < count; ++i) {
         const ir::key_range& k = range(i);
@@ -144,6 +146,49 @@ std::int32_t interp::odds_index(id n, const ir::table& tb, const ir::table_key& 
     }
     fail(n, std::string("no ") + what + " of table " + tb.name + " for odds " + std::to_string(a) + ":" +
                 std::to_string(b) + " (read as " + odds_text(step) + ")");
+}
+
+// The odds scale with fractional points: the whole ratios … 1-2, 1-1, 2-1 … and the axis's
+// ratios that are not whole (`1-1.5`, `1.5-1`). For the defender, a:b reads the largest point
+// at most a/b; for the attacker, the smallest at least a/b; then the clamp; then the row or
+// column whose ratio is that point. Ratios compare exactly (p*q' against p'*q: every side is
+// at most 2^31, the compiler keeps declared sides at most a million).
+template <class Key>
+std::int32_t interp::odds_index_fractional(id n, const ir::table& tb, const ir::table_key& key, std::int64_t a, std::int64_t b,
+                                           std::size_t count, Key range, const char* what) const {
+    using point = std::pair<std::int64_t, std::int64_t>;  // attacker : defender
+    auto less = [](point x, point y) { return x.first * y.second < y.first * x.second; };
+    const bool attacker = key.round == ir::rounding::attacker;
+    const point r{a, b};
+    bool below_all = a == 0;
+    point read{1, 1};
+    if (!below_all) {
+        if (a >= b) read = {attacker ? (a + b - 1) / b : a / b, 1};
+        else read = {1, attacker ? b / a : (b + a - 1) / a};
+        auto consider = [&](const ir::key_range& k) {
+            const point f{k.lo, k.hi};
+            if (ir::odds_whole(k)) return;
+            if (attacker ? (less(f, read) && !less(f, r)) : (less(read, f) && !less(r, f))) read = f;
+        };
+        for (std::size_t i = 0; i < count; ++i) consider(range(i));
+        if (key.has_clamp && !key.clamp_lo.open_lo) consider(key.clamp_lo);
+        if (key.has_clamp && !key.clamp_hi.open_hi) consider(key.clamp_hi);
+    }
+    if (key.has_clamp) {
+        if (!key.clamp_lo.open_lo && (below_all || less(read, point{key.clamp_lo.lo, key.clamp_lo.hi}))) {
+            read = {key.clamp_lo.lo, key.clamp_lo.hi};
+            below_all = false;
+        }
+        if (!key.clamp_hi.open_hi && !below_all && less(point{key.clamp_hi.lo, key.clamp_hi.hi}, read))
+            read = {key.clamp_hi.lo, key.clamp_hi.hi};
+    }
+    if (!below_all)
+        for (std::size_t i = 0; i < count; ++i) {
+            const ir::key_range& k = range(i);
+            if (!less(read, point{k.lo, k.hi}) && !less(point{k.lo, k.hi}, read)) return static_cast<std::int32_t>(i);
+        }
+    fail(n, std::string("no ") + what + " of table " + tb.name + " for odds " + std::to_string(a) + ":" + std::to_string(b) +
+                " (read as " + (below_all ? std::string("0-1") : ir::odds_point_text(read.first, read.second)) + ")");
 }
 
 // Binds a table's arguments in a new region; returns the region and the cell.

@@ -676,4 +676,13 @@ std::span<const id> children_of(const ruleset& rs, id n);
 // -1 when no path joins them. Shared by the engine and the checker.
 std::int64_t map_distance(const map& m, std::int64_t a, std::int64_t b);
 
+// Odds ratios (key_range_kind::odds, attacker lo : defender hi). A ratio is whole when it is a
+// point of the standard scale (… 1-2, 1-1, 2-1 …: one side divides the other); the others
+// (`1.5-1`, `1-1.5`) are fractional points, added to the scale of the axis that declares them.
+bool odds_whole(const key_range& k);
+// Whether axis 0 (rows) or 1 (columns) of t, or the clamp of its key, has a fractional point.
+bool odds_fractional(const table& t, std::size_t axis);
+// "3-1", "1-2", "1.5-1", "1-1.5", "7-3": a ratio as a rulebook prints it.
+std::string odds_point_text(std::int64_t a, std::int64_t b);
+
 }  // namespace wp::ir

@@ -387,6 +387,7 @@ struct key_range {
     key_kind kind = key_kind::exact;
     std::int64_t lo = 0;
     std::int64_t hi = 0;
+    bool decimal = false;  // `1.5-1`: written with a decimal point; lo:hi is the ratio in lowest terms
     name value;  // key_kind::value
     std::string text;  // as written
     span where;
