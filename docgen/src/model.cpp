@@ -371,6 +371,10 @@ struct builder {
             if (key.round == ir::rounding::defender || (odds_axis && key.round == ir::rounding::none))
                 g.notes.push_back("Odds are rounded in favour of the defender.");
             if (key.round == ir::rounding::attacker) g.notes.push_back("Odds are rounded in favour of the attacker.");
+            if (ir::odds_fractional(tb, k))
+                g.notes.push_back(std::string("Fractional odds are points of the scale: a ratio reads the ") +
+                                  (key.round == ir::rounding::attacker ? "smallest point at or above it."
+                                                                       : "largest point at or below it."));
         }
         if (tb.standin != ir::no_id && tb.standin < rs.standins.size())
             g.notes.push_back("Stand-in data, not from the rulebook: " + rs.standins[tb.standin].why);

@@ -22,15 +22,18 @@ void checker::table_checks() {
                 z3::expr_vector any(ctx_);
                 if (k == 0) {
                     for (const ir::table_row& r : tb.rows)
-                        if (!r.natural) any.push_back(detail::key_in(ctx_, r.key, key));
+                        if (!r.natural) any.push_back(detail::key_in(ctx_, r.key, key, ir::odds_fractional(tb, 0)));
                     if (!tb.natural_map.dense.empty()) any.push_back(detail::natural_covers(ctx_, tb, s->keys));
                 } else {
-                    for (const ir::key_range& c : tb.columns) any.push_back(detail::key_in(ctx_, c, key));
+                    for (const ir::key_range& c : tb.columns) any.push_back(detail::key_in(ctx_, c, key, ir::odds_fractional(tb, 1)));
                 }
                 const z3::expr covered = any.empty() ? ctx_.bool_val(false) : z3::mk_or(any);
                 const bool odds = (k == 0 ? tb.row_map : tb.column_map).kind == ir::key_range_kind::odds;
-                const std::string label = "the " + std::string(k == 0 ? "row" : "column") +
-                                          (odds ? " key (odds read as steps: 1-2 is -1, 1-1 is 0, 2-1 is 1)" : " key");
+                const std::string label =
+                    "the " + std::string(k == 0 ? "row" : "column") +
+                    (!odds                         ? " key"
+                     : ir::odds_fractional(tb, k) ? " key (odds read as steps of 1048576: 1-1 is 0, 1.5-1 is 524288, 2-1 is 1048576)"
+                                                  : " key (odds read as steps: 1-2 is -1, 1-1 is 0, 2-1 is 1)");
                 answer a = solve(s->facts, !covered, true, {{label, key}});
                 if (a.r == z3::unknown) { unknown("whether every key of " + tb.name + " is covered", {{"table", tb.name, tb.prov}}); break; }
                 if (a.r != z3::sat) continue;
@@ -67,7 +70,7 @@ void checker::table_checks() {
         // dead cells: a row (column) no key that can occur selects
         // a row is read on its key, or a natural row on the natural roll (detail::symbolic::row_reads)
         auto reads = [&](const ir::key_range& key, std::size_t k, std::size_t index, const detail::table_site& s) {
-            return k == 0 ? sym_.row_reads(tb, index, s.keys) : detail::key_in(ctx_, key, s.keys.at(k));
+            return k == 0 ? sym_.row_reads(tb, index, s.keys) : detail::key_in(ctx_, key, s.keys.at(k), ir::odds_fractional(tb, 1));
         };
         auto dead = [&](const ir::key_range& key, std::size_t k, std::size_t index, const std::string& what) {
             if (played_key(t, index)) return;
@@ -122,7 +125,7 @@ void checker::overlaps(const ir::table& tb, std::size_t count, const std::functi
                 meet = a.lo == b.lo;
                 common = a.text;
             } else if (a.kind == ir::key_range_kind::odds) {
-                meet = detail::odds_step(a.lo, a.hi) == detail::odds_step(b.lo, b.hi);
+                meet = a.lo * b.hi == b.lo * a.hi;  // the same ratio (the compiler refuses it; an IR file may not)
                 common = a.text;
             } else {
                 const std::int64_t alo = a.open_lo ? INT64_MIN : a.lo, ahi = a.open_hi ? INT64_MAX : a.hi;

@@ -617,6 +617,7 @@ z3::expr symbolic::table_key(id t, std::size_t k, env& te, const store& st, z3::
 // tests over the steps the table's columns and clamp name (one below and one above them stand
 // for every ratio beyond). Any other expression of odds type is an approximation.
 z3::expr symbolic::odds_key(const ir::table& tb, std::size_t k, env& te, const store& st) {
+    if (ir::odds_fractional(tb, k)) return odds_key_fractional(tb, k, te, st);
     const ir::table_key& key = tb.keys.at(k);
     std::vector<std::int64_t> steps;
     if (k == 0)
@@ -659,6 +660,69 @@ z3::expr symbolic::odds_key(const ir::table& tb, std::size_t k, env& te, const s
             const z3::expr c = num(odds_step(key.clamp_hi.lo, key.clamp_hi.hi));
             v = z3::ite(v > c, c, v);
         }
+    }
+    return v;
+}
+
+// An odds key on an axis with fractional points, as its code (odds_code, scaled): the points
+// are the whole steps around the axis's ratios and its fractional ratios, in order. For the
+// defender the ratio reads at most point i when a/b is below point i+1; for the attacker,
+// when a/b is at most point i: both linear in a and b (a*q against p*b).
+z3::expr symbolic::odds_key_fractional(const ir::table& tb, std::size_t k, env& te, const store& st) {
+    const ir::table_key& key = tb.keys.at(k);
+    std::vector<ir::key_range> declared;
+    if (k == 0)
+        for (const ir::table_row& r : tb.rows) declared.push_back(r.key);
+    else
+        declared = tb.columns;
+    const bool lo_clamp = key.has_clamp && !key.clamp_lo.open_lo, hi_clamp = key.has_clamp && !key.clamp_hi.open_hi;
+    if (lo_clamp) declared.push_back(key.clamp_lo);
+    if (hi_clamp) declared.push_back(key.clamp_hi);
+    std::int64_t lo = 0, hi = 0;
+    bool first = true;
+    for (const ir::key_range& r : declared) {
+        const std::int64_t s = odds_step(r.lo, r.hi);
+        lo = first ? s : std::min(lo, s);
+        hi = first ? s : std::max(hi, s);
+        first = false;
+    }
+    --lo;  // one step below and one above stand for every ratio beyond
+    ++hi;
+    using point = std::pair<std::int64_t, std::int64_t>;
+    std::vector<point> points;
+    for (std::int64_t s = lo; s <= hi; ++s) points.push_back(s >= 0 ? point{s + 1, 1} : point{1, 1 - s});
+    for (const ir::key_range& r : declared)
+        if (!ir::odds_whole(r)) points.push_back({r.lo, r.hi});
+    std::sort(points.begin(), points.end(), [](point x, point y) { return x.first * y.second < y.first * x.second; });
+    points.erase(std::unique(points.begin(), points.end(), [](point x, point y) { return x.first * y.second == y.first * x.second; }),
+                 points.end());
+    auto code = [](point p) { return odds_code(p.first, p.second, true); };
+    z3::expr v = num(0);
+    const bool direct = key.expr != ir::no_id && N(key.expr).code == op::builtin &&
+                        static_cast<ir::builtin>(N(key.expr).ref) == ir::builtin::odds && N(key.expr).child_count == 2;
+    if (!direct) {
+        // the value of an odds expression is not its point on this scale: no exact encoding
+        approximations.insert("odds keys not written as `odds(a, b)` (table " + tb.name + ")");
+        v = fresh("odds", ir::no_id, "odds of " + tb.name, variable::show::value, 0);
+    } else {
+        const z3::expr a = integer(child(key.expr, 0), te, st);
+        const z3::expr b = integer(child(key.expr, 1), te, st);
+        side.push_back(b >= 1 && a >= 0);
+        const bool attacker = key.round == ir::rounding::attacker;
+        v = num(code(points.back()));
+        for (std::size_t i = points.size() - 1; i-- > 0;) {
+            const point at = attacker ? points[i] : points[i + 1];
+            const z3::expr test = attacker ? a * num(at.second) <= num(at.first) * b : a * num(at.second) < num(at.first) * b;
+            v = z3::ite(test, num(code(points[i])), v);
+        }
+    }
+    if (lo_clamp) {
+        const z3::expr c = num(odds_code(key.clamp_lo.lo, key.clamp_lo.hi, true));
+        v = z3::ite(v < c, c, v);
+    }
+    if (hi_clamp) {
+        const z3::expr c = num(odds_code(key.clamp_hi.lo, key.clamp_hi.hi, true));
+        v = z3::ite(v > c, c, v);
     }
     return v;
 }
@@ -745,6 +809,16 @@ z3::expr symbolic::distance_table(id map) {
     return table;
 }
 
+std::int64_t odds_code(std::int64_t a, std::int64_t b, bool scaled) {
+    if (!scaled || a <= 0 || b <= 0) return odds_step(a, b);
+    if (a >= b) {
+        const std::int64_t n = a / b;
+        return (n - 1) * odds_fine + (a - n * b) * odds_fine / b;
+    }
+    const std::int64_t n = b / a;  // 1 : n + rem/a, between the steps 1-n and -n
+    return (1 - n) * odds_fine - (b - n * a) * odds_fine / a;
+}
+
 std::int64_t odds_step(std::int64_t a, std::int64_t b) {
     if (b <= 0) return 0;
     if (a >= b) return a / b - 1;
@@ -787,7 +861,7 @@ z3::expr natural_covers(z3::context& ctx, const ir::table& tb, const std::vector
 z3::expr symbolic::row_reads(const ir::table& tb, std::size_t r, const std::vector<z3::expr>& keys) {
     const ir::table_row& row = tb.rows.at(r);
     if (row.natural) return key_in(ctx, row.key, keys.at(2));
-    const z3::expr in_row = key_in(ctx, row.key, keys.at(0));
+    const z3::expr in_row = key_in(ctx, row.key, keys.at(0), ir::odds_fractional(tb, 0));
     return tb.natural_map.dense.empty() ? in_row : in_row && !natural_covers(ctx, tb, keys);
 }
 
@@ -800,7 +874,7 @@ std::vector<z3::expr> symbolic::cell_selections(id t, const std::vector<z3::expr
         const z3::expr in_row = row_reads(tb, r, keys);
         for (std::size_t c = 0; c < width; ++c) {
             z3::expr sel = in_row;
-            if (!tb.columns.empty()) sel = sel && key_in(ctx, tb.columns[c], keys.at(1));
+            if (!tb.columns.empty()) sel = sel && key_in(ctx, tb.columns[c], keys.at(1), ir::odds_fractional(tb, 1));
             out.push_back(sel && !earlier);
             earlier = earlier || sel;
         }
@@ -850,10 +924,10 @@ z3::solver one_shot_solver(z3::context& ctx) {
     return t.mk_solver();
 }
 
-z3::expr key_in(z3::context& ctx, const ir::key_range& k, const z3::expr& v) {
+z3::expr key_in(z3::context& ctx, const ir::key_range& k, const z3::expr& v, bool scaled) {
     switch (k.kind) {
         case ir::key_range_kind::member: return v == ctx.int_val(k.lo);
-        case ir::key_range_kind::odds: return v == ctx.int_val(odds_step(k.lo, k.hi));
+        case ir::key_range_kind::odds: return v == ctx.int_val(odds_code(k.lo, k.hi, scaled));
         case ir::key_range_kind::integer: {
             z3::expr c = ctx.bool_val(true);
             if (!k.open_lo) c = c && v >= ctx.int_val(k.lo);

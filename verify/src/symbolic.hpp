@@ -206,8 +206,9 @@ struct example_run {
 struct z3_settings {
     z3_settings();
 };
-// Whether key value v falls in a row or column key.
-z3::expr key_in(z3::context& ctx, const ir::key_range& k, const z3::expr& v);
+// Whether key value v falls in a row or column key (`scaled`: an odds axis with fractional
+// points, its values odds_code(…, true)).
+z3::expr key_in(z3::context& ctx, const ir::key_range& k, const z3::expr& v, bool scaled = false);
 // Whether a natural row of tb covers the natural value (keys[2]); false without natural rows.
 z3::expr natural_covers(z3::context& ctx, const ir::table& tb, const std::vector<z3::expr>& keys);
 // A solver for one satisfiability question about the symbolic game. Its facts are mostly
@@ -217,6 +218,12 @@ z3::solver one_shot_solver(z3::context& ctx);
 // The step of odds lo:hi on the odds scale (1-2 is -1, 1-1 is 0, 2-1 is 1), rounded for the
 // defender, as the engine places an odds row or column.
 std::int64_t odds_step(std::int64_t lo, std::int64_t hi);
+// An odds point lo:hi as an ordered integer: its step when not scaled; on an axis with
+// fractional points (`1.5-1`), the step times odds_fine plus its place towards the next step
+// (1.5-1 is half way from 1-1 to 2-1). The compiler keeps sides at most a million, so the
+// points of one axis stay apart and in order.
+inline constexpr std::int64_t odds_fine = std::int64_t{1} << 20;
+std::int64_t odds_code(std::int64_t lo, std::int64_t hi, bool scaled);
 
 class symbolic {
 public:
@@ -360,6 +367,7 @@ public:
     z3::expr zone_instance(id n, env& e, const store& st);
     z3::expr table_key(id t, std::size_t k, env& te, const store& st, z3::expr* natural = nullptr);
     z3::expr odds_key(const ir::table& tb, std::size_t k, env& te, const store& st);
+    z3::expr odds_key_fractional(const ir::table& tb, std::size_t k, env& te, const store& st);
     // A table's frame with its arguments bound, and its key values: the row key, the column key,
     // and for a table with natural rows a third, the roll before its modifiers (the column key
     // 0 when the table has one key).
