@@ -316,11 +316,27 @@ void writer::table_functions(id t) {
         head += "    if (row < 0) fail(" + pos + ", " + quoted("no row of table " + tb.name + " for key ") + " + std::to_string(k0));\n";
     }
     if (!tb.columns.empty()) {
+        const bool shifted = tb.keys.size() > 1 && tb.keys[1].shift != ir::no_id;
+        const std::string col_decl = shifted ? "std::int32_t col = " : "const std::int32_t col = ";
         if (tb.column_map.kind == ir::key_range_kind::odds && tb.keys.size() > 1) {
-            head += "    const std::int32_t col = " + odds_index(tb, tb.keys[1], tb.columns, "k1", "column") + ";\n";
+            head += "    " + col_decl + odds_index(tb, tb.keys[1], tb.columns, "k1", "column") + ";\n";
         } else {
-            head += "    const std::int32_t col = " + key_index(at, tb.column_map, "k1") + ";\n";
+            head += "    " + col_decl + key_index(at, tb.column_map, "k1") + ";\n";
             head += "    if (col < 0) fail(" + pos + ", " + quoted("no column of table " + tb.name + " for key ") + " + std::to_string(k1));\n";
+        }
+        if (shifted) {
+            // interp::shift_column: the column `by` places to the right; off the table, the end or an error
+            const std::string last = std::to_string(tb.columns.size() - 1);
+            std::string names = "static const char* const names[] = {";
+            for (std::size_t c = 0; c < tb.columns.size(); ++c) names += (c ? ", " : "") + quoted(tb.columns[c].text);
+            head += "    const i64 by = " + E(tb.keys[1].shift) + ";\n";
+            head += "    if (by < 0 ? by < -static_cast<i64>(col) : by > " + last + " - static_cast<i64>(col)) {\n";
+            if (tb.keys[1].shift_clamp)
+                head += "        col = by < 0 ? 0 : " + last + ";\n";
+            else
+                head += "        " + names + "};\n        fail(" + pos + ", " + quoted("no column of table " + tb.name + " for column ") +
+                        " + std::string(names[col]) + \" shifted by \" + std::to_string(by));\n";
+            head += "    } else {\n        col = static_cast<std::int32_t>(col + by);\n    }\n";
         }
         head += "    const std::size_t cell = static_cast<std::size_t>(row) * " + std::to_string(tb.columns.size()) + " + static_cast<std::size_t>(col);\n";
     } else {

@@ -260,6 +260,8 @@ template <class V> void fields(V& v, table_key& x) {
     v("type", x.type);
     v("rounding", x.round);
     v("has_clamp", x.has_clamp);
+    v("shift", x.shift);
+    v("shift_clamp", x.shift_clamp);
     v("clamp_lo", x.clamp_lo);
     v("clamp_hi", x.clamp_hi);
     v("prov", x.prov);

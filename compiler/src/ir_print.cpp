@@ -414,6 +414,7 @@ struct dumper {
                 out << "  key " << name_of(k.source) << " " << node_text(k.expr, t.locals) << " : " << type_name(rs, k.type);
                 if (k.round != rounding::none) out << " round " << name_of(k.round);
                 if (k.has_clamp) out << " clamp " << k.clamp_lo.text << ".." << k.clamp_hi.text;
+                if (k.shift != no_id) out << " shift " << node_text(k.shift, t.locals) << (k.shift_clamp ? " clamp" : "");
                 out << "\n";
             }
             for (const key_range& c : t.columns) out << "  column " << key(c) << "\n";

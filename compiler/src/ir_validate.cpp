@@ -605,6 +605,9 @@ struct checker {
             for (std::size_t k = 0; k < t.keys.size(); ++k) {
                 const std::string kp = path + ".keys[" + std::to_string(k) + "]";
                 tree(kp + ".expr", t.keys[k].expr, t.locals, false);
+                tree(kp + ".shift", t.keys[k].shift, t.locals, true);
+                if (t.keys[k].shift != no_id && (k != 1 || t.columns.size() < 2))
+                    fail(kp + ".shift", "a shift with no column to shift into");
                 index(kp + ".var", t.keys[k].var, t.locals, "local", true);
                 type_id(kp + ".type", t.keys[k].type);
                 if (t.keys[k].has_clamp) {

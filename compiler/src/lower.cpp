@@ -435,6 +435,42 @@ struct lowerer {
         return true;
     }
 
+    // A shift moves the column read: it needs a column key and a column to move to.
+    bool shift_ok(const dsl::table_decl& d, const ir::table& t) {
+        for (std::size_t k = 0; k < d.keys.size(); ++k) {
+            if (!d.keys[k].shift) continue;
+            const dsl::span& at = d.keys[k].shift->where;
+            if (d.keys.size() < 2) {
+                cx.sink.error(dsl::diag_kind::bad_table, at,
+                              "a shift with no column to shift into: table `" + t.name + "` has one key (a shift moves the column key)");
+                return false;
+            }
+            if (k == 0) {
+                cx.sink.error(dsl::diag_kind::bad_table, at, "a shift moves the column key (the second key of `" + t.name + "`), not the row key");
+                return false;
+            }
+            if (d.columns.size() < 2) {
+                cx.sink.error(dsl::diag_kind::bad_table, at,
+                              "a shift with no column to shift into: table `" + t.name + "` has " + std::to_string(d.columns.size()) +
+                                  (d.columns.size() == 1 ? " column" : " columns"));
+                return false;
+            }
+            // a constant shift of at least the columns there are never lands on one
+            const ir::id sh = t.keys[k].shift;
+            if (sh == ir::no_id || t.keys[k].shift_clamp) continue;
+            const ir::node& n = cx.rs.nodes[sh];
+            std::optional<std::int64_t> c;
+            if (n.code == ir::op::const_int) c = n.value;
+            if (c && (*c >= static_cast<std::int64_t>(d.columns.size()) || *c <= -static_cast<std::int64_t>(d.columns.size()))) {
+                cx.sink.error(dsl::diag_kind::bad_table, at,
+                              "a shift with no column to shift into: " + std::to_string(*c) + " columns from any of the " +
+                                  std::to_string(d.columns.size()) + " columns of `" + t.name + "` is off the table");
+                return false;
+            }
+        }
+        return true;
+    }
+
     // A natural row needs a row key that is a roll, and a value its dice can show.
     bool natural_ok(const dsl::table_decl& d, const ir::table_key& key, const dsl::table_row& row, ir::key_range_kind axis,
                     const std::string& table) {
@@ -545,10 +581,17 @@ struct lowerer {
                         }
                     }
                 }
+                if (k.shift) {
+                    typed sh = b.expect(*k.shift, cx.t_int, "a column shift");
+                    if (!sh.ok()) ok = false;
+                    else key.shift = sh.node;
+                    key.shift_clamp = k.shift_clamp;
+                }
                 t.keys.push_back(std::move(key));
             }
             if (!ok) continue;
             const bool two = d.keys.size() == 2;
+            if (!shift_ok(d, t)) continue;
             if (d.keys.empty() || d.keys.size() > 2) continue;
             if (two && d.columns.empty()) {
                 cx.sink.error(dsl::diag_kind::bad_table, d.id.where,

@@ -48,6 +48,35 @@ std::string key_text(const ir::key_range& k, bool natural = false) {
     return prefix + k.text;
 }
 
+// The roll of a shifted table's rows when it has an exact distribution (the aid prints its
+// chances), else null.
+const ir::distribution* shifted_roll(const ir::table& tb, const ir::ruleset& rs) {
+    if (tb.keys.size() < 2 || tb.keys[1].shift == ir::no_id || tb.keys[0].expr == ir::no_id) return nullptr;
+    const ir::node& e = rs.nodes[tb.keys[0].expr];
+    if (tb.keys[0].source != ir::key_source::roll || e.code != ir::op::roll || e.ref >= rs.rolls.size()) return nullptr;
+    const ir::distribution& d = rs.rolls[e.ref].dist;
+    return d.weights.empty() || tb.row_map.kind != ir::key_range_kind::integer ? nullptr : &d;
+}
+
+// The chance of row r with no modifier, the row key's clamp applied (natural rows first).
+chance clamped_row_chance(const ir::distribution& d, const ir::table& tb, std::size_t r) {
+    const ir::table_key& key = tb.keys[0];
+    if (!key.has_clamp || tb.rows[r].natural) return row_chance(d, 0, tb, r);
+    chance c{0, d.total};
+    for (std::size_t i = 0; i < d.weights.size(); ++i) {
+        std::int64_t v = d.min + static_cast<std::int64_t>(i);
+        bool natural = false;
+        for (const ir::table_row& n : tb.rows)
+            natural = natural || (n.natural && (n.key.open_lo || v >= n.key.lo) && (n.key.open_hi || v <= n.key.hi));
+        if (natural) continue;
+        if (!key.clamp_lo.open_lo) v = std::max(v, key.clamp_lo.lo);
+        if (!key.clamp_hi.open_hi) v = std::min(v, key.clamp_hi.hi);
+        const ir::key_range& k = tb.rows[r].key;
+        if ((k.open_lo || v >= k.lo) && (k.open_hi || v <= k.hi)) c.ways += d.weights[i];
+    }
+    return c;
+}
+
 struct builder {
     const ir::ruleset& rs;
     document doc;
@@ -317,6 +346,9 @@ struct builder {
             // A two-key grid: rows by the first key, columns by the second.
             std::vector<cell> head{cell{{bold(key_label(tb, 0) + " \\ " + (tb.keys.size() > 1 ? key_label(tb, 1) : ""))}, align::left}};
             for (const ir::key_range& c : tb.columns) head.push_back(cell{{bold(key_text(c))}, align::centre});
+            // a shifted table: the chance of each row of its roll (no modifier), exact
+            const ir::distribution* dist = shifted_roll(tb, rs);
+            if (dist) head.push_back(cell{{bold("Chance")}, align::right});
             g.header.push_back(std::move(head));
             for (std::size_t r = 0; r < tb.rows.size(); ++r) {
                 std::vector<cell> row{cell{{bold(key_text(tb.rows[r].key, tb.rows[r].natural))}, align::left}};
@@ -326,7 +358,14 @@ struct builder {
                     if (x.effects != ir::no_id) content.push_back(text(": " + en.statements(x.effects)));
                     row.push_back(cell{std::move(content), align::centre});
                 }
+                if (dist) row.push_back(cell{{text(percent_text(clamped_row_chance(*dist, tb, r)))}, align::right});
                 g.rows.push_back(std::move(row));
+            }
+            if (tb.keys.size() > 1 && tb.keys[1].shift != ir::no_id) {
+                g.notes.push_back("The column read moves " + en.expr(tb.keys[1].shift) +
+                                  " columns to the right (left when negative), after the column is found" +
+                                  (tb.keys[1].shift_clamp ? "; past either end, the end column." : "; past either end there is no column."));
+                if (dist) g.notes.push_back("Chance: of each row with no modifier, whatever the column.");
             }
         } else {
             const ir::node& e = rs.nodes[tb.keys[0].expr];

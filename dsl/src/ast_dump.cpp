@@ -375,6 +375,7 @@ private:
             }
             if (k.rounding) s += " round " + k.rounding->text;
             if (k.clamp_lo || k.clamp_hi) s += " clamp " + k.clamp_lo.value_or("") + ".." + k.clamp_hi.value_or("");
+            if (k.shift) s += " shift " + expr_text(*k.shift) + (k.shift_clamp ? " clamp" : "");
             line(d + 1, s);
         }
         if (!n.columns.empty()) {

@@ -1367,6 +1367,8 @@ auto const table_key_r_def =
               type_r[set_<&table_key::type>]) |
              expr_r[set_<&table_key::source>][const_<&table_key::kind, table_key_kind::key>]) >>
             *((WP_KW("round") > name_r[set_<&table_key::rounding>]) |
+              (WP_KW("shift") > expr_r[set_<&table_key::shift>] >>
+               -(WP_KW("clamp") >> !(WP_P("..") | (key_atom_r >> WP_P(".."))))[const_<&table_key::shift_clamp, true>]) |
               (WP_KW("clamp") > -key_atom_r[set_<&table_key::clamp_lo>] > WP_P("..") >
                -key_atom_r[set_<&table_key::clamp_hi>]))];
 auto const key_range_r_def =

@@ -191,6 +191,17 @@ std::int32_t interp::odds_index_fractional(id n, const ir::table& tb, const ir::
                 " (read as " + (below_all ? std::string("0-1") : ir::odds_point_text(read.first, read.second)) + ")");
 }
 
+// The column `by` places right of col (left when negative): off the table, the end column
+// with `shift … clamp`, else an engine error.
+std::int32_t interp::shift_column(id n, const ir::table& tb, std::int32_t col, std::int64_t by) const {
+    const auto last = static_cast<std::int64_t>(tb.columns.size()) - 1;
+    const bool off = by < 0 ? by < -static_cast<std::int64_t>(col) : by > last - col;
+    if (!off) return static_cast<std::int32_t>(col + by);
+    if (tb.keys[1].shift_clamp) return by < 0 ? 0 : static_cast<std::int32_t>(last);
+    fail(n, "no column of table " + tb.name + " for column " + tb.columns[static_cast<std::size_t>(col)].text + " shifted by " +
+                std::to_string(by));
+}
+
 // Binds a table's arguments in a new region; returns the region and the cell.
 // keys_out (when given) gets the key values (an odds key as its step), before the row and
 // column are looked up.
@@ -243,6 +254,7 @@ std::pair<std::uint32_t, const ir::table_cell*> interp::table_cell(id n, id t, c
             col = map_key(tb.column_map, keys[1]);
             if (col < 0) fail(n, "no column of table " + tb.name + " for key " + std::to_string(keys[1]));
         }
+        if (tb.keys.size() > 1 && tb.keys[1].shift != ir::no_id) col = shift_column(n, tb, col, eval(tb.keys[1].shift, fb));
     }
     if (!s.keys_read_.empty()) [[unlikely]] {
         s.keys_read_[g.table_key_first[t] + static_cast<std::uint32_t>(row)] = 1;

@@ -331,6 +331,7 @@ struct interp {
     std::pair<std::uint32_t, const ir::table_cell*> table_cell(id n, id t, const std::int64_t* args, std::size_t count,
                                                                std::vector<std::int64_t>* keys_out = nullptr);
     std::int64_t odds_value(id n, std::uint32_t fb);
+    std::int32_t shift_column(id n, const ir::table& tb, std::int32_t col, std::int64_t by) const;
     // Axes with fractional points (`1.5-1`): the ratio read as an exact rational (chance.cpp).
     template <class Key>
     std::int32_t odds_index_fractional(id n, const ir::table& tb, const ir::table_key& key, std::int64_t a, std::int64_t b,

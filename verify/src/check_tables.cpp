@@ -48,6 +48,29 @@ void checker::table_checks() {
                 break;
             }
         }
+        // a shift without `clamp` that moves the column read off the table
+        if (!gap && tb.keys.size() > 1 && tb.keys[1].shift != ir::no_id && !tb.keys[1].shift_clamp) {
+            for (const detail::table_site* s : it->second) {
+                if (s->keys.size() < 4) continue;
+                const z3::expr idx = sym_.unshifted_column(tb, s->keys);
+                const z3::expr at = idx + s->keys[3];
+                const auto n = static_cast<std::int64_t>(tb.columns.size());
+                answer a = solve(s->facts, idx >= 0 && (at < 0 || at >= ctx_.int_val(n)), true,
+                                 {{"the column before the shift (0 is `" + tb.columns.front().text + "`)", idx}, {"the shift", s->keys[3]}});
+                if (a.r == z3::unknown) {
+                    unknown("whether the shift of " + tb.name + " stays on the table", {{"table", tb.name, tb.prov}});
+                    break;
+                }
+                if (a.r != z3::sat) continue;
+                finding& f = add("table-gap", severity::error, tb.name,
+                                 "the column shift of table `" + tb.name + "` can move the column read off the table (" +
+                                     std::to_string(n) + " columns, no `clamp`)");
+                f.elements.push_back({"table", tb.name, tb.prov});
+                f.elements.push_back({"statement", "use of " + tb.name, statement_prov(s->node)});
+                f.witness = a.witness;
+                break;
+            }
+        }
         // A table that no play consults under these options but does under others (the
         // printing an option does not pick) has no dead cells: its cells are for those others.
         if (!rs_.options.empty()) {
@@ -69,13 +92,13 @@ void checker::table_checks() {
         }
         // dead cells: a row (column) no key that can occur selects
         // a row is read on its key, or a natural row on the natural roll (detail::symbolic::row_reads)
-        auto reads = [&](const ir::key_range& key, std::size_t k, std::size_t index, const detail::table_site& s) {
-            return k == 0 ? sym_.row_reads(tb, index, s.keys) : detail::key_in(ctx_, key, s.keys.at(k), ir::odds_fractional(tb, 1));
+        auto reads = [&](std::size_t k, std::size_t index, const detail::table_site& s) {
+            return k == 0 ? sym_.row_reads(tb, index, s.keys) : sym_.column_reads(tb, index - tb.rows.size(), s.keys);
         };
         auto dead = [&](const ir::key_range& key, std::size_t k, std::size_t index, const std::string& what) {
             if (played_key(t, index)) return;
             for (const detail::table_site* s : it->second) {
-                const z3::check_result a = solve_local_first(s->facts, reads(key, k, index, *s));
+                const z3::check_result a = solve_local_first(s->facts, reads(k, index, *s));
                 if (a == z3::unknown)
                     unknown("whether " + what + " `" + key.text + "` of table " + tb.name + " can be selected",
                             {{"table", tb.name, tb.prov}}, severity::warning);
@@ -95,7 +118,7 @@ void checker::table_checks() {
                      : k == 0 && !tb.natural_map.dense.empty()
                          ? "the key falls in `" + key.text + "` and the natural roll in no natural row"
                          : "the key falls in `" + key.text + "`",
-                     reads(key, k, index, *ts)}};
+                     reads(k, index, *ts)}};
             });
         };
         for (std::size_t i = 0; i < tb.rows.size(); ++i) dead(tb.rows[i].key, 0, i, "row");

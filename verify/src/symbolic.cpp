@@ -847,6 +847,10 @@ symbolic::table_binding symbolic::bind_table(id t, const std::vector<z3::expr>& 
         if (b.keys.size() < 2) b.keys.push_back(num(0));
         b.keys.push_back(*b.natural);
     }
+    if (tb.keys.size() > 1 && tb.keys[1].shift != ir::no_id) {  // fourth: the column shift
+        if (b.keys.size() < 3) b.keys.push_back(num(0));
+        b.keys.push_back(integer(tb.keys[1].shift, b.frame, st));
+    }
     return b;
 }
 
@@ -865,6 +869,26 @@ z3::expr symbolic::row_reads(const ir::table& tb, std::size_t r, const std::vect
     return tb.natural_map.dense.empty() ? in_row : in_row && !natural_covers(ctx, tb, keys);
 }
 
+z3::expr symbolic::unshifted_column(const ir::table& tb, const std::vector<z3::expr>& keys) {
+    z3::expr idx = num(-1);
+    for (std::size_t c = tb.columns.size(); c-- > 0;)  // the first column covering the key
+        idx = z3::ite(key_in(ctx, tb.columns[c], keys.at(1), ir::odds_fractional(tb, 1)), num(static_cast<std::int64_t>(c)), idx);
+    return idx;
+}
+
+z3::expr symbolic::column_reads(const ir::table& tb, std::size_t c, const std::vector<z3::expr>& keys) {
+    if (tb.keys.size() < 2 || tb.keys[1].shift == ir::no_id || keys.size() < 4)
+        return key_in(ctx, tb.columns.at(c), keys.at(1), ir::odds_fractional(tb, 1));
+    const z3::expr idx = unshifted_column(tb, keys);
+    const z3::expr at = idx + keys[3];
+    const auto last = static_cast<std::int64_t>(tb.columns.size()) - 1;
+    const auto here = static_cast<std::int64_t>(c);
+    z3::expr lands = at == num(here);
+    if (tb.keys[1].shift_clamp && here == 0) lands = at <= num(0);
+    if (tb.keys[1].shift_clamp && here == last) lands = here == 0 ? ctx.bool_val(true) : at >= num(last);
+    return idx >= 0 && lands;
+}
+
 std::vector<z3::expr> symbolic::cell_selections(id t, const std::vector<z3::expr>& keys) {
     const ir::table& tb = rs.tables.at(t);
     const std::size_t width = std::max<std::size_t>(1, tb.columns.size());
@@ -874,7 +898,7 @@ std::vector<z3::expr> symbolic::cell_selections(id t, const std::vector<z3::expr
         const z3::expr in_row = row_reads(tb, r, keys);
         for (std::size_t c = 0; c < width; ++c) {
             z3::expr sel = in_row;
-            if (!tb.columns.empty()) sel = sel && key_in(ctx, tb.columns[c], keys.at(1), ir::odds_fractional(tb, 1));
+            if (!tb.columns.empty()) sel = sel && column_reads(tb, c, keys);
             out.push_back(sel && !earlier);
             earlier = earlier || sel;
         }

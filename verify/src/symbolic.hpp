@@ -370,7 +370,8 @@ public:
     z3::expr odds_key_fractional(const ir::table& tb, std::size_t k, env& te, const store& st);
     // A table's frame with its arguments bound, and its key values: the row key, the column key,
     // and for a table with natural rows a third, the roll before its modifiers (the column key
-    // 0 when the table has one key).
+    // 0 when the table has one key); with a column shift a fourth, the shift (the third 0 when
+    // there are no natural rows).
     struct table_binding {
         env frame;
         std::vector<z3::expr> keys;
@@ -379,6 +380,11 @@ public:
     // When row r is read for these keys (ignoring earlier rows): a natural row on the natural
     // value, another on the row key when no natural row covers the natural value.
     z3::expr row_reads(const ir::table& tb, std::size_t r, const std::vector<z3::expr>& keys);
+    // When column c is read: its key covers keys[1], or with a shift (keys[3]) the column the
+    // key covers, shifted, is c (the end columns take the overflow with `shift … clamp`).
+    z3::expr column_reads(const ir::table& tb, std::size_t c, const std::vector<z3::expr>& keys);
+    // The column the column key covers before any shift, -1 when none.
+    z3::expr unshifted_column(const ir::table& tb, const std::vector<z3::expr>& keys);
     table_binding bind_table(id t, const std::vector<z3::expr>& args, const store& st);
     // Per cell (row-major): when the engine reads it (its row and column cover the keys and no
     // earlier cell does).

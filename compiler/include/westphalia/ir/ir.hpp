@@ -371,6 +371,8 @@ struct table_key {
     bool has_clamp = false;
     key_range clamp_lo;
     key_range clamp_hi;
+    id shift = no_id;          // node (int): the column key only; the column read moves this many to the right
+    bool shift_clamp = false;  // a shifted column off the table reads the end column (else an engine error)
     provenance prov;
 };
 

@@ -371,6 +371,8 @@ struct table_key {
     std::optional<name> rounding;  // odds keys: attacker | defender
     std::optional<std::string> clamp_lo;  // `clamp 1-5..6-1`, `clamp ..2`
     std::optional<std::string> clamp_hi;
+    std::optional<expr> shift;  // `shift e`: the column read moves e columns to the right
+    bool shift_clamp = false;   // `shift e clamp`: off the table reads the end column
     span where;
 };
 
