@@ -68,6 +68,7 @@ void checker::table_checks() {
                 f.elements.push_back({"table", tb.name, tb.prov});
                 f.elements.push_back({"statement", "use of " + tb.name, statement_prov(s->node)});
                 f.witness = a.witness;
+                if (a.model) replay_later([this, s, m = *a.model] { return replay_.shift_gap(*s, m); });
                 break;
             }
         }
