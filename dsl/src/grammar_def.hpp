@@ -1367,8 +1367,8 @@ auto const table_key_r_def =
               type_r[set_<&table_key::type>]) |
              expr_r[set_<&table_key::source>][const_<&table_key::kind, table_key_kind::key>]) >>
             *((WP_KW("round") > name_r[set_<&table_key::rounding>]) |
-              (WP_KW("shift") > expr_r[set_<&table_key::shift>] >>
-               -(WP_KW("clamp") >> !(WP_P("..") | (key_atom_r >> WP_P(".."))))[const_<&table_key::shift_clamp, true>]) |
+              (WP_KW("shift") > (expr_r[set_<&table_key::shift>] >>
+                                 -(WP_KW("clamp") >> !(WP_P("..") | (key_atom_r >> WP_P(".."))))[const_<&table_key::shift_clamp, true>])) |
               (WP_KW("clamp") > -key_atom_r[set_<&table_key::clamp_lo>] > WP_P("..") >
                -key_atom_r[set_<&table_key::clamp_hi>]))];
 auto const key_range_r_def =
@@ -1380,8 +1380,8 @@ auto const cell_r_def = spanned[(cell_value_r[set_<&table_cell::outcome>] >> -bo
                                 body_r[set_<&table_cell::effects>]];
 auto const block_cell_r_def = spanned[body_r[set_<&table_cell::effects>]];
 auto const row_r_def =
-    spanned[-(WP_KW("natural") >> &(sint_text | WP_P("..")))[const_<&table_row::natural, true>] >>
-            key_range_r[set_<&table_row::key>] > -string_lit[set_<&table_row::label>] >
+    spanned[(-(WP_KW("natural") >> &(sint_text | WP_P("..")))[const_<&table_row::natural, true>] >>
+             key_range_r[set_<&table_row::key>]) > -string_lit[set_<&table_row::label>] >
             anchors_r[set_<&table_row::anchors>] >
             named("`:` or a block of effects",
                   block_cell_r[push_<&table_row::cells>] | (WP_P(":") > (cell_r[push_<&table_row::cells>] % comma) > -WP_P(";")))];
