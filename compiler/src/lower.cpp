@@ -290,6 +290,22 @@ struct lowerer {
                 break;
             case ir::key_range_kind::odds:
                 if (k.kind != dsl::key_kind::odds && k.kind != dsl::key_kind::range) return bad("is not an odds ratio (`3-1`)");
+                if (k.decimal) {
+                    // at most three decimal places on either side (`1.125-1`), as for a clamp's ends
+                    std::size_t places = 0;
+                    bool after = false;
+                    for (char ch : k.text) {
+                        if (ch == '.') {
+                            after = true;
+                            places = 0;
+                        } else if (ch >= '0' && ch <= '9') {
+                            places += after ? 1 : 0;
+                        } else {
+                            after = false;
+                        }
+                        if (places > 3) return bad("is an odds ratio with more than three decimal places");
+                    }
+                }
                 if (k.lo < 1 || k.hi < 1) return bad("is not an odds ratio (both sides at least 1)");
                 if (k.lo > 1000000 || k.hi > 1000000) return bad("is an odds ratio with a side above 1000000");
                 x.lo = k.lo;
