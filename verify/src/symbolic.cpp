@@ -697,6 +697,12 @@ z3::expr symbolic::odds_key_fractional(const ir::table& tb, std::size_t k, env& 
     points.erase(std::unique(points.begin(), points.end(), [](point x, point y) { return x.first * y.second == y.first * x.second; }),
                  points.end());
     auto code = [](point p) { return odds_code(p.first, p.second, true); };
+    // two ratios closer than 1/odds_fine of a step share a code: the encoding cannot tell them apart
+    for (std::size_t i = 0; i + 1 < points.size(); ++i)
+        if (code(points[i]) == code(points[i + 1]))
+            approximations.insert("odds " + ir::odds_point_text(points[i].first, points[i].second) + " and " +
+                                  ir::odds_point_text(points[i + 1].first, points[i + 1].second) + " closer than the checker reads (table " +
+                                  tb.name + ")");
     z3::expr v = num(0);
     const bool direct = key.expr != ir::no_id && N(key.expr).code == op::builtin &&
                         static_cast<ir::builtin>(N(key.expr).ref) == ir::builtin::odds && N(key.expr).child_count == 2;
