@@ -48,10 +48,12 @@ std::string key_text(const ir::key_range& k, bool natural = false) {
     return prefix + k.text;
 }
 
-// The roll of a shifted table's rows when it has an exact distribution (the aid prints its
-// chances), else null.
-const ir::distribution* shifted_roll(const ir::table& tb, const ir::ruleset& rs) {
-    if (tb.keys.size() < 2 || tb.keys[1].shift == ir::no_id || tb.keys[0].expr == ir::no_id) return nullptr;
+// The named roll of a two-key table's rows, with natural rows or a column shift, when it has an
+// exact distribution (the aid prints the chance of each row), else null.
+const ir::distribution* grid_roll(const ir::table& tb, const ir::ruleset& rs) {
+    if (tb.keys.size() < 2 || tb.keys[0].expr == ir::no_id) return nullptr;
+    // where the chance is not plain from the rows: natural rows read first, or a shift
+    if (tb.natural_map.dense.empty() && tb.keys[1].shift == ir::no_id) return nullptr;
     const ir::node& e = rs.nodes[tb.keys[0].expr];
     if (tb.keys[0].source != ir::key_source::roll || e.code != ir::op::roll || e.ref >= rs.rolls.size()) return nullptr;
     const ir::distribution& d = rs.rolls[e.ref].dist;
@@ -346,8 +348,8 @@ struct builder {
             // A two-key grid: rows by the first key, columns by the second.
             std::vector<cell> head{cell{{bold(key_label(tb, 0) + " \\ " + (tb.keys.size() > 1 ? key_label(tb, 1) : ""))}, align::left}};
             for (const ir::key_range& c : tb.columns) head.push_back(cell{{bold(key_text(c))}, align::centre});
-            // a shifted table: the chance of each row of its roll (no modifier), exact
-            const ir::distribution* dist = shifted_roll(tb, rs);
+            // the chance of each row of its roll (no modifier), exact
+            const ir::distribution* dist = grid_roll(tb, rs);
             if (dist) head.push_back(cell{{bold("Chance")}, align::right});
             g.header.push_back(std::move(head));
             for (std::size_t r = 0; r < tb.rows.size(); ++r) {
@@ -365,8 +367,8 @@ struct builder {
                 g.notes.push_back("The column read moves " + en.expr(tb.keys[1].shift) +
                                   " columns to the right (left when negative), after the column is found" +
                                   (tb.keys[1].shift_clamp ? "; past either end, the end column." : "; past either end there is no column."));
-                if (dist) g.notes.push_back("Chance: of each row with no modifier, whatever the column.");
             }
+            if (dist) g.notes.push_back("Chance: of each row with no modifier, whatever the column.");
         } else {
             const ir::node& e = rs.nodes[tb.keys[0].expr];
             const ir::roll* roll = tb.keys[0].source == ir::key_source::roll && e.code == ir::op::roll && e.ref < rs.rolls.size()
