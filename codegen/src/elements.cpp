@@ -205,9 +205,18 @@ void writer::roll_function(id r) {
         else
             value = "chance(s, " + lowest + ", " + weights(ro.dist.weights) + ", " + std::to_string(ro.dist.weights.size()) + ", " +
                     std::to_string(ro.dist.total) + "ULL)";
+        if (natural_rows_) {  // the dice before the modifiers, for the natural rows (interp::roll)
+            body += "    const i64 t = " + value + ";\n    s.natural = t - mod;\n";
+            value = "t";
+        }
     } else {
         body += "    " + locals(std::max<std::size_t>(ro.locals.size(), ro.param_count), ro.param_count) + "\n";
-        value = "add_ck(" + in_roll + ", " + E(ro.expr) + ", mod)";
+        if (natural_rows_) {
+            body += "    const i64 t = " + E(ro.expr) + ";\n    s.natural = t;\n";
+            value = "add_ck(" + in_roll + ", t, mod)";
+        } else {
+            value = "add_ck(" + in_roll + ", " + E(ro.expr) + ", mod)";
+        }
     }
     // the modifiers that set, cap or floor it apply to the total (rolled first)
     if (has_bounds(g_.group_of_roll[r]))
@@ -343,6 +352,8 @@ void writer::table_functions(id t) {
                                       ? "l" + std::to_string(key.var)
                                       : E(key.expr);
         head += "    i64 " + kv + " = " + value + ";\n";
+        if (k == 0 && !tb.natural_map.dense.empty())
+            head += std::string("    const i64 natural = ") + (key.source == ir::key_source::dice ? "k0" : "s.natural") + ";\n";
         const bool odds = (k == 0 ? tb.row_map : tb.column_map).kind == ir::key_range_kind::odds;
         if (key.has_clamp && !odds) {
             const std::string lo = key.clamp_lo.open_lo ? "std::numeric_limits<i64>::min()" : num(key.clamp_lo.lo);
@@ -355,16 +366,37 @@ void writer::table_functions(id t) {
         std::vector<ir::key_range> ranges;
         for (const ir::table_row& r : tb.rows) ranges.push_back(r.key);
         head += "    const std::int32_t row = " + odds_index(tb, tb.keys.at(0), ranges, "k0", "row") + ";\n";
+    } else if (!tb.natural_map.dense.empty()) {
+        // a natural row decides first, whatever the modified total (interp::table_cell)
+        head += "    std::int32_t row = " + key_index(at, tb.natural_map, "natural") + ";\n";
+        head += "    if (row < 0) row = " + key_index(at, tb.row_map, "k0") + ";\n";
+        head += "    if (row < 0) fail(" + pos + ", " + quoted("no row of table " + tb.name + " for key ") + " + std::to_string(k0));\n";
     } else {
         head += "    const std::int32_t row = " + key_index(at, tb.row_map, "k0") + ";\n";
         head += "    if (row < 0) fail(" + pos + ", " + quoted("no row of table " + tb.name + " for key ") + " + std::to_string(k0));\n";
     }
     if (!tb.columns.empty()) {
+        const bool shifted = tb.keys.size() > 1 && tb.keys[1].shift != ir::no_id;
+        const std::string col_decl = shifted ? "std::int32_t col = " : "const std::int32_t col = ";
         if (tb.column_map.kind == ir::key_range_kind::odds && tb.keys.size() > 1) {
-            head += "    const std::int32_t col = " + odds_index(tb, tb.keys[1], tb.columns, "k1", "column") + ";\n";
+            head += "    " + col_decl + odds_index(tb, tb.keys[1], tb.columns, "k1", "column") + ";\n";
         } else {
-            head += "    const std::int32_t col = " + key_index(at, tb.column_map, "k1") + ";\n";
+            head += "    " + col_decl + key_index(at, tb.column_map, "k1") + ";\n";
             head += "    if (col < 0) fail(" + pos + ", " + quoted("no column of table " + tb.name + " for key ") + " + std::to_string(k1));\n";
+        }
+        if (shifted) {
+            // interp::shift_column: the column `by` places to the right; off the table, the end or an error
+            const std::string last = std::to_string(tb.columns.size() - 1);
+            std::string names = "static const char* const names[] = {";
+            for (std::size_t c = 0; c < tb.columns.size(); ++c) names += (c ? ", " : "") + quoted(tb.columns[c].text);
+            head += "    const i64 by = " + E(tb.keys[1].shift) + ";\n";
+            head += "    if (by < 0 ? by < -static_cast<i64>(col) : by > " + last + " - static_cast<i64>(col)) {\n";
+            if (tb.keys[1].shift_clamp)
+                head += "        col = by < 0 ? 0 : " + last + ";\n";
+            else
+                head += "        " + names + "};\n        fail(" + pos + ", " + quoted("no column of table " + tb.name + " for column ") +
+                        " + std::string(names[col]) + \" shifted by \" + std::to_string(by));\n";
+            head += "    } else {\n        col = static_cast<std::int32_t>(col + by);\n    }\n";
         }
         head += "    const std::size_t cell = static_cast<std::size_t>(row) * " + std::to_string(tb.columns.size()) + " + static_cast<std::size_t>(col);\n";
     } else {

@@ -167,6 +167,7 @@ std::int64_t writer::odds_step(std::int64_t a, std::int64_t b, ir::rounding r) {
 // The row or column index an odds key k reads, or an engine error (interp::odds_index).
 std::string writer::odds_index(const ir::table& tb, const ir::table_key& key, const std::vector<ir::key_range>& ranges,
                        const std::string& k, const char* what) {
+    if (ir::odds_fractional(tb, &key == &tb.keys[0] ? 0 : 1)) return odds_index_fractional(tb, key, ranges, k, what);
     const std::string steps = fresh("steps");
     std::vector<std::int64_t> at;
     for (const ir::key_range& r : ranges) at.push_back(odds_step(r.lo, r.hi, ir::rounding::defender));
@@ -185,6 +186,66 @@ std::string writer::odds_index(const ir::table& tb, const ir::table_key& key, co
            "); i64 step = odds_step(a, b, " + round + ");" + clamp + " for (std::int32_t i = 0; i < " + std::to_string(ranges.size()) +
            "; ++i) if (" + steps + "[i] == step) return i; fail(where, " + quoted(std::string("no ") + what + " of table " + tb.name + " for odds ") +
            " + std::to_string(a) + \":\" + std::to_string(b) + \" (read as \" + odds_text(step) + \")\"); }())";
+}
+
+// An axis with fractional points (interp::odds_index_fractional): the ratio read as an exact
+// rational on the whole scale plus the axis's fractional points, clamped, then matched.
+std::string writer::odds_index_fractional(const ir::table& tb, const ir::table_key& key, const std::vector<ir::key_range>& ranges,
+                                          const std::string& k, const char* what) {
+    std::vector<std::int64_t> fp, fq, cp, cq;
+    std::vector<std::string> texts;
+    auto fraction = [&](const ir::key_range& r) {
+        if (ir::odds_whole(r)) return;
+        fp.push_back(r.lo);
+        fq.push_back(r.hi);
+        texts.push_back(quoted(ir::odds_point_text(r.lo, r.hi)));
+    };
+    for (const ir::key_range& r : ranges) {
+        fraction(r);
+        cp.push_back(r.lo);
+        cq.push_back(r.hi);
+    }
+    const bool lo = key.has_clamp && !key.clamp_lo.open_lo, hi = key.has_clamp && !key.clamp_hi.open_hi;
+    if (lo) fraction(key.clamp_lo);
+    if (hi) fraction(key.clamp_hi);
+    const std::string pn = fresh("odds_p"), qn = fresh("odds_q"), tn = fresh("odds_text"), cpn = fresh("col_p"), cqn = fresh("col_q");
+    write_array(consts_, "i64", pn, numbers(fp));
+    write_array(consts_, "i64", qn, numbers(fq));
+    write_array(consts_, "i64", cpn, numbers(cp));
+    write_array(consts_, "i64", cqn, numbers(cq));
+    std::string text_list;
+    for (const std::string& t : texts) text_list += (text_list.empty() ? "" : ", ") + t;
+    consts_ << "static const char* const " << tn << "[] = {" << (text_list.empty() ? "\"\"" : text_list) << "};\n";
+    const bool attacker = key.round == ir::rounding::attacker;
+    // the text index of a clamp end: its place among the fractional points, or -1 when whole
+    auto text_index = [&](const ir::key_range& r) -> std::string {
+        if (ir::odds_whole(r)) return "-1";
+        for (std::size_t i = 0; i < fp.size(); ++i)
+            if (fp[i] == r.lo && fq[i] == r.hi) return std::to_string(i);
+        return "-1";
+    };
+    std::string body = "([&]() -> std::int32_t { const i64 a = " + k + " >> 32, b = static_cast<std::int32_t>(static_cast<std::uint32_t>(" + k +
+                       " & 0xFFFFFFFF)); if (b <= 0 || a < 0) fail(where, \"odds \" + std::to_string(a) + \":\" + std::to_string(b) + " +
+                       quoted(" for table " + tb.name + ": the defender must be at least 1 and the attacker at least 0") + ");";
+    body += " i64 p = 1, q = 1; int ti = -1; bool below = a == 0;";
+    body += " if (!below) { if (a >= b) { p = " + std::string(attacker ? "(a + b - 1) / b" : "a / b") + "; q = 1; } else { p = 1; q = " +
+            (attacker ? "b / a" : "(b + a - 1) / a") + "; }";
+    body += " for (int i = 0; i < " + std::to_string(fp.size()) + "; ++i) if (" +
+            (attacker ? pn + "[i] * q < p * " + qn + "[i] && !(" + pn + "[i] * b < a * " + qn + "[i])"
+                      : "p * " + qn + "[i] < " + pn + "[i] * q && !(a * " + qn + "[i] < " + pn + "[i] * b)") +
+            ") { p = " + pn + "[i]; q = " + qn + "[i]; ti = i; } }";
+    if (lo)
+        body += " if (below || p * " + num(key.clamp_lo.hi) + " < " + num(key.clamp_lo.lo) + " * q) { p = " + num(key.clamp_lo.lo) +
+                "; q = " + num(key.clamp_lo.hi) + "; ti = " + text_index(key.clamp_lo) + "; below = false; }";
+    if (hi)
+        body += " if (!below && " + num(key.clamp_hi.lo) + " * q < p * " + num(key.clamp_hi.hi) + ") { p = " + num(key.clamp_hi.lo) +
+                "; q = " + num(key.clamp_hi.hi) + "; ti = " + text_index(key.clamp_hi) + "; }";
+    body += " if (!below) for (std::int32_t i = 0; i < " + std::to_string(ranges.size()) + "; ++i) if (p * " + cqn + "[i] == " + cpn +
+            "[i] * q) return i;";
+    body += " fail(where, " + quoted(std::string("no ") + what + " of table " + tb.name + " for odds ") +
+            " + std::to_string(a) + \":\" + std::to_string(b) + \" (read as \" + (below ? std::string(\"0-1\") : ti >= 0 ? std::string(" + tn +
+            "[ti]) : q == 1 ? std::to_string(p) + \"-1\" : \"1-\" + std::to_string(q)) + \")\"); }())";
+    return body;
 }
 
 }  // namespace wp::codegen

@@ -90,6 +90,7 @@ public:
     std::uint32_t zs[WP_ZONES];
     int np = 0;
     rng r, ar;
+    i64 natural = 0;  // the last roll before its modifiers (tables with natural rows read it)
     std::uint64_t decisions = 0, max_decisions = 0;
     bool done = false, limit = false;
     int end_at = 0;

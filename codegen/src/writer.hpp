@@ -34,7 +34,9 @@ void write_array(std::ostream& out, const std::string& type, const std::string& 
 
 class writer {
 public:
-    writer(const ir::ruleset& rs, const engine::game& g, const translate_options& o) : rs_(rs), g_(g), o_(o) {}
+    writer(const ir::ruleset& rs, const engine::game& g, const translate_options& o) : rs_(rs), g_(g), o_(o) {
+        for (const ir::table& t : rs.tables) natural_rows_ = natural_rows_ || !t.natural_map.dense.empty();
+    }
 
     std::string run();
 
@@ -52,6 +54,7 @@ private:
     bool in_sequence_ = false;               // translating the main sequence
     std::vector<std::uint8_t> map_emitted_;  // per map: its data arrays are written
     std::vector<std::size_t> table_arity_;   // per table: the arguments res<t> and look<t> take
+    bool natural_rows_ = false;              // some table has natural rows: rolls keep s.natural
 
     std::string fresh(const char* stem) { return stem + std::to_string(tmp_++); }
 
@@ -154,6 +157,8 @@ private:
     // The row or column index an odds key k reads, or an engine error (interp::odds_index).
     std::string odds_index(const ir::table& tb, const ir::table_key& key, const std::vector<ir::key_range>& ranges,
                            const std::string& k, const char* what);
+    std::string odds_index_fractional(const ir::table& tb, const ir::table_key& key, const std::vector<ir::key_range>& ranges,
+                                      const std::string& k, const char* what);
 
 
     // ------------------------------------------------ elements (elements.cpp)

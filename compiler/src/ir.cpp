@@ -4,6 +4,9 @@
 #include "ir_names.hpp"
 
 #include <cstdlib>
+#include <limits>
+#include <numeric>
+#include <string>
 #include <vector>
 
 namespace wp::ir {
@@ -36,6 +39,54 @@ std::span<const id> children_of(const ruleset& rs, id n) {
     const node& x = rs.nodes[n];
     if (x.first_child > rs.children.size() || x.child_count > rs.children.size() - x.first_child) return {};
     return {rs.children.data() + x.first_child, x.child_count};
+}
+
+bool odds_whole(const key_range& k) {
+    if (k.kind != key_range_kind::odds || k.lo <= 0 || k.hi <= 0) return true;
+    return k.lo % k.hi == 0 || k.hi % k.lo == 0;
+}
+
+bool odds_fractional(const table& t, std::size_t axis) {
+    if (axis >= t.keys.size()) return false;
+    const key_map& m = axis == 0 ? t.row_map : t.column_map;
+    if (m.kind != key_range_kind::odds) return false;
+    const table_key& key = t.keys[axis];
+    if (key.has_clamp && ((!key.clamp_lo.open_lo && !odds_whole(key.clamp_lo)) || (!key.clamp_hi.open_hi && !odds_whole(key.clamp_hi))))
+        return true;
+    if (axis == 0) {
+        for (const table_row& r : t.rows)
+            if (!odds_whole(r.key)) return true;
+    } else {
+        for (const key_range& c : t.columns)
+            if (!odds_whole(c)) return true;
+    }
+    return false;
+}
+
+std::string odds_point_text(std::int64_t a, std::int64_t b) {
+    if (a <= 0 || b <= 0) return std::to_string(a) + "-" + std::to_string(b);
+    const std::int64_t g = std::gcd(a, b);
+    a /= g;
+    b /= g;
+    // n/d as a decimal of at most three places, when it is one
+    auto decimal = [](std::int64_t n, std::int64_t d) -> std::string {
+        for (std::int64_t scale = 1, places = 0; places <= 3; scale *= 10, ++places) {
+            if (n > std::numeric_limits<std::int64_t>::max() / scale / 10) break;
+            if ((n * scale) % d != 0) continue;
+            std::string digits = std::to_string(n * scale / d);
+            if (places == 0) return digits;
+            while (digits.size() <= static_cast<std::size_t>(places)) digits.insert(0, "0");
+            digits.insert(digits.size() - static_cast<std::size_t>(places), ".");
+            return digits;
+        }
+        return {};
+    };
+    if (a >= b) {
+        const std::string x = decimal(a, b);
+        return x.empty() ? std::to_string(a) + "-" + std::to_string(b) : x + "-1";
+    }
+    const std::string x = decimal(b, a);
+    return x.empty() ? std::to_string(a) + "-" + std::to_string(b) : "1-" + x;
 }
 
 std::int64_t map_distance(const map& m, std::int64_t a, std::int64_t b) {

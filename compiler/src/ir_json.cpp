@@ -260,11 +260,14 @@ template <class V> void fields(V& v, table_key& x) {
     v("type", x.type);
     v("rounding", x.round);
     v("has_clamp", x.has_clamp);
+    v("shift", x.shift);
+    v("shift_clamp", x.shift_clamp);
     v("clamp_lo", x.clamp_lo);
     v("clamp_hi", x.clamp_hi);
     v("prov", x.prov);
 }
 template <class V> void fields(V& v, table_row& x) {
+    v("natural", x.natural);
     v("key", x.key);
     v("label", x.label);
     v("prov", x.prov);
@@ -285,6 +288,7 @@ template <class V> void fields(V& v, table& x) {
     v("cells", x.cells);
     v("row_map", x.row_map);
     v("column_map", x.column_map);
+    v("natural_map", x.natural_map);
     v("outcome_type", x.outcome_type);
     v("standin", x.standin);
     v("aid", x.aid);

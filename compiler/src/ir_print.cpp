@@ -422,12 +422,13 @@ struct dumper {
                 out << "  key " << name_of(k.source) << " " << node_text(k.expr, t.locals) << " : " << type_name(rs, k.type);
                 if (k.round != rounding::none) out << " round " << name_of(k.round);
                 if (k.has_clamp) out << " clamp " << k.clamp_lo.text << ".." << k.clamp_hi.text;
+                if (k.shift != no_id) out << " shift " << node_text(k.shift, t.locals) << (k.shift_clamp ? " clamp" : "");
                 out << "\n";
             }
             for (const key_range& c : t.columns) out << "  column " << key(c) << "\n";
             const std::size_t columns = std::max<std::size_t>(1, t.columns.size());
             for (std::size_t r = 0; r < t.rows.size(); ++r) {
-                out << "  row " << key(t.rows[r].key) << (t.rows[r].label.empty() ? "" : " " + quoted(t.rows[r].label))
+                out << "  row " << (t.rows[r].natural ? "natural " : "") << key(t.rows[r].key) << (t.rows[r].label.empty() ? "" : " " + quoted(t.rows[r].label))
                     << prov(t.rows[r].prov) << "\n";
                 for (std::size_t c = 0; c < columns && r * columns + c < t.cells.size(); ++c) {
                     const table_cell& cell = t.cells[r * columns + c];
@@ -446,6 +447,7 @@ struct dumper {
             };
             map_text("row-map", t.row_map);
             if (!t.columns.empty()) map_text("column-map", t.column_map);
+            if (!t.natural_map.dense.empty()) map_text("natural-map", t.natural_map);
         }
         for (std::size_t i = 0; i < rs.options.size(); ++i) {
             const option& o = rs.options[i];

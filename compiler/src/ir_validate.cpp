@@ -638,6 +638,9 @@ struct checker {
             for (std::size_t k = 0; k < t.keys.size(); ++k) {
                 const std::string kp = path + ".keys[" + std::to_string(k) + "]";
                 tree(kp + ".expr", t.keys[k].expr, t.locals, false);
+                tree(kp + ".shift", t.keys[k].shift, t.locals, true);
+                if (t.keys[k].shift != no_id && (k != 1 || t.columns.size() < 2))
+                    fail(kp + ".shift", "a shift with no column to shift into");
                 index(kp + ".var", t.keys[k].var, t.locals, "local", true);
                 type_id(kp + ".type", t.keys[k].type);
                 if (t.keys[k].has_clamp) {
@@ -665,6 +668,20 @@ struct checker {
                 key_range_ok(path + ".columns[" + std::to_string(c) + "]", t.columns[c]);
             key_map_ok(path + ".row_map", t.row_map, t.rows.size());
             key_map_ok(path + ".column_map", t.column_map, t.columns.size());
+            key_map_ok(path + ".natural_map", t.natural_map, t.rows.size());
+            for (std::size_t r = 0; r < t.rows.size(); ++r) {
+                if (!t.rows[r].natural) continue;
+                const std::string rp = path + ".rows[" + std::to_string(r) + "]";
+                if (t.keys.empty() || t.keys[0].source == key_source::key || t.rows[r].key.kind != key_range_kind::integer)
+                    fail(rp, "a natural row on a key that is not a roll");
+                for (std::int32_t d : t.row_map.dense)
+                    if (d == static_cast<std::int32_t>(r)) fail(rp, "a natural row in the map of the modified roll");
+                if (t.row_map.below == static_cast<std::int32_t>(r) || t.row_map.above == static_cast<std::int32_t>(r))
+                    fail(rp, "a natural row in the map of the modified roll");
+            }
+            for (std::int32_t d : t.natural_map.dense)
+                if (d >= 0 && static_cast<std::size_t>(d) < t.rows.size() && !t.rows[static_cast<std::size_t>(d)].natural)
+                    fail(path + ".natural_map", "names a row that is not natural");
             type_id(path + ".outcome_type", t.outcome_type, true);
             index(path + ".standin", t.standin, rs.standins, "stand-in", true);
             prov(path + ".prov", t.prov);

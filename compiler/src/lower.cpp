@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <functional>
 #include <limits>
+#include <numeric>
 #include <set>
 
 namespace wp::compiler::detail {
@@ -276,6 +277,7 @@ struct lowerer {
                 switch (k.kind) {
                     case dsl::key_kind::exact: x.lo = x.hi = k.lo; return x;
                     case dsl::key_kind::range:
+                        if (k.decimal) return bad("has a decimal point, but the key is a whole number");
                         if (k.lo > k.hi) return bad("is a range whose start is above its end");
                         x.lo = k.lo;
                         x.hi = k.hi;
@@ -288,7 +290,24 @@ struct lowerer {
                 break;
             case ir::key_range_kind::odds:
                 if (k.kind != dsl::key_kind::odds && k.kind != dsl::key_kind::range) return bad("is not an odds ratio (`3-1`)");
+                if (k.decimal) {
+                    // at most three decimal places on either side (`1.125-1`), as for a clamp's ends
+                    std::size_t places = 0;
+                    bool after = false;
+                    for (char ch : k.text) {
+                        if (ch == '.') {
+                            after = true;
+                            places = 0;
+                        } else if (ch >= '0' && ch <= '9') {
+                            places += after ? 1 : 0;
+                        } else {
+                            after = false;
+                        }
+                        if (places > 3) return bad("is an odds ratio with more than three decimal places");
+                    }
+                }
                 if (k.lo < 1 || k.hi < 1) return bad("is not an odds ratio (both sides at least 1)");
+                if (k.lo > 1000000 || k.hi > 1000000) return bad("is an odds ratio with a side above 1000000");
                 x.lo = k.lo;
                 x.hi = k.hi;
                 return x;
@@ -331,14 +350,32 @@ struct lowerer {
             }
             return neg ? -v : v;
         };
+        // `1.5`: n / 10^places (at most three places)
+        auto decimal = [&](const std::string& s, std::size_t from, std::size_t to) -> std::optional<std::pair<std::int64_t, std::int64_t>> {
+            const std::size_t point = s.find('.', from);
+            if (point == std::string::npos || point >= to) {
+                auto v = number(s, from, to);
+                return v ? std::optional(std::make_pair(*v, std::int64_t{1})) : std::nullopt;
+            }
+            if (to - point - 1 > 3 || to - point - 1 == 0) return std::nullopt;
+            auto whole = number(s, from, point);
+            auto frac = number(s, point + 1, to);
+            if (!whole || !frac || *whole < 0) return std::nullopt;
+            std::int64_t den = 1;
+            for (std::size_t i = point + 1; i < to; ++i) den *= 10;
+            return std::make_pair(*whole * den + *frac, den);
+        };
         if (axis == ir::key_range_kind::odds) {
             const auto dash = text.find('-', 1);
-            auto a = dash == std::string::npos ? std::nullopt : number(text, 0, dash);
-            auto d = dash == std::string::npos ? std::nullopt : number(text, dash + 1, text.size());
-            if (a && d && *a >= 1 && *d >= 1) {
-                x.lo = *a;
-                x.hi = *d;
-                return x;
+            auto a = dash == std::string::npos ? std::nullopt : decimal(text, 0, dash);
+            auto d = dash == std::string::npos ? std::nullopt : decimal(text, dash + 1, text.size());
+            if (a && d && a->first >= 1 && d->first >= 1) {
+                auto [lo, hi] = lowest_terms(a->first * d->second, d->first * a->second);
+                if (lo <= 1000000 && hi <= 1000000) {
+                    x.lo = lo;
+                    x.hi = hi;
+                    return x;
+                }
             }
         } else if (axis == ir::key_range_kind::integer) {
             if (auto v = number(text, 0, text.size())) {
@@ -350,8 +387,10 @@ struct lowerer {
         return std::nullopt;
     }
 
+    // ids[i] is the row (column) index keys[i] maps to; empty for 0, 1, 2, …
     ir::key_map key_map_of(const std::vector<ir::key_range>& keys, ir::key_range_kind axis, ir::id type,
-                           const dsl::span& where, const std::string& table) {
+                           const dsl::span& where, const std::string& table, const std::vector<std::int32_t>& ids = {}) {
+        auto id_of = [&](std::size_t r) { return ids.empty() ? static_cast<std::int32_t>(r) : ids[r]; };
         ir::key_map m;
         m.kind = axis;
         if (axis == ir::key_range_kind::odds || keys.empty()) return m;
@@ -362,7 +401,7 @@ struct lowerer {
             m.dense.assign(n, -1);
             for (std::size_t r = 0; r < keys.size(); ++r) {
                 auto& slot = m.dense[static_cast<std::size_t>(keys[r].lo)];
-                if (slot < 0) slot = static_cast<std::int32_t>(r);
+                if (slot < 0) slot = id_of(r);
             }
             return m;
         }
@@ -386,12 +425,104 @@ struct lowerer {
             const std::int64_t to = k.open_hi ? hi : k.hi;
             for (std::int64_t v = from; v <= to; ++v) {
                 auto& slot = m.dense[static_cast<std::size_t>(v - lo)];
-                if (slot < 0) slot = static_cast<std::int32_t>(r);  // overlaps: the first row wins (the checker reports them)
+                if (slot < 0) slot = id_of(r);  // overlaps: the first row wins (the checker reports them)
             }
-            if (k.open_lo && m.below < 0) m.below = static_cast<std::int32_t>(r);
-            if (k.open_hi && m.above < 0) m.above = static_cast<std::int32_t>(r);
+            if (k.open_lo && m.below < 0) m.below = id_of(r);
+            if (k.open_hi && m.above < 0) m.above = id_of(r);
         }
         return m;
+    }
+
+    static std::pair<std::int64_t, std::int64_t> lowest_terms(std::int64_t a, std::int64_t b) {
+        const std::int64_t g = std::gcd(a, b);
+        return g > 1 ? std::make_pair(a / g, b / g) : std::make_pair(a, b);
+    }
+
+    // An odds ratio is one point of the scale: `1.5-1` and `3-2` (or `2-1` twice) are one column.
+    bool odds_unique(const dsl::key_range& written, const ir::key_range& k, const std::vector<ir::key_range>& earlier,
+                     const char* what, const std::string& table) {
+        for (const ir::key_range& e : earlier)
+            if (lowest_terms(e.lo, e.hi) == lowest_terms(k.lo, k.hi)) {
+                cx.sink.error(dsl::diag_kind::bad_table, written.where,
+                              std::string("the odds ") + what + " `" + written.text + "` of table `" + table + "` repeats `" +
+                                  e.text + "`: both are the ratio " + std::to_string(k.lo) + ":" + std::to_string(k.hi));
+                return false;
+            }
+        return true;
+    }
+
+    // A shift moves the column read: it needs a column key and a column to move to.
+    bool shift_ok(const dsl::table_decl& d, const ir::table& t) {
+        for (std::size_t k = 0; k < d.keys.size(); ++k) {
+            if (!d.keys[k].shift) continue;
+            const dsl::span& at = d.keys[k].shift->where;
+            if (d.keys.size() < 2) {
+                cx.sink.error(dsl::diag_kind::bad_table, at,
+                              "a shift with no column to shift into: table `" + t.name + "` has one key (a shift moves the column key)");
+                return false;
+            }
+            if (k == 0) {
+                cx.sink.error(dsl::diag_kind::bad_table, at, "a shift moves the column key (the second key of `" + t.name + "`), not the row key");
+                return false;
+            }
+            if (d.columns.size() < 2) {
+                cx.sink.error(dsl::diag_kind::bad_table, at,
+                              "a shift with no column to shift into: table `" + t.name + "` has " + std::to_string(d.columns.size()) +
+                                  (d.columns.size() == 1 ? " column" : " columns"));
+                return false;
+            }
+            // a constant shift of at least the columns there are never lands on one
+            const ir::id sh = t.keys[k].shift;
+            if (sh == ir::no_id || t.keys[k].shift_clamp) continue;
+            const ir::node& n = cx.rs.nodes[sh];
+            std::optional<std::int64_t> c;
+            if (n.code == ir::op::const_int) c = n.value;
+            if (c && (*c >= static_cast<std::int64_t>(d.columns.size()) || *c <= -static_cast<std::int64_t>(d.columns.size()))) {
+                cx.sink.error(dsl::diag_kind::bad_table, at,
+                              "a shift with no column to shift into: " + std::to_string(*c) + " columns from any of the " +
+                                  std::to_string(d.columns.size()) + " columns of `" + t.name + "` is off the table");
+                return false;
+            }
+        }
+        return true;
+    }
+
+    // A natural row needs a row key that is a roll, and a value its dice can show.
+    bool natural_ok(const dsl::table_decl& d, const ir::table_key& key, const dsl::table_row& row, ir::key_range_kind axis,
+                    const std::string& table) {
+        const dsl::table_key& k = d.keys[0];
+        if (k.kind == dsl::table_key_kind::key || axis != ir::key_range_kind::integer) {
+            cx.sink.error(dsl::diag_kind::bad_table, row.where,
+                          "the row `natural " + row.key.text + "` of table `" + table +
+                              "` needs a row key that is a roll (`roll r(args)` or `roll 1d6`)");
+            return false;
+        }
+        // the dice's own values: the named roll's distribution, or the dice written as the key
+        ir::roll probe;
+        const ir::distribution* dist = nullptr;
+        std::string what;
+        if (k.kind == dsl::table_key_kind::roll) {
+            if (key.expr != ir::no_id && cx.rs.nodes[key.expr].code == ir::op::roll) {
+                const ir::roll& ro = cx.rs.rolls[cx.rs.nodes[key.expr].ref];
+                dist = &ro.dist;
+                what = "roll `" + ro.name + "`";
+            }
+        } else if (linear_terms(k.source, false, probe) && !probe.terms.empty()) {
+            distribution(probe);
+            dist = &probe.dist;
+            what = "the table's dice";
+        }
+        if (!dist || dist->weights.empty()) return true;  // the checker asks which values it shows
+        const std::int64_t lo = row.key.kind == dsl::key_kind::at_most ? std::numeric_limits<std::int64_t>::min() : row.key.lo;
+        const std::int64_t hi = row.key.kind == dsl::key_kind::at_least ? std::numeric_limits<std::int64_t>::max() : row.key.hi;
+        for (std::size_t i = 0; i < dist->weights.size(); ++i) {
+            const std::int64_t v = dist->min + static_cast<std::int64_t>(i);
+            if (dist->weights[i] != 0 && v >= lo && v <= hi) return true;
+        }
+        cx.sink.error(dsl::diag_kind::bad_table, row.key.where,
+                      "no roll of " + what + " shows a natural `" + row.key.text + "` (it shows " + std::to_string(dist->min) +
+                          ".." + std::to_string(dist->max) + ")");
+        return false;
     }
 
     void tables() {
@@ -466,10 +597,17 @@ struct lowerer {
                         }
                     }
                 }
+                if (k.shift) {
+                    typed sh = b.expect(*k.shift, cx.t_int, "a column shift");
+                    if (!sh.ok()) ok = false;
+                    else key.shift = sh.node;
+                    key.shift_clamp = k.shift_clamp;
+                }
                 t.keys.push_back(std::move(key));
             }
             if (!ok) continue;
             const bool two = d.keys.size() == 2;
+            if (!shift_ok(d, t)) continue;
             if (d.keys.empty() || d.keys.size() > 2) continue;
             if (two && d.columns.empty()) {
                 cx.sink.error(dsl::diag_kind::bad_table, d.id.where,
@@ -481,9 +619,13 @@ struct lowerer {
                               "table `" + t.name + "` has one key, so it takes no `columns` line");
                 continue;
             }
-            for (const dsl::key_range& c : d.columns) {
-                if (auto k = key_of(c, axes[1], axis_types[1], t.name)) t.columns.push_back(*k);
-                else ok = false;
+            for (std::size_t c = 0; c < d.columns.size(); ++c) {
+                if (auto k = key_of(d.columns[c], axes[1], axis_types[1], t.name)) {
+                    if (axes[1] == ir::key_range_kind::odds && !odds_unique(d.columns[c], *k, t.columns, "column", t.name)) ok = false;
+                    t.columns.push_back(*k);
+                } else {
+                    ok = false;
+                }
             }
             const std::size_t columns = std::max<std::size_t>(1, t.columns.size());
             const auto rows = rows_of(p, d);
@@ -495,7 +637,20 @@ struct lowerer {
                     ok = false;
                     continue;
                 }
+                if (row.natural && !natural_ok(d, t.keys[0], row, axes[0], t.name)) {
+                    ok = false;
+                    continue;
+                }
+                if (axes[0] == ir::key_range_kind::odds) {
+                    std::vector<ir::key_range> earlier;
+                    for (const ir::table_row& e : t.rows) earlier.push_back(e.key);
+                    if (!odds_unique(row.key, *key, earlier, "row", t.name)) {
+                        ok = false;
+                        continue;
+                    }
+                }
                 ir::table_row x;
+                x.natural = row.natural;
                 x.key = *key;
                 x.label = row.label.value_or("");
                 x.prov = cx.prov(row.where, row.anchors, row_layer);
@@ -533,9 +688,15 @@ struct lowerer {
                 }
             }
             if (!ok) continue;
-            std::vector<ir::key_range> row_keys;
-            for (const ir::table_row& r : t.rows) row_keys.push_back(r.key);
-            t.row_map = key_map_of(row_keys, axes[0], axis_types[0], d.id.where, t.name);
+            std::vector<ir::key_range> row_keys, natural_keys;
+            std::vector<std::int32_t> row_ids, natural_ids;
+            for (std::size_t r = 0; r < t.rows.size(); ++r) {
+                (t.rows[r].natural ? natural_keys : row_keys).push_back(t.rows[r].key);
+                (t.rows[r].natural ? natural_ids : row_ids).push_back(static_cast<std::int32_t>(r));
+            }
+            t.row_map = key_map_of(row_keys, axes[0], axis_types[0], d.id.where, t.name, row_ids);
+            if (!natural_keys.empty())
+                t.natural_map = key_map_of(natural_keys, ir::key_range_kind::integer, cx.t_int, d.id.where, t.name, natural_ids);
             if (two) t.column_map = key_map_of(t.columns, axes[1], axis_types[1], d.id.where, t.name);
         }
     }

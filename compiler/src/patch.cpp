@@ -387,7 +387,7 @@ struct patcher {
                 }
                 std::vector<std::size_t> overlapping;
                 for (std::size_t r = 0; r < p.amended_rows.size(); ++r)
-                    if (keys_overlap(p.amended_rows[r]->key, op.row->key)) overlapping.push_back(r);
+                    if (p.amended_rows[r]->natural == op.row->natural && keys_overlap(p.amended_rows[r]->key, op.row->key)) overlapping.push_back(r);
                 if (overlapping.size() > 1) {
                     std::vector<dsl::diag_note> notes;
                     for (std::size_t r : overlapping) notes.push_back({p.amended_rows[r]->where, "it overlaps this row"});

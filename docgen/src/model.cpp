@@ -42,9 +42,41 @@ std::string title_of(const std::string& identifier) { return capitalised(humaniz
 std::string range_text(std::int64_t lo, std::int64_t hi) { return number(lo) + " to " + (lo < 0 ? signed_number(hi) : number(hi)); }
 
 // A row or column key as a wargamer reads it: "≤2" for an open low end ("..2" in the rules).
-std::string key_text(const ir::key_range& k) {
-    if (k.kind == ir::key_range_kind::integer && k.open_lo && !k.open_hi) return "≤" + number(k.hi);
-    return k.text;
+std::string key_text(const ir::key_range& k, bool natural = false) {
+    const std::string prefix = natural ? "natural " : "";
+    if (k.kind == ir::key_range_kind::integer && k.open_lo && !k.open_hi) return prefix + "≤" + number(k.hi);
+    return prefix + k.text;
+}
+
+// The named roll of a two-key table's rows, with natural rows or a column shift, when it has an
+// exact distribution (the aid prints the chance of each row), else null.
+const ir::distribution* grid_roll(const ir::table& tb, const ir::ruleset& rs) {
+    if (tb.keys.size() < 2 || tb.keys[0].expr == ir::no_id) return nullptr;
+    // where the chance is not plain from the rows: natural rows read first, or a shift
+    if (tb.natural_map.dense.empty() && tb.keys[1].shift == ir::no_id) return nullptr;
+    const ir::node& e = rs.nodes[tb.keys[0].expr];
+    if (tb.keys[0].source != ir::key_source::roll || e.code != ir::op::roll || e.ref >= rs.rolls.size()) return nullptr;
+    const ir::distribution& d = rs.rolls[e.ref].dist;
+    return d.weights.empty() || tb.row_map.kind != ir::key_range_kind::integer ? nullptr : &d;
+}
+
+// The chance of row r with no modifier, the row key's clamp applied (natural rows first).
+chance clamped_row_chance(const ir::distribution& d, const ir::table& tb, std::size_t r) {
+    const ir::table_key& key = tb.keys[0];
+    if (!key.has_clamp || tb.rows[r].natural) return row_chance(d, 0, tb, r);
+    chance c{0, d.total};
+    for (std::size_t i = 0; i < d.weights.size(); ++i) {
+        std::int64_t v = d.min + static_cast<std::int64_t>(i);
+        bool natural = false;
+        for (const ir::table_row& n : tb.rows)
+            natural = natural || (n.natural && (n.key.open_lo || v >= n.key.lo) && (n.key.open_hi || v <= n.key.hi));
+        if (natural) continue;
+        if (!key.clamp_lo.open_lo) v = std::max(v, key.clamp_lo.lo);
+        if (!key.clamp_hi.open_hi) v = std::min(v, key.clamp_hi.hi);
+        const ir::key_range& k = tb.rows[r].key;
+        if ((k.open_lo || v >= k.lo) && (k.open_hi || v <= k.hi)) c.ways += d.weights[i];
+    }
+    return c;
 }
 
 // Under odds that leave out a `=`, cap or floor applying only sometimes (or by a value of play).
@@ -391,17 +423,27 @@ struct builder {
             // A two-key grid: rows by the first key, columns by the second.
             std::vector<cell> head{cell{{bold(key_label(tb, 0) + " \\ " + (tb.keys.size() > 1 ? key_label(tb, 1) : ""))}, align::left}};
             for (const ir::key_range& c : tb.columns) head.push_back(cell{{bold(key_text(c))}, align::centre});
+            // the chance of each row of its roll (no modifier), exact
+            const ir::distribution* dist = grid_roll(tb, rs);
+            if (dist) head.push_back(cell{{bold("Chance")}, align::right});
             g.header.push_back(std::move(head));
             for (std::size_t r = 0; r < tb.rows.size(); ++r) {
-                std::vector<cell> row{cell{{bold(key_text(tb.rows[r].key))}, align::left}};
+                std::vector<cell> row{cell{{bold(key_text(tb.rows[r].key, tb.rows[r].natural))}, align::left}};
                 for (std::size_t c = 0; c < ncols; ++c) {
                     const ir::table_cell& x = tb.cells[r * ncols + c];
                     rich_text content{text(cell_result(tb, x))};
                     if (x.effects != ir::no_id) content.push_back(text(": " + en.statements(x.effects)));
                     row.push_back(cell{std::move(content), align::centre});
                 }
+                if (dist) row.push_back(cell{{text(percent_text(clamped_row_chance(*dist, tb, r)))}, align::right});
                 g.rows.push_back(std::move(row));
             }
+            if (tb.keys.size() > 1 && tb.keys[1].shift != ir::no_id) {
+                g.notes.push_back("The column read moves " + en.expr(tb.keys[1].shift) +
+                                  " columns to the right (left when negative), after the column is found" +
+                                  (tb.keys[1].shift_clamp ? "; past either end, the end column." : "; past either end there is no column."));
+            }
+            if (dist) g.notes.push_back("Chance: of each row with no modifier, whatever the column.");
         } else {
             const ir::node& e = rs.nodes[tb.keys[0].expr];
             const ir::roll* roll = tb.keys[0].source == ir::key_source::roll && e.code == ir::op::roll && e.ref < rs.rolls.size()
@@ -421,13 +463,13 @@ struct builder {
             for (std::size_t r = 0; r < tb.rows.size(); ++r) {
                 const ir::table_row& row = tb.rows[r];
                 const ir::table_cell& c = tb.cells[r];
-                std::vector<cell> line{cell{{bold(key_text(row.key))}, align::left}};
+                std::vector<cell> line{cell{{bold(key_text(row.key, row.natural))}, align::left}};
                 if (any_label) line.push_back(cell{{text(!row.label.empty() ? row.label : cell_result(tb, c))}, align::left});
                 if (any_effects) {
                     const std::string effect = c.effects == ir::no_id ? "" : en.statements(c.effects);
                     line.push_back(cell{{text(effect.empty() ? "—" : effect), muted(layer_note(row.prov))}, align::left});
                 }
-                if (odds_column) line.push_back(cell{{text(percent_text(chance_in(roll->dist, 0, row.key)))}, align::right});
+                if (odds_column) line.push_back(cell{{text(percent_text(row_chance(roll->dist, 0, tb, r)))}, align::right});
                 g.rows.push_back(std::move(line));
             }
         }
@@ -445,6 +487,10 @@ struct builder {
             if (key.round == ir::rounding::defender || (odds_axis && key.round == ir::rounding::none))
                 g.notes.push_back("Odds are rounded in favour of the defender.");
             if (key.round == ir::rounding::attacker) g.notes.push_back("Odds are rounded in favour of the attacker.");
+            if (ir::odds_fractional(tb, k))
+                g.notes.push_back(std::string("Fractional odds are points of the scale: a ratio reads the ") +
+                                  (key.round == ir::rounding::attacker ? "smallest point at or above it."
+                                                                       : "largest point at or below it."));
         }
         if (tb.standin != ir::no_id && tb.standin < rs.standins.size())
             g.notes.push_back("Stand-in data, not from the rulebook: " + rs.standins[tb.standin].why);
@@ -470,10 +516,11 @@ struct builder {
         for (std::int64_t m = sp.lo; m <= sp.hi; ++m) head.push_back(cell{{bold(signed_number(m))}, align::right});
         g.header.push_back(std::move(head));
         std::vector<chance> covered(static_cast<std::size_t>(sp.hi - sp.lo + 1), chance{0, roll.dist.total});
-        for (const ir::table_row& row : tb.rows) {
-            std::vector<cell> line{cell{{bold(key_text(row.key)), text(row.label.empty() ? "" : " " + row.label)}, align::left}};
+        for (std::size_t r = 0; r < tb.rows.size(); ++r) {
+            const ir::table_row& row = tb.rows[r];
+            std::vector<cell> line{cell{{bold(key_text(row.key, row.natural)), text(row.label.empty() ? "" : " " + row.label)}, align::left}};
             for (std::int64_t m = sp.lo; m <= sp.hi; ++m) {
-                const chance c = chance_in(roll.dist, m, row.key, &b);
+                const chance c = row_chance(roll.dist, m, tb, r, &b);
                 covered[static_cast<std::size_t>(m - sp.lo)].ways += c.ways;
                 line.push_back(cell{{text(percent_text(c))}, align::right});
             }
@@ -491,6 +538,8 @@ struct builder {
             g.notes.push_back("The modified roll is held " + std::string(b.has_lo ? "at least " + number(b.lo) : "") +
                               (b.has_lo && b.has_hi ? " and " : "") + (b.has_hi ? "at most " + number(b.hi) : "") + ".");
         if (!b.exact) g.notes.push_back(bounds_caveat);
+        if (!tb.natural_map.dense.empty())
+            g.notes.push_back("A natural roll is the dice before any modifier; its rows are read first.");
         add(std::move(g));
     }
 

@@ -115,6 +115,26 @@ counted_odds counted_distributions(const ir::ruleset& rs, ir::id roll) {
     return out;
 }
 
+namespace {
+bool in_key(const ir::key_range& key, std::int64_t v) { return (key.open_lo || v >= key.lo) && (key.open_hi || v <= key.hi); }
+}  // namespace
+
+chance row_chance(const ir::distribution& d, std::int64_t shift, const ir::table& tb, std::size_t r, const roll_bounds* b) {
+    const ir::table_row& row = tb.rows.at(r);
+    if (row.natural) return chance_in(d, 0, row.key);  // the dice before any modifier or bound
+    chance c{0, d.total};
+    for (std::size_t i = 0; i < d.weights.size(); ++i) {
+        const std::int64_t v = d.min + static_cast<std::int64_t>(i);
+        bool natural = false;
+        for (const ir::table_row& n : tb.rows) natural = natural || (n.natural && in_key(n.key, v));
+        std::int64_t x = v + shift;
+        if (b && b->has_hi) x = std::min(x, b->hi);  // caps, then floors (docs/language.md §9)
+        if (b && b->has_lo) x = std::max(x, b->lo);
+        if (!natural && in_key(row.key, x)) c.ways += d.weights[i];
+    }
+    return c;
+}
+
 ir::key_range threshold_range(const threshold& t) {
     ir::key_range k;
     switch (t.code) {

@@ -32,6 +32,11 @@ roll_bounds bounds_of(const ir::ruleset& rs, ir::id roll);
 // range, open ends honoured).
 chance chance_in(const ir::distribution& d, std::int64_t shift, const ir::key_range& key, const roll_bounds* b = nullptr);
 
+// The chance that row r of table tb is read when its roll (distribution d, the natural values)
+// is modified by `shift`: a natural row on the natural value, first; another row on the
+// modified value (then bounded by `b` when given) when no natural row took the dice.
+chance row_chance(const ir::distribution& d, std::int64_t shift, const ir::table& tb, std::size_t r, const roll_bounds* b = nullptr);
+
 // A comparison the procedure makes between a roll's result and a constant: `roll >= 6`.
 struct threshold {
     ir::op code = ir::op::ge;  // ge, gt, le, lt, eq or ne, with the roll on the left

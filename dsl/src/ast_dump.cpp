@@ -250,7 +250,7 @@ private:
     std::string key_text(const key_range& k) const { return std::string(key_kind_name(k.kind)) + " " + k.text; }
 
     void row(int d, const table_row& r) {
-        line(d, "row " + key_text(r.key) + (r.label ? " " + quote(*r.label) : "") + anchors_text(r.anchors) + at(r.where));
+        line(d, "row " + std::string(r.natural ? "natural " : "") + key_text(r.key) + (r.label ? " " + quote(*r.label) : "") + anchors_text(r.anchors) + at(r.where));
         for (const auto& c : r.cells) {
             line(d + 1, "cell" + (c.outcome ? " " + expr_text(*c.outcome) : std::string()) + at(c.where));
             body(d + 2, c.effects);
@@ -378,6 +378,7 @@ private:
             }
             if (k.rounding) s += " round " + k.rounding->text;
             if (k.clamp_lo || k.clamp_hi) s += " clamp " + k.clamp_lo.value_or("") + ".." + k.clamp_hi.value_or("");
+            if (k.shift) s += " shift " + expr_text(*k.shift) + (k.shift_clamp ? " clamp" : "");
             line(d + 1, s);
         }
         if (!n.columns.empty()) {

@@ -18,6 +18,7 @@
 #include <array>
 #include <cstring>
 #include <limits>
+#include <numeric>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -436,10 +437,45 @@ inline std::int64_t read_int(iterator_type& p, iterator_type e) {
     return to_int(b, p);
 }
 
-// `3`, `1-2`, `-3--1`, `9+`, `..5`, `2..4` (as matched by the key grammar, no spaces inside).
+// An unsigned decimal `1.5` at p (advancing it) as num / den (den a power of ten); num 0 when
+// it has more digits than an odds ratio needs (the compiler then refuses it).
+inline std::pair<std::int64_t, std::int64_t> read_decimal(iterator_type& p, iterator_type e) {
+    std::int64_t num = 0, den = 1;
+    int digits = 0;
+    bool point = false;
+    for (; p != e && (is_digit(static_cast<unsigned char>(*p)) || (*p == '.' && !point)); ++p) {
+        if (*p == '.') {
+            point = true;
+            continue;
+        }
+        if (++digits > 12) continue;
+        num = num * 10 + (*p - '0');
+        if (point) den *= 10;
+    }
+    return {digits > 12 ? 0 : num, den};
+}
+
+// `3`, `1-2`, `-3--1`, `9+`, `..5`, `2..4`, `1.5-1` (as matched by the key grammar, no spaces inside).
 inline void decode_key(key_range& k, iterator_type b, iterator_type e) {
     k.text.assign(b, e);
     iterator_type p = b;
+    for (iterator_type q = b; q != e; ++q)
+        if (*q == '.' && q + 1 != e && is_digit(static_cast<unsigned char>(q[1])) && q != b && is_digit(static_cast<unsigned char>(q[-1]))) {
+            // an odds ratio with a decimal: a/da - c/dc is a*dc : c*da, in lowest terms
+            const auto [a, da] = read_decimal(p, e);
+            p += dash_len(p);
+            const auto [c, dc] = read_decimal(p, e);
+            k.kind = key_kind::range;
+            k.decimal = true;
+            k.lo = a * dc;
+            k.hi = c * da;
+            const std::int64_t g = std::gcd(k.lo, k.hi);
+            if (g > 1) {
+                k.lo /= g;
+                k.hi /= g;
+            }
+            return;
+        }
     if (e - p >= 2 && p[0] == '.' && p[1] == '.') {
         p += 2;
         k.kind = key_kind::at_most;
@@ -1092,6 +1128,8 @@ inline auto const reserved = WP_KW("true") | WP_KW("false") | WP_KW("and") | WP_
                              WP_KW("in") | WP_KW("if") | WP_KW("then") | WP_KW("else");
 inline auto const int_text = raw[lexeme[+digit >> !ident_char]];
 inline auto const sint_text = raw[lexeme[-WP_P("-") >> +digit >> !ident_char]];
+// `1.5` or `2` (one side of an odds ratio written with decimals)
+inline auto const udec_text = raw[lexeme[+digit >> -(x3::lit('.') >> +digit) >> !ident_char]];
 
 template <auto M>
 auto aid_p() {
@@ -1374,7 +1412,7 @@ auto const accept_r_def =
 
 // ---- tables
 auto const key_atom_r_def =
-    raw[lexeme[sint_text >> -(dash >> sint_text)]][range_to_string] | ident[move_val];
+    raw[lexeme[(udec_text >> dash >> udec_text) | (sint_text >> -(dash >> sint_text))]][range_to_string] | ident[move_val];
 auto const table_key_r_def =
     spanned[((WP_KW("roll") >> dice_lit[set_<&table_key::source>] >> eps[const_<&table_key::kind, table_key_kind::dice>]) |
              (WP_KW("roll") > roll_ref[set_<&table_key::source>] > eps[const_<&table_key::kind, table_key_kind::roll>]) |
@@ -1382,10 +1420,12 @@ auto const table_key_r_def =
               type_r[set_<&table_key::type>]) |
              expr_r[set_<&table_key::source>][const_<&table_key::kind, table_key_kind::key>]) >>
             *((WP_KW("round") > name_r[set_<&table_key::rounding>]) |
+              (WP_KW("shift") > (expr_r[set_<&table_key::shift>] >>
+                                 -(WP_KW("clamp") >> !(WP_P("..") | (key_atom_r >> WP_P(".."))))[const_<&table_key::shift_clamp, true>])) |
               (WP_KW("clamp") > -key_atom_r[set_<&table_key::clamp_lo>] > WP_P("..") >
                -key_atom_r[set_<&table_key::clamp_hi>]))];
 auto const key_range_r_def =
-    spanned[raw[lexeme[(WP_P("..") >> sint_text) |
+    spanned[raw[lexeme[(WP_P("..") >> sint_text) | (udec_text >> dash >> udec_text) |
                        (sint_text >> -(WP_P("+") | (dash >> sint_text) | (WP_P("..") >> sint_text)))]][key_text_f{}] |
             name_r[key_value_f{}]];
 auto const cell_value_r_def = string_e[move_val] | sint_lit[move_val] | name_e[move_val];
@@ -1393,7 +1433,8 @@ auto const cell_r_def = spanned[(cell_value_r[set_<&table_cell::outcome>] >> -bo
                                 body_r[set_<&table_cell::effects>]];
 auto const block_cell_r_def = spanned[body_r[set_<&table_cell::effects>]];
 auto const row_r_def =
-    spanned[key_range_r[set_<&table_row::key>] > -string_lit[set_<&table_row::label>] >
+    spanned[(-(WP_KW("natural") >> &(sint_text | WP_P("..")))[const_<&table_row::natural, true>] >>
+             key_range_r[set_<&table_row::key>]) > -string_lit[set_<&table_row::label>] >
             anchors_r[set_<&table_row::anchors>] >
             named("`:` or a block of effects",
                   block_cell_r[push_<&table_row::cells>] | (WP_P(":") > (cell_r[push_<&table_row::cells>] % comma) > -WP_P(";")))];

@@ -53,19 +53,28 @@ std::int64_t interp::rolled(id r, const std::int64_t* args, std::size_t count) {
     const ir::roll& ro = rs.rolls[r];
     const std::int64_t mod = modifiers(g.group_of_roll[r], args, count);
     if (s.probing_) [[unlikely]] {
-        if (const std::optional<std::int64_t> dice = take_fixed(s.fixed_rolls_, r)) return add_in(ro.expr, "roll", ro.name, *dice, mod);
+        if (const std::optional<std::int64_t> dice = take_fixed(s.fixed_rolls_, r)) {
+            last_natural_ = *dice;
+            return add_in(ro.expr, "roll", ro.name, *dice, mod);
+        }
         for (const auto& [held, dice] : s.held_rolls_)
-            if (held == r) return add_in(ro.expr, "roll", ro.name, dice, mod);
+            if (held == r) {
+                last_natural_ = dice;
+                return add_in(ro.expr, "roll", ro.name, dice, mod);
+            }
     }
     if (ro.linear && !ro.dist.weights.empty()) {
         add_in(ro.expr, "roll", ro.name, ro.dist.max, mod);  // every total of the roll, modified, is a 64-bit integer
-        return chance(add_in(ro.expr, "roll", ro.name, ro.dist.min, mod), ro.dist.weights, ro.dist.total);
+        const std::int64_t v = chance(add_in(ro.expr, "roll", ro.name, ro.dist.min, mod), ro.dist.weights, ro.dist.total);
+        last_natural_ = v - mod;  // no overflow: v - mod is a total of the dice
+        return v;
     }
     const std::size_t mark = s.locals_.size();
     const std::uint32_t fb = push_region(std::max<std::size_t>(ro.locals.size(), count));
     for (std::size_t i = 0; i < count; ++i) s.locals_[fb + i] = args[i];
     const std::int64_t v = eval(ro.expr, fb);
     cut(s.locals_, mark);
+    last_natural_ = v;
     return add_in(ro.expr, "roll", ro.name, v, mod);
 }
 
@@ -156,6 +165,8 @@ std::int32_t interp::odds_index(id n, const ir::table& tb, const ir::table_key& 
     if (b <= 0 || a < 0)
         fail(n, "odds " + std::to_string(a) + ":" + std::to_string(b) + " for table " + tb.name +
                     ": the defender must be at least 1 and the attacker at least 0");
+    if (ir::odds_fractional(tb, &key == &tb.keys[0] ? 0 : 1))
+        return odds_index_fractional(n, tb, key, a, b, count, range, what);
     const std::int64_t step = odds_read(key, v);
     for (std::size_t i = 0; i < count; ++i) {
         const ir::key_range& k = range(i);
@@ -163,6 +174,60 @@ std::int32_t interp::odds_index(id n, const ir::table& tb, const ir::table_key& 
     }
     fail(n, std::string("no ") + what + " of table " + tb.name + " for odds " + std::to_string(a) + ":" +
                 std::to_string(b) + " (read as " + odds_text(step) + ")");
+}
+
+// The odds scale with fractional points: the whole ratios … 1-2, 1-1, 2-1 … and the axis's
+// ratios that are not whole (`1-1.5`, `1.5-1`). For the defender, a:b reads the largest point
+// at most a/b; for the attacker, the smallest at least a/b; then the clamp; then the row or
+// column whose ratio is that point. Ratios compare exactly (p*q' against p'*q: every side is
+// at most 2^31, the compiler keeps declared sides at most a million).
+template <class Key>
+std::int32_t interp::odds_index_fractional(id n, const ir::table& tb, const ir::table_key& key, std::int64_t a, std::int64_t b,
+                                           std::size_t count, Key range, const char* what) const {
+    using point = std::pair<std::int64_t, std::int64_t>;  // attacker : defender
+    auto less = [](point x, point y) { return x.first * y.second < y.first * x.second; };
+    const bool attacker = key.round == ir::rounding::attacker;
+    const point r{a, b};
+    bool below_all = a == 0;
+    point read{1, 1};
+    if (!below_all) {
+        if (a >= b) read = {attacker ? (a + b - 1) / b : a / b, 1};
+        else read = {1, attacker ? b / a : (b + a - 1) / a};
+        auto consider = [&](const ir::key_range& k) {
+            const point f{k.lo, k.hi};
+            if (ir::odds_whole(k)) return;
+            if (attacker ? (less(f, read) && !less(f, r)) : (less(read, f) && !less(r, f))) read = f;
+        };
+        for (std::size_t i = 0; i < count; ++i) consider(range(i));
+        if (key.has_clamp && !key.clamp_lo.open_lo) consider(key.clamp_lo);
+        if (key.has_clamp && !key.clamp_hi.open_hi) consider(key.clamp_hi);
+    }
+    if (key.has_clamp) {
+        if (!key.clamp_lo.open_lo && (below_all || less(read, point{key.clamp_lo.lo, key.clamp_lo.hi}))) {
+            read = {key.clamp_lo.lo, key.clamp_lo.hi};
+            below_all = false;
+        }
+        if (!key.clamp_hi.open_hi && !below_all && less(point{key.clamp_hi.lo, key.clamp_hi.hi}, read))
+            read = {key.clamp_hi.lo, key.clamp_hi.hi};
+    }
+    if (!below_all)
+        for (std::size_t i = 0; i < count; ++i) {
+            const ir::key_range& k = range(i);
+            if (!less(read, point{k.lo, k.hi}) && !less(point{k.lo, k.hi}, read)) return static_cast<std::int32_t>(i);
+        }
+    fail(n, std::string("no ") + what + " of table " + tb.name + " for odds " + std::to_string(a) + ":" + std::to_string(b) +
+                " (read as " + (below_all ? std::string("0-1") : ir::odds_point_text(read.first, read.second)) + ")");
+}
+
+// The column `by` places right of col (left when negative): off the table, the end column
+// with `shift … clamp`, else an engine error.
+std::int32_t interp::shift_column(id n, const ir::table& tb, std::int32_t col, std::int64_t by) const {
+    const auto last = static_cast<std::int64_t>(tb.columns.size()) - 1;
+    const bool off = by < 0 ? by < -static_cast<std::int64_t>(col) : by > last - col;
+    if (!off) return static_cast<std::int32_t>(col + by);
+    if (tb.keys[1].shift_clamp) return by < 0 ? 0 : static_cast<std::int32_t>(last);
+    fail(n, "no column of table " + tb.name + " for column " + tb.columns[static_cast<std::size_t>(col)].text + " shifted by " +
+                std::to_string(by));
 }
 
 // Binds a table's arguments in a new region; returns the region and the cell.
@@ -175,6 +240,7 @@ std::pair<std::uint32_t, const ir::table_cell*> interp::table_cell(id n, id t, c
     std::size_t a = 0;
     for (; a < tb.param_count && a < count; ++a) s.locals_[fb + a] = args[a];
     std::int64_t keys[2] = {0, 0};
+    std::int64_t natural = 0;
     for (std::size_t k = 0; k < tb.keys.size() && k < 2; ++k) {
         const ir::table_key& key = tb.keys[k];
         if (key.source == ir::key_source::key && key.var != ir::no_id && a < count) s.locals_[fb + key.var] = args[a++];
@@ -182,6 +248,8 @@ std::pair<std::uint32_t, const ir::table_cell*> interp::table_cell(id n, id t, c
             keys[k] = s.locals_[fb + key.var];
         else
             keys[k] = eval(key.expr, fb);
+        // the natural value: the dice key itself, or the roll's value before its modifiers
+        if (k == 0 && !tb.natural_map.dense.empty()) natural = key.source == ir::key_source::dice ? keys[0] : last_natural_;
         if ((k == 0 ? tb.row_map : tb.column_map).kind != ir::key_range_kind::odds) keys[k] = clamp_key(key, keys[k]);
     }
     if (keys_out) {
@@ -190,9 +258,15 @@ std::pair<std::uint32_t, const ir::table_cell*> interp::table_cell(id n, id t, c
             const bool odds = (k == 0 ? tb.row_map : tb.column_map).kind == ir::key_range_kind::odds;
             keys_out->push_back(odds && odds_defender(keys[k]) > 0 ? odds_read(tb.keys[k], keys[k]) : keys[k]);
         }
+        if (!tb.natural_map.dense.empty()) {  // third: the natural roll
+            if (keys_out->size() < 2) keys_out->push_back(0);
+            keys_out->push_back(natural);
+        }
     }
     std::int32_t row = 0;
-    if (tb.row_map.kind == ir::key_range_kind::odds) {
+    if (!tb.natural_map.dense.empty() && (row = map_key(tb.natural_map, natural)) >= 0) {
+        // a natural row decides, whatever the modified total
+    } else if (tb.row_map.kind == ir::key_range_kind::odds) {
         row = odds_index(n, tb, tb.keys[0], keys[0], tb.rows.size(),
                          [&](std::size_t i) -> const ir::key_range& { return tb.rows[i].key; }, "row");
     } else {
@@ -208,6 +282,7 @@ std::pair<std::uint32_t, const ir::table_cell*> interp::table_cell(id n, id t, c
             col = map_key(tb.column_map, keys[1]);
             if (col < 0) fail(n, "no column of table " + tb.name + " for key " + std::to_string(keys[1]));
         }
+        if (tb.keys.size() > 1 && tb.keys[1].shift != ir::no_id) col = shift_column(n, tb, col, eval(tb.keys[1].shift, fb));
     }
     if (!s.keys_read_.empty()) [[unlikely]] {
         s.keys_read_[g.table_key_first[t] + static_cast<std::uint32_t>(row)] = 1;

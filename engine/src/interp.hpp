@@ -323,6 +323,8 @@ struct interp {
     std::int64_t roll(id r, const std::int64_t* args, std::size_t count);
     std::int64_t dice_count(id n, std::uint32_t fb);
     std::int64_t rolled(id r, const std::int64_t* args, std::size_t count);
+    // The last roll's value before its modifiers (a table's natural rows read it).
+    std::int64_t last_natural_ = 0;
     static std::int32_t map_key(const ir::key_map& km, std::int64_t k);
     static inline std::int64_t clamp_key(const ir::table_key& key, std::int64_t k);
     static constexpr std::int64_t odds_below_all = std::numeric_limits<std::int64_t>::min() / 4;
@@ -337,6 +339,11 @@ struct interp {
     std::pair<std::uint32_t, const ir::table_cell*> table_cell(id n, id t, const std::int64_t* args, std::size_t count,
                                                                std::vector<std::int64_t>* keys_out = nullptr);
     std::int64_t odds_value(id n, std::uint32_t fb);
+    std::int32_t shift_column(id n, const ir::table& tb, std::int32_t col, std::int64_t by) const;
+    // Axes with fractional points (`1.5-1`): the ratio read as an exact rational (chance.cpp).
+    template <class Key>
+    std::int32_t odds_index_fractional(id n, const ir::table& tb, const ir::table_key& key, std::int64_t a, std::int64_t b,
+                                       std::size_t count, Key range, const char* what) const;
 };
 
 }  // namespace wp::engine

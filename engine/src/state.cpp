@@ -720,7 +720,9 @@ probe::outcome probe::cell(ir::id table, const std::vector<std::int64_t>& keys) 
         if (tb.row_map.kind == ir::key_range_kind::odds || (!tb.columns.empty() && tb.column_map.kind == ir::key_range_kind::odds))
             throw engine_error("probe: table " + tb.name + " has an odds key");
         if (keys.empty() || (!tb.columns.empty() && keys.size() < 2)) throw engine_error("probe: too few keys for table " + tb.name);
-        const std::int32_t row = interp::map_key(tb.row_map, keys[0]);
+        // keys: the row key, the column key (0 without columns), the natural roll (natural rows)
+        std::int32_t row = !tb.natural_map.dense.empty() && keys.size() > 2 ? interp::map_key(tb.natural_map, keys[2]) : -1;
+        if (row < 0) row = interp::map_key(tb.row_map, keys[0]);
         if (row < 0) throw engine_error("no row of table " + tb.name + " for key " + std::to_string(keys[0]));
         std::int32_t col = 0;
         if (!tb.columns.empty()) {

@@ -673,6 +673,52 @@ TEST_CASE("two-dimensional table with odds columns", "[parser]") {
     CHECK(last.effects.size() == 1);
 }
 
+TEST_CASE("natural rows, fractional odds and a column shift", "[parser]") {
+    const auto n = only<table_decl>(run(R"(table check : roll leadership(l) {
+  natural 1 "Fails" {}
+  natural 9+ "Taken" {}
+  ..3 "Fails" {}
+  4+ "Succeeds" {}
+})"));
+    REQUIRE(n.rows.size() == 4);
+    CHECK(n.rows[0].natural);
+    CHECK(n.rows[0].key.lo == 1);
+    CHECK(n.rows[1].natural);
+    CHECK(n.rows[1].key.kind == key_kind::at_least);
+    CHECK_FALSE(n.rows[2].natural);
+    const auto o = only<table_decl>(run(R"(table m(a: int, d: int) : odds(a, d) clamp 1-5..1.5-1 {
+  1-1.5 : -1
+  1.5-1 : 1
+  1.25-2 : 0
+})"));
+    REQUIRE(o.rows.size() == 3);
+    CHECK(o.rows[0].key.kind == key_kind::odds);
+    CHECK(o.rows[0].key.decimal);
+    CHECK(o.rows[0].key.lo == 2);  // 1 : 1.5 is 2 : 3
+    CHECK(o.rows[0].key.hi == 3);
+    CHECK(o.rows[1].key.lo == 3);
+    CHECK(o.rows[1].key.hi == 2);
+    CHECK(o.rows[2].key.lo == 5);  // 1.25 : 2 is 5 : 8
+    CHECK(o.rows[2].key.hi == 8);
+    CHECK(o.rows[0].key.text == "1-1.5");
+    CHECK(o.keys[0].clamp_hi == std::optional<std::string>("1.5-1"));
+    const auto f = only<table_decl>(run(R"(table fire(p: player) : roll fire_roll(p) clamp 0..11, p.strength shift fire_shift(p) clamp {
+  columns 1-2, 3+
+  0-11 : 1, 2
+})"));
+    REQUIRE(f.keys.size() == 2);
+    REQUIRE(f.keys[1].shift);
+    CHECK(sx(*f.keys[1].shift) == "(fire_shift p)");
+    CHECK(f.keys[1].shift_clamp);
+    CHECK_FALSE(f.keys[1].clamp_lo);
+    const auto g = only<table_decl>(run(R"(table fire : roll 1d6, key s: int shift 1 clamp 1..3 {
+  columns 1, 2, 3
+  1-6 : 1, 2, 3
+})"));
+    CHECK_FALSE(g.keys[1].shift_clamp);  // this `clamp` is the key's own
+    CHECK(g.keys[1].clamp_lo == std::optional<std::string>("1"));
+}
+
 TEST_CASE("table keyed by a value, distance bands, negative keys, clamp ..n", "[parser]") {
     auto p = run(R"(table tec §5.0 : key t: terrain {
   Clear : { cost = 1 }

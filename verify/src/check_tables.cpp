@@ -20,12 +20,20 @@ void checker::table_checks() {
             for (const detail::table_site* s : it->second) {
                 const z3::expr key = s->keys.at(k);
                 z3::expr_vector any(ctx_);
-                if (k == 0) for (const ir::table_row& r : tb.rows) any.push_back(detail::key_in(ctx_, r.key, key));
-                else for (const ir::key_range& c : tb.columns) any.push_back(detail::key_in(ctx_, c, key));
+                if (k == 0) {
+                    for (const ir::table_row& r : tb.rows)
+                        if (!r.natural) any.push_back(detail::key_in(ctx_, r.key, key, ir::odds_fractional(tb, 0)));
+                    if (!tb.natural_map.dense.empty()) any.push_back(detail::natural_covers(ctx_, tb, s->keys));
+                } else {
+                    for (const ir::key_range& c : tb.columns) any.push_back(detail::key_in(ctx_, c, key, ir::odds_fractional(tb, 1)));
+                }
                 const z3::expr covered = any.empty() ? ctx_.bool_val(false) : z3::mk_or(any);
                 const bool odds = (k == 0 ? tb.row_map : tb.column_map).kind == ir::key_range_kind::odds;
-                const std::string label = "the " + std::string(k == 0 ? "row" : "column") +
-                                          (odds ? " key (odds read as steps: 1-2 is -1, 1-1 is 0, 2-1 is 1)" : " key");
+                const std::string label =
+                    "the " + std::string(k == 0 ? "row" : "column") +
+                    (!odds                         ? " key"
+                     : ir::odds_fractional(tb, k) ? " key (odds read as steps of 1048576: 1-1 is 0, 1.5-1 is 524288, 2-1 is 1048576)"
+                                                  : " key (odds read as steps: 1-2 is -1, 1-1 is 0, 2-1 is 1)");
                 answer a = solve(s->facts, !covered, true, {{label, key}});
                 if (a.r == z3::unknown) { unknown("whether every key of " + tb.name + " is covered", {{"table", tb.name, tb.prov}}); break; }
                 if (a.r != z3::sat) continue;
@@ -37,6 +45,30 @@ void checker::table_checks() {
                 f.witness = a.witness;
                 if (a.model) replay_later([this, s, k, m = *a.model] { return replay_.table_gap(*s, k, m); });
                 gap = true;
+                break;
+            }
+        }
+        // a shift without `clamp` that moves the column read off the table
+        if (!gap && tb.keys.size() > 1 && tb.keys[1].shift != ir::no_id && !tb.keys[1].shift_clamp) {
+            for (const detail::table_site* s : it->second) {
+                if (s->keys.size() < 4) continue;
+                const z3::expr idx = sym_.unshifted_column(tb, s->keys);
+                const z3::expr at = idx + s->keys[3];
+                const auto n = static_cast<std::int64_t>(tb.columns.size());
+                answer a = solve(s->facts, idx >= 0 && (at < 0 || at >= ctx_.int_val(n)), true,
+                                 {{"the column before the shift (0 is `" + tb.columns.front().text + "`)", idx}, {"the shift", s->keys[3]}});
+                if (a.r == z3::unknown) {
+                    unknown("whether the shift of " + tb.name + " stays on the table", {{"table", tb.name, tb.prov}});
+                    break;
+                }
+                if (a.r != z3::sat) continue;
+                finding& f = add("table-gap", severity::error, tb.name,
+                                 "the column shift of table `" + tb.name + "` can move the column read off the table (" +
+                                     std::to_string(n) + " columns, no `clamp`)");
+                f.elements.push_back({"table", tb.name, tb.prov});
+                f.elements.push_back({"statement", "use of " + tb.name, statement_prov(s->node)});
+                f.witness = a.witness;
+                if (a.model) replay_later([this, s, m = *a.model] { return replay_.shift_gap(*s, m); });
                 break;
             }
         }
@@ -60,24 +92,34 @@ void checker::table_checks() {
             }
         }
         // dead cells: a row (column) no key that can occur selects
+        // a row is read on its key, or a natural row on the natural roll (detail::symbolic::row_reads)
+        auto reads = [&](std::size_t k, std::size_t index, const detail::table_site& s) {
+            return k == 0 ? sym_.row_reads(tb, index, s.keys) : sym_.column_reads(tb, index - tb.rows.size(), s.keys);
+        };
         auto dead = [&](const ir::key_range& key, std::size_t k, std::size_t index, const std::string& what) {
             if (played_key(t, index)) return;
             for (const detail::table_site* s : it->second) {
-                const z3::check_result a = solve_local_first(s->facts, detail::key_in(ctx_, key, s->keys.at(k)));
+                const z3::check_result a = solve_local_first(s->facts, reads(k, index, *s));
                 if (a == z3::unknown)
                     unknown("whether " + what + " `" + key.text + "` of table " + tb.name + " can be selected",
                             {{"table", tb.name, tb.prov}}, severity::warning);
                 if (a != z3::unsat) return;
             }
-            finding& f = add("dead-cell", severity::warning, tb.name + " " + key.text,
-                             what + " `" + key.text + "` of table `" + tb.name + "` can never be selected");
+            const bool natural = k == 0 && tb.rows[index].natural;
+            const std::string shown = (natural ? "natural " : "") + key.text;
+            finding& f = add("dead-cell", severity::warning, tb.name + " " + shown,
+                             what + " `" + shown + "` of table `" + tb.name + "` can never be selected");
             f.elements.push_back({"table", tb.name, tb.prov});
             f.proof = proof_kind::proved;
             if (played_) f.replay = "confirmed: none of " + std::to_string(played_) + " random games read it either";
             because_at_sites(f, it->second, [&](const detail::site& s) {
                 const auto* ts = static_cast<const detail::table_site*>(&s);
                 return std::vector<std::pair<std::string, z3::expr>>{
-                    {"the key falls in `" + key.text + "`", detail::key_in(ctx_, key, ts->keys.at(k))}};
+                    {natural ? "the natural roll falls in `" + key.text + "`"
+                     : k == 0 && !tb.natural_map.dense.empty()
+                         ? "the key falls in `" + key.text + "` and the natural roll in no natural row"
+                         : "the key falls in `" + key.text + "`",
+                     reads(k, index, *ts)}};
             });
         };
         for (std::size_t i = 0; i < tb.rows.size(); ++i) dead(tb.rows[i].key, 0, i, "row");
@@ -100,13 +142,14 @@ void checker::overlaps(const ir::table& tb, std::size_t count, const std::functi
         for (std::size_t j = i + 1; j < count; ++j) {
             const ir::key_range a = key(i), b = key(j);
             if (a.kind != b.kind) continue;
+            if (what == "row" && tb.rows[i].natural != tb.rows[j].natural) continue;  // read on different values
             bool meet = false;
             std::string common;
             if (a.kind == ir::key_range_kind::member) {
                 meet = a.lo == b.lo;
                 common = a.text;
             } else if (a.kind == ir::key_range_kind::odds) {
-                meet = detail::odds_step(a.lo, a.hi) == detail::odds_step(b.lo, b.hi);
+                meet = a.lo * b.hi == b.lo * a.hi;  // the same ratio (the compiler refuses it; an IR file may not)
                 common = a.text;
             } else {
                 const std::int64_t alo = a.open_lo ? INT64_MIN : a.lo, ahi = a.open_hi ? INT64_MAX : a.hi;

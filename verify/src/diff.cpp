@@ -111,7 +111,10 @@ std::set<std::string> reads(const ir::ruleset& rs, const subject& s) {
     if (s.what == "action") walk(rs, rs.actions[s.index].guard, note);
     if (s.what == "table") {
         const ir::table& tb = rs.tables[s.index];
-        for (const ir::table_key& k : tb.keys) walk(rs, k.expr, note);
+        for (const ir::table_key& k : tb.keys) {
+            walk(rs, k.expr, note);
+            walk(rs, k.shift, note);
+        }
         for (const ir::table_cell& c : tb.cells) walk(rs, c.effects, note);
     }
     return out;
@@ -357,6 +360,19 @@ private:
                 a_.variables.back().preferred = -99;
                 keys.push_back(v);
             }
+            // natural rows read the roll before its modifiers: a key of its own
+            if (!tb.natural_map.dense.empty() || !to_.tables[sb.index].natural_map.dense.empty()) {
+                if (keys.size() < 2) keys.push_back(ctx_.int_val(0));
+                keys.push_back(a_.fresh("key", ir::no_id, "natural roll of " + tb.name, variable::show::value, 0));
+                a_.variables.back().preferred = -99;
+            }
+            // a column shift moves the column read: a value of its own
+            auto shifted = [](const ir::table& t) { return t.keys.size() > 1 && t.keys[1].shift != ir::no_id; };
+            if (shifted(tb) || shifted(to_.tables[sb.index])) {
+                while (keys.size() < 3) keys.push_back(ctx_.int_val(0));
+                keys.push_back(a_.fresh("key", ir::no_id, "column shift of " + tb.name, variable::show::value, 0));
+                a_.variables.back().preferred = -99;
+            }
         }
         if (na != nb || (sa.what == "table" && to_.tables[sb.index].keys.size() != from_.tables[sa.index].keys.size())) {
             outcome_change c = base_change(sa, sb);
@@ -524,6 +540,7 @@ private:
             const ir::table& tb = rs.tables[s.index];
             if (tb.row_map.kind == ir::key_range_kind::odds || (!tb.columns.empty() && tb.column_map.kind == ir::key_range_kind::odds))
                 return std::nullopt;  // the diff reads an odds key as its step; the engine reads the odds
+            if (tb.keys.size() > 1 && tb.keys[1].shift != ir::no_id) return std::nullopt;  // the probe reads no shift
             const engine::probe::outcome o = p.cell(static_cast<id>(s.index), keys);
             if (!o.error.empty()) return std::string("no row");
             const std::size_t width = std::max<std::size_t>(1, tb.columns.size());

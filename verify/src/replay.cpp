@@ -133,6 +133,16 @@ std::string witness_replay::table_gap(const table_site& s, std::size_t key, cons
     });
 }
 
+std::string witness_replay::shift_gap(const table_site& s, const z3::model& m) {
+    return replayed(s.replay, m, [&](engine::probe& p) {
+        const engine::probe::outcome o = p.read_table(s.table, s.node, locals(s.replay, m));
+        if (o.error.empty()) return std::string("not confirmed: ") + set_up + "reads a cell of the table";
+        if (o.error.find("shifted by") == std::string::npos)
+            return std::string("not confirmed: ") + set_up + "stops for another reason (" + o.error + ")";
+        return std::string("confirmed: ") + set_up + "stops: " + o.error.substr(o.error.find("no column"));
+    });
+}
+
 std::string witness_replay::bound_violation(const bound_site& s, std::size_t place, const z3::model& m) {
     return replayed(s.replay, m, [&](engine::probe& p) {
         const std::optional<std::int64_t> claimed = number(m, s.value.at(place));

@@ -25,6 +25,8 @@ public:
     // One line for the report ("confirmed: …", "not confirmed: …"), or empty when the engine
     // cannot be set in the situation (no state recorded there, no game for that many players).
     std::string table_gap(const table_site& s, std::size_t key, const z3::model& m);
+    // A column shift off the table: the engine, in the witness's state, stops on the shift.
+    std::string shift_gap(const table_site& s, const z3::model& m);
     std::string bound_violation(const bound_site& s, std::size_t place, const z3::model& m);
     std::string stuck_choice(const choice_site& s, const z3::model& m);
     // Rules a and b of group `group` both apply (the locals of `at`: the target's arguments),

@@ -557,7 +557,7 @@ std::map<id, z3::expr> symbolic::group_effective(id group, const std::vector<z3:
 // ---------------------------------------------------------------- rolls and tables
 
 z3::expr symbolic::roll_value(id r, const std::vector<z3::expr>& args, const store& st,
-                              const std::map<id, z3::expr>* fixed) {
+                              const std::map<id, z3::expr>* fixed, z3::expr* dice_out) {
     const ir::roll& ro = rs.rolls.at(r);
     z3::expr dice = num(0);
     if (fixed && fixed->count(r)) {
@@ -575,6 +575,7 @@ z3::expr symbolic::roll_value(id r, const std::vector<z3::expr>& args, const sto
         for (std::size_t i = 0; i < args.size() && i < ro.locals.size(); ++i) e.locals[i] = args[i];
         dice = integer(ro.expr, e, st);
     }
+    if (dice_out) *dice_out = dice;
     const id group = group_of_target[static_cast<int>(ir::target_kind::roll)].at(r);
     return modified(group, dice, args, st);
 }
@@ -609,14 +610,20 @@ z3::expr symbolic::modified(id group, z3::expr v, const std::vector<z3::expr>& a
     return v;
 }
 
-z3::expr symbolic::table_key(id t, std::size_t k, env& te, const store& st) {
+z3::expr symbolic::table_key(id t, std::size_t k, env& te, const store& st, z3::expr* natural) {
     const ir::table& tb = rs.tables.at(t);
     const ir::table_key& key = tb.keys.at(k);
     z3::expr v = num(0);
-    if (key.source == ir::key_source::key && key.var != ir::no_id && key.expr == ir::no_id) {
+    if (natural && key.source == ir::key_source::roll && key.expr != ir::no_id && N(key.expr).code == op::roll) {
+        // one roll gives both: the dice, and the dice with the modifiers
+        std::vector<z3::expr> args;
+        for (std::uint32_t i = 0; i < N(key.expr).child_count; ++i) args.push_back(integer(child(key.expr, i), te, st));
+        v = roll_value(N(key.expr).ref, args, st, fixed_rolls, natural);
+    } else if (key.source == ir::key_source::key && key.var != ir::no_id && key.expr == ir::no_id) {
         v = te.locals.at(key.var) ? *te.locals.at(key.var) : num(0);
     } else {
         v = integer(key.expr, te, st);
+        if (natural) *natural = v;  // dice written as the key have no modifiers
     }
     const ir::key_map& axis = k == 0 ? tb.row_map : tb.column_map;
     if (axis.kind == ir::key_range_kind::odds) return odds_key(tb, k, te, st);
@@ -640,6 +647,7 @@ z3::expr symbolic::table_key(id t, std::size_t k, env& te, const store& st) {
 // tests over the steps the table's columns and clamp name (one below and one above them stand
 // for every ratio beyond). Any other expression of odds type is an approximation.
 z3::expr symbolic::odds_key(const ir::table& tb, std::size_t k, env& te, const store& st) {
+    if (ir::odds_fractional(tb, k)) return odds_key_fractional(tb, k, te, st);
     const ir::table_key& key = tb.keys.at(k);
     std::vector<std::int64_t> steps;
     if (k == 0)
@@ -682,6 +690,75 @@ z3::expr symbolic::odds_key(const ir::table& tb, std::size_t k, env& te, const s
             const z3::expr c = num(odds_step(key.clamp_hi.lo, key.clamp_hi.hi));
             v = z3::ite(v > c, c, v);
         }
+    }
+    return v;
+}
+
+// An odds key on an axis with fractional points, as its code (odds_code, scaled): the points
+// are the whole steps around the axis's ratios and its fractional ratios, in order. For the
+// defender the ratio reads at most point i when a/b is below point i+1; for the attacker,
+// when a/b is at most point i: both linear in a and b (a*q against p*b).
+z3::expr symbolic::odds_key_fractional(const ir::table& tb, std::size_t k, env& te, const store& st) {
+    const ir::table_key& key = tb.keys.at(k);
+    std::vector<ir::key_range> declared;
+    if (k == 0)
+        for (const ir::table_row& r : tb.rows) declared.push_back(r.key);
+    else
+        declared = tb.columns;
+    const bool lo_clamp = key.has_clamp && !key.clamp_lo.open_lo, hi_clamp = key.has_clamp && !key.clamp_hi.open_hi;
+    if (lo_clamp) declared.push_back(key.clamp_lo);
+    if (hi_clamp) declared.push_back(key.clamp_hi);
+    std::int64_t lo = 0, hi = 0;
+    bool first = true;
+    for (const ir::key_range& r : declared) {
+        const std::int64_t s = odds_step(r.lo, r.hi);
+        lo = first ? s : std::min(lo, s);
+        hi = first ? s : std::max(hi, s);
+        first = false;
+    }
+    --lo;  // one step below and one above stand for every ratio beyond
+    ++hi;
+    using point = std::pair<std::int64_t, std::int64_t>;
+    std::vector<point> points;
+    for (std::int64_t s = lo; s <= hi; ++s) points.push_back(s >= 0 ? point{s + 1, 1} : point{1, 1 - s});
+    for (const ir::key_range& r : declared)
+        if (!ir::odds_whole(r)) points.push_back({r.lo, r.hi});
+    std::sort(points.begin(), points.end(), [](point x, point y) { return x.first * y.second < y.first * x.second; });
+    points.erase(std::unique(points.begin(), points.end(), [](point x, point y) { return x.first * y.second == y.first * x.second; }),
+                 points.end());
+    auto code = [](point p) { return odds_code(p.first, p.second, true); };
+    // two ratios closer than 1/odds_fine of a step share a code: the encoding cannot tell them apart
+    for (std::size_t i = 0; i + 1 < points.size(); ++i)
+        if (code(points[i]) == code(points[i + 1]))
+            approximations.insert("odds " + ir::odds_point_text(points[i].first, points[i].second) + " and " +
+                                  ir::odds_point_text(points[i + 1].first, points[i + 1].second) + " closer than the checker reads (table " +
+                                  tb.name + ")");
+    z3::expr v = num(0);
+    const bool direct = key.expr != ir::no_id && N(key.expr).code == op::builtin &&
+                        static_cast<ir::builtin>(N(key.expr).ref) == ir::builtin::odds && N(key.expr).child_count == 2;
+    if (!direct) {
+        // the value of an odds expression is not its point on this scale: no exact encoding
+        approximations.insert("odds keys not written as `odds(a, b)` (table " + tb.name + ")");
+        v = fresh("odds", ir::no_id, "odds of " + tb.name, variable::show::value, 0);
+    } else {
+        const z3::expr a = integer(child(key.expr, 0), te, st);
+        const z3::expr b = integer(child(key.expr, 1), te, st);
+        side.push_back(b >= 1 && a >= 0);
+        const bool attacker = key.round == ir::rounding::attacker;
+        v = num(code(points.back()));
+        for (std::size_t i = points.size() - 1; i-- > 0;) {
+            const point at = attacker ? points[i] : points[i + 1];
+            const z3::expr test = attacker ? a * num(at.second) <= num(at.first) * b : a * num(at.second) < num(at.first) * b;
+            v = z3::ite(test, num(code(points[i])), v);
+        }
+    }
+    if (lo_clamp) {
+        const z3::expr c = num(odds_code(key.clamp_lo.lo, key.clamp_lo.hi, true));
+        v = z3::ite(v < c, c, v);
+    }
+    if (hi_clamp) {
+        const z3::expr c = num(odds_code(key.clamp_hi.lo, key.clamp_hi.hi, true));
+        v = z3::ite(v > c, c, v);
     }
     return v;
 }
@@ -961,6 +1038,16 @@ std::vector<z3::expr> symbolic::refine(const z3::model& m) const {
     return lemmas;
 }
 
+std::int64_t odds_code(std::int64_t a, std::int64_t b, bool scaled) {
+    if (!scaled || a <= 0 || b <= 0) return odds_step(a, b);
+    if (a >= b) {
+        const std::int64_t n = a / b;
+        return (n - 1) * odds_fine + (a - n * b) * odds_fine / b;
+    }
+    const std::int64_t n = b / a;  // 1 : n + rem/a, between the steps 1-n and -n
+    return (1 - n) * odds_fine - (b - n * a) * odds_fine / a;
+}
+
 std::int64_t odds_step(std::int64_t a, std::int64_t b) {
     if (b <= 0) return 0;
     if (a >= b) return a / b - 1;
@@ -977,9 +1064,58 @@ symbolic::table_binding symbolic::bind_table(id t, const std::vector<z3::expr>& 
     for (std::size_t k = 0; k < tb.keys.size() && k < 2; ++k) {
         const ir::table_key& key = tb.keys[k];
         if (key.source == ir::key_source::key && key.var != ir::no_id && ai < args.size()) b.frame.locals[key.var] = args[ai++];
-        b.keys.push_back(table_key(t, k, b.frame, st));
+        if (k == 0 && !tb.natural_map.dense.empty()) {
+            z3::expr natural = num(0);
+            b.keys.push_back(table_key(t, k, b.frame, st, &natural));
+            b.natural = natural;
+        } else {
+            b.keys.push_back(table_key(t, k, b.frame, st));
+        }
+    }
+    if (b.natural) {
+        if (b.keys.size() < 2) b.keys.push_back(num(0));
+        b.keys.push_back(*b.natural);
+    }
+    if (tb.keys.size() > 1 && tb.keys[1].shift != ir::no_id) {  // fourth: the column shift
+        if (b.keys.size() < 3) b.keys.push_back(num(0));
+        b.keys.push_back(integer(tb.keys[1].shift, b.frame, st));
     }
     return b;
+}
+
+z3::expr natural_covers(z3::context& ctx, const ir::table& tb, const std::vector<z3::expr>& keys) {
+    z3::expr any = ctx.bool_val(false);
+    if (tb.natural_map.dense.empty()) return any;
+    for (const ir::table_row& row : tb.rows)
+        if (row.natural) any = any || key_in(ctx, row.key, keys.at(2));
+    return any;
+}
+
+z3::expr symbolic::row_reads(const ir::table& tb, std::size_t r, const std::vector<z3::expr>& keys) {
+    const ir::table_row& row = tb.rows.at(r);
+    if (row.natural) return key_in(ctx, row.key, keys.at(2));
+    const z3::expr in_row = key_in(ctx, row.key, keys.at(0), ir::odds_fractional(tb, 0));
+    return tb.natural_map.dense.empty() ? in_row : in_row && !natural_covers(ctx, tb, keys);
+}
+
+z3::expr symbolic::unshifted_column(const ir::table& tb, const std::vector<z3::expr>& keys) {
+    z3::expr idx = num(-1);
+    for (std::size_t c = tb.columns.size(); c-- > 0;)  // the first column covering the key
+        idx = z3::ite(key_in(ctx, tb.columns[c], keys.at(1), ir::odds_fractional(tb, 1)), num(static_cast<std::int64_t>(c)), idx);
+    return idx;
+}
+
+z3::expr symbolic::column_reads(const ir::table& tb, std::size_t c, const std::vector<z3::expr>& keys) {
+    if (tb.keys.size() < 2 || tb.keys[1].shift == ir::no_id || keys.size() < 4)
+        return key_in(ctx, tb.columns.at(c), keys.at(1), ir::odds_fractional(tb, 1));
+    const z3::expr idx = unshifted_column(tb, keys);
+    const z3::expr at = idx + keys[3];
+    const auto last = static_cast<std::int64_t>(tb.columns.size()) - 1;
+    const auto here = static_cast<std::int64_t>(c);
+    z3::expr lands = at == num(here);
+    if (tb.keys[1].shift_clamp && here == 0) lands = at <= num(0);
+    if (tb.keys[1].shift_clamp && here == last) lands = here == 0 ? ctx.bool_val(true) : at >= num(last);
+    return idx >= 0 && lands;
 }
 
 std::vector<z3::expr> symbolic::cell_selections(id t, const std::vector<z3::expr>& keys) {
@@ -988,10 +1124,10 @@ std::vector<z3::expr> symbolic::cell_selections(id t, const std::vector<z3::expr
     std::vector<z3::expr> out;
     z3::expr earlier = ctx.bool_val(false);
     for (std::size_t r = 0; r < tb.rows.size(); ++r) {
-        const z3::expr in_row = key_in(ctx, tb.rows[r].key, keys.at(0));
+        const z3::expr in_row = row_reads(tb, r, keys);
         for (std::size_t c = 0; c < width; ++c) {
             z3::expr sel = in_row;
-            if (!tb.columns.empty()) sel = sel && key_in(ctx, tb.columns[c], keys.at(1));
+            if (!tb.columns.empty()) sel = sel && column_reads(tb, c, keys);
             out.push_back(sel && !earlier);
             earlier = earlier || sel;
         }
@@ -1041,10 +1177,10 @@ z3::solver one_shot_solver(z3::context& ctx) {
     return t.mk_solver();
 }
 
-z3::expr key_in(z3::context& ctx, const ir::key_range& k, const z3::expr& v) {
+z3::expr key_in(z3::context& ctx, const ir::key_range& k, const z3::expr& v, bool scaled) {
     switch (k.kind) {
         case ir::key_range_kind::member: return v == ctx.int_val(k.lo);
-        case ir::key_range_kind::odds: return v == ctx.int_val(odds_step(k.lo, k.hi));
+        case ir::key_range_kind::odds: return v == ctx.int_val(odds_code(k.lo, k.hi, scaled));
         case ir::key_range_kind::integer: {
             z3::expr c = ctx.bool_val(true);
             if (!k.open_lo) c = c && v >= ctx.int_val(k.lo);

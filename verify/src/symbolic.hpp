@@ -224,8 +224,11 @@ struct map_search {
 struct z3_settings {
     z3_settings();
 };
-// Whether key value v falls in a row or column key.
-z3::expr key_in(z3::context& ctx, const ir::key_range& k, const z3::expr& v);
+// Whether key value v falls in a row or column key (`scaled`: an odds axis with fractional
+// points, its values odds_code(…, true)).
+z3::expr key_in(z3::context& ctx, const ir::key_range& k, const z3::expr& v, bool scaled = false);
+// Whether a natural row of tb covers the natural value (keys[2]); false without natural rows.
+z3::expr natural_covers(z3::context& ctx, const ir::table& tb, const std::vector<z3::expr>& keys);
 // A solver for one satisfiability question about the symbolic game. Its facts are mostly
 // definitions (the value of a field after a step is the value before it plus something):
 // eliminating them by substitution before the SMT core runs makes the question much smaller.
@@ -233,6 +236,12 @@ z3::solver one_shot_solver(z3::context& ctx);
 // The step of odds lo:hi on the odds scale (1-2 is -1, 1-1 is 0, 2-1 is 1), rounded for the
 // defender, as the engine places an odds row or column.
 std::int64_t odds_step(std::int64_t lo, std::int64_t hi);
+// An odds point lo:hi as an ordered integer: its step when not scaled; on an axis with
+// fractional points (`1.5-1`), the step times odds_fine plus its place towards the next step
+// (1.5-1 is half way from 1-1 to 2-1). The compiler keeps sides at most a million, so the
+// points of one axis stay apart and in order.
+inline constexpr std::int64_t odds_fine = std::int64_t{1} << 20;
+std::int64_t odds_code(std::int64_t lo, std::int64_t hi, bool scaled);
 
 class symbolic {
 public:
@@ -385,13 +394,26 @@ public:
     std::vector<member> set_members(id n, env& e, const store& st);
     std::vector<place> places(id target, env& e, const store& st);
     z3::expr zone_instance(id n, env& e, const store& st);
-    z3::expr table_key(id t, std::size_t k, env& te, const store& st);
+    z3::expr table_key(id t, std::size_t k, env& te, const store& st, z3::expr* natural = nullptr);
     z3::expr odds_key(const ir::table& tb, std::size_t k, env& te, const store& st);
-    // A table's frame with its arguments bound, and its key values.
+    z3::expr odds_key_fractional(const ir::table& tb, std::size_t k, env& te, const store& st);
+    // A table's frame with its arguments bound, and its key values: the row key, the column key,
+    // and for a table with natural rows a third, the roll before its modifiers (the column key
+    // 0 when the table has one key); with a column shift a fourth, the shift (the third 0 when
+    // there are no natural rows).
     struct table_binding {
         env frame;
         std::vector<z3::expr> keys;
+        std::optional<z3::expr> natural;
     };
+    // When row r is read for these keys (ignoring earlier rows): a natural row on the natural
+    // value, another on the row key when no natural row covers the natural value.
+    z3::expr row_reads(const ir::table& tb, std::size_t r, const std::vector<z3::expr>& keys);
+    // When column c is read: its key covers keys[1], or with a shift (keys[3]) the column the
+    // key covers, shifted, is c (the end columns take the overflow with `shift … clamp`).
+    z3::expr column_reads(const ir::table& tb, std::size_t c, const std::vector<z3::expr>& keys);
+    // The column the column key covers before any shift, -1 when none.
+    z3::expr unshifted_column(const ir::table& tb, const std::vector<z3::expr>& keys);
     table_binding bind_table(id t, const std::vector<z3::expr>& args, const store& st);
     // Per cell (row-major): when the engine reads it (its row and column cover the keys and no
     // earlier cell does).
@@ -407,7 +429,9 @@ private:
 
     sv slot_value(id slot, const z3::expr& index, const store& st);
     z3::expr instance_attribute(const z3::expr& inst, id kind, std::uint32_t field);
-    z3::expr roll_value(id r, const std::vector<z3::expr>& args, const store& st, const std::map<id, z3::expr>* fixed);
+    // dice_out (when given) gets the roll's value before its modifiers (a table's natural rows).
+    z3::expr roll_value(id r, const std::vector<z3::expr>& args, const store& st, const std::map<id, z3::expr>* fixed,
+                        z3::expr* dice_out = nullptr);
     // v after the modifiers of `group` (adds, then a set, then caps, then floors).
     z3::expr modified(id group, z3::expr v, const std::vector<z3::expr>& args, const store& st);
     z3::expr seen_any(const std::vector<member>& ms, const member& upto);

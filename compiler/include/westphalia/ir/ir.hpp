@@ -14,7 +14,7 @@ namespace wp::ir {
 using id = std::uint32_t;
 inline constexpr id no_id = 0xFFFFFFFFu;
 
-inline constexpr int schema_version = 2;  // 2: accepted findings (`accepts`)
+inline constexpr int schema_version = 3;  // 2: accepted findings (`accepts`); 3: round 2a (ranges, counted dice, natural rows, shifts, fractional odds, subset objectives, set/cap modifiers)
 
 // ---------------------------------------------------------------- provenance
 
@@ -371,10 +371,13 @@ struct table_key {
     bool has_clamp = false;
     key_range clamp_lo;
     key_range clamp_hi;
+    id shift = no_id;          // node (int): the column key only; the column read moves this many to the right
+    bool shift_clamp = false;  // a shifted column off the table reads the end column (else an engine error)
     provenance prov;
 };
 
 struct table_row {
+    bool natural = false;  // keyed on the roll before its modifiers (`natural 1`); read before the others
     key_range key;
     std::string label;
     provenance prov;
@@ -395,8 +398,9 @@ struct table {
     std::vector<table_row> rows;
     std::vector<key_range> columns;  // empty for one-key tables
     std::vector<table_cell> cells;   // rows.size() * max(1, columns.size()), row-major
-    key_map row_map;
+    key_map row_map;      // the rows that are not natural, on the modified roll
     key_map column_map;
+    key_map natural_map;  // the natural rows (indices into rows), on the unmodified roll; empty dense when none
     id outcome_type = no_id;         // enumeration, string or integer; no_id when no outcome
     id standin = no_id;
     std::string aid;
@@ -697,5 +701,13 @@ struct line_step {
 // a hair to either side of the line; where the roundings differ the point is on a hexside.
 // Exact: cube coordinates scaled by 16N, nudges of (1, 2, -3).
 std::vector<line_step> line_steps(const map& m, std::int64_t a, std::int64_t b);
+// Odds ratios (key_range_kind::odds, attacker lo : defender hi). A ratio is whole when it is a
+// point of the standard scale (… 1-2, 1-1, 2-1 …: one side divides the other); the others
+// (`1.5-1`, `1-1.5`) are fractional points, added to the scale of the axis that declares them.
+bool odds_whole(const key_range& k);
+// Whether axis 0 (rows) or 1 (columns) of t, or the clamp of its key, has a fractional point.
+bool odds_fractional(const table& t, std::size_t axis);
+// "3-1", "1-2", "1.5-1", "1-1.5", "7-3": a ratio as a rulebook prints it.
+std::string odds_point_text(std::int64_t a, std::int64_t b);
 
 }  // namespace wp::ir

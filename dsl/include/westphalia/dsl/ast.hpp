@@ -375,6 +375,8 @@ struct table_key {
     std::optional<name> rounding;  // odds keys: attacker | defender
     std::optional<std::string> clamp_lo;  // `clamp 1-5..6-1`, `clamp ..2`
     std::optional<std::string> clamp_hi;
+    std::optional<expr> shift;  // `shift e`: the column read moves e columns to the right
+    bool shift_clamp = false;   // `shift e clamp`: off the table reads the end column
     span where;
 };
 
@@ -391,6 +393,7 @@ struct key_range {
     key_kind kind = key_kind::exact;
     std::int64_t lo = 0;
     std::int64_t hi = 0;
+    bool decimal = false;  // `1.5-1`: written with a decimal point; lo:hi is the ratio in lowest terms
     name value;  // key_kind::value
     std::string text;  // as written
     span where;
@@ -403,6 +406,7 @@ struct table_cell {
 };
 
 struct table_row {
+    bool natural = false;  // `natural 1 : …`: keyed on the roll before its modifiers
     key_range key;
     std::optional<std::string> label;
     std::vector<table_cell> cells;
