@@ -5,26 +5,17 @@
 
 #include <catch2/catch.hpp>
 
+#include "test_support.hpp"
+
 #include <algorithm>
 
 using namespace wp;
 
 namespace {
 
-ir::ruleset compile_file(const std::string& relative) {
-    dsl::source_manager sources;
-    dsl::diagnostic_sink sink;
-    compiler::compile_options opts;
-    auto rs = compiler::compile_ruleset(std::string(WP_SOURCE_DIR) + "/" + relative, opts, sources, sink);
-    REQUIRE(rs.has_value());
-    return *rs;
-}
+using test::explicit_chance;
 
-engine::state_options explicit_chance() {
-    engine::state_options o;
-    o.sampled_chance = false;
-    return o;
-}
+ir::ruleset compile_file(const std::string& relative) { return test::compile_repo_ruleset(relative); }
 
 int outcome_with_value(const engine::state& s, std::int64_t value) {
     const auto outcomes = s.chance_outcomes();

@@ -4,6 +4,7 @@
 #include "westphalia/compiler/compile.hpp"
 #include "westphalia/engine/engine.hpp"
 #include "westphalia/ir/json.hpp"
+#include "test_support.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -12,20 +13,10 @@ using namespace wp;
 namespace {
 
 ir::ruleset compile_counts(const std::string& file, const std::map<std::string, std::string>& options = {}) {
-    dsl::source_manager sources;
-    dsl::diagnostic_sink sink;
-    compiler::compile_options opts;
-    opts.options = options;
-    auto rs = compiler::compile_ruleset(std::string(WP_SOURCE_DIR) + "/tests/rulesets/counts/" + file, opts, sources, sink);
-    REQUIRE(rs.has_value());
-    return *rs;
+    return test::compile_repo_ruleset("tests/rulesets/counts/" + file, options);
 }
 
-engine::state_options explicit_chance() {
-    engine::state_options o;
-    o.sampled_chance = false;
-    return o;
-}
+using test::explicit_chance;
 
 std::vector<std::string> texts(const engine::state& s) {
     std::vector<std::string> out;

@@ -376,10 +376,19 @@ struct exec_impl {
             S.side.push_back(some >= 0 && some <= 1);
             return some == 1;
         }
-        const std::uint32_t var = N(n).ref;
+        z3::expr_vector any(ctx);
+        each_subset(ms, N(n).ref, e, [&](std::size_t, const z3::expr& valid) {
+            any.push_back(terms::and_(valid, S.boolean(child(n, 2), e, p.st)));
+        });
+        return z3::mk_or(any);
+    }
+
+    // Binds list local `var` to each subset of the candidates ms in turn (bit i of m: candidate
+    // i) and calls f(m, when that subset's candidates are all in the set); restores the local.
+    void each_subset(const std::vector<member>& ms, std::uint32_t var, env& e,
+                     const std::function<void(std::size_t, const z3::expr&)>& f) {
         if (var >= e.lists.size()) e.lists.resize(var + 1);
         const std::optional<std::vector<member>> saved = e.lists[var];
-        z3::expr_vector any(ctx);
         for (std::size_t m = 0; m < (std::size_t{1} << ms.size()); ++m) {
             std::vector<member> alt;
             z3::expr valid = ctx.bool_val(true);
@@ -389,10 +398,9 @@ struct exec_impl {
                 if (take) valid = terms::and_(valid, ms[i].in);
             }
             e.lists[var] = alt;
-            any.push_back(terms::and_(valid, S.boolean(child(n, 2), e, p.st)));
+            f(m, valid);
         }
         e.lists[var] = saved;
-        return z3::mk_or(any);
     }
 
     // The estimated size of `possible(body)` (the unfolding budget).
@@ -474,21 +482,13 @@ struct exec_impl {
         const std::size_t n_subsets = std::size_t{1} << ms.size();
         std::vector<z3::expr> legal, aim;  // per subset (bit i: candidate i)
         z3::expr_vector any(ctx);
-        for (std::size_t m = 0; m < n_subsets; ++m) {
-            std::vector<member> alt;
-            z3::expr valid = ctx.bool_val(true);
-            for (std::size_t i = 0; i < ms.size(); ++i) {
-                const bool take = (m >> i) & 1;
-                alt.push_back({ms[i].value, take ? ms[i].in : ctx.bool_val(false)});
-                if (take) valid = terms::and_(valid, ms[i].in);
-            }
-            e.lists[var] = alt;
+        each_subset(ms, var, e, [&](std::size_t, const z3::expr& valid) {
             z3::expr ok = valid;
             if (N(where).code != op::absent) ok = terms::and_(ok, S.boolean(where, e, p.st));
             legal.push_back(ok);
             aim.push_back(goal != 0 ? S.integer(child(n, 4), e, p.st) : S.num(0));
             any.push_back(ok);
-        }
+        });
         cs.replay.variables_to = S.variables.size();
         drain(p, n);
         cs.node = n;
