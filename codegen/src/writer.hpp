@@ -56,7 +56,9 @@ private:
     std::vector<std::size_t> table_arity_;   // per table: the arguments res<t> and look<t> take
     bool natural_rows_ = false;              // some table has natural rows: rolls keep s.natural
 
-    std::string fresh(const char* stem) { return stem + std::to_string(tmp_++); }
+    // A name of the generated code's own: the `_` keeps it from ever spelling a name the
+    // prelude declares (loop counter 64 of stem "i" was the type `i64`).
+    std::string fresh(const char* stem) { return stem + ("_" + std::to_string(tmp_++)); }
 
     const ir::node& N(id n) const { return rs_.nodes[n]; }
     id child(id n, std::uint32_t i) const { return rs_.children[rs_.nodes[n].first_child + i]; }
