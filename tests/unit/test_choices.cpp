@@ -17,13 +17,7 @@ using test::explicit_chance;
 
 ir::ruleset compile_file(const std::string& relative) { return test::compile_repo_ruleset(relative); }
 
-int outcome_with_value(const engine::state& s, std::int64_t value) {
-    const auto outcomes = s.chance_outcomes();
-    for (std::size_t i = 0; i < outcomes.size(); ++i)
-        if (outcomes[i].value == value) return static_cast<int>(i);
-    FAIL("no chance outcome " << value);
-    return -1;
-}
+using test::outcome_with_value;
 
 // Plays the first round's first allocation: the loss roll shows `die`, then the subset steps,
 // each answered by the first (or last) legal action. Returns the loss taken.
@@ -58,10 +52,8 @@ TEST_CASE("choices: a subset under `where … maximizing` ends at the largest to
 
 TEST_CASE("choices: caps and floors hold a modified roll to 0..11", "[engine][choices]") {
     const engine::game g(compile_file("tests/rulesets/choices/bounded_rolls.wph"), 2);
-    engine::state_options o;
-    o.sampled_chance = true;
     for (std::uint64_t seed = 1; seed <= 50; ++seed) {
-        engine::state s(g, seed, o);
+        engine::state s(g, seed, test::sampled_chance());
         int steps = 0;
         while (!s.is_terminal() && steps++ < 1000) s.apply(s.legal_actions().front().id);
         REQUIRE(s.is_terminal());

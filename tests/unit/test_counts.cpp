@@ -16,29 +16,10 @@ ir::ruleset compile_counts(const std::string& file, const std::map<std::string, 
     return test::compile_repo_ruleset("tests/rulesets/counts/" + file, options);
 }
 
+using test::action_with_text;
 using test::explicit_chance;
-
-std::vector<std::string> texts(const engine::state& s) {
-    std::vector<std::string> out;
-    for (const engine::action_info& a : s.legal_actions()) out.push_back(a.text);
-    return out;
-}
-
-int pick(const engine::state& s, const std::string& text) {
-    const auto legal = s.legal_actions();
-    for (const engine::action_info& a : legal)
-        if (a.text == text) return a.id;
-    FAIL("no legal action `" << text << "`");
-    return -1;
-}
-
-int outcome(const engine::state& s, std::int64_t value) {
-    const auto outcomes = s.chance_outcomes();
-    for (std::size_t i = 0; i < outcomes.size(); ++i)
-        if (outcomes[i].value == value) return static_cast<int>(i);
-    FAIL("no chance outcome " << value);
-    return -1;
-}
+using test::outcome_with_value;
+using test::texts;
 
 }  // namespace
 
@@ -49,8 +30,8 @@ TEST_CASE("counts: number choices, ranges and counted dice step by step", "[engi
     // choose c in 2..8 where c is even: the numbers that satisfy `where`, in order
     REQUIRE(s.current_player() == 0);
     CHECK(texts(s) == std::vector<std::string>{"2", "4", "6", "8"});
-    s.apply(pick(s, "4"));
-    s.apply(pick(s, "8"));
+    s.apply(action_with_text(s, "4"));
+    s.apply(action_with_text(s, "8"));
     CHECK(s.slot_value("cubes", 0) == 4);
     CHECK(s.slot_value("cubes", 1) == 8);
 
@@ -59,14 +40,14 @@ TEST_CASE("counts: number choices, ranges and counted dice step by step", "[engi
     std::vector<std::int64_t> values;
     for (const engine::chance_outcome& o : s.chance_outcomes()) values.push_back(o.value);
     CHECK(values == std::vector<std::int64_t>{0, 2, 3});
-    s.apply(outcome(s, 3));
+    s.apply(outcome_with_value(s, 3));
     CHECK(s.slot_value("picked") == 3);
 
     // computed high end: 1..min(cubes, 5)
     CHECK(texts(s) == std::vector<std::string>{"1", "2", "3", "4"});
-    s.apply(pick(s, "2"));
+    s.apply(action_with_text(s, "2"));
     CHECK(texts(s) == std::vector<std::string>{"1", "2", "3", "4", "5"});
-    s.apply(pick(s, "5"));
+    s.apply(action_with_text(s, "5"));
     CHECK(s.slot_value("picked") == 10);
 
     // for each over 1..3, an empty range k..k-1, and the aggregates over 0..3, 2..4, 1..3
@@ -83,9 +64,9 @@ TEST_CASE("counts: number choices, ranges and counted dice step by step", "[engi
         CHECK(tower[i].weight == binomial[i]);
         CHECK(tower[i].total == 16);
     }
-    s.apply(outcome(s, 3));
+    s.apply(outcome_with_value(s, 3));
     REQUIRE(s.is_chance_node());  // then the fixed 1d[0..1]
-    s.apply(outcome(s, 1));
+    s.apply(outcome_with_value(s, 1));
     CHECK(s.slot_value("rolled") == 4);
 }
 

@@ -6,6 +6,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "test_support.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <iostream>
@@ -15,47 +17,14 @@ using namespace wp;
 namespace {
 
 ir::ruleset compile(const std::string& relative, const std::map<std::string, std::string>& options = {}) {
-    dsl::source_manager sources;
-    dsl::diagnostic_sink sink;
-    compiler::compile_options opts;
-    opts.options = options;
-    auto rs = compiler::compile_ruleset(std::string(WP_SOURCE_DIR) + "/" + relative, opts, sources, sink);
-    REQUIRE(rs.has_value());
-    return *rs;
+    return test::compile_repo_ruleset(relative, options);
 }
 
-engine::state_options sampled_chance() {
-    engine::state_options o;
-    o.sampled_chance = true;
-    return o;
-}
-
-engine::state_options explicit_chance() {
-    engine::state_options o;
-    o.sampled_chance = false;
-    return o;
-}
-
-int action_with_text(const engine::state& s, const std::string& text) {
-    for (const engine::action_info& a : s.legal_actions())
-        if (a.text == text) return a.id;
-    FAIL("no legal action `" << text << "`");
-    return -1;
-}
-
-int outcome_with_value(const engine::state& s, std::int64_t value) {
-    const auto outcomes = s.chance_outcomes();
-    for (std::size_t i = 0; i < outcomes.size(); ++i)
-        if (outcomes[i].value == value) return static_cast<int>(i);
-    FAIL("no chance outcome " << value);
-    return -1;
-}
-
-std::vector<std::string> texts(const engine::state& s) {
-    std::vector<std::string> out;
-    for (const engine::action_info& a : s.legal_actions()) out.push_back(a.text);
-    return out;
-}
+using test::action_with_text;
+using test::explicit_chance;
+using test::outcome_with_value;
+using test::sampled_chance;
+using test::texts;
 
 const char* const statements = "tests/rulesets/engine-statements/game.wph";
 

@@ -1,4 +1,5 @@
-// What several unit test files share: compiling a ruleset of the repository, and engine options.
+// What several unit test files share: compiling a ruleset of the repository, engine options, and
+// finding an action or a chance outcome when a game is played step by step.
 #pragma once
 
 #include "westphalia/compiler/compile.hpp"
@@ -6,8 +7,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace wp::test {
 
@@ -28,6 +31,37 @@ inline engine::state_options explicit_chance() {
     engine::state_options o;
     o.sampled_chance = false;
     return o;
+}
+
+// Chance events are sampled by the engine itself.
+inline engine::state_options sampled_chance() {
+    engine::state_options o;
+    o.sampled_chance = true;
+    return o;
+}
+
+// The id of the legal action whose text is `text` (the test fails when there is none).
+inline int action_with_text(const engine::state& s, const std::string& text) {
+    for (const engine::action_info& a : s.legal_actions())
+        if (a.text == text) return a.id;
+    FAIL("no legal action `" << text << "`");
+    return -1;
+}
+
+// The index of the chance outcome of value `value` (the test fails when there is none).
+inline int outcome_with_value(const engine::state& s, std::int64_t value) {
+    const auto outcomes = s.chance_outcomes();
+    for (std::size_t i = 0; i < outcomes.size(); ++i)
+        if (outcomes[i].value == value) return static_cast<int>(i);
+    FAIL("no chance outcome " << value);
+    return -1;
+}
+
+// The texts of the legal actions, in order.
+inline std::vector<std::string> texts(const engine::state& s) {
+    std::vector<std::string> out;
+    for (const engine::action_info& a : s.legal_actions()) out.push_back(a.text);
+    return out;
 }
 
 }  // namespace wp::test
