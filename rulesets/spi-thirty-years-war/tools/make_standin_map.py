@@ -4,10 +4,24 @@ the rulebook text). It is invented so that every terrain type, hexside feature, 
 and exit hex the rules name exists and every rule can fire. Rerun after editing:
     python3 rulesets/spi-thirty-years-war/tools/make_standin_map.py
 Layout (ours): columns 01-22, rows 01-22; row 01 is the east edge, lower columns are north.
+
+The size is a parameter for the checker's scale benchmark (bench/scale/): --cols and --rows grow
+the map beyond 22 x 22 with the same features in the same places (the extra hexes clear country,
+the 3 August Line running on to the last column), --line-rows thickens the 3 August Line eastwards
+for bigger orders of battle, and --out writes elsewhere. The defaults write the ruleset's map.
 """
+import argparse
 import os
 
-COLS, ROWS = range(1, 23), range(1, 23)
+ap = argparse.ArgumentParser()
+ap.add_argument("--cols", type=int, default=22)
+ap.add_argument("--rows", type=int, default=22)
+ap.add_argument("--line-rows", type=int, default=1)
+ap.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "..", "freiburg", "map.wph"))
+args = ap.parse_args()
+assert args.cols >= 22 and args.rows >= 22, "the features need at least 22 x 22 hexes"
+assert 1 <= args.line_rows <= 8, "the 3 August Line can be 1 to 8 rows deep"
+COLS, ROWS = range(1, args.cols + 1), range(1, args.rows + 1)
 
 
 def neighbours(c, r):
@@ -29,7 +43,8 @@ def line_row(c, a, b):
 
 hill = {(c, r) for c in range(17, 22) for r in range(6, 11)}          # the Hill 1707-1710-2108-2106
 hill_rim = {h for h in hill if any(n not in hill for n in neighbours(*h))}
-aug3_line = {(c, 9) for c in range(3, 23)}                            # the 3 August Line (20 hexes)
+aug3_line = {(c, r) for c in range(3, args.cols + 1)                  # the 3 August Line (20 hexes)
+             for r in range(10 - args.line_rows, 10)}
 town_sections = {1: [(c, r) for c in range(12, 15) for r in (17, 18)],
                  2: [(c, r) for c in range(12, 15) for r in (19, 20)],
                  3: [(c, r) for c in range(12, 15) for r in (21, 22)]}
@@ -118,7 +133,7 @@ for c in COLS:
 for (a, b), fs in sorted(sides.items()):
     out.append("  hexside %s %s : %s" % (name(a), name(b), ", ".join(fs)))
 out.append("}")
-path = os.path.join(os.path.dirname(__file__), "..", "freiburg", "map.wph")
+path = args.out
 with open(path, "w") as f:
     f.write("\n".join(out) + "\n")
 print("wrote", os.path.normpath(path), len(COLS) * len(ROWS), "hexes", len(sides), "hexsides")
