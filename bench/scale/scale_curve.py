@@ -5,7 +5,7 @@ budget. Prints a Markdown table: wall time, peak memory, the symbolic execution'
 questions asked and not asked, and the findings (`unknown` ones apart).
 
     python3 bench/scale/scale_curve.py [--budget 300] [--hexes 500,1000,2000] [--units 50,100,250]
-                                       [--westphalia build/app/westphalia] [--work /tmp/wp-scale]
+                                       [--westphalia build/app/westphalia] [--work /tmp/wp-scale] [--mem-gb 20]
                                        [-- extra check arguments, e.g. --checks tables -j 1]
 
 A member whose check runs into the budget says so (`out of time`); its figures are then a floor.
@@ -14,6 +14,7 @@ The machine's load moves the times, not the counts: compare members of one run.
 import argparse
 import os
 import re
+import resource
 import subprocess
 import sys
 import time
@@ -30,14 +31,19 @@ def stat_lines(report):
     return out
 
 
-def one(westphalia, folder, budget, extra):
+def one(westphalia, folder, budget, extra, mem_gb):
     report = os.path.join(folder, "check.txt")
     cmd = ["/usr/bin/time", "-f", "%e %M", westphalia, "check", folder, "--upto", "freiburg", "--max-time", str(budget),
            "--stats", "-o", report] + extra
     t0 = time.time()
-    p = subprocess.run(cmd, capture_output=True, text=True)
+    def cap():  # the address space, so that a member too big for the machine fails alone
+        limit = int(mem_gb * 2**30)
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    p = subprocess.run(cmd, capture_output=True, text=True, preexec_fn=cap if mem_gb else None)
     wall = time.time() - t0
     if p.returncode not in (0, 1):
+        if "bad_alloc" in p.stderr or "memory" in p.stderr or p.returncode < 0 or p.returncode > 128:
+            return {"wall": wall, "failed": "out of memory (--mem-gb %g)" % mem_gb if mem_gb else "killed"}
         sys.exit("scale_curve: %s exited %d:\n%s" % (" ".join(cmd), p.returncode, p.stderr[-2000:]))
     last = p.stderr.strip().splitlines()[-1].split()
     peak_mb = int(last[1]) / 1024
@@ -64,6 +70,7 @@ def main():
     ap.add_argument("--units", default="50,100,250")
     ap.add_argument("--westphalia", default=os.path.join(ROOT, "build", "app", "westphalia"))
     ap.add_argument("--work", default="/tmp/wp-scale")
+    ap.add_argument("--mem-gb", type=float, default=20, help="address-space cap per check (0: none)")
     ap.add_argument("extra", nargs="*", help="more arguments for `westphalia check`, after --")
     a = ap.parse_args()
     print("| hexes | units | wall s | peak MB | explore s | asked | not asked | errors | warnings | unknown | |")
@@ -73,8 +80,11 @@ def main():
             folder = os.path.join(a.work, "spi-%d-%d" % (h, u))
             made = subprocess.run([sys.executable, os.path.join(HERE, "make_spi_family.py"), "--hexes", str(h), "--units",
                                    str(u), "--out", folder], check=True, capture_output=True, text=True).stdout.split()
-            hexes, units = made[1], made[5]
-            r = one(a.westphalia, folder, a.budget, a.extra)
+            hexes, units = made[1], made[6]
+            r = one(a.westphalia, folder, a.budget, a.extra, a.mem_gb)
+            if "failed" in r:
+                print("| %s | %s | %.1f | | | | | | | | %s |" % (hexes, units, r["wall"], r["failed"]), flush=True)
+                continue
             print("| %s | %s | %.1f | %.0f | %.1f | %d | %d | %d | %d | %d | %s |" % (
                 hexes, units, r["wall"], r["peak_mb"], r["explore_s"], r["asked"], r["not_asked"], r["errors"],
                 r["warnings"], r["unknown"], "out of time" if r["out_of_time"] else "finished"), flush=True)

@@ -70,6 +70,8 @@ void checker::run() {
     out_.encoder["shared"] = sym_.memo_hits;
     out_.encoder["cached"] = sym_.memo_misses;
     out_.encoder["variables"] = sym_.variables.size();
+    out_.encoder["forgets"] = sym_.forgets;
+    out_.encoder["forgotten values"] = sym_.forgotten;
     if (!sym_.searches.empty()) {
         out_.encoder["map searches"] = sym_.searches.size();
         out_.encoder["search lemmas"] = search_lemmas_;

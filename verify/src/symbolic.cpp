@@ -261,6 +261,8 @@ store symbolic::initial_store() {
 
 void symbolic::forget(store& st, const std::set<std::uint32_t>* values, const std::set<id>* kinds,
                       std::vector<fact>& facts, const std::string& when, bool invariants) {
+    ++forgets;
+    const std::size_t made_before = variables.size();
     z3::expr_vector bounds(ctx);
     std::string names;
     std::set<id> slots_named;
@@ -302,6 +304,7 @@ void symbolic::forget(store& st, const std::set<std::uint32_t>* values, const st
         st.loc[i] = v;
     }
     if (!where.empty()) facts.push_back({z3::mk_and(where), "every card or piece is in one of its zones" + when});
+    forgotten += variables.size() - made_before;
     for (id r = 0; r < rs.rules.size() && invariants; ++r) {
         const ir::rule& rule = rs.rules[r];
         if (rule.kind != ir::rule_kind::invariant || rule.value == ir::no_id || unassumed.count(r)) continue;

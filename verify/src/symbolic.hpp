@@ -357,6 +357,9 @@ public:
     z3::expr cut_value(const std::string& what, id type);
     // Encoder statistics (for --stats): aggregates cut by the budget, cache hits.
     std::uint64_t cuts = 0, memo_hits = 0, memo_misses = 0;
+    // forget() calls, and the fresh values and card places they made (--stats: where the
+    // variables of a big state come from)
+    std::uint64_t forgets = 0, forgotten = 0;
     // The check's time budget (--max-time) for explore(): past it the rest of the sequence is
     // not run and `stopped` is set; what was recorded before holds, but the uses after it are
     // missing, so no check may conclude anything from a use it does not see.
