@@ -49,6 +49,7 @@ def one(westphalia, folder, budget, extra, mem_gb):
     peak_mb = int(last[1]) / 1024
     text = open(report).read()
     stats = stat_lines(text)
+    enc = dict((k, int(n)) for n, k in re.findall(r"(\d+) ([a-z ]+?)(?:,|$)", (re.search(r"^  encoder: (.*)$", text, re.M) or [None, ""])[1]))
     summary = re.search(r"^\S+: (\d+) errors?, (\d+) warnings?", text, re.M)
     return {
         "wall": wall,
@@ -58,6 +59,8 @@ def one(westphalia, folder, budget, extra, mem_gb):
         "not_asked": sum(v[2] for k, v in stats.items() if k != "total"),
         "errors": int(summary.group(1)) if summary else -1,
         "warnings": int(summary.group(2)) if summary else -1,
+        "variables": enc.get("variables", 0),
+        "forgotten": enc.get("forgotten values", 0),
         "unknown": len(re.findall(r"\[unknown\]", text)),
         "out_of_time": "out of time:" in text,
     }
@@ -73,8 +76,8 @@ def main():
     ap.add_argument("--mem-gb", type=float, default=20, help="address-space cap per check (0: none)")
     ap.add_argument("extra", nargs="*", help="more arguments for `westphalia check`, after --")
     a = ap.parse_args()
-    print("| hexes | units | wall s | peak MB | explore s | asked | not asked | errors | warnings | unknown | |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("| hexes | units | wall s | peak MB | explore s | variables | of them forgotten values | asked | not asked | errors | warnings | unknown | |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for h in [int(x) for x in a.hexes.split(",")]:
         for u in [int(x) for x in a.units.split(",")]:
             folder = os.path.join(a.work, "spi-%d-%d" % (h, u))
@@ -83,10 +86,11 @@ def main():
             hexes, units = made[1], made[6]
             r = one(a.westphalia, folder, a.budget, a.extra, a.mem_gb)
             if "failed" in r:
-                print("| %s | %s | %.1f | | | | | | | | %s |" % (hexes, units, r["wall"], r["failed"]), flush=True)
+                print("| %s | %s | %.1f | | | | | | | | | | %s |" % (hexes, units, r["wall"], r["failed"]), flush=True)
                 continue
-            print("| %s | %s | %.1f | %.0f | %.1f | %d | %d | %d | %d | %d | %s |" % (
-                hexes, units, r["wall"], r["peak_mb"], r["explore_s"], r["asked"], r["not_asked"], r["errors"],
+            print("| %s | %s | %.1f | %.0f | %.1f | %d | %d | %d | %d | %d | %d | %d | %s |" % (
+                hexes, units, r["wall"], r["peak_mb"], r["explore_s"], r["variables"], r["forgotten"], r["asked"],
+                r["not_asked"], r["errors"],
                 r["warnings"], r["unknown"], "out of time" if r["out_of_time"] else "finished"), flush=True)
 
 
