@@ -115,6 +115,12 @@ const std::vector<substitution> small_bounds = {
     {"--sim", "*", "20"},        // diff's random play
     {"--max-time", "*", "3"},    // the checker's whole budget
 };
+// Runnable commands left to their flag check, to keep this test near 60 s in CI: (text the
+// command contains, why). Each is run elsewhere.
+const std::vector<std::pair<std::string, std::string>> not_run = {
+    {"check rulesets/spi-thirty-years-war", "its setup alone takes 16 s whatever --max-time says; golden check/spi runs the checker on SPI"},
+    {"--compiled", "builds the ruleset's C++ (11 s); tests/compiled and the sim goldens cover it"},
+};
 // Commands that take long however bounded are run with a budget added (the checker).
 const std::vector<std::pair<std::string, std::vector<std::string>>> added_flags = {
     {"check", {"--max-time", "3"}},
@@ -176,6 +182,7 @@ TEST_CASE("docs: every westphalia command shown in README.md, docs/ and the erra
             std::cerr << '\n';
         }
         if (is_template(w)) continue;
+        if (std::any_of(not_run.begin(), not_run.end(), [&](const auto& n) { return c.text.find(n.first) != std::string::npos; })) continue;
 
         std::vector<std::string> args = w;
         for (std::size_t i = 0; i + 1 < args.size(); ++i) {
@@ -206,7 +213,7 @@ TEST_CASE("docs: every westphalia command shown in README.md, docs/ and the erra
         CHECK((code == 0 || code == 1));
         ++ran;
     }
-    CHECK(ran >= 5);
+    CHECK(ran >= 8);
     CHECK(flags_checked >= 60);
     fs::remove_all(scratch);
 }
