@@ -6,14 +6,25 @@ cd "$(dirname "$0")/.."
 
 packages=(
   build-essential cmake ninja-build g++ clang
-  libboost1.74-dev        # Spirit X3 (header-only); pinned: X3's position API moved between versions
   nlohmann-json3-dev libcli11-dev catch2
-  libz3-dev z3 libhpdf-dev fonts-dejavu-core fonts-dejavu-extra poppler-utils qpdf
+  libz3-dev z3 libhpdf-dev poppler-utils qpdf
+  fonts-dejavu-core fonts-dejavu-extra
+  fonts-ipafont-gothic fonts-arphic-gbsn00lp fonts-nanum   # the aid's CJK fallbacks (TrueType)
+  dpkg-dev file           # cpack's Debian package: dpkg-shlibdeps, and file to find the binaries
 )
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# Spirit X3 (header-only) from Boost 1.74 or newer: any installed libboost1.NN-dev will do
+# (they conflict with each other); else the distribution's default, libboost-dev.
+boost_ok=
+while read -r name status; do
+  [ "$status" = installed ] || continue
+  minor=${name#libboost1.}; minor=${minor%-dev}
+  [[ $minor =~ ^[0-9]+$ ]] && ((minor >= 74)) && boost_ok=$name
+done < <(dpkg-query -W -f='${Package} ${db:Status-Status}\n' 'libboost1.*-dev' 2>/dev/null || true)
+[ -n "$boost_ok" ] || missing+=(libboost-dev)
 if ((${#missing[@]})); then
   echo "setup: installing ${missing[*]}"
   sudo_cmd=()

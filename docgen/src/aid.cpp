@@ -9,9 +9,10 @@ namespace wp::docgen {
 
 aid_output make_aid(const ir::ruleset& rs, const aid_options& options, aid_product product) {
     const document doc = options.test_page ? test_page_document() : build_document(rs);
-    pdf_backend backend(options.font_dir);
+    pdf_backend backend(options.font_dir, options.fallback_fonts);
     // Laid out even for the text dump: it checks every character against the fonts.
     const display_list list = layout(doc, backend, options.size);
+    if (!backend.missing().empty()) throw missing_glyphs_error(backend.missing());
     aid_output out;
     out.pages = list.pages.size();
     switch (product) {

@@ -46,7 +46,8 @@ public:
     virtual ~font_metrics() = default;
     // Width in points of `text` (UTF-8) in `style` at `size`.
     virtual double width(face style, double size, const std::string& text) = 0;
-    // Throws aid_error naming the first character of `text` that `style` cannot draw.
+    // Notes each character of `text` that no font can draw in `style` (make_aid fails after the
+    // layout, naming them all).
     virtual void check_glyphs(face style, const std::string& text) = 0;
 };
 

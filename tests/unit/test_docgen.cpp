@@ -10,6 +10,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -248,10 +249,59 @@ TEST_CASE("aid: a missing font or a character the fonts lack is an error, exit 2
     {
         std::ostringstream out, err;
         CHECK(wp::cli::run({"aid", source_dir + "/tests/golden/aid/fail_missing_glyph.wph", "-o", pdf}, out, err) == 2);
-        CHECK(has(err.str(), "no glyph for U+6771"));
+        // located at the string that holds it, not at the comment that also does
+        CHECK(has(err.str(), "fail_missing_glyph.wph:7:7: error: the aid's fonts have no glyph for U+1F3B2"));
+        CHECK(has(err.str(), "fail_missing_glyph.wph:5:9: error: the aid's fonts have no glyph for U+1200"));
     }
     CHECK(fs::is_empty(folder));
     fs::remove_all(folder);
+}
+
+TEST_CASE("aid: CJK names and texts are drawn with the fallback font, embedded beside DejaVu", "[docgen]") {
+    const fs::path folder = fs::temp_directory_path() / ("wp-aid-cjk-" + std::to_string(::getpid()));
+    fs::create_directories(folder);
+    const std::string pdf = (folder / "cjk.pdf").string();
+    std::ostringstream out, err;
+    const int code = wp::cli::run({"aid", source_dir + "/tests/golden/aid/cjk_fallback.wph", "-o", pdf}, out, err);
+    INFO(err.str());
+    REQUIRE(code == 0);
+    std::string text;
+    CHECK(shell("qpdf --check '" + pdf + "'", text) == 0);
+    REQUIRE(shell("pdffonts '" + pdf + "'", text) == 0);
+    CHECK(has(text, "DejaVuSansCondensed,Book"));
+    CHECK(has(text, "IPAGothic"));
+    CHECK(has(text, "NanumGothic"));
+    REQUIRE(shell("pdftotext '" + pdf + "' -", text) == 0);
+    for (const char* s : {"東", "漢字", "かな", "说", "한국어"}) CHECK(has(text, s));
+    fs::remove_all(folder);
+
+    // Without a fallback font the same characters are errors, each named once.
+    wp::dsl::source_manager sources;
+    wp::dsl::diagnostic_sink sink;
+    const auto rs = wp::compiler::compile_ruleset(source_dir + "/tests/golden/aid/cjk_fallback.wph", {}, sources, sink);
+    REQUIRE(rs);
+    wp::docgen::aid_options options;
+    options.fallback_fonts = {};
+    try {
+        wp::docgen::make_aid(*rs, options, wp::docgen::aid_product::text_dump);
+        FAIL("no error without a fallback font");
+    } catch (const wp::docgen::missing_glyphs_error& e) {
+        std::vector<char32_t> seen;
+        for (const auto& m : e.missing) seen.push_back(m.code_point);
+        CHECK(std::count(seen.begin(), seen.end(), U'東') == 1);
+        CHECK(std::count(seen.begin(), seen.end(), U'漢') == 1);
+    }
+    // A fallback file that is not there is skipped, not an error of its own.
+    options.fallback_fonts = {(folder / "no-such-font.ttf").string()};
+    for (const std::string& f : wp::docgen::aid_options{}.fallback_fonts) options.fallback_fonts.push_back(f);
+    CHECK(wp::docgen::make_aid(*rs, options, wp::docgen::aid_product::text_dump).pages >= 1);
+    // A font of more than 32767 glyphs (Droid Sans Fallback) is not used: libharu embeds its
+    // composite glyphs blank.
+    const std::string droid = "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf";
+    if (fs::exists(droid)) {
+        options.fallback_fonts = {droid};
+        CHECK_THROWS_AS(wp::docgen::make_aid(*rs, options, wp::docgen::aid_product::text_dump), wp::docgen::missing_glyphs_error);
+    }
 }
 
 // Every character 0.1 pt wide: sums of such widths are where floating point rounds.
