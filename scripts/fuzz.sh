@@ -74,7 +74,7 @@ for h in "${harnesses[@]}"; do
   if build-fuzz/fuzz/fuzz_"$h" -max_total_time="$seconds" -timeout=25 -rss_limit_mb=2560 \
     -print_final_stats=1 -dict=build-fuzz/seeds/"$h".dict -artifact_prefix="$artifacts/" \
     "$corpus" build-fuzz/seeds/"$h" "$regressions" >"$log" 2>&1; then
-    grep -E '^(#[0-9]+ +DONE|stat::number_of_executed_units|stat::peak_rss_mb)' "$log" | sed "s/^/fuzz: $h: /" || true
+    grep -E '^(#[0-9]+[[:space:]]+DONE|stat::number_of_executed_units|stat::peak_rss_mb)' "$log" | sed "s/^/fuzz: $h: /" || true
   else
     failed+=("$h")
     echo "fuzz: $h FAILED; the end of its log:" >&2
