@@ -656,6 +656,19 @@ std::optional<ruleset> from_json_text(std::string_view text, read_error& error) 
         error = {dsl::diag_kind::ir_invalid, "not valid JSON: " + valid_utf8(what), std::nullopt};
         if (e.byte > 0) error.offset = std::min<std::size_t>(e.byte - 1, text.size());
         return std::nullopt;
+    } catch (const json::exception& e) {
+        // A number too large for a double: "[json.exception.out_of_range.406] number overflow
+        // parsing '1e9999'". It carries no position; the number's first occurrence stands for it.
+        std::string what = e.what();
+        if (const auto bracket = what.find("] "); what.rfind("[json.exception", 0) == 0 && bracket != std::string::npos)
+            what = what.substr(bracket + 2);
+        error = {dsl::diag_kind::ir_invalid, "not valid JSON: " + valid_utf8(what), std::nullopt};
+        const auto open = what.find(" '");
+        if (open != std::string::npos && what.size() > open + 3 && what.back() == '\'') {
+            const std::string number = what.substr(open + 2, what.size() - open - 3);
+            if (const auto at = text.find(number); at != std::string_view::npos) error.offset = at;
+        }
+        return std::nullopt;
     }
     return from_json(j, error);
 }
