@@ -28,9 +28,9 @@ inline void require(bool ok, const std::string& why) {
 // each one's span lies inside its file and that none is an internal error.
 inline void check_diagnostics(const dsl::source_manager& sources, const dsl::diagnostic_sink& sink) {
     for (const dsl::diagnostic& d : sink.all()) {
-        require(d.message.find("internal error") == std::string::npos &&
-                    d.message.find("internal parser error") == std::string::npos,
-                "an internal error reported as a diagnostic: " + d.message);
+        // ("internal parser error: …", "internal error: the compiler built …"; only at the start,
+        // since a message may quote the input, and libFuzzer puts the harness's strings in it)
+        require(d.message.rfind("internal ", 0) != 0, "an internal error reported as a diagnostic: " + d.message);
         auto in_file = [&](const dsl::span& s) {
             require(s.file < sources.size(), "a diagnostic names file " + std::to_string(s.file) + ": " + d.message);
             const std::size_t size = sources.get(s.file).text.size();
