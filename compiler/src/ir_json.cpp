@@ -565,6 +565,39 @@ template <class T> void get(const json& j, T& x, const std::string& path) {
     }
 }
 
+// nlohmann's parse errors quote the bytes last read, which may be anything the file holds; a
+// diagnostic's message must be UTF-8 (the JSON renderer refuses anything else), so every byte
+// that does not begin a well-formed sequence is written as `\xNN`.
+std::string valid_utf8(const std::string& text) {
+    std::string out;
+    for (std::size_t i = 0; i < text.size();) {
+        const auto b = static_cast<unsigned char>(text[i]);
+        std::size_t len = b < 0x80 ? 1 : b >= 0xC2 && b <= 0xDF ? 2 : b >= 0xE0 && b <= 0xEF ? 3 : b >= 0xF0 && b <= 0xF4 ? 4 : 0;
+        bool ok = len > 0 && i + len <= text.size();
+        for (std::size_t k = 1; ok && k < len; ++k) {
+            const auto c = static_cast<unsigned char>(text[i + k]);
+            unsigned char lo = 0x80;
+            unsigned char hi = 0xBF;
+            if (k == 1 && b == 0xE0) lo = 0xA0;
+            if (k == 1 && b == 0xED) hi = 0x9F;
+            if (k == 1 && b == 0xF0) lo = 0x90;
+            if (k == 1 && b == 0xF4) hi = 0x8F;
+            ok = c >= lo && c <= hi;
+        }
+        if (ok) {
+            out.append(text, i, len);
+            i += len;
+        } else {
+            static const char digits[] = "0123456789ABCDEF";
+            out += "\\x";
+            out += digits[b >> 4];
+            out += digits[b & 15];
+            ++i;
+        }
+    }
+    return out;
+}
+
 }  // namespace
 
 json to_json(const ruleset& rs) {
@@ -620,8 +653,21 @@ std::optional<ruleset> from_json_text(std::string_view text, read_error& error) 
         if (const auto column = what.find("column "); column != std::string::npos) {
             if (const auto colon = what.find(": ", column); colon != std::string::npos) what = what.substr(colon + 2);
         }
-        error = {dsl::diag_kind::ir_invalid, "not valid JSON: " + what, std::nullopt};
+        error = {dsl::diag_kind::ir_invalid, "not valid JSON: " + valid_utf8(what), std::nullopt};
         if (e.byte > 0) error.offset = std::min<std::size_t>(e.byte - 1, text.size());
+        return std::nullopt;
+    } catch (const json::exception& e) {
+        // A number too large for a double: "[json.exception.out_of_range.406] number overflow
+        // parsing '1e9999'". It carries no position; the number's first occurrence stands for it.
+        std::string what = e.what();
+        if (const auto bracket = what.find("] "); what.rfind("[json.exception", 0) == 0 && bracket != std::string::npos)
+            what = what.substr(bracket + 2);
+        error = {dsl::diag_kind::ir_invalid, "not valid JSON: " + valid_utf8(what), std::nullopt};
+        const auto open = what.find(" '");
+        if (open != std::string::npos && what.size() > open + 3 && what.back() == '\'') {
+            const std::string number = what.substr(open + 2, what.size() - open - 3);
+            if (const auto at = text.find(number); at != std::string_view::npos) error.offset = at;
+        }
         return std::nullopt;
     }
     return from_json(j, error);

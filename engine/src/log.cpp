@@ -7,13 +7,42 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <limits>
 #include <sstream>
+#include <stdexcept>
+#include <type_traits>
 
 namespace wp::engine {
 
 namespace {
 
 using ojson = nlohmann::ordered_json;
+
+// A number field that is not an integer of the field's range.
+struct bad_integer : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// An integer field read as T. nlohmann's get<T> converts a float outside T's range with
+// undefined behaviour and wraps an integer outside it (outcome 4294967296 read as 0), so
+// anything but an integer within T's range is refused.
+template <typename T>
+T integer_field(const ojson& j, const char* key) {
+    const ojson& v = j.at(key);
+    constexpr auto lo = std::numeric_limits<T>::min();
+    constexpr auto hi = std::numeric_limits<T>::max();
+    if (v.is_number_unsigned()) {
+        const auto u = v.get<std::uint64_t>();
+        if (u <= static_cast<std::uint64_t>(hi)) return static_cast<T>(u);
+    } else if (v.is_number_integer()) {  // negative
+        if constexpr (std::is_signed_v<T>) {
+            const auto i = v.get<std::int64_t>();
+            if (i >= static_cast<std::int64_t>(lo)) return static_cast<T>(i);
+        }
+    }
+    throw bad_integer("\"" + std::string(key) + "\" is " + v.dump() + ", not an integer from " + std::to_string(lo) +
+                      " to " + std::to_string(hi));
+}
 
 constexpr std::uint64_t agent_seed_mix = 0xA5A5A5A5DEADBEEFull;  // as play_game
 
@@ -191,7 +220,7 @@ std::optional<log_header> read_log_header(const std::string& text, log_error& er
             error = {1, std::string("not a game log: the header's schema is not \"") + log_schema + "\"", "log-schema"};
             return std::nullopt;
         }
-        if (!j.contains("version") || !j["version"].is_number_integer() || j["version"].get<int>() != log_version) {
+        if (!j.contains("version") || !j["version"].is_number_integer() || j["version"] != log_version) {
             error = {1, "log version " + (j.contains("version") ? j["version"].dump() : std::string("(none)")) +
                             " is not supported; this westphalia reads version " + std::to_string(log_version),
                      "log-version"};
@@ -203,8 +232,8 @@ std::optional<log_header> read_log_header(const std::string& text, log_error& er
         h.ruleset_path = r.at("path").get<std::string>();
         h.fingerprint = r.at("fingerprint").get<std::string>();
         h.upto = r.at("upto").get<std::string>();
-        h.players = j.at("players").get<int>();
-        h.seed = j.at("seed").get<std::uint64_t>();
+        h.players = integer_field<int>(j, "players");
+        h.seed = integer_field<std::uint64_t>(j, "seed");
         for (const auto& [k, v] : j.at("options").items()) h.options[k] = v.get<std::string>();
         h.agents = j.at("agents").get<std::vector<std::string>>();
         if (header_line(h) != line + '\n') {
@@ -213,6 +242,9 @@ std::optional<log_header> read_log_header(const std::string& text, log_error& er
         }
         return h;
     } catch (const nlohmann::json::exception& e) {
+        error = {1, std::string("the header lacks a field or has one of the wrong type: ") + e.what(), "log-schema"};
+        return std::nullopt;
+    } catch (const bad_integer& e) {
         error = {1, std::string("the header lacks a field or has one of the wrong type: ") + e.what(), "log-schema"};
         return std::nullopt;
     }
@@ -277,7 +309,7 @@ replay_result replay_log(const std::string& text, const ir::ruleset& rs, const l
             if (footer) return fail(line, "a line after the footer", "log-schema");
             if (!j.is_object()) return fail(line, "not a JSON object", "log-schema");
             if (j.contains("step")) {
-                const std::int64_t logged_step = j.at("step").get<std::int64_t>();
+                const std::int64_t logged_step = integer_field<std::int64_t>(j, "step");
                 if (logged_step != static_cast<std::int64_t>(step + 1))
                     return fail(line, "step " + std::to_string(logged_step) + " where step " + std::to_string(step + 1) +
                                           " was expected", "log-mismatch");
@@ -290,8 +322,8 @@ replay_result replay_log(const std::string& text, const ir::ruleset& rs, const l
                         return fail(line, "step " + std::to_string(k) + " is a chance outcome but P" +
                                               std::to_string(s.current_player() + 1) + " decides here", "log-mismatch");
                     const std::vector<chance_outcome> outcomes = s.chance_outcomes();
-                    const int logged = j.at("outcome").get<int>();
-                    const std::int64_t value = j.at("value").get<std::int64_t>();
+                    const int logged = integer_field<int>(j, "outcome");
+                    const std::int64_t value = integer_field<std::int64_t>(j, "value");
                     if (logged < 0 || static_cast<std::size_t>(logged) >= outcomes.size())
                         return fail(line, "step " + std::to_string(k) + ": outcome " + std::to_string(logged) +
                                               " is not one of the " + std::to_string(outcomes.size()) + " outcomes",
@@ -315,13 +347,13 @@ replay_result replay_log(const std::string& text, const ir::ruleset& rs, const l
                     if (s.is_chance_node())
                         return fail(line, "step " + std::to_string(k) + " is a decision but the engine is at a chance node",
                                     "log-mismatch");
-                    const int player = j.at("player").get<int>();
+                    const int player = integer_field<int>(j, "player");
                     if (player != s.current_player() + 1)
                         return fail(line, "step " + std::to_string(k) + " is a decision by P" + std::to_string(player) +
                                               " but P" + std::to_string(s.current_player() + 1) + " decides here",
                                     "log-mismatch");
                     const std::vector<action_info> legal = s.legal_actions();
-                    const int a = j.at("action").get<int>();
+                    const int a = integer_field<int>(j, "action");
                     const std::string t = j.at("text").get<std::string>();
                     if (a < 0 || static_cast<std::size_t>(a) >= legal.size())
                         return fail(line, "step " + std::to_string(k) + ": action " + std::to_string(a) + " `" + t +
@@ -369,6 +401,8 @@ replay_result replay_log(const std::string& text, const ir::ruleset& rs, const l
                 return fail(line, "neither a step nor the footer", "log-schema");
             }
         } catch (const nlohmann::json::exception& e) {
+            return fail(line, std::string("a field is missing or of the wrong type: ") + e.what(), "log-schema");
+        } catch (const bad_integer& e) {
             return fail(line, std::string("a field is missing or of the wrong type: ") + e.what(), "log-schema");
         }
     }
