@@ -74,7 +74,10 @@ for h in "${harnesses[@]}"; do
   # skips the harness's clean-up, so the folder lives in build-fuzz/ and is emptied here.
   rm -rf build-fuzz/tmp && mkdir -p build-fuzz/tmp
   # -timeout: one input taking longer is a hang. -rss_limit_mb: memory past this is a finding.
+  # WP_FUZZ_SEED fixes libFuzzer's random seed (CI sets it, so a run explores the same inputs
+  # first each time); unset, each run is seeded afresh and may find what others did not.
   if TMPDIR=$PWD/build-fuzz/tmp build-fuzz/fuzz/fuzz_"$h" -max_total_time="$seconds" -timeout=25 -rss_limit_mb=2560 \
+    -seed="${WP_FUZZ_SEED:-0}" \
     -print_final_stats=1 -dict=build-fuzz/seeds/"$h".dict -artifact_prefix="$artifacts/" \
     "$corpus" build-fuzz/seeds/"$h" "$regressions" >"$log" 2>&1; then
     grep -E '^(#[0-9]+[[:space:]]+DONE|stat::number_of_executed_units|stat::peak_rss_mb)' "$log" | sed "s/^/fuzz: $h: /" || true
