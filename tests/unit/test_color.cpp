@@ -26,7 +26,7 @@ const std::string typo = std::string(WP_SOURCE_DIR) + "/tests/golden/diagnostics
 
 }  // namespace
 
-TEST_CASE("--color=auto colours a terminal only, and NO_COLOR (any non-empty value) turns it off", "[cli][color]") {
+TEST_CASE("colour: auto colours a terminal only, and NO_COLOR (any non-empty value) turns it off", "[cli][color]") {
     CHECK(cli::use_color("auto", true, nullptr, "xterm-256color"));
     CHECK_FALSE(cli::use_color("auto", false, nullptr, "xterm-256color"));
     CHECK_FALSE(cli::use_color("auto", true, "1", "xterm"));
@@ -37,7 +37,7 @@ TEST_CASE("--color=auto colours a terminal only, and NO_COLOR (any non-empty val
     CHECK_FALSE(cli::use_color("never", true, nullptr, "xterm"));
 }
 
-TEST_CASE("--color=always colours the diagnostics as compilers do, before or after the command", "[cli][color]") {
+TEST_CASE("colour: always colours the diagnostics as compilers do, before or after the command", "[cli][color]") {
     for (const auto& args : {std::vector<std::string>{"--color=always", "compile", typo},
                              std::vector<std::string>{"compile", typo, "--color=always"},
                              std::vector<std::string>{"compile", typo, "--color", "always"}}) {
@@ -59,7 +59,7 @@ TEST_CASE("auto and never: no colour into a stream that is not a terminal", "[cl
     }
 }
 
-TEST_CASE("--color=always colours the check report's severity words; json and sarif never", "[cli][color]") {
+TEST_CASE("colour: always colours the check report's severity words, never in json", "[cli][color]") {
     const std::string rules = std::string(WP_SOURCE_DIR) + "/tests/checker/dead-rule/second_siege_never_offered.wph";
     const outcome r = run({"check", rules, "--color=always"});
     CHECK(r.out.find("\033[1;35mwarning:\033[0m rule `one_siege_per_turn`") != std::string::npos);
@@ -68,7 +68,7 @@ TEST_CASE("--color=always colours the check report's severity words; json and sa
     CHECK(j.out.find('\033') == std::string::npos);
 }
 
-TEST_CASE("--color takes auto, always or never", "[cli][color]") {
+TEST_CASE("colour: --color takes auto, always or never", "[cli][color]") {
     const outcome r = run({"compile", typo, "--color=sometimes"});
     CHECK(r.code == cli::exit_bad_input);
     CHECK(r.err.find("--color: sometimes not in {auto,always,never}") != std::string::npos);
