@@ -3,8 +3,12 @@
 #include "number_options.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <iostream>
 #include <limits>
+#include <string_view>
+
+#include <unistd.h>
 
 namespace wp::cli {
 
@@ -12,7 +16,11 @@ void diagnostic_options::add_to(CLI::App& command) {
     command.add_option("--format", format, "How to print diagnostics: human, gnu or json")
         ->check(CLI::IsMember({"human", "gnu", "json"}))
         ->capture_default_str();
-    command.add_option("--max-errors", max_errors, "Stop listing errors after this many (0: no limit)")
+    add_max_errors(command, *this);
+}
+
+void add_max_errors(CLI::App& command, diagnostic_options& options) {
+    command.add_option("--max-errors", options.max_errors, "Stop listing errors after this many (0: no limit)")
         ->check(whole_number(0, std::numeric_limits<std::size_t>::max()))
         ->capture_default_str();
 }
@@ -27,7 +35,23 @@ void report(context& ctx, const dsl::source_manager& sources, const dsl::diagnos
             const diagnostic_options& options) {
     const auto fmt = options.parsed();
     if (fmt != dsl::diag_format::json && sink.all().empty()) return;
-    dsl::render(fmt == dsl::diag_format::json ? ctx.out : ctx.err, sources, sink.all(), fmt, options.max_errors);
+    if (fmt == dsl::diag_format::json) dsl::render(ctx.out, sources, sink.all(), fmt, options.max_errors);
+    else dsl::render(ctx.err, sources, sink.all(), fmt, options.max_errors, ctx.colored(ctx.err));
+}
+
+bool use_color(const std::string& mode, bool terminal, const char* no_color, const char* term) {
+    if (mode == "always") return true;
+    if (mode == "never") return false;
+    if (no_color && *no_color) return false;
+    if (term && std::string_view(term) == "dumb") return false;
+    return terminal;
+}
+
+bool context::colored(const std::ostream& stream) const {
+    // only the process's own standard streams can be a terminal; a test's string stream is not
+    const bool terminal = (&stream == &std::cerr && isatty(STDERR_FILENO) == 1) ||
+                          (&stream == &std::cout && isatty(STDOUT_FILENO) == 1);
+    return use_color(color, terminal, std::getenv("NO_COLOR"), std::getenv("TERM"));
 }
 
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -40,6 +64,13 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
                  "westphalia"};
     app.require_subcommand(1);
     app.set_version_flag("--version", "westphalia 0.1.0");
+    // One option for every command, before or after the command's name: each command lets what
+    // it does not know fall through to here.
+    app.add_option("--color", ctx.color,
+                   "Colour diagnostics and reports: auto (on a terminal, unless NO_COLOR is set), always or never")
+        ->check(CLI::IsMember({"auto", "always", "never"}))
+        ->capture_default_str();
+    app.fallthrough();
     add_parse_command(app, ctx);
     add_compile_command(app, ctx);
     add_info_command(app, ctx);
@@ -76,7 +107,8 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     } catch (const CLI::CallForVersion& e) {
         return app.exit(e, out, err);
     } catch (const CLI::ParseError& e) {
-        err << "westphalia: error: " << e.what() << "\n";
+        err << "westphalia: " << (ctx.colored(err) ? std::string(dsl::ansi::error) + "error:" + dsl::ansi::reset : "error:")
+            << ' ' << e.what() << "\n";
         err << "Run `westphalia --help` or `westphalia <command> --help` for usage.\n";
         return exit_bad_input;
     }

@@ -24,7 +24,15 @@ struct context {
     std::ostream& err;
     int exit_code = exit_clean;
     std::istream* in = nullptr;  // what a human player types (std::cin when null)
+    std::string color = "auto";  // --color: auto, always or never
+    // Whether text written to `stream` is coloured (see use_color).
+    bool colored(const std::ostream& stream) const;
 };
+
+// --color: `always` and `never` are what they say; `auto` colours only a terminal (`terminal`: the
+// stream is the process's standard output or error and isatty), and not when NO_COLOR is set to
+// a non-empty value or TERM is `dumb`.
+bool use_color(const std::string& mode, bool terminal, const char* no_color, const char* term);
 
 // Options every command that reports diagnostics takes.
 struct diagnostic_options {
@@ -33,6 +41,9 @@ struct diagnostic_options {
     void add_to(CLI::App& command);
     dsl::diag_format parsed() const;
 };
+
+// Only `--max-errors`, for a command whose `--format` is its own (check, diff).
+void add_max_errors(CLI::App& command, diagnostic_options& options);
 
 // Renders the sink's diagnostics to ctx.err (json goes to ctx.out, the requested output).
 void report(context& ctx, const dsl::source_manager& sources, const dsl::diagnostic_sink& sink,

@@ -1,6 +1,7 @@
 // `westphalia check <ruleset>`: the Z3 checker (contradictions, gaps, dead rules and cells,
 // bounds, reachability, stuck states, examples) with human, JSON or SARIF reports.
 #include "cli.hpp"
+#include "compile_failure.hpp"
 #include "number_options.hpp"
 #include "output_file.hpp"
 #include "ruleset_input.hpp"
@@ -145,10 +146,11 @@ void add_check_command(CLI::App& app, context& ctx) {
     command->add_option("--upto", s->input.upto, "Check the layers only up to and including this one (e.g. base)");
     command->add_flag("--all-options", s->all_options,
                       "Check every combination of option values (or, past 32 combinations, each value alone)");
-    command->add_option("--format", s->format, "Report as human text, json or sarif (SARIF 2.1.0)")
+    command->add_option("--format", s->format, "Report as human text, json or sarif (SARIF 2.1.0); a ruleset that does not compile gets its diagnostics in the same form")
         ->check(CLI::IsMember({"human", "json", "sarif"}))
         ->capture_default_str();
     command->add_option("-o,--output", s->output, "Write the report to this file (`-`: standard output)");
+    add_max_errors(*command, s->input.diagnostics);
     command->add_option("--timeout", s->timeout, "Seconds allowed for each solver query, a backstop to --rlimit (a query that "
                                                  "runs out is an `unknown` finding, never a pass)")
         ->check(finite_number())
@@ -210,8 +212,10 @@ void add_check_command(CLI::App& app, context& ctx) {
             dsl::source_manager sources;
             dsl::diagnostic_sink sink;
             const auto rs = in.load(ctx, sources, sink);
-            if (!sink.all().empty()) dsl::render(ctx.err, sources, sink.all(), dsl::diag_format::human, 50);
-            if (!rs) return;
+            const std::size_t max_errors = s->input.diagnostics.max_errors;
+            if (!rs) return report_not_compiled(ctx, {s->format, s->output, max_errors, "westphalia-check"}, {s->input.path}, sources, sink);
+            if (!sink.all().empty())
+                dsl::render(ctx.err, sources, sink.all(), dsl::diag_format::human, max_errors, ctx.colored(ctx.err));
             if (i == 0 && !expanded) {
                 // refused before the (long) check, not after it
                 inputs = input_files({s->input.path}, sources);
@@ -271,7 +275,7 @@ void add_check_command(CLI::App& app, context& ctx) {
             std::ostringstream one;
             if (s->format == "human") {
                 if (runs.size() > 1) one << "== options: " << h.options << '\n';
-                verify::render_human(one, *rs, result, src, h, s->stats);
+                verify::render_human(one, *rs, result, src, h, s->stats, s->output.empty() && ctx.colored(ctx.out));
                 report << one.str();
             } else if (s->format == "json") {
                 verify::render_json(one, *rs, result, src, h);

@@ -2,6 +2,7 @@
 // change to the rules changes — every subject whose outcome differs, with a witness; the
 // checker's findings that appear and disappear; with --sim N, the change in random play.
 #include "cli.hpp"
+#include "compile_failure.hpp"
 #include "number_options.hpp"
 #include "output_file.hpp"
 #include "ruleset_input.hpp"
@@ -184,6 +185,7 @@ void add_diff_command(CLI::App& app, context& ctx) {
         std::uint64_t seed = 1;
         double timeout = 10;
         bool no_check = false;
+        diagnostic_options diagnostics;  // --max-errors (--format is the report's)
     };
     auto s = std::make_shared<settings>();
     CLI::App* command = app.add_subcommand(
@@ -194,10 +196,11 @@ void add_diff_command(CLI::App& app, context& ctx) {
     command->add_option("--from", s->from_layer, "The old stack: the layers up to and including this one");
     command->add_option("--to", s->to_layer, "The new stack: the layers up to and including this one (default: all)");
     command->add_option("--option", s->options, "Choose an option's value on both sides: --option name=value (repeatable)");
-    command->add_option("--format", s->format, "Report as human text or json")
+    command->add_option("--format", s->format, "Report as human text or json; a ruleset that does not compile gets its diagnostics in the same form")
         ->check(CLI::IsMember({"human", "json"}))
         ->capture_default_str();
     command->add_option("-o,--output", s->output, "Write the report to this file (`-`: standard output)");
+    add_max_errors(*command, s->diagnostics);
     command->add_option("--sim", s->sim, "Also play this many random games on each side with the same seeds (at most 10000000)")
         ->check(whole_number(0, max_games, "the most games one run plays"));
     command->add_option("--players", s->players, "Players in the simulated games (default: the ruleset's minimum, at least 2)");
@@ -236,11 +239,13 @@ void add_diff_command(CLI::App& app, context& ctx) {
             }
             std::optional<ir::ruleset> rs;
             if (!sink.has_errors()) rs = compiler::compile_ruleset(path, o, sources, sink);
-            if (!sink.all().empty()) dsl::render(ctx.err, sources, sink.all(), dsl::diag_format::human, 50);
             if (!rs || sink.has_errors()) {
+                report_not_compiled(ctx, {s->format, s->output, s->diagnostics.max_errors, "westphalia-diff"}, {path}, sources, sink);
                 rs.reset();
-                ctx.exit_code = exit_bad_input;
+                return rs;
             }
+            if (!sink.all().empty())
+                dsl::render(ctx.err, sources, sink.all(), dsl::diag_format::human, s->diagnostics.max_errors, ctx.colored(ctx.err));
             return rs;
         };
         for (const std::string& p : {s->from_path, s->to_path})

@@ -5,6 +5,10 @@
 
 #include "westphalia/ir/print.hpp"
 
+#include <nlohmann/json.hpp>
+
+#include <sstream>
+
 namespace wp::cli {
 
 namespace {
@@ -88,18 +92,74 @@ void print_info(std::ostream& out, const ir::ruleset& rs) {
     out << '\n';
 }
 
+// The same as one JSON object (`--format=json`).
+nlohmann::ordered_json info_json(const ir::ruleset& rs) {
+    using nlohmann::ordered_json;
+    auto anchors = [](const ir::provenance& p) {
+        const std::string a = anchors_text(p);
+        return a.empty() ? a : a.substr(1);
+    };
+    ordered_json j{{"ruleset", rs.name}, {"title", rs.title}, {"source", rs.source}, {"sha256", rs.sha256},
+                   {"players", {{"min", rs.min_players}, {"max", rs.max_players}}}, {"upto", rs.upto}};
+    j["layers"] = ordered_json::array();
+    for (const ir::layer& l : rs.layers) {
+        ordered_json files = ordered_json::array();
+        for (ir::id f : l.files) files.push_back(rs.files.at(f));
+        j["layers"].push_back({{"name", l.name}, {"kind", ir::name_of(l.kind)}, {"files", files}});
+    }
+    j["options"] = ordered_json::array();
+    for (const ir::option& o : rs.options) {
+        ordered_json x{{"name", o.name}, {"values", ordered_json::array()}};
+        for (std::int64_t v : o.values) x["values"].push_back(ir::constant_text(rs, o.type, v));
+        if (!o.values.empty()) {
+            x["default"] = ir::constant_text(rs, o.type, o.values.at(o.default_index));
+            x["chosen"] = ir::constant_text(rs, o.type, o.values.at(o.selected_index));
+        }
+        x["anchors"] = anchors(o.prov);
+        j["options"].push_back(x);
+    }
+    j["missing"] = ordered_json::array();
+    for (const ir::missing& m : rs.missing_data)
+        j["missing"].push_back({{"name", m.name}, {"what", m.what}, {"anchors", anchors(m.prov)}});
+    j["standins"] = ordered_json::array();
+    for (const ir::standin& x : rs.standins)
+        j["standins"].push_back({{"element", standin_text(rs, x)}, {"why", x.why}, {"anchors", anchors(x.prov)}});
+    std::size_t encoded = 0, flavour = 0, missing = 0, pending = 0;
+    for (const ir::section& x : rs.sections) {
+        encoded += x.status == ir::section_status::encoded;
+        flavour += x.status == ir::section_status::flavour;
+        missing += x.status == ir::section_status::missing_data;
+        pending += x.status == ir::section_status::pending;
+    }
+    j["outline"] = {{"sections", rs.sections.size()}, {"encoded", encoded}, {"flavour", flavour},
+                    {"missing_data", missing}, {"pending", pending}};
+    return j;
+}
+
 }  // namespace
 
 void add_info_command(CLI::App& app, context& ctx) {
     auto input = std::make_shared<ruleset_input>();
     CLI::App* command = app.add_subcommand("info", "Describe a ruleset: source, layers, options, players, missing data");
     input->add_to(*command);
+    command->get_option("--format")->description("How to print the description and any diagnostics: human, gnu or json");
     command->callback([input, &ctx] {
         dsl::source_manager sources;
         dsl::diagnostic_sink sink;
         const auto rs = input->load(ctx, sources, sink);
-        report(ctx, sources, sink, input->diagnostics);
-        if (rs) print_info(ctx.out, *rs);
+        const bool json = input->diagnostics.format == "json";
+        // In JSON the description is the one document on stdout: the diagnostics alone when the
+        // ruleset does not compile, else its warnings inside the description.
+        if (!rs || !json) report(ctx, sources, sink, input->diagnostics);
+        if (!rs) return;
+        if (!json) return print_info(ctx.out, *rs);
+        nlohmann::ordered_json j = info_json(*rs);
+        if (!sink.all().empty()) {
+            std::ostringstream diagnostics;
+            dsl::render(diagnostics, sources, sink.all(), dsl::diag_format::json, input->diagnostics.max_errors);
+            j["diagnostics"] = nlohmann::ordered_json::parse(diagnostics.str()).at("diagnostics");
+        }
+        ctx.out << j.dump(2) << '\n';
     });
 }
 

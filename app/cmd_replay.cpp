@@ -9,6 +9,7 @@
 #include "westphalia/compiler/compile.hpp"
 #include "westphalia/engine/log.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <functional>
 #include <memory>
@@ -26,21 +27,60 @@ struct replay_args {
     diagnostic_options diagnostics;
 };
 
-// The log's `upto` when the ruleset has no such layer: an error in the log's header (line 1),
-// not a `--upto` the user never gave. Empty when the layer exists or the ruleset does not
-// compile on its own (loading it then reports why).
-std::string unknown_upto(const std::string& path, const std::string& upto) {
-    if (upto.empty() || std::filesystem::path(path).extension() == ".json") return {};
+// An option's value as `--option` spells it (the compiler's reading of --option).
+std::string option_value_text(const ir::ruleset& rs, const ir::option& o, std::int64_t v) {
+    switch (o.kind) {
+        case ir::option_kind::boolean: return v ? "true" : "false";
+        case ir::option_kind::integer: return std::to_string(v);
+        case ir::option_kind::named:
+            if (o.enum_id < rs.enums.size() && v >= 0 && static_cast<std::size_t>(v) < rs.enums[o.enum_id].members.size())
+                return rs.enums[o.enum_id].members[static_cast<std::size_t>(v)].name;
+            return "?";
+    }
+    return "?";
+}
+
+// What in the log's header (line 1) the ruleset does not have: an `upto` naming no layer, an
+// option it does not declare, or a value that option does not take. An error in the log, not a
+// `--upto` or `--option` the user never gave. Empty when the header fits the ruleset, or when the
+// ruleset does not compile on its own (loading it then reports why).
+std::string header_mismatch(const std::string& path, const engine::log_header& header) {
+    if ((header.upto.empty() && header.options.empty()) || std::filesystem::path(path).extension() == ".json") return {};
     dsl::source_manager sources;
     dsl::diagnostic_sink sink;
     const auto rs = compiler::compile_ruleset(path, {}, sources, sink);
     if (!rs || sink.has_errors()) return {};
-    std::string names;
-    for (const ir::layer& l : rs->layers) {
-        if (l.name == upto) return {};
-        names += (names.empty() ? "" : ", ") + l.name;
+    if (!header.upto.empty()) {
+        std::string names;
+        bool found = false;
+        for (const ir::layer& l : rs->layers) {
+            found = found || l.name == header.upto;
+            names += (names.empty() ? "" : ", ") + l.name;
+        }
+        if (!found)
+            return "the header's \"upto\" names the layer `" + header.upto + "`, which `" + path +
+                   "` does not declare; its layers are: " + names;
     }
-    return "the header's \"upto\" names the layer `" + upto + "`, which `" + path + "` does not declare; its layers are: " + names;
+    for (const auto& [name, value] : header.options) {
+        const auto o = std::find_if(rs->options.begin(), rs->options.end(), [&](const ir::option& x) { return x.name == name; });
+        if (o == rs->options.end()) {
+            std::string names;
+            for (const ir::option& x : rs->options) names += (names.empty() ? "" : ", ") + x.name;
+            return "the header's \"options\" names the option `" + name + "`, which `" + path + "` does not declare; " +
+                   (names.empty() ? "it declares no option" : "its options are: " + names);
+        }
+        std::string values;
+        bool found = false;
+        for (const std::int64_t v : o->values) {
+            const std::string text = option_value_text(*rs, *o, v);
+            found = found || text == value;
+            values += (values.empty() ? "" : ", ") + text;
+        }
+        if (!found)
+            return "the header's \"options\" gives option `" + name + "` the value `" + value +
+                   "`, which is not one of its values in `" + path + "`: " + values;
+    }
+    return {};
 }
 
 }  // namespace
@@ -76,7 +116,7 @@ void add_replay_command(CLI::App& app, context& ctx) {
         for (const auto& [k, v] : header->options) input.options.push_back(k + "=" + v);
         input.upto = header->upto;
         input.diagnostics = args->diagnostics;
-        if (const std::string why = unknown_upto(input.path, input.upto); !why.empty()) return fail({1, why, "log-ruleset"});
+        if (const std::string why = header_mismatch(input.path, *header); !why.empty()) return fail({1, why, "log-ruleset"});
         dsl::source_manager sources;
         dsl::diagnostic_sink sink;
         const auto rs = input.load(ctx, sources, sink);

@@ -1,4 +1,4 @@
-// `westphalia sim <ruleset> -n N --players P --seed S -j J [--json] [--agent random|first]
+// `westphalia sim <ruleset> -n N --players P --seed S -j J [--format=json] [--agent random|first]
 // [--no-check-invariants] [--compiled]`: plays N seeded games on J threads and summarises them (lengths,
 // wins, end reasons, rule coverage, engine errors, invariant violations). The output does not
 // depend on J.
@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <iostream>
 #include <limits>
+#include <sstream>
 #include <thread>
 #include <unistd.h>
 
@@ -154,7 +155,8 @@ void add_sim_command(CLI::App& app, context& ctx) {
     command->add_option("--agent", args->agent, "Agent for every seat: random or first")
         ->check(CLI::IsMember({"random", "first"}))
         ->default_val("random");
-    command->add_flag("--json", args->json, "Print the report as one JSON object");
+    command->get_option("--format")->description("How to print the report and any diagnostics: human, gnu or json (the report as one JSON object)");
+    command->add_flag("--json", args->json, "The same as --format=json (kept for scripts written before --format)");
     command->add_flag("--no-check-invariants", args->no_check_invariants,
                       "Do not check the invariants after every decision");
     command->add_flag("--compiled", args->compiled,
@@ -173,8 +175,12 @@ void add_sim_command(CLI::App& app, context& ctx) {
     command->callback([args, &ctx] {
         dsl::source_manager sources;
         dsl::diagnostic_sink sink;
+        if (args->json) args->input.diagnostics.format = "json";
+        const bool json = args->input.diagnostics.format == "json";
         const auto rs = args->input.load(ctx, sources, sink);
-        report(ctx, sources, sink, args->input.diagnostics);
+        // In JSON the report is the one document on stdout: diagnostics alone when the ruleset does
+        // not compile, else its warnings inside the report.
+        if (!rs || !json) report(ctx, sources, sink, args->input.diagnostics);
         if (!rs) return;
         if (!check_player_count(ctx, *rs, args->players)) return;
         engine::sim_options options;
@@ -221,10 +227,17 @@ void add_sim_command(CLI::App& app, context& ctx) {
             return;
         }
         if (show_progress) ctx.err << "\r\033[K" << std::flush;
-        if (args->json)
-            ctx.out << to_json(r).dump(2) << '\n';
-        else
+        if (json) {
+            nlohmann::ordered_json j = to_json(r);
+            if (!sink.all().empty()) {
+                std::ostringstream diagnostics;
+                dsl::render(diagnostics, sources, sink.all(), dsl::diag_format::json, args->input.diagnostics.max_errors);
+                j["diagnostics"] = nlohmann::ordered_json::parse(diagnostics.str()).at("diagnostics");
+            }
+            ctx.out << j.dump(2) << '\n';
+        } else {
             print_human(ctx.out, r);
+        }
         if (r.engine_errors > 0 || r.invariant_violations > 0) ctx.exit_code = exit_findings;
     });
 }

@@ -42,7 +42,7 @@ bool check_script_text(context& ctx, const std::string& path) {
     const auto at = static_cast<std::uint32_t>(bad);
     sink.error(dsl::diag_kind::invalid_utf8, dsl::span{id, at, at + 1},
                "invalid UTF-8 at byte " + std::to_string(bad) + ": a script's lines are action numbers or action texts, in UTF-8");
-    dsl::render(ctx.err, sources, sink.all(), dsl::diag_format::human, 50);
+    dsl::render(ctx.err, sources, sink.all(), dsl::diag_format::human, 50, ctx.colored(ctx.err));
     ctx.exit_code = exit_bad_input;
     return false;
 }

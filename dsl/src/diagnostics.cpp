@@ -79,7 +79,7 @@ std::string prefix(const source_manager& sources, const std::optional<span>& whe
 
 // The source line and a caret under the span (a `~` run for the rest of a range on that line).
 // Tabs in the line are kept in the caret's padding so the caret stays aligned.
-void quote(std::ostream& out, const source_manager& sources, const span& s) {
+void quote(std::ostream& out, const source_manager& sources, const span& s, bool color) {
     if (s.file >= sources.size()) return;
     const located l = locate(sources, s);
     const std::string_view text = sources.line_text(s.file, l.begin.line);
@@ -93,10 +93,12 @@ void quote(std::ostream& out, const source_manager& sources, const span& s) {
         out << (c == '\t' ? '\t' : ' ');
         ++column;
     }
+    if (color) out << ansi::caret;
     out << '^';
     if (l.end.line == l.begin.line && l.end.column > l.begin.column + 1) {
         out << std::string(l.end.column - l.begin.column - 1, '~');
     }
+    if (color) out << ansi::reset;
     out << '\n';
 }
 
@@ -126,8 +128,8 @@ std::optional<std::string> closest_name(std::string_view wanted, const std::vect
     return best;
 }
 
-void render(std::ostream& out, const source_manager& sources, std::vector<diagnostic> diags, diag_format fmt,
-            std::size_t max_errors) {
+std::vector<diagnostic> shown_diagnostics(const source_manager& sources, std::vector<diagnostic> diags,
+                                          std::size_t max_errors, std::size_t& hidden_errors) {
     auto key = [&](const diagnostic& d) {
         if (!d.where || d.where->file >= sources.size()) return std::make_tuple(d.file, 0u, 0u);
         const located l = locate(sources, *d.where);
@@ -136,9 +138,9 @@ void render(std::ostream& out, const source_manager& sources, std::vector<diagno
     std::stable_sort(diags.begin(), diags.end(), [&](const diagnostic& a, const diagnostic& b) { return key(a) < key(b); });
 
     std::size_t shown_errors = 0;
-    std::size_t hidden_errors = 0;
-    std::vector<const diagnostic*> shown;
-    for (const diagnostic& d : diags) {
+    hidden_errors = 0;
+    std::vector<diagnostic> shown;
+    for (diagnostic& d : diags) {
         if (d.sev == severity::error) {
             if (max_errors != 0 && shown_errors >= max_errors) {
                 ++hidden_errors;
@@ -146,8 +148,17 @@ void render(std::ostream& out, const source_manager& sources, std::vector<diagno
             }
             ++shown_errors;
         }
-        shown.push_back(&d);
+        shown.push_back(std::move(d));
     }
+    return shown;
+}
+
+void render(std::ostream& out, const source_manager& sources, std::vector<diagnostic> diags, diag_format fmt,
+            std::size_t max_errors, bool color) {
+    std::size_t hidden_errors = 0;
+    const std::vector<diagnostic> kept = shown_diagnostics(sources, std::move(diags), max_errors, hidden_errors);
+    std::vector<const diagnostic*> shown;
+    for (const diagnostic& d : kept) shown.push_back(&d);
 
     if (fmt == diag_format::json) {
         nlohmann::json all = nlohmann::json::array();
@@ -164,13 +175,26 @@ void render(std::ostream& out, const source_manager& sources, std::vector<diagno
         return;
     }
 
+    color = color && fmt == diag_format::human;
+    // `file:line:col: ` in bold and the severity word in its colour
+    auto head = [&](const std::string& where, severity sev) {
+        const std::string word = std::string(severity_word(sev)) + ":";
+        if (!color) {
+            out << where << word;
+            return;
+        }
+        if (!where.empty()) out << ansi::bold << where.substr(0, where.size() - 1) << ansi::reset << ' ';
+        out << (sev == severity::error ? ansi::error : sev == severity::warning ? ansi::warning : ansi::note) << word
+            << ansi::reset;
+    };
     for (const diagnostic* d : shown) {
-        out << prefix(sources, d->where, d->file) << severity_word(d->sev) << ": " << d->message << " ["
-            << info(d->kind).name << "]\n";
-        if (fmt == diag_format::human && d->where) quote(out, sources, *d->where);
+        head(prefix(sources, d->where, d->file), d->sev);
+        out << ' ' << d->message << " [" << info(d->kind).name << "]\n";
+        if (fmt == diag_format::human && d->where) quote(out, sources, *d->where, color);
         for (const diag_note& n : d->notes) {
-            out << (n.where ? prefix(sources, n.where) : std::string()) << "note: " << n.message << '\n';
-            if (fmt == diag_format::human && n.where) quote(out, sources, *n.where);
+            head(n.where ? prefix(sources, n.where) : std::string(), severity::note);
+            out << ' ' << n.message << '\n';
+            if (fmt == diag_format::human && n.where) quote(out, sources, *n.where, color);
         }
     }
     if (hidden_errors > 0) out << "westphalia: " << hidden_errors << " more error(s) not shown (--max-errors)\n";

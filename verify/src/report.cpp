@@ -1,6 +1,9 @@
 // Rendering findings: text in the style of a compiler diagnostic, JSON, SARIF 2.1.0.
 #include "westphalia/verify/report.hpp"
 
+#include "westphalia/dsl/diagnostics.hpp"
+#include "westphalia/dsl/sarif.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <iomanip>
@@ -51,19 +54,26 @@ std::string code_points_prefix(const std::string& line, std::uint32_t column) {
 }  // namespace
 
 void render_human(std::ostream& out, const ir::ruleset& rs, const check_result& r, const report_source& src,
-                  const report_header& h, bool show_stats) {
+                  const report_header& h, bool show_stats, bool color) {
+    namespace ansi = dsl::ansi;
+    auto paint = [color](const char* colour, const std::string& text) {
+        return color ? std::string(colour) + text + ansi::reset : text;
+    };
     std::size_t errors = 0, warnings = 0, accepted = 0;
     for (const finding& f : r.findings) {
         const involved* p = primary(f);
         const std::string where = p ? at(p->prov, src) : rs.name;
         // An accepted finding keeps its place in the report but is not an error or a warning.
-        out << where << ": " << (f.accepted ? "accepted " + std::string(name_of(f.level)) : std::string(name_of(f.level))) << ": "
-            << f.message << " [" << f.kind << "]\n";
+        const std::string level(name_of(f.level));
+        const std::string word = f.accepted ? paint(ansi::note, "accepted " + level + ":")
+                                            : paint(f.level == severity::error ? ansi::error : ansi::warning, level + ":");
+        out << paint(ansi::bold, where + ":") << ' ' << word << ' ' << f.message << " [" << f.kind << "]\n";
         if (p) {
             if (auto line = src.line(p->prov.where.file, p->prov.where.line)) {
                 const std::string num = std::to_string(p->prov.where.line);
                 out << "  " << num << " | " << *line << '\n';
-                out << "  " << std::string(num.size(), ' ') << " | " << code_points_prefix(*line, p->prov.where.column) << "^\n";
+                out << "  " << std::string(num.size(), ' ') << " | " << code_points_prefix(*line, p->prov.where.column)
+                    << paint(ansi::caret, "^") << '\n';
             }
         }
         if (!f.also.empty()) {
@@ -72,7 +82,7 @@ void render_human(std::ostream& out, const ir::ruleset& rs, const check_result& 
             out << '\n';
         }
         for (const involved& e : f.elements) {
-            out << "  note: " << e.role << " `" << e.name << "`";
+            out << "  " << paint(ansi::note, "note:") << ' ' << e.role << " `" << e.name << "`";
             const std::string a = at(e.prov, src);
             if (!a.empty()) out << " at " << a;
             const std::string an = anchors(e.prov);
@@ -229,7 +239,7 @@ void render_sarif(std::ostream& out, const ir::ruleset& rs, const check_result& 
         for (const involved& e : f.elements) {
             if (e.prov.where.file == ir::no_id) continue;
             json loc{{"physicalLocation",
-                      {{"artifactLocation", {{"uri", src.path(e.prov.where.file)}}},
+                      {{"artifactLocation", {{"uri", dsl::sarif_uri(src.path(e.prov.where.file))}}},
                        {"region", {{"startLine", e.prov.where.line}, {"startColumn", e.prov.where.column}}}}},
                      {"message", {{"text", e.role + " " + e.name + (anchors(e.prov).empty() ? "" : " " + anchors(e.prov))}}}};
             if (locations.empty()) {
@@ -243,19 +253,33 @@ void render_sarif(std::ostream& out, const ir::ruleset& rs, const check_result& 
             if (p.where.file == ir::no_id) continue;
             related.push_back({{"id", ++n},
                                {"physicalLocation",
-                                {{"artifactLocation", {{"uri", src.path(p.where.file)}}},
+                                {{"artifactLocation", {{"uri", dsl::sarif_uri(src.path(p.where.file))}}},
                                  {"region", {{"startLine", p.where.line}, {"startColumn", p.where.column}}}}},
                                {"message", {{"text", "the same finding here"}}}});
         }
         res["locations"] = locations;
         if (!related.empty()) res["relatedLocations"] = related;
+        if (f.accepted) {
+            // suppressed in the rule files themselves: the `accept` declaration, with its reason
+            json suppression{{"kind", "inSource"}, {"status", "accepted"}, {"justification", f.accepted_reason}};
+            for (const involved& e : f.elements)
+                if (e.role == "accept" && e.prov.where.file != ir::no_id) {
+                    suppression["location"] = {
+                        {"physicalLocation",
+                         {{"artifactLocation", {{"uri", dsl::sarif_uri(src.path(e.prov.where.file))}}},
+                          {"region", {{"startLine", e.prov.where.line}, {"startColumn", e.prov.where.column}}}}}};
+                    break;
+                }
+            res["suppressions"] = json::array({suppression});
+        }
         results.push_back(res);
     }
-    json sarif{{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
-               {"version", "2.1.0"},
+    json sarif{{"$schema", dsl::sarif_schema},
+               {"version", dsl::sarif_version},
                {"runs",
                 {{{"tool", {{"driver", {{"name", "westphalia"}, {"version", "0.1.0"}, {"rules", rules}}}}},
                   {"automationDetails", {{"id", "westphalia-check/" + rs.name}}},
+                  {"columnKind", "unicodeCodePoints"},
                   {"results", results}}}}};
     out << sarif.dump(2) << '\n';
 }

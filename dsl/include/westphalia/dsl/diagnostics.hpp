@@ -69,8 +69,25 @@ std::optional<std::string> closest_name(std::string_view wanted, const std::vect
 
 enum class diag_format { human, gnu, json };
 
-// Sorted by file, line and column; at most `max_errors` errors (0 = no cap).
+// Sorted by file, line and column, with at most `max_errors` errors (0 = no cap); `hidden_errors`
+// counts the errors left out.
+std::vector<diagnostic> shown_diagnostics(const source_manager& sources, std::vector<diagnostic> diags,
+                                          std::size_t max_errors, std::size_t& hidden_errors);
+
+// Sorted by file, line and column; at most `max_errors` errors (0 = no cap). With `color`, the
+// human format is coloured with ANSI escapes as compilers do: `error:` red, `warning:` magenta,
+// `note:` cyan, the caret green, the position bold (for a terminal; never into a file or a pipe).
 void render(std::ostream& out, const source_manager& sources, std::vector<diagnostic> diags, diag_format fmt,
-            std::size_t max_errors = 0);
+            std::size_t max_errors = 0, bool color = false);
+
+// The ANSI escapes of the colours above, one place for the checker's report too.
+namespace ansi {
+inline constexpr const char* reset = "\033[0m";
+inline constexpr const char* bold = "\033[1m";
+inline constexpr const char* error = "\033[1;31m";
+inline constexpr const char* warning = "\033[1;35m";
+inline constexpr const char* note = "\033[1;36m";
+inline constexpr const char* caret = "\033[1;32m";
+}  // namespace ansi
 
 }  // namespace wp::dsl

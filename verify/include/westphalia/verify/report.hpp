@@ -23,8 +23,9 @@ struct report_header {
     int players_checked = 0;
 };
 
+// `color`: the severity words and the caret in the terminal colours of `dsl::render`.
 void render_human(std::ostream& out, const ir::ruleset& rs, const check_result& r, const report_source& src,
-                  const report_header& h, bool show_stats);
+                  const report_header& h, bool show_stats, bool color = false);
 void render_json(std::ostream& out, const ir::ruleset& rs, const check_result& r, const report_source& src,
                  const report_header& h);
 void render_sarif(std::ostream& out, const ir::ruleset& rs, const check_result& r, const report_source& src);
