@@ -61,7 +61,10 @@ std::string header_mismatch(const std::string& path, const engine::log_header& h
             return "the header's \"upto\" names the layer `" + header.upto + "`, which `" + path +
                    "` does not declare; its layers are: " + names;
     }
-    for (const auto& [name, value] : header.options) {
+    for (const auto& entry : header.options) {
+        // named, not a structured binding: Clang 14 does not let a lambda capture a binding
+        const std::string& name = entry.first;
+        const std::string& value = entry.second;
         const auto o = std::find_if(rs->options.begin(), rs->options.end(), [&](const ir::option& x) { return x.name == name; });
         if (o == rs->options.end()) {
             std::string names;
