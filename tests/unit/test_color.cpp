@@ -1,6 +1,7 @@
 // --color and NO_COLOR: colour only on a terminal in auto mode (never into a test's stream, a
 // pipe or a file), on request with --color=always, before or after the command's name.
 #include "cli.hpp"
+#include "cli_runner.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -10,17 +11,8 @@ using namespace wp;
 
 namespace {
 
-struct outcome {
-    int code;
-    std::string out, err;
-};
-
-outcome run(const std::vector<std::string>& args) {
-    std::ostringstream out, err;
-    std::istringstream in;
-    const int code = cli::run(args, out, err, in);
-    return {code, out.str(), err.str()};
-}
+using outcome = test::cli_outcome;
+const auto run = test::run_cli;
 
 const std::string typo = std::string(WP_SOURCE_DIR) + "/tests/golden/diagnostics/semantic/fail_unknown_roll.wph";
 

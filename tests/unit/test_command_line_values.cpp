@@ -1,6 +1,7 @@
 // Command-line values the goldens cannot spell (an empty argument) and the play script's UTF-8
 // check, run through the command line in-process.
 #include "cli.hpp"
+#include "cli_runner.hpp"
 #include "script_text.hpp"
 
 #include <catch2/catch.hpp>
@@ -11,17 +12,8 @@ using namespace wp;
 
 namespace {
 
-struct outcome {
-    int code;
-    std::string out, err;
-};
-
-outcome run(const std::vector<std::string>& args) {
-    std::ostringstream out, err;
-    std::istringstream in;
-    const int code = cli::run(args, out, err, in);
-    return {code, out.str(), err.str()};
-}
+using outcome = test::cli_outcome;
+const auto run = test::run_cli;
 
 const std::string rules = std::string(WP_SOURCE_DIR) + "/tests/golden/cli/own_input.wph";
 

@@ -1,6 +1,7 @@
 // Machine-readable reports for CI: `check --format=sarif|json` on a ruleset that does not compile,
 // the SARIF of accepted findings, and the SARIF log's structure (what a code-scanning upload reads).
 #include "cli.hpp"
+#include "cli_runner.hpp"
 
 #include "westphalia/dsl/sarif.hpp"
 
@@ -17,17 +18,8 @@ using nlohmann::json;
 
 namespace {
 
-struct outcome {
-    int code;
-    std::string out, err;
-};
-
-outcome run(const std::vector<std::string>& args) {
-    std::ostringstream out, err;
-    std::istringstream in;
-    const int code = cli::run(args, out, err, in);
-    return {code, out.str(), err.str()};
-}
+using outcome = test::cli_outcome;
+const auto run = test::run_cli;
 
 std::string source(const std::string& relative) { return std::string(WP_SOURCE_DIR) + "/" + relative; }
 
