@@ -18,17 +18,19 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace wp;
-    const std::string_view text(reinterpret_cast<const char*>(data), size);
+    // Read as `compile x.json` reads it: from the source the file became (a leading BOM
+    // dropped), so that an error's offset and the diagnostic's span count the same bytes.
+    dsl::source_manager sources;
+    const std::uint32_t id = sources.add("fuzz.ir.json", std::string(reinterpret_cast<const char*>(data), size));
+    const std::string_view text = sources.get(id).text;
     ir::read_error error;
     const auto rs = ir::from_json_text(text, error);
     if (!rs) {
         // reported as ruleset_input::load reports it: at the error's offset in the file
         fuzz::require(!error.message.empty(), "an IR file refused without a reason");
-        fuzz::require(!error.offset || *error.offset <= size,
-                      "a JSON error at byte " + std::to_string(*error.offset) + " of " + std::to_string(size));
-        dsl::source_manager sources;
+        fuzz::require(!error.offset || *error.offset <= text.size(),
+                      "a JSON error at byte " + std::to_string(*error.offset) + " of " + std::to_string(text.size()));
         dsl::diagnostic_sink sink;
-        const std::uint32_t id = sources.add("fuzz.ir.json", std::string(text));
         const auto at = static_cast<std::uint32_t>(error.offset.value_or(0));
         sink.report({error.kind, dsl::severity::error, dsl::span{id, at, at}, error.message, {}});
         fuzz::check_diagnostics(sources, sink);
