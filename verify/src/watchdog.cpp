@@ -29,7 +29,7 @@ watchdog::armed::~armed() {
 }
 
 // Interrupting under the lock: a query that has just returned disarms only after the interrupt,
-// and Z3 ignores an interrupt when nothing runs (it reaches the running check's handler only).
+// and then settle() undoes what the interrupt left behind.
 void watchdog::loop() {
     std::unique_lock<std::mutex> lock(mutex_);
     while (!stop_) {
@@ -42,24 +42,34 @@ void watchdog::loop() {
         wake_.wait_until(lock, deadline);
         if (armed_ && generation_ == generation && std::chrono::steady_clock::now() >= deadline) {
             ctx_.interrupt();
+            fired_ = true;
             armed_ = false;
         }
     }
 }
 
+// Z3 clears a context's cancellation when a check begins: the cheapest check, of an empty
+// solver, does it.
+void watchdog::settle() {
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (!fired_) return;
+        fired_ = false;
+    }
+    z3::solver empty(ctx_);
+    empty.check();
+}
+
 z3::check_result watchdog::check(z3::solver& s, unsigned ms) {
-    armed a(*this, ms);
-    return s.check();
+    return run(ms, [&] { return s.check(); });
 }
 
 z3::check_result watchdog::check(z3::solver& s, const z3::expr_vector& assumptions, unsigned ms) {
-    armed a(*this, ms);
-    return s.check(assumptions);
+    return run(ms, [&] { return s.check(assumptions); });
 }
 
 z3::check_result watchdog::check(z3::optimize& o, unsigned ms) {
-    armed a(*this, ms);
-    return o.check();
+    return run(ms, [&] { return o.check(); });
 }
 
 }  // namespace wp::verify::detail

@@ -2,6 +2,12 @@
 // thread-pool `scoped_timer` when a query's "timeout" expires (Z3 issue 5990): a check hung
 // for good, now and then, on Contractor Cards. Instead, one watchdog thread per context
 // interrupts the query in progress when its limit passes, and Z3 answers `unknown`.
+//
+// An interrupt that lands when no check runs (the query has just returned, or not yet begun)
+// is not ignored: Z3 4.8.12 keeps the context cancelled until its next check, and meanwhile
+// every simplify and model evaluation throws "canceled" (CI saw one escape the whole check
+// under --timeout 0.001). So a query the watchdog interrupted clears that state before the
+// caller goes on.
 #pragma once
 
 #include <z3++.h>
@@ -25,6 +31,18 @@ public:
     z3::check_result check(z3::solver& s, const z3::expr_vector& assumptions, unsigned ms);
     z3::check_result check(z3::optimize& o, unsigned ms);
 
+    // Runs `ask` (a query on this context) with the watchdog armed for `ms` milliseconds.
+    template <class Ask>
+    z3::check_result run(unsigned ms, Ask&& ask) {
+        z3::check_result r = z3::unknown;
+        {
+            armed a(*this, ms);
+            r = ask();
+        }
+        settle();
+        return r;
+    }
+
 private:
     // Arms the watchdog for `ms` milliseconds for as long as it lives.
     class armed {
@@ -38,6 +56,10 @@ private:
         watchdog& w_;
     };
 
+    // After a query (disarmed): if the watchdog interrupted it, leaves the context no longer
+    // cancelled, whenever the interrupt landed.
+    void settle();
+
     void loop();
 
     z3::context& ctx_;
@@ -45,6 +67,7 @@ private:
     std::condition_variable wake_;
     bool armed_ = false;
     bool stop_ = false;
+    bool fired_ = false;            // an interrupt was sent since the last settle()
     std::uint64_t generation_ = 0;  // which query the deadline belongs to
     std::chrono::steady_clock::time_point deadline_;
     std::thread thread_;
