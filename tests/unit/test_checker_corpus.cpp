@@ -243,6 +243,23 @@ TEST_CASE("tiny limits on Contractor Cards: every finding kept or unknown", "[ve
     check_under_tiny_limits(*rs, "contractor-cards");
 }
 
+TEST_CASE("the time budget ends a statement whose encoding is long from inside it", "[verify][corpus]") {
+    // Before, the deadline was looked at between statements only: this check (one statement
+    // of about four million aggregate instances) took 35 s against a budget of 3 s.
+    const wp::ir::ruleset rs = compiled(fs::path(WP_SOURCE_DIR) / "tests/rulesets/check-limits/long_statement.wph");
+    wp::verify::check_options o;
+    o.max_seconds = 2;
+    o.unfold_limit = 0;
+    o.jobs = 1;
+    const auto t0 = std::chrono::steady_clock::now();
+    const wp::verify::check_result r = wp::verify::check(rs, o);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    INFO(seconds << " s");
+    CHECK(seconds < 12);  // a budget of 2 s, with room for a slow machine
+    CHECK(r.out_of_time);
+    CHECK(std::any_of(r.findings.begin(), r.findings.end(), [](const wp::verify::finding& f) { return f.kind == "unknown"; }));
+}
+
 TEST_CASE("the time budget covers the evidence play: a game that never ends does not hold the check", "[verify][corpus]") {
     // Before, the 100 evidence games per player count ran first, each to the engine's step
     // limit (about 3 s): half an hour, whatever --max-time said.

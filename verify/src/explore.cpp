@@ -1108,13 +1108,17 @@ void symbolic::explore() {
         ts.replay = at;
         table_sites.push_back(std::move(ts));
     };
-    for (id s = 0; s < rs.sequences.size(); ++s) {
-        const ir::sequence& seq = rs.sequences[s];
-        if (s > 0 && seq.name != "game") continue;
-        env e;
-        e.locals.resize(seq.locals.size());
-        exec_impl::path q = p;
-        x.run(seq.body, e, q);
+    try {
+        for (id s = 0; s < rs.sequences.size(); ++s) {
+            const ir::sequence& seq = rs.sequences[s];
+            if (s > 0 && seq.name != "game") continue;
+            env e;
+            e.locals.resize(seq.locals.size());
+            exec_impl::path q = p;
+            x.run(seq.body, e, q);
+        }
+    } catch (const out_of_time&) {
+        abandon_statement();  // `stopped` is set: the checks conclude nothing from the sequence
     }
     on_rule = nullptr;
     on_table = nullptr;

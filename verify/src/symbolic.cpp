@@ -268,6 +268,7 @@ void symbolic::forget(store& st, const std::set<std::uint32_t>* values, const st
     std::set<id> slots_named;
     for (std::uint32_t i = 0; i < st.values.size(); ++i) {
         if (values && !values->count(i)) continue;
+        tick();
         const id type = value_types[i];
         variable::show as = variable::show::value;
         switch (rs.types.at(type).kind) {
@@ -288,6 +289,7 @@ void symbolic::forget(store& st, const std::set<std::uint32_t>* values, const st
     for (std::uint32_t i = 0; i < lay.instances(); ++i) {
         const id kind = rs.entities.at(lay.instance_entity[i]).kind;
         if (kinds && !kinds->count(kind)) continue;
+        tick();
         z3::expr v = fresh("loc" + std::to_string(i), ir::no_id, instance_text(i), variable::show::zone, initial_loc_[i]);
         // As ranges of zone instances (linear constraints solve much faster than a disjunction
         // of equalities): the zones of the kind, a per-player zone only for seats in play.
@@ -1150,6 +1152,27 @@ z3::expr symbolic::operand_guard() const {
     return z3::mk_and(v);
 }
 
+void symbolic::tick() {
+    if (!deadline || ++ticks_ % 256 != 0) return;
+    if (std::chrono::steady_clock::now() <= *deadline) return;
+    stopped = true;
+    throw out_of_time{};
+}
+
+void symbolic::abandon_statement() {
+    context_.clear();
+    operand_guards.clear();
+    side.clear();
+    busy_.clear();
+    active.reset();
+    memo_.clear();
+    memo_keep_.clear();
+    memo_store_.clear();
+    memo_for_ = nullptr;
+    search_places_.clear();
+    search_places_store_.clear();
+}
+
 z3::expr symbolic::guarded(const z3::expr& c, const std::function<z3::expr()>& encode) {
     const std::size_t before = side.size();
     operand_guards.push_back(c);
@@ -1882,6 +1905,7 @@ bool symbolic::pure(id n) {
 }
 
 sv symbolic::value(id n, env& e, const store& st) {
+    tick();
     if (depth_ == 0 && !memo_.empty()) {
         // the cache holds for one store: the same terms (an explored store is changed in place)
         bool same = memo_store_.size() == st.values.size() + st.loc.size();

@@ -365,6 +365,12 @@ public:
     // missing, so no check may conclude anything from a use it does not see.
     std::optional<std::chrono::steady_clock::time_point> deadline;
     bool stopped = false;
+    // The deadline is also checked inside a statement, every few hundred encodings and forgotten
+    // values: on a map of 2,025 hexes one statement (a forget, an aggregate over the map) took
+    // minutes, and the check ran 320 s past its --max-time. Past it, tick() sets `stopped` and
+    // throws out_of_time, which explore() catches; the statement's partial encoding is dropped.
+    struct out_of_time {};
+    void tick();
     // The encodings the cache shares: estimated at least this many instances (smaller ones
     // are written again: cheap, and the term ids, so the solver's choices, stay as they were).
     std::uint64_t memo_threshold = 1024;
@@ -475,6 +481,9 @@ private:
     std::map<std::pair<id, std::int64_t>, std::vector<std::pair<std::int64_t, std::int64_t>>> edges_bearing_;
 
     std::uint64_t counter_ = 0;
+    std::uint32_t ticks_ = 0;
+    // After out_of_time: the encoder's stacks as they are between statements.
+    void abandon_statement();
 
     // The encoding proper (value() adds the cache and the budget's bookkeeping).
     sv value_uncached(id n, env& e, const store& st);
