@@ -243,6 +243,16 @@ TEST_CASE("tiny limits on Contractor Cards: every finding kept or unknown", "[ve
     check_under_tiny_limits(*rs, "contractor-cards");
 }
 
+TEST_CASE("phase starts share one free state, and a loop leaves with its head's variables", "[verify][corpus]") {
+    // 20 cards: 20 fields and 20 places. Before, each of the two phase starts made all 40 values
+    // fresh, and each loop forgot its 20 fields twice (for its rounds, and again after it): 200
+    // forgotten values. Now 40 at the first phase start, 20 per loop, 40 for the turn: 120.
+    const wp::ir::ruleset rs = compiled(fs::path(WP_SOURCE_DIR) / "tests/rulesets/check-scale/loops_and_phases.wph");
+    const wp::verify::check_result r = wp::verify::check(rs);
+    CHECK(r.encoder.at("forgotten values") == 120);
+    CHECK(r.findings.empty());
+}
+
 TEST_CASE("the time budget ends a statement whose encoding is long from inside it", "[verify][corpus]") {
     // Before, the deadline was looked at between statements only: this check (one statement
     // of about four million aggregate instances) took 35 s against a budget of 3 s.

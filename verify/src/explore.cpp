@@ -261,13 +261,31 @@ struct exec_impl {
     }
 
     // Forgets what w writes; the invariants are assumed again, so they must hold just before.
-    void forget(path& p, const writes& w, id n) {
-        if (w.values.empty() && w.kinds.empty()) return;
+    // Returns the loop's head: the state and the facts the forgetting made.
+    struct loop_head {
+        store st;
+        std::vector<fact> facts;
+    };
+    loop_head forget(path& p, const writes& w, id n) {
+        if (w.values.empty() && w.kinds.empty()) return {p.st, {}};
         note_invariants(p, n, "the statement at " + at(n));
         p.from_setup = false;
         std::vector<fact> nf;
         S.forget(p.st, &w.values, &w.kinds, nf, " (after any number of rounds of the loop at " + at(n) + ")", true);
         for (const fact& f : nf) add_fact(p, f.e, f.why);
+        return {p.st, std::move(nf)};
+    }
+    // The state after a loop is one its head allows, as the start of a round is (the loop ends
+    // where a next round would start): so p, still at the loop's entry, leaves with the very
+    // variables and facts of the head its rounds started from, not a second set of its own.
+    // Sound as any path's facts are: no question joins p with a round's path. On SPI this halved
+    // what loops forget (deploying 54 units, say, forgot 2,139 values twice).
+    void leave_loop(path& p, const writes& w, const loop_head& head, id n) {
+        if (w.values.empty() && w.kinds.empty()) return;
+        note_invariants(p, n, "the statement at " + at(n));
+        p.from_setup = false;
+        p.st = head.st;
+        for (const fact& f : head.facts) add_fact(p, f.e, f.why);
     }
 
     void merge(path& p, path& t, path& f, const z3::expr& c, id n) {
@@ -648,7 +666,9 @@ struct exec_impl {
             if (v.type == ir::no_id) continue;
             add_fact(p, S.in_local_type(v.var, v.type), "the range of the loop's `" + v.text + "`");
         }
-        forget_all(p, " (at the start of phase " + name + ")", true);
+        std::vector<fact> nf;
+        S.forget_history(p.st, nf, " (at the start of phase " + name + ")");
+        for (const fact& f : nf) add_fact(p, f.e, f.why);
     }
 
     // A path that forgets its history: no facts but, if it was dead and `if_dead` says why, that
@@ -797,7 +817,7 @@ struct exec_impl {
                 }
                 if (!ms.empty()) {
                     path b = p;
-                    forget(b, w, n);
+                    const loop_head head = forget(b, w, n);
                     // the members as they are at the start of this round
                     ms = S.set_members(set, e, b.st);
                     drain(b, n);
@@ -813,6 +833,8 @@ struct exec_impl {
                     note_invariants(b, n, "the end of a round of the loop at " + at(n));
                     e.locals[nd.ref] = saved;
                     S.active = saved_active;
+                    leave_loop(p, w, head, n);
+                    return;
                 }
                 forget(p, w, n);
                 return;
@@ -823,7 +845,7 @@ struct exec_impl {
                 const id cond = child(n, is_while ? 0 : 1), body = child(n, is_while ? 1 : 0);
                 const writes& w = writes_of(body);
                 path b = p;
-                forget(b, w, n);
+                const loop_head head = forget(b, w, n);
                 if (is_while) {
                     const z3::expr c = S.boolean(cond, e, b.st);
                     drain(b, n);
@@ -831,7 +853,7 @@ struct exec_impl {
                 }
                 run(body, e, b);
                 note_invariants(b, n, "the end of a round of the loop at " + at(n));
-                forget(p, w, n);
+                leave_loop(p, w, head, n);
                 const z3::expr c = S.boolean(cond, e, p.st);
                 drain(p, n);
                 add_fact(p, is_while ? !c : c, "the loop at " + at(n) + " has ended");

@@ -307,7 +307,11 @@ void symbolic::forget(store& st, const std::set<std::uint32_t>* values, const st
     }
     if (!where.empty()) facts.push_back({z3::mk_and(where), "every card or piece is in one of its zones" + when});
     forgotten += variables.size() - made_before;
-    for (id r = 0; r < rs.rules.size() && invariants; ++r) {
+    if (invariants) assume_invariants(st, facts, when);
+}
+
+void symbolic::assume_invariants(const store& st, std::vector<fact>& facts, const std::string& when) {
+    for (id r = 0; r < rs.rules.size(); ++r) {
         const ir::rule& rule = rs.rules[r];
         if (rule.kind != ir::rule_kind::invariant || rule.value == ir::no_id || unassumed.count(r)) continue;
         const z3::expr inv = invariant_value(r, st);
@@ -315,6 +319,22 @@ void symbolic::forget(store& st, const std::set<std::uint32_t>* values, const st
             if (assumed_ids.insert(c.id()).second) assumed_terms.push_back(c);
         facts.push_back({inv, "invariant `" + rule.name + "` (" + position(rule.prov.where) + ")" + when});
     }
+}
+
+void symbolic::forget_history(store& st, std::vector<fact>& facts, const std::string& when) {
+    if (!history_free_) {
+        store free = initial_store();
+        forget(free, nullptr, nullptr, history_facts_, "", false);
+        history_free_ = std::move(free);
+    } else {
+        ++forgets;
+    }
+    st = *history_free_;
+    for (const fact& f : history_facts_) facts.push_back({f.e, f.why + when});
+    // Encoded again each time (the same terms, which Z3 shares): an invariant may read what
+    // differs between the starts (the active player), and its encoding records the rules and
+    // tables it consults at this start.
+    assume_invariants(st, facts, when);
 }
 
 std::vector<z3::expr> symbolic::conjuncts(const z3::expr& e) {
