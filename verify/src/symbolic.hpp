@@ -370,8 +370,8 @@ public:
     // forget() calls, and the fresh values and card places they made (--stats: where the
     // variables of a big state come from)
     std::uint64_t forgets = 0, forgotten = 0;
-    // The check's time budget (--max-time) for explore(): past it the rest of the sequence is
-    // not run and `stopped` is set; what was recorded before holds, but the uses after it are
+    // The check's time budget (--max-time) for explore() and the decisions' checks: past it the
+    // rest of the sequence is not run and `stopped` is set; what was recorded before holds, but the uses after it are
     // missing, so no check may conclude anything from a use it does not see.
     std::optional<std::chrono::steady_clock::time_point> deadline;
     bool stopped = false;
@@ -381,6 +381,8 @@ public:
     // throws out_of_time, which explore() catches; the statement's partial encoding is dropped.
     struct out_of_time {};
     void tick();
+    // After out_of_time: the encoder's stacks as they are between statements.
+    void abandon_statement();
     // The encodings the cache shares: estimated at least this many instances (smaller ones
     // are written again: cheap, and the term ids, so the solver's choices, stay as they were).
     std::uint64_t memo_threshold = 1024;
@@ -496,8 +498,6 @@ private:
     std::optional<store> history_free_;
     std::vector<fact> history_facts_;
     std::uint32_t ticks_ = 0;
-    // After out_of_time: the encoder's stacks as they are between statements.
-    void abandon_statement();
 
     // The encoding proper (value() adds the cache and the budget's bookkeeping).
     sv value_uncached(id n, env& e, const store& st);
