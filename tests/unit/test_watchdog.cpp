@@ -73,9 +73,9 @@ TEST_CASE("watchdog: an interrupt that lands outside the check leaves the contex
     z3::solver s(c);
     s.add(c.int_const("y") > 0);
     REQUIRE(s.check() == z3::sat);  // the first check of a context costs more: not under the limit
-    const z3::check_result after = dog.run(50, [&] {
-        const z3::check_result answer = s.check();
-        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    const z3::check_result after = dog.run(500, [&] {
+        const z3::check_result answer = s.check();  // well inside 500 ms, even under ASan
+        std::this_thread::sleep_for(std::chrono::milliseconds(1500));
         return answer;
     });
     REQUIRE(after == z3::sat);
