@@ -261,19 +261,19 @@ struct exec_impl {
     }
 
     // Forgets what w writes; the invariants are assumed again, so they must hold just before.
-    // Returns the loop's head: the state and the facts the forgetting made.
+    // A loop's head, when asked for: the state and the facts the forgetting made.
     struct loop_head {
         store st;
         std::vector<fact> facts;
     };
-    loop_head forget(path& p, const writes& w, id n) {
-        if (w.values.empty() && w.kinds.empty()) return {p.st, {}};
+    void forget(path& p, const writes& w, id n, loop_head* head = nullptr) {
+        if (w.values.empty() && w.kinds.empty()) return;
         note_invariants(p, n, "the statement at " + at(n));
         p.from_setup = false;
         std::vector<fact> nf;
         S.forget(p.st, &w.values, &w.kinds, nf, " (after any number of rounds of the loop at " + at(n) + ")", true);
         for (const fact& f : nf) add_fact(p, f.e, f.why);
-        return {p.st, std::move(nf)};
+        if (head) *head = {p.st, std::move(nf)};
     }
     // The state after a loop is one its head allows, as the start of a round is (the loop ends
     // where a next round would start): so p, still at the loop's entry, leaves with the very
@@ -817,7 +817,8 @@ struct exec_impl {
                 }
                 if (!ms.empty()) {
                     path b = p;
-                    const loop_head head = forget(b, w, n);
+                    loop_head head;
+                    forget(b, w, n, &head);
                     // the members as they are at the start of this round
                     ms = S.set_members(set, e, b.st);
                     drain(b, n);
@@ -845,7 +846,8 @@ struct exec_impl {
                 const id cond = child(n, is_while ? 0 : 1), body = child(n, is_while ? 1 : 0);
                 const writes& w = writes_of(body);
                 path b = p;
-                const loop_head head = forget(b, w, n);
+                loop_head head;
+                forget(b, w, n, &head);
                 if (is_while) {
                     const z3::expr c = S.boolean(cond, e, b.st);
                     drain(b, n);

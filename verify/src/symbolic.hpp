@@ -294,9 +294,7 @@ public:
                 std::vector<fact>& facts, const std::string& when, bool invariants = true);
     // Forgets everything, on a path that forgets its history too (a phase's start): the state is
     // then any state of the domain where the invariants hold, the same at every phase start. So
-    // every such start shares one set of variables, made by the first (see docs/checker.md,
-    // "One state for every phase start"): SPI's 75 phase starts made 4,783 variables each, with
-    // their ranges and the invariants over them, and Z3 4.8.12 takes about 10 µs a live term.
+    // every such start shares one set of variables, made by the first (docs/checker.md, "How").
     // Sound because no question ever joins two paths: each question is one path's facts, and a
     // path that forgets its history keeps no fact about the state before.
     void forget_history(store& st, std::vector<fact>& facts, const std::string& when);
@@ -371,8 +369,8 @@ public:
     // variables of a big state come from)
     std::uint64_t forgets = 0, forgotten = 0;
     // The check's time budget (--max-time) for explore() and the decisions' checks: past it the
-    // rest of the sequence is not run and `stopped` is set; what was recorded before holds, but the uses after it are
-    // missing, so no check may conclude anything from a use it does not see.
+    // rest of the sequence is not run and `stopped` is set; what was recorded before holds, but
+    // the uses after it are missing, so no check may conclude anything from a use it does not see.
     std::optional<std::chrono::steady_clock::time_point> deadline;
     bool stopped = false;
     // The deadline is also checked inside a statement, every few hundred encodings and forgotten
