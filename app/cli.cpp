@@ -32,10 +32,10 @@ dsl::diag_format diagnostic_options::parsed() const {
 }
 
 void report(context& ctx, const dsl::source_manager& sources, const dsl::diagnostic_sink& sink,
-            const diagnostic_options& options) {
+            const diagnostic_options& options, bool output_follows) {
     const auto fmt = options.parsed();
-    if (fmt != dsl::diag_format::json && sink.all().empty()) return;
-    if (fmt == dsl::diag_format::json) dsl::render(ctx.out, sources, sink.all(), fmt, options.max_errors);
+    if ((fmt != dsl::diag_format::json || output_follows) && sink.all().empty()) return;
+    if (fmt == dsl::diag_format::json) dsl::render(output_follows ? ctx.err : ctx.out, sources, sink.all(), fmt, options.max_errors);
     else dsl::render(ctx.err, sources, sink.all(), fmt, options.max_errors, ctx.colored(ctx.err));
 }
 

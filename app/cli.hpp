@@ -45,9 +45,11 @@ struct diagnostic_options {
 // Only `--max-errors`, for a command whose `--format` is its own (check, diff).
 void add_max_errors(CLI::App& command, diagnostic_options& options);
 
-// Renders the sink's diagnostics to ctx.err (json goes to ctx.out, the requested output).
+// Renders the sink's diagnostics to ctx.err. JSON goes to ctx.out, the requested output, as the
+// one document there, unless `output_follows`: the command then prints its own output (an IR, a
+// game, a PDF) on standard output, so JSON diagnostics go to ctx.err, and only when there are some.
 void report(context& ctx, const dsl::source_manager& sources, const dsl::diagnostic_sink& sink,
-            const diagnostic_options& options);
+            const diagnostic_options& options, bool output_follows = false);
 
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 // The same, with a human player's input read from `in` instead of std::cin (golden tests).

@@ -162,7 +162,7 @@ void add_aid_command(CLI::App& app, context& ctx) {
             ctx.exit_code = exit_bad_input;
             return;
         }
-        report(ctx, sources, sink, s->input.diagnostics);
+        report(ctx, sources, sink, s->input.diagnostics, product != docgen::aid_product::pdf || path == "-");
         if (product != docgen::aid_product::pdf) {
             ctx.out << out.bytes;
             return;

@@ -44,7 +44,8 @@ void add_compile_command(CLI::App& app, context& ctx) {
         dsl::source_manager sources;
         dsl::diagnostic_sink sink;
         const auto rs = s->input.load(ctx, sources, sink);
-        report(ctx, sources, sink, s->input.diagnostics);
+        const bool ir_on_stdout = !s->emit.empty() && (s->output.empty() || s->output == "-");
+        report(ctx, sources, sink, s->input.diagnostics, rs && ir_on_stdout);
         if (!rs) return;
         if (s->emit.empty() && s->output.empty()) {
             if (s->input.diagnostics.parsed() != dsl::diag_format::json) ctx.out << summary(*rs) << '\n';

@@ -494,9 +494,8 @@ void add_coverage_command(CLI::App& app, context& ctx) {
         dsl::source_manager sources;
         dsl::diagnostic_sink sink;
         const auto rs = args->input.load(ctx, sources, sink);
-        // In JSON the report is the one document on stdout; diagnostics only when there are some.
-        if (!rs || !sink.all().empty() || args->input.diagnostics.format != "json")
-            report(ctx, sources, sink, args->input.diagnostics);
+        // In JSON the report is the one document on stdout; its diagnostics go to stderr.
+        report(ctx, sources, sink, args->input.diagnostics, /*output_follows=*/rs.has_value());
         if (!rs) return;
         if (rs->sections.empty()) {
             ctx.err << "westphalia: error: " << args->input.path

@@ -61,7 +61,7 @@ void add_play_command(CLI::App& app, context& ctx) {
         dsl::source_manager sources;
         dsl::diagnostic_sink sink;
         const auto rs = args->input.load(ctx, sources, sink);
-        report(ctx, sources, sink, args->input.diagnostics);
+        report(ctx, sources, sink, args->input.diagnostics, /*output_follows=*/rs.has_value());
         if (!rs) return;
         if (!check_player_count(ctx, *rs, args->players)) return;
         std::vector<std::string> names(static_cast<std::size_t>(args->players), args->agent);

@@ -123,7 +123,7 @@ void add_replay_command(CLI::App& app, context& ctx) {
         dsl::source_manager sources;
         dsl::diagnostic_sink sink;
         const auto rs = input.load(ctx, sources, sink);
-        report(ctx, sources, sink, input.diagnostics);
+        report(ctx, sources, sink, input.diagnostics, /*output_follows=*/rs.has_value());
         if (!rs) return fail({1, "cannot load the ruleset `" + input.path + "`", "log-ruleset"});
 
         const std::function<void(const std::string&)> trace = [&ctx](const std::string& line) { ctx.out << line << '\n'; };

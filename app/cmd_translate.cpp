@@ -70,7 +70,7 @@ void add_translate_command(CLI::App& app, context& ctx) {
         dsl::source_manager sources;
         dsl::diagnostic_sink sink;
         const auto rs = s->input.load(ctx, sources, sink);
-        report(ctx, sources, sink, s->input.diagnostics);
+        report(ctx, sources, sink, s->input.diagnostics, rs && (s->output.empty() || s->output == "-"));
         if (!rs) return;
         const std::vector<std::string> inputs = input_files({s->input.path}, sources);
         if (!check_output(ctx, "--output", s->output, inputs)) return;

@@ -156,3 +156,27 @@ TEST_CASE("SARIF URIs: relative paths stay relative, absolute ones are file URIs
     CHECK(dsl::sarif_uri("my rules/100%.wph") == "my%20rules/100%25.wph");
     CHECK(dsl::sarif_uri("r\xc3\xa8gles.wph") == "r%C3%A8gles.wph");
 }
+
+TEST_CASE("JSON diagnostics beside a command's own output: one document on standard output", "[cli]") {
+    const std::string cards = source("rulesets/contractor-cards");
+    // The IR is the document; no diagnostics document before it.
+    outcome r = run({"compile", cards, "--emit-ir=json", "--format=json"});
+    CHECK(r.code == cli::exit_clean);
+    CHECK(r.err.empty());
+    CHECK(json::parse(r.out).contains("accepts"));
+    // A game's account is the output; nothing of JSON is printed before it.
+    r = run({"play", cards, "--format=json", "--seed", "1", "--quiet"});
+    CHECK(r.code == cli::exit_clean);
+    CHECK(r.out.rfind("end: ", 0) == 0);
+    CHECK(r.err.empty());
+    r = run({"aid", cards, "--dump", "text", "--format=json"});
+    CHECK(r.out.rfind("# Contractor Cards", 0) == 0);
+    r = run({"coverage", cards, "--format=json"});
+    CHECK(json::parse(r.out).contains("sections"));
+    // Without output of its own, the diagnostics are the document, empty or not.
+    r = run({"compile", cards, "--format=json"});
+    CHECK(json::parse(r.out).at("diagnostics").empty());
+    r = run({"compile", source("tests/golden/diagnostics/semantic/fail_unknown_roll.wph"), "--emit-ir=json", "--format=json"});
+    CHECK(r.code == cli::exit_bad_input);
+    CHECK(json::parse(r.out).at("diagnostics").size() == 1);
+}
