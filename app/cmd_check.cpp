@@ -1,6 +1,7 @@
 // `westphalia check <ruleset>`: the Z3 checker (contradictions, gaps, dead rules and cells,
 // bounds, reachability, stuck states, examples) with human, JSON or SARIF reports.
 #include "cli.hpp"
+#include "westphalia/dsl/json_text.hpp"
 #include "compile_failure.hpp"
 #include "number_options.hpp"
 #include "output_file.hpp"
@@ -288,8 +289,8 @@ void add_check_command(CLI::App& app, context& ctx) {
             }
         }
         if (s->format == "json")
-            report << (json_runs.size() == 1 ? json_runs[0].dump(2) : nlohmann::json{{"runs", json_runs}}.dump(2)) << '\n';
-        if (s->format == "sarif") report << sarif.dump(2) << '\n';
+            report << (json_runs.size() == 1 ? dsl::json_text(json_runs[0], 2) : dsl::json_text(nlohmann::json{{"runs", json_runs}}, 2)) << '\n';
+        if (s->format == "sarif") report << dsl::json_text(sarif, 2) << '\n';
         if (s->output.empty()) {
             ctx.out << report.str();
         } else if (!write_output(ctx, "--output", s->output, report.str(), inputs)) {

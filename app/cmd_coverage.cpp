@@ -3,6 +3,7 @@
 // the IR elements that cite it; encoded sections nothing cites; lines of the source text that no
 // section covers; totals by status over the text's lines.
 #include "cli.hpp"
+#include "westphalia/dsl/json_text.hpp"
 #include "ruleset_input.hpp"
 
 #include "westphalia/compiler/passes.hpp"
@@ -507,7 +508,7 @@ void add_coverage_command(CLI::App& app, context& ctx) {
         if (!text) return;
         const report_data data = build(*rs, *text);
         if (args->input.diagnostics.format == "json")
-            ctx.out << to_json(*rs, *text, data).dump(2) << '\n';
+            ctx.out << dsl::json_text(to_json(*rs, *text, data), 2) << '\n';
         else
             print_human(ctx.out, *rs, *text, data, args->verbose);
         if (args->strict) {

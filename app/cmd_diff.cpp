@@ -2,6 +2,7 @@
 // change to the rules changes — every subject whose outcome differs, with a witness; the
 // checker's findings that appear and disappear; with --sim N, the change in random play.
 #include "cli.hpp"
+#include "westphalia/dsl/json_text.hpp"
 #include "compile_failure.hpp"
 #include "number_options.hpp"
 #include "output_file.hpp"
@@ -395,7 +396,7 @@ void add_diff_command(CLI::App& app, context& ctx) {
                 j["sim"] = {{"games", sim->games}, {"players", sim->players}, {"seed", sim->seed},
                             {"engine_errors", {sim->errors_a, sim->errors_b}}, {"measures", m}};
             }
-            report << j.dump(2) << '\n';
+            report << dsl::json_text(j, 2) << '\n';
         }
         if (s->output.empty()) {
             ctx.out << report.str();

@@ -1,6 +1,7 @@
 // `westphalia info <ruleset>`: what a ruleset is — source, layers, options, players, and the
 // data it marks as missing or supplies as a stand-in.
 #include "cli.hpp"
+#include "westphalia/dsl/json_text.hpp"
 #include "ruleset_input.hpp"
 
 #include "westphalia/ir/print.hpp"
@@ -159,7 +160,7 @@ void add_info_command(CLI::App& app, context& ctx) {
             dsl::render(diagnostics, sources, sink.all(), dsl::diag_format::json, input->diagnostics.max_errors);
             j["diagnostics"] = nlohmann::ordered_json::parse(diagnostics.str()).at("diagnostics");
         }
-        ctx.out << j.dump(2) << '\n';
+        ctx.out << dsl::json_text(j, 2) << '\n';
     });
 }
 

@@ -3,6 +3,7 @@
 // wins, end reasons, rule coverage, engine errors, invariant violations). The output does not
 // depend on J.
 #include "cli.hpp"
+#include "westphalia/dsl/json_text.hpp"
 #include "number_options.hpp"
 #include "ruleset_input.hpp"
 
@@ -234,7 +235,7 @@ void add_sim_command(CLI::App& app, context& ctx) {
                 dsl::render(diagnostics, sources, sink.all(), dsl::diag_format::json, args->input.diagnostics.max_errors);
                 j["diagnostics"] = nlohmann::ordered_json::parse(diagnostics.str()).at("diagnostics");
             }
-            ctx.out << j.dump(2) << '\n';
+            ctx.out << dsl::json_text(j, 2) << '\n';
         } else {
             print_human(ctx.out, r);
         }

@@ -1,5 +1,6 @@
 // A report command's ruleset that does not compile, in the report's format.
 #include "compile_failure.hpp"
+#include "westphalia/dsl/json_text.hpp"
 #include "output_file.hpp"
 
 #include "westphalia/dsl/parser.hpp"
@@ -36,7 +37,7 @@ void report_not_compiled(context& ctx, const report_target& target, const std::v
         std::ostringstream doc;
         if (target.format == "sarif") {
             const std::string name = rulesets.empty() ? std::string("ruleset") : ruleset_name(rulesets.front(), sources);
-            doc << dsl::diagnostics_sarif(sources, sink.all(), target.tool + "/" + name, target.max_errors).dump(2) << '\n';
+            doc << dsl::json_text(dsl::diagnostics_sarif(sources, sink.all(), target.tool + "/" + name, target.max_errors), 2) << '\n';
         } else {
             dsl::render(doc, sources, sink.all(), dsl::diag_format::json, target.max_errors);
         }

@@ -2,6 +2,7 @@
 // two cannot drift apart; reading checks presence, JSON types and unknown keys, then
 // check_integrity() checks every index.
 #include "westphalia/ir/json.hpp"
+#include "westphalia/dsl/json_text.hpp"
 
 #include <algorithm>
 
@@ -609,7 +610,7 @@ json to_json(const ruleset& rs) {
     return j;
 }
 
-std::string to_json_text(const ruleset& rs, int indent) { return to_json(rs).dump(indent) + "\n"; }
+std::string to_json_text(const ruleset& rs, int indent) { return dsl::json_text(to_json(rs), indent) + "\n"; }
 
 std::optional<ruleset> from_json(const json& j, read_error& error) {
     try {

@@ -1,5 +1,6 @@
 // Diagnostic kinds, the collecting sink, "did you mean" and the three renderers.
 #include "westphalia/dsl/diagnostics.hpp"
+#include "westphalia/dsl/json_text.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -171,7 +172,7 @@ void render(std::ostream& out, const source_manager& sources, std::vector<diagno
                            {"message", d->message},
                            {"notes", notes}});
         }
-        out << nlohmann::json{{"diagnostics", all}, {"errors_not_shown", hidden_errors}}.dump(2) << '\n';
+        out << dsl::json_text(nlohmann::json{{"diagnostics", all}, {"errors_not_shown", hidden_errors}}, 2) << '\n';
         return;
     }
 

@@ -1,5 +1,6 @@
 // Game logs (JSON lines) and replay.
 #include "westphalia/engine/log.hpp"
+#include "westphalia/dsl/json_text.hpp"
 
 #include "westphalia/engine/agents.hpp"
 #include "westphalia/ir/json.hpp"
@@ -40,7 +41,7 @@ T integer_field(const ojson& j, const char* key) {
             if (i >= static_cast<std::int64_t>(lo)) return static_cast<T>(i);
         }
     }
-    throw bad_integer("\"" + std::string(key) + "\" is " + v.dump() + ", not an integer from " + std::to_string(lo) +
+    throw bad_integer("\"" + std::string(key) + "\" is " + dsl::json_text(v) + ", not an integer from " + std::to_string(lo) +
                       " to " + std::to_string(hi));
 }
 
@@ -64,7 +65,7 @@ std::string header_line(const log_header& h) {
     j["options"] = ojson::object();
     for (const auto& [k, v] : h.options) j["options"][k] = v;
     j["agents"] = h.agents;
-    return j.dump() + '\n';
+    return dsl::json_text(j) + '\n';
 }
 
 std::string decision_line(std::uint64_t step, int seat, int action, const std::string& text) {
@@ -74,7 +75,7 @@ std::string decision_line(std::uint64_t step, int seat, int action, const std::s
     j["player"] = seat + 1;
     j["action"] = action;
     j["text"] = text;
-    return j.dump() + '\n';
+    return dsl::json_text(j) + '\n';
 }
 
 std::string chance_line(std::uint64_t step, int outcome, const chance_outcome& o) {
@@ -84,7 +85,7 @@ std::string chance_line(std::uint64_t step, int outcome, const chance_outcome& o
     j["outcome"] = outcome;
     j["value"] = o.value;
     j["text"] = o.text;
-    return j.dump() + '\n';
+    return dsl::json_text(j) + '\n';
 }
 
 std::string footer_line(const play_result& r, const std::string& stop) {
@@ -102,7 +103,7 @@ std::string footer_line(const play_result& r, const std::string& stop) {
             for (const auto& [name, value] : player_fields(*r.final_state, p)) fields[name] = value_json(value);
             j["players"].push_back(fields);
         }
-    return j.dump() + '\n';
+    return dsl::json_text(j) + '\n';
 }
 
 void finish(play_result& r) {
@@ -221,7 +222,7 @@ std::optional<log_header> read_log_header(const std::string& text, log_error& er
             return std::nullopt;
         }
         if (!j.contains("version") || !j["version"].is_number_integer() || j["version"] != log_version) {
-            error = {1, "log version " + (j.contains("version") ? j["version"].dump() : std::string("(none)")) +
+            error = {1, "log version " + (j.contains("version") ? dsl::json_text(j["version"]) : std::string("(none)")) +
                             " is not supported; this westphalia reads version " + std::to_string(log_version),
                      "log-version"};
             return std::nullopt;

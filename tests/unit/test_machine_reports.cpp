@@ -180,3 +180,30 @@ TEST_CASE("JSON diagnostics beside a command's own output: one document on stand
     CHECK(r.code == cli::exit_bad_input);
     CHECK(json::parse(r.out).at("diagnostics").size() == 1);
 }
+
+TEST_CASE("JSON output of a path that is not UTF-8: valid JSON with U+FFFD, not an internal error", "[cli]") {
+    // A file name is any bytes; the JSON writers used to throw on them (exit 70).
+    const std::filesystem::path folder = std::filesystem::temp_directory_path() / ("wp-json-\xff-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(folder);
+    const std::string typo = (folder / "typo\xff.wph").string();
+    std::filesystem::copy_file(source("tests/golden/diagnostics/semantic/fail_unknown_roll.wph"), typo);
+    outcome r = run({"compile", typo, "--format=json"});
+    CHECK(r.code == cli::exit_bad_input);
+    const json j = json::parse(r.out);
+    CHECK(j.at("diagnostics").at(0).at("location").at("file").get<std::string>().find("typo\xEF\xBF\xBD.wph") != std::string::npos);
+    r = run({"info", typo, "--format=json"});
+    CHECK(r.code == cli::exit_bad_input);
+    CHECK_NOTHROW(json::parse(r.out));
+    // A game log's header names the ruleset's path.
+    const std::string cards = (folder / "cards\xff").string();
+    std::filesystem::copy(source("rulesets/contractor-cards"), cards, std::filesystem::copy_options::recursive);
+    const std::string log = (folder / "game.jsonl").string();
+    r = run({"play", cards, "--seed", "1", "--quiet", "--log", log});
+    CHECK(r.code == cli::exit_clean);
+    CHECK(r.err.empty());
+    std::ifstream header(log);
+    std::string first;
+    std::getline(header, first);
+    CHECK_NOTHROW(json::parse(first));
+    std::filesystem::remove_all(folder);
+}

@@ -1,5 +1,6 @@
 // Rendering findings: text in the style of a compiler diagnostic, JSON, SARIF 2.1.0.
 #include "westphalia/verify/report.hpp"
+#include "westphalia/dsl/json_text.hpp"
 
 #include "westphalia/dsl/diagnostics.hpp"
 #include "westphalia/dsl/sarif.hpp"
@@ -202,7 +203,7 @@ void render_json(std::ostream& out, const ir::ruleset& rs, const check_result& r
     j["approximations"] = r.approximations;
     if (r.out_of_time) j["out_of_time"] = true;
     if (!r.only.empty()) j["only"] = r.only;
-    out << j.dump(2) << '\n';
+    out << dsl::json_text(j, 2) << '\n';
 }
 
 void render_sarif(std::ostream& out, const ir::ruleset& rs, const check_result& r, const report_source& src) {
@@ -281,7 +282,7 @@ void render_sarif(std::ostream& out, const ir::ruleset& rs, const check_result& 
                   {"automationDetails", {{"id", "westphalia-check/" + rs.name}}},
                   {"columnKind", "unicodeCodePoints"},
                   {"results", results}}}}};
-    out << sarif.dump(2) << '\n';
+    out << dsl::json_text(sarif, 2) << '\n';
 }
 
 }  // namespace wp::verify
