@@ -1305,14 +1305,11 @@ sv symbolic::value_uncached(id n, env& e, const store& st) {
         case op::node_attribute: {
             const z3::expr v = I(0);
             const ir::map& m = rs.maps.at(rs.types.at(N(kid(0)).type).ref);
-            z3::expr acc = num(0);
-            if (const auto k = terms::number(v)) {  // a known node: its value
-                if (*k >= 0 && static_cast<std::size_t>(*k) < m.nodes.size())
-                    acc = num(m.nodes[static_cast<std::size_t>(*k)].values.at(nd.ref));
-                return sv(kind_of(n) == ir::type_kind::boolean ? bool_of(acc) : acc);
-            }
-            for (std::size_t x = 0; x < m.nodes.size(); ++x)
-                acc = z3::ite(v == num(static_cast<std::int64_t>(x)), num(m.nodes[x].values.at(nd.ref)), acc);
+            // Fixed map data: one `ite` per distinct value (a terrain has a handful), not one per node.
+            std::vector<std::int64_t> values;
+            values.reserve(m.nodes.size());
+            for (const ir::map_node& x : m.nodes) values.push_back(x.values.at(nd.ref));
+            const z3::expr acc = node_lookup(values, v, 0);
             return sv(kind_of(n) == ir::type_kind::boolean ? bool_of(acc) : acc);
         }
         case op::zone: {
