@@ -5,6 +5,7 @@
 #include "compile_failure.hpp"
 #include "number_options.hpp"
 #include "output_file.hpp"
+#include "proof_cache.hpp"
 #include "ruleset_input.hpp"
 
 #include "westphalia/compiler/compile.hpp"
@@ -134,6 +135,8 @@ void add_check_command(CLI::App& app, context& ctx) {
         std::string dump_smt;
         int players = 0;
         bool stats = false;
+        bool cache = false;
+        std::string cache_dir;
         std::uint64_t unfold_limit = 16384;
         int unroll_depth = 0;
         unsigned jobs = 0;
@@ -181,6 +184,10 @@ void add_check_command(CLI::App& app, context& ctx) {
                         "Threads, of which the check uses at most two (default: one per core); the report does not "
                         "depend on it")
         ->check(whole_number(1, 1024));
+    command->add_flag("--cache", s->cache,
+                      "Keep the check's proofs for the next run, and answer the questions proved before from them "
+                      "(in .westphalia-cache/ in the ruleset's folder; see --cache-dir)");
+    command->add_option("--cache-dir", s->cache_dir, "The proof cache's folder (implies --cache)");
     command->add_flag("--stats", s->stats, "Print the number of solver queries and the time taken per check");
     command->add_option("--unfold-limit", s->unfold_limit,
                         "Largest unfolding of one aggregate (set size times the instances of its body, nested "
@@ -207,6 +214,9 @@ void add_check_command(CLI::App& app, context& ctx) {
         std::vector<std::string> inputs;
         std::vector<std::string> summaries;  // each run's summary lines, printed when -o takes the report
         const auto started = std::chrono::steady_clock::now();  // --max-time covers every run
+        std::string cache_path;  // the proof cache's file, once the ruleset's name is known
+        std::shared_ptr<const std::unordered_set<std::string>> proved_before;
+        std::set<std::string> proved;  // over every run (--all-options)
         for (std::size_t i = 0; i < runs.size(); ++i) {
             ruleset_input in = s->input;
             for (const auto& [k, v] : runs[i]) in.options.push_back(k + "=" + v);
@@ -232,7 +242,12 @@ void add_check_command(CLI::App& app, context& ctx) {
                 i = static_cast<std::size_t>(-1);
                 continue;
             }
+            if ((s->cache || !s->cache_dir.empty()) && cache_path.empty()) {
+                cache_path = proof_cache_path(s->cache_dir, s->input.path, rs->name);
+                proved_before = load_proof_cache(ctx, cache_path);
+            }
             verify::check_options opts;
+            opts.proved_before = proved_before;
             opts.timeout_ms = static_cast<unsigned>(std::lround(s->timeout * 1000));
             opts.rlimit = s->rlimit;
             opts.dump_smt_dir = s->dump_smt;
@@ -258,6 +273,7 @@ void add_check_command(CLI::App& app, context& ctx) {
             const verify::check_result result = verify::check(*rs, opts);
             if (opts.progress) ctx.err << "\r" << std::string(28, ' ') << "\r" << std::flush;
             any_errors = any_errors || verify::error_count(result) > 0;
+            proved.insert(result.proved.begin(), result.proved.end());
             source_lines lines(s->input.path, *rs);
             verify::report_source src{[&](ir::id f) { return lines.path(f); },
                                       [&](ir::id f, std::uint32_t n) { return lines.line(f, n); }};
@@ -288,6 +304,7 @@ void add_check_command(CLI::App& app, context& ctx) {
                 else sarif["runs"].push_back(j["runs"][0]);
             }
         }
+        if (!cache_path.empty()) save_proof_cache(ctx, cache_path, proved);
         if (s->format == "json")
             report << (json_runs.size() == 1 ? dsl::json_text(json_runs[0], 2) : dsl::json_text(nlohmann::json{{"runs", json_runs}}, 2)) << '\n';
         if (s->format == "sarif") report << dsl::json_text(sarif, 2) << '\n';

@@ -7,6 +7,7 @@
 #include "westphalia/verify/check.hpp"
 
 #include "intervals.hpp"
+#include "query_key.hpp"
 #include "replay.hpp"
 #include "symbolic.hpp"
 #include "watchdog.hpp"
@@ -25,6 +26,7 @@
 #include <optional>
 #include <set>
 #include <thread>
+#include <type_traits>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -99,6 +101,19 @@ private:
             --out_.stats[kind_].queries;  // counted by the caller, never asked
             return z3::unknown;
         }
+        // The proof cache: a question proved before is not asked again (only plain questions:
+        // one with assumptions wants its unsat core, an optimisation its model).
+        std::optional<std::string> key;
+        if constexpr (std::is_same_v<Solver, z3::solver> && sizeof...(Assumptions) == 0) {
+            if (opt_.proved_before) {
+                key = detail::query_key(s.assertions());
+                if (key && opt_.proved_before->count(*key)) {
+                    ++out_.cache_hits;
+                    out_.proved.insert(*key);
+                    return z3::unsat;
+                }
+            }
+        }
         const unsigned ms = static_cast<unsigned>(std::min<double>(opt_.timeout_ms, budget_left_ms()));
         const auto t0 = std::chrono::steady_clock::now();
         z3::check_result r = dog_.check(s, assumptions..., ms);
@@ -124,6 +139,9 @@ private:
         }
         if (r == z3::unknown && ms < opt_.timeout_ms && budget_left_ms() < 1.0)
             out_.out_of_time = true;  // cut short by the budget, not by its own limit
+        // The key is the question as asked: the map searches' lemmas added since are true of
+        // every search, so the question itself is unsatisfiable.
+        if (key && r == z3::unsat) out_.proved.insert(*key);
         return r;
     }
 

@@ -144,6 +144,8 @@ void render_human(std::ostream& out, const ir::ruleset& rs, const check_result& 
         }
         out << "  total     " << std::setw(7) << q << " queries " << std::fixed << std::setprecision(1) << std::setw(9)
             << r.milliseconds << " ms\n";
+        if (r.cache_hits || !r.proved.empty())
+            out << "  cache: " << r.cache_hits << " queries answered from it, " << r.proved.size() << " proofs kept for the next run\n";
         if (!r.encoder.empty()) {
             out << "  encoder:";
             bool first = true;

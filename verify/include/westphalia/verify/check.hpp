@@ -8,9 +8,11 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 namespace wp::verify {
@@ -87,6 +89,11 @@ struct check_options {
     // Invariants (by rule name) not assumed anywhere: check() sets it when it runs the parts
     // again without the invariants a run could not prove (Houdini's iteration).
     std::set<std::string> unassumed_invariants;
+    // The proof cache (`check --cache`): the keys of queries an earlier run found unsatisfiable
+    // (detail::query_key, a SHA-256 of the query's structure). Such a query is answered
+    // `unsat` without asking the solver: the same question has the same answer. Null: no cache,
+    // and check_result::proved stays empty.
+    std::shared_ptr<const std::unordered_set<std::string>> proved_before;
     // Called as each stage of a part starts (`play`, `explore`, `tables`, `bounds`, ...), from
     // the part's own thread: a terminal shows progress with it.
     std::function<void(const std::string& stage)> progress;
@@ -125,6 +132,10 @@ struct check_result {
     // The invariants (by rule name) the run assumed but could not prove: broken somewhere, or
     // undecided. check() runs again without them until none is left.
     std::set<std::string> unproved_invariants;
+    // With check_options::proved_before: the keys of the queries this run found unsatisfiable or
+    // took from the cache (what the cache keeps for the next run), and how many it took.
+    std::set<std::string> proved;
+    std::uint64_t cache_hits = 0;
 };
 
 // Runs every check on `rs` (options as selected in the IR).
