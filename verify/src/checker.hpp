@@ -119,6 +119,7 @@ private:
         z3::check_result r = dog_.check(s, assumptions..., ms);
         // A model that reads a map search wrongly (symbolic::map_search) is refined with the
         // search's answer at its endpoints, and asked again; until it reads every one right.
+        bool refined = false;  // lemmas about the map's searches were added to the question
         for (int round = 0; r == z3::sat && !sym_.searches.empty(); ++round) {
             const std::vector<z3::expr> lemmas = sym_.refine(s.get_model());
             if (lemmas.empty()) break;
@@ -128,6 +129,7 @@ private:
             }
             for (const z3::expr& l : lemmas) s.add(l);
             search_lemmas_ += lemmas.size();
+            refined = true;
             r = dog_.check(s, assumptions..., ms);
         }
         if (debug_) {
@@ -139,9 +141,10 @@ private:
         }
         if (r == z3::unknown && ms < opt_.timeout_ms && budget_left_ms() < 1.0)
             out_.out_of_time = true;  // cut short by the budget, not by its own limit
-        // The key is the question as asked: the map searches' lemmas added since are true of
-        // every search, so the question itself is unsatisfiable.
-        if (key && r == z3::unsat) out_.proved.insert(*key);
+        // Only a proof of the question as asked is kept. One that needed the searches' lemmas
+        // rests on the map's data, which the question's key does not describe (a search's value
+        // is a plain variable in it): an errata to the map would find the key unchanged.
+        if (key && r == z3::unsat && !refined) out_.proved.insert(*key);
         return r;
     }
 
