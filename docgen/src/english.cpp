@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <functional>
 
 namespace wp::docgen {
 
@@ -34,8 +35,17 @@ std::string humanize(const std::string& identifier) {
     return out;
 }
 
+std::string field_name(const std::string& identifier) {
+    std::string out = humanize(identifier);
+    if (out.size() > 2 && is_lower(out[0]) && out[1] == ' ') out.erase(0, 2);
+    return out;
+}
+
 std::string with_article(const std::string& noun) {
-    const bool vowel = !noun.empty() && std::string("aeiouAEIOU").find(noun[0]) != std::string::npos;
+    bool vowel = !noun.empty() && std::string("aeiouAEIOU").find(noun[0]) != std::string::npos;
+    // A vowel letter with a consonant sound: "a unit", "a European", "a one-step loss".
+    for (const char* y : {"uni", "Uni", "use", "usu", "eu", "Eu", "one", "One"})
+        if (noun.rfind(y, 0) == 0) vowel = false;
     return (vowel ? "an " : "a ") + noun;
 }
 
@@ -75,7 +85,11 @@ std::string constant_english(const ir::ruleset& rs, ir::id t, std::int64_t v) {
         case ir::type_kind::enumeration:
             if (x.ref < rs.enums.size() && v >= 0 && i < rs.enums[x.ref].members.size()) {
                 const ir::enum_member& m = rs.enums[x.ref].members[i];
-                return m.label.empty() ? m.name : m.label;
+                if (!m.label.empty()) return m.label;
+                // A member's own name keeps its capitals ("Lower Palatinate"); only `_` becomes a space.
+                std::string spaced = m.name;
+                std::replace(spaced.begin(), spaced.end(), '_', ' ');
+                return spaced;
             }
             return "?";
         case ir::type_kind::entity:
@@ -90,6 +104,33 @@ std::string constant_english(const ir::ruleset& rs, ir::id t, std::int64_t v) {
         case ir::type_kind::player: return v < 0 ? "nobody" : "player " + std::to_string(v + 1);
         default: return number(v);
     }
+}
+
+std::string role_noun(const ir::ruleset& rs, ir::id t) {
+    if (t >= rs.types.size()) return "thing";
+    const ir::type& x = rs.types[t];
+    switch (x.kind) {
+        case ir::type_kind::player: return "player";
+        case ir::type_kind::entity: return x.ref < rs.entity_kinds.size() ? humanize(rs.entity_kinds[x.ref].name) : "piece";
+        case ir::type_kind::enumeration: return x.ref < rs.enums.size() ? humanize(rs.enums[x.ref].name) : "value";
+        case ir::type_kind::record: return x.ref < rs.records.size() ? humanize(rs.records[x.ref].name) : "entry";
+        case ir::type_kind::node: return x.ref < rs.maps.size() && rs.maps[x.ref].kind == ir::map_kind::hexgrid ? "hex" : "space";
+        case ir::type_kind::zone: return "zone";
+        case ir::type_kind::boolean: return "condition";
+        case ir::type_kind::string: return "text";
+        case ir::type_kind::odds: return "odds";
+        case ir::type_kind::list_of: case ir::type_kind::map_of: return "list";
+        default: return "number";
+    }
+}
+
+std::string plural(const std::string& noun) {
+    auto ends = [&](const std::string& tail) { return noun.size() >= tail.size() && noun.compare(noun.size() - tail.size(), tail.size(), tail) == 0; };
+    if (noun.empty() || ends("odds")) return noun;
+    if (ends("s") || ends("x") || ends("ch") || ends("sh")) return noun + "es";
+    if (ends("y") && noun.size() > 1 && std::string("aeiou").find(noun[noun.size() - 2]) == std::string::npos)
+        return noun.substr(0, noun.size() - 1) + "ies";
+    return noun + "s";
 }
 
 std::string dice_text(const ir::roll& r) {
@@ -160,21 +201,163 @@ std::string english::range_words(ir::id range) const {
     return "from " + expr(kids[0]) + " to " + expr(kids[1]);
 }
 
+namespace {
+
+// "u", "c2", "cs": the rule language's shorthand for a bound value (a letter, perhaps numbered,
+// or a letter and an `s` for a list of them).
+bool shorthand(const std::string& name) {
+    if (name.empty() || !is_lower(name[0])) return false;
+    if (name.size() == 2 && name[1] == 's') return true;
+    return std::all_of(name.begin() + 1, name.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+const char* const ordinal_words[] = {"", "other", "third", "fourth", "fifth", "sixth"};
+
+std::string ordinal_word(int k) {
+    return k < 6 ? ordinal_words[k] : std::to_string(k + 1) + "th";
+}
+
+}  // namespace
+
+english::english(const ir::ruleset& rs, const std::vector<ir::local>& frame) : rs_(rs), frame_(frame) {
+    // One ordinal per distinct name of a role: every `c` of an element is "the card" (each binder
+    // starts a new local, but the reader sees one card at a time); a `d` beside it is "the other card".
+    std::map<std::string, std::vector<std::string>> names_of;  // role noun -> short names, in order
+    roles_.resize(frame.size());
+    for (std::size_t l = 0; l < frame.size(); ++l) {
+        if (!shorthand(frame[l].name) || frame[l].type >= rs.types.size()) continue;
+        // A number or a flag has no role a reader would name ("the number"): `n` stays `n`.
+        const ir::type& t = rs.types[frame[l].type];
+        if (t.kind == ir::type_kind::integer || t.kind == ir::type_kind::range || t.kind == ir::type_kind::boolean) continue;
+        // A chosen list (`choose order of cs in army`) is named by what it holds: "the cards".
+        const std::string noun = t.kind == ir::type_kind::list_of ? plural(role_noun(rs, t.value)) : role_noun(rs, frame[l].type);
+        auto& names = names_of[noun];
+        auto it = std::find(names.begin(), names.end(), frame[l].name);
+        if (it == names.end()) it = names.insert(names.end(), frame[l].name);
+        roles_[l] = {noun, static_cast<int>(it - names.begin()), false};
+        roles_[l].you = roles_[l].ordinal == 0 && noun == "player";  // until scope_roles knows better
+    }
+}
+
+void english::for_each_node(ir::id root, const std::function<void(ir::id)>& f) const {
+    if (root >= rs_.nodes.size()) return;
+    f(root);
+    for (ir::id k : ir::children_of(rs_, root)) for_each_node(k, f);
+}
+
+std::string english::among(ir::id collection) const {
+    // "every unit" needs no "in every unit": the binder already says "unit".
+    if (collection < rs_.nodes.size() && rs_.nodes[collection].code == ir::op::type_members) return "";
+    return " in " + expr(collection);
+}
+
+void english::scope_roles(const std::vector<ir::id>& roots) {
+    // Locals no binder in `roots` binds are the element's parameters: in scope throughout.
+    std::vector<bool> bound(frame_.size(), false);
+    for (ir::id r : roots)
+        for_each_node(r, [&](ir::id n) {
+            const ir::op c = rs_.nodes[n].code;
+            const bool binder = c == ir::op::let || c == ir::op::for_each || c == ir::op::choose_one || c == ir::op::choose_subset ||
+                                c == ir::op::choose_order || c == ir::op::any || c == ir::op::all || c == ir::op::count ||
+                                c == ir::op::sum || c == ir::op::min || c == ir::op::max;
+            if (binder && rs_.nodes[n].ref < bound.size()) bound[rs_.nodes[n].ref] = true;
+        });
+    std::vector<ir::id> active;  // role locals in scope, outermost first
+    auto ordinal_for = [&](ir::id l) {
+        std::vector<std::string> names;  // distinct names of this role in scope, other than l's own
+        for (ir::id a : active)
+            if (roles_[a].noun == roles_[l].noun && frame_[a].name != frame_[l].name &&
+                std::find(names.begin(), names.end(), frame_[a].name) == names.end())
+                names.push_back(frame_[a].name);
+        return static_cast<int>(names.size());
+    };
+    auto speaks_to = [&](ir::id l) { roles_[l].you = roles_[l].ordinal == 0 && roles_[l].noun == "player"; };
+    for (std::size_t l = 0; l < frame_.size(); ++l) roles_[l].you = false;
+    for (std::size_t l = 0; l < frame_.size(); ++l)
+        if (!bound[l] && is_role(static_cast<ir::id>(l))) {
+            roles_[l].ordinal = ordinal_for(static_cast<ir::id>(l));
+            speaks_to(static_cast<ir::id>(l));
+            active.push_back(static_cast<ir::id>(l));
+        }
+    std::function<void(ir::id)> walk = [&](ir::id n) {
+        if (n >= rs_.nodes.size()) return;
+        const ir::node& x = rs_.nodes[n];
+        const std::size_t depth = active.size();
+        const auto kids = ir::children_of(rs_, n);
+        if (x.code == ir::op::seq) {
+            // A `let` is in scope for the rest of its sequence.
+            for (ir::id k : kids) {
+                walk(k);
+                const ir::node& c = rs_.nodes[k];
+                if (c.code == ir::op::let && is_role(c.ref)) {
+                    roles_[c.ref].ordinal = ordinal_for(c.ref);
+                    active.push_back(c.ref);
+                }
+            }
+        } else {
+            const bool binder = x.code == ir::op::for_each || x.code == ir::op::choose_one || x.code == ir::op::choose_subset ||
+                                x.code == ir::op::choose_order || x.code == ir::op::any || x.code == ir::op::all ||
+                                x.code == ir::op::count || x.code == ir::op::sum || x.code == ir::op::min || x.code == ir::op::max;
+            if (binder && is_role(x.ref)) {
+                roles_[x.ref].ordinal = ordinal_for(x.ref);
+                if (x.code == ir::op::for_each) speaks_to(x.ref);
+                active.push_back(x.ref);
+            }
+            for (ir::id k : kids) walk(k);
+        }
+        active.resize(depth);
+    };
+    for (ir::id r : roots) walk(r);
+}
+
 std::string english::local_name(ir::id l) const {
     if (auto it = renamed_.find(l); it != renamed_.end()) return it->second;
-    return l < frame_.size() ? frame_[l].name : "?";
+    if (is_role(l)) {
+        if (roles_[l].you) return "you";
+        // A list is what a choice picked: "the chosen cards", apart from "the players" (all of them).
+        const bool list = frame_[l].type < rs_.types.size() && rs_.types[frame_[l].type].kind == ir::type_kind::list_of;
+        return (list ? "the chosen " : "the ") + local_kind(l);
+    }
+    return l < frame_.size() ? humanize(frame_[l].name) : "?";
+}
+
+std::string english::local_kind(ir::id l) const {
+    if (is_role(l)) return roles_[l].ordinal == 0 ? roles_[l].noun : ordinal_word(roles_[l].ordinal) + " " + roles_[l].noun;
+    return l < frame_.size() ? humanize(frame_[l].name) : "?";
+}
+
+std::string english::parameters(std::size_t count, bool typed) const {
+    std::string s;
+    for (std::size_t i = 0; i < count && i < frame_.size(); ++i) {
+        std::string one;
+        if (is_role(static_cast<ir::id>(i))) {
+            if (!typed) continue;
+            const std::string kind = local_kind(static_cast<ir::id>(i));
+            one = roles_[i].ordinal == 1 ? "an" + kind : with_article(kind);  // "another player"
+        } else {
+            one = humanize(frame_[i].name);
+            if (typed) one += ": " + role_noun(rs_, frame_[i].type);
+        }
+        s += (s.empty() ? "" : ", ") + one;
+    }
+    return s.empty() ? "" : " (" + s + ")";
 }
 
 std::string english::args(ir::id n, std::size_t from) const {
     const auto kids = ir::children_of(rs_, n);
     std::string s;
-    for (std::size_t i = from; i < kids.size(); ++i) s += (s.empty() ? "" : ", ") + expr(kids[i]);
+    for (std::size_t i = from; i < kids.size(); ++i) {
+        const std::string one = expr(kids[i]);
+        if (one == "you") continue;  // "card window (Renewal Roll)": whose turn it is goes without saying
+        s += (s.empty() ? "" : ", ") + one;
+    }
     return s.empty() ? "" : " (" + s + ")";
 }
 
 // "p's gold" for a local owner, "the X's gold" otherwise.
 std::string english::owner_field(ir::id owner_node, const std::string& field) const {
     const std::string owner = expr(owner_node);
+    if (owner == "you") return "your " + field;
     return owner + (owner.empty() || owner.back() == 's' ? "’ " : "’s ") + field;
 }
 
@@ -209,6 +392,7 @@ std::string english::comparison(ir::op code, ir::id left, ir::id right) const {
         if (code == ir::op::gt || code == ir::op::ne) return what + " is not empty";
     }
     const std::string a = expr(left), b = expr(right);
+    if (a == "you" && (code == ir::op::eq || code == ir::op::ne)) return "you are " + std::string(code == ir::op::ne ? "not " : "") + b;
     const bool number_on_right = r.code == ir::op::const_int ||
                                  (r.code == ir::op::option && r.type < rs_.types.size() && static_value(rs_, right) &&
                                   (rs_.types[r.type].kind == ir::type_kind::integer || rs_.types[r.type].kind == ir::type_kind::range));
@@ -260,8 +444,10 @@ std::string english::expr(ir::id n) const {
         case ir::op::range: return "the numbers from " + kid(0) + " to " + kid(1);
         case ir::op::local: return local_name(x.ref);
         case ir::op::global: return named(rs_.slots);
-        case ir::op::player_field: case ir::op::entity_field:
-            return kids.empty() ? named(rs_.slots) : owner_field(kids[0], named(rs_.slots));
+        case ir::op::player_field: case ir::op::entity_field: {
+            const std::string field = x.ref < rs_.slots.size() ? field_name(rs_.slots[x.ref].name) : "?";
+            return kids.empty() ? field : owner_field(kids[0], field);
+        }
         case ir::op::attribute: case ir::op::record_field: case ir::op::node_attribute: {
             if (kids.empty()) return "?";
             std::string field = "?";
@@ -270,10 +456,10 @@ std::string english::expr(ir::id n) const {
                 const ir::type& ty = rs_.types[t];
                 if (x.code == ir::op::attribute && ty.kind == ir::type_kind::entity && ty.ref < rs_.entity_kinds.size()) {
                     const ir::id r = rs_.entity_kinds[ty.ref].record;
-                    if (r < rs_.records.size() && x.ref < rs_.records[r].fields.size()) field = humanize(rs_.records[r].fields[x.ref].name);
+                    if (r < rs_.records.size() && x.ref < rs_.records[r].fields.size()) field = field_name(rs_.records[r].fields[x.ref].name);
                 } else if (x.code == ir::op::record_field && ty.kind == ir::type_kind::record && ty.ref < rs_.records.size() &&
                            x.ref < rs_.records[ty.ref].fields.size()) {
-                    field = humanize(rs_.records[ty.ref].fields[x.ref].name);
+                    field = field_name(rs_.records[ty.ref].fields[x.ref].name);
                 } else if (x.code == ir::op::node_attribute && ty.kind == ir::type_kind::node && ty.ref < rs_.maps.size() &&
                            x.ref < rs_.maps[ty.ref].attributes.size()) {
                     field = humanize(rs_.maps[ty.ref].attributes[x.ref].name);
@@ -302,7 +488,7 @@ std::string english::expr(ir::id n) const {
             if (const auto v = static_value(rs_, n)) return constant_english(rs_, x.type, *v);
             return "option “" + (x.ref < rs_.options.size() ? rs_.options[x.ref].name : std::string("?")) + "”";
         }
-        case ir::op::type_members: return "every " + ir::type_name(rs_, x.ref);
+        case ir::op::type_members: return "every " + role_noun(rs_, x.ref);
         case ir::op::roll: {
             if (x.ref >= rs_.rolls.size()) return "?";
             const ir::roll& r = rs_.rolls[x.ref];
@@ -396,10 +582,10 @@ std::string english::expr(ir::id n) const {
                     rs_.nodes[lk[0]].ref == x.ref && (r.code == ir::op::const_member || r.code == ir::op::const_entity))
                     return kid(0) + " holds " + with_article(expr(bk[1]));
             }
-            return "some " + local_name(x.ref) + " in " + kid(0) + " where " + kid(1);
+            return "some " + local_kind(x.ref) + among(kids[0]) + " where " + kid(1);
         }
-        case ir::op::all: return "for every " + local_name(x.ref) + " in " + kid(0) + ", " + kid(1);
-        case ir::op::count: return "the number of " + local_name(x.ref) + " in " + kid(0) + " where " + kid(1);
+        case ir::op::all: return "for every " + local_kind(x.ref) + among(kids[0]) + ", " + kid(1);
+        case ir::op::count: return "the number of " + plural(local_kind(x.ref)) + among(kids[0]) + " where " + kid(1);
         case ir::op::sum: {
             // sum(c in pending : c.contract_mod) reads "the total contract mod of the cards in the pending".
             const ir::node& b = rs_.nodes[kids[1]];
@@ -414,10 +600,13 @@ std::string english::expr(ir::id n) const {
                 }
                 return "the total " + field + " of the " + things + " in " + kid(0);
             }
-            return "the total of " + kid(1) + " for each " + local_name(x.ref) + " in " + kid(0);
+            // sum(c in z : if cond then v else 0) reads "the total of v over every card in z where cond".
+            if (b.code == ir::op::cond && bk.size() == 3 && is_zero_size(bk[2]))
+                return "the total of " + expr(bk[1]) + " over every " + local_kind(x.ref) + among(kids[0]) + " where " + expr(bk[0]);
+            return "the total of " + kid(1) + " over every " + local_kind(x.ref) + among(kids[0]);
         }
-        case ir::op::min: return "the least " + kid(1) + " of any " + local_name(x.ref) + " in " + kid(0);
-        case ir::op::max: return "the greatest " + kid(1) + " of any " + local_name(x.ref) + " in " + kid(0);
+        case ir::op::min: return "the least " + kid(1) + " of any " + local_kind(x.ref) + among(kids[0]);
+        case ir::op::max: return "the greatest " + kid(1) + " of any " + local_kind(x.ref) + among(kids[0]);
         default: return statement(n, nullptr);
     }
 }
@@ -464,6 +653,8 @@ std::string english::statement(ir::id n, std::vector<ir::id>* nested) const {
                 nested->push_back(x.ref);
                 if (b.name.empty()) return capitalised(b.word);
                 const std::string name = humanize(b.name);
+                // Phases and steps are numbered in the list below; the text names them alone.
+                if (b.word == "phase" || b.word == "step") return capitalised(name);
                 return name.find(b.word) != std::string::npos ? capitalised(name) : b.word + " " + capitalised(name);
             }
             return kids.empty() ? "" : statements(kids[0], nullptr);
@@ -472,6 +663,8 @@ std::string english::statement(ir::id n, std::vector<ir::id>* nested) const {
             // `let r = roll renewal_roll(p)` reads "make a renewal roll (1d10)"; later uses of r
             // read "the renewal roll" (see name_local).
             if (!kids.empty() && rs_.nodes[kids[0]].code == ir::op::roll) return "make " + kid(0);
+            // `let c = top(deck)` reads "the card is the top card of the deck".
+            if (is_role(x.ref)) return local_name(x.ref) + " is " + kid(0);
             return local_name(x.ref) + " = " + kid(0);
         case ir::op::assign: case ir::op::fix_roll: return kid(0) + " = " + kid(1);
         case ir::op::add_assign: case ir::op::sub_assign: {
@@ -507,24 +700,49 @@ std::string english::statement(ir::id n, std::vector<ir::id>* nested) const {
                 }
             }
             const bool numbers = !kids.empty() && rs_.nodes[kids[0]].code == ir::op::range;
-            std::string s = "for each " + local_name(x.ref) + (numbers ? " " : " in ") + (numbers ? range_words(kids[0]) : kid(0));
-            if (present(1)) s += " starting with " + kid(1);
+            if (numbers) {
+                // for i in 1..3 { … } whose body never reads i: "3 times: …".
+                const auto k = ir::children_of(rs_, kids[0]);
+                bool read = false;
+                if (kids.size() > 2)
+                    for_each_node(kids[2], [&](ir::id m) { read = read || (rs_.nodes[m].code == ir::op::local && rs_.nodes[m].ref == x.ref); });
+                const auto lo = k.size() == 2 ? static_value(rs_, k[0]) : std::nullopt;
+                const auto hi = k.size() == 2 ? static_value(rs_, k[1]) : std::nullopt;
+                if (!read && lo && hi) return (*hi - *lo + 1 == 1 ? std::string("once") : std::to_string(*hi - *lo + 1) + " times") + ": " + sub(2);
+                return "for every " + (is_role(x.ref) ? std::string("number") : local_name(x.ref)) + " " + range_words(kids[0]) + ": " + sub(2);
+            }
+            // The players in seat order: "each player in turn, starting with the first player".
+            const bool seats = !kids.empty() && rs_.nodes[kids[0]].code == ir::op::builtin &&
+                               rs_.nodes[kids[0]].ref == static_cast<ir::id>(ir::builtin::players);
+            std::string s = seats ? "each " + local_kind(x.ref) + " in turn" : "for every " + local_kind(x.ref) + among(kids[0]);
+            if (present(1)) s += (seats ? ", starting with " : " starting with ") + kid(1);
             return s + ": " + sub(2);
         }
-        case ir::op::repeat_until: return "repeat (" + sub(0) + ") until " + kid(1);
-        case ir::op::while_: return "while " + kid(0) + ": " + sub(1);
+        case ir::op::repeat_until:
+            // `repeat { … } until false`: the game's own loop, which only the end of the game stops.
+            if (const auto v = static_value(rs_, kids[1]); v && !*v) return "repeat until the game ends: " + sub(0);
+            return "repeat: " + sub(0) + "; until " + kid(1);
+        case ir::op::while_:
+            if (const auto v = static_value(rs_, kids[0]); v && *v) return "repeat until the game ends: " + sub(1);
+            return "while " + kid(0) + ": " + sub(1);
         case ir::op::shuffle: return "shuffle " + kid(0);
         case ir::op::draw: return "draw " + kid(0) + " from " + kid(1) + " into " + kid(2);
         case ir::op::deal: return "deal " + kid(0) + " from " + kid(1) + " to " + kid(2);
         case ir::op::move: return "move " + kid(0) + " from " + kid(1) + " to " + kid(2);
         case ir::op::reshuffle: return "shuffle " + kid(0) + " into " + kid(1);
         case ir::op::choose_one: case ir::op::choose_subset: case ir::op::choose_order: {
-            std::string s = present(1) ? kid(1) + " chooses " : "choose ";
+            std::string s = present(1) ? kid(1) + (kid(1) == "you" ? " choose " : " chooses ") : "choose ";
             if (x.code == ir::op::choose_one && !kids.empty() && rs_.nodes[kids[0]].code == ir::op::range) {
-                s += "a number " + local_name(x.ref) + " " + range_words(kids[0]);
+                s += "a number " + (is_role(x.ref) ? "" : local_name(x.ref) + " ") + range_words(kids[0]);
             } else {
-                s += x.code == ir::op::choose_one ? local_name(x.ref) + " from "
-                     : x.code == ir::op::choose_subset ? "some " + local_name(x.ref) + " from " : "the order of " + local_name(x.ref) + " in ";
+                const std::string kind = local_kind(x.ref);
+                const std::string one = is_role(x.ref) && roles_[x.ref].ordinal == 1 ? "an" + kind : with_article(kind);
+                // A subset or an order binds a list, whose role is already plural ("cards").
+                const bool list = x.ref < frame_.size() && frame_[x.ref].type < rs_.types.size() &&
+                                  rs_.types[frame_[x.ref].type].kind == ir::type_kind::list_of;
+                const std::string many = list && is_role(x.ref) ? kind : plural(kind);
+                s += x.code == ir::op::choose_one ? one + " from "
+                     : x.code == ir::op::choose_subset ? "some " + many + " from " : "the order of the " + many + " in ";
                 s += kid(0);
             }
             if (x.code == ir::op::choose_subset && kids.size() > 4 && present(2)) {
@@ -553,13 +771,14 @@ std::string english::statement(ir::id n, std::vector<ir::id>* nested) const {
         case ir::op::may: {
             const std::string label = x.value >= 0 && static_cast<std::size_t>(x.value) < rs_.strings.size()
                                           ? rs_.strings[static_cast<std::size_t>(x.value)] : "act";
-            return (present(0) ? kid(0) : std::string("the player")) + " may " + label + ": " + sub(1);
+            return (present(0) ? kid(0) : std::string("you")) + " may " + label + ": " + sub(1);
         }
         case ir::op::do_action: return (x.ref < rs_.actions.size() ? humanize(rs_.actions[x.ref].name) : "?") + args(n);
         case ir::op::resolve: return "roll on the " + (x.ref < rs_.tables.size() ? table_name(rs_.tables[x.ref].name) : "?");
         case ir::op::emit:
             if (!show_events_) return "";
-            return "→ " + (x.ref < rs_.events.size() ? humanize(rs_.events[x.ref].name) : "?") + args(n);
+            // The event's name says what happened; its arguments are the rule's own names.
+            return "→ " + (x.ref < rs_.events.size() ? humanize(rs_.events[x.ref].name) : "?");
         case ir::op::call: return (x.ref < rs_.procedures.size() ? humanize(rs_.procedures[x.ref].name) : "?") + args(n);
         case ir::op::end_game: {
             const std::string reason = x.value >= 0 && static_cast<std::size_t>(x.value) < rs_.strings.size()

@@ -4,6 +4,7 @@
 
 #include "westphalia/ir/ir.hpp"
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -13,6 +14,9 @@ namespace wp::docgen {
 
 // "renewal_roll" -> "renewal roll"; "EmploymentRoll" -> "employment roll".
 std::string humanize(const std::string& identifier);
+// A field's name: humanized, less a one-letter prefix that only keeps names apart in the rules
+// ("l_mp" of a leader -> "mp", "g_in_play" of a gun -> "in play").
+std::string field_name(const std::string& identifier);
 // "an employment roll", "a renewal roll".
 std::string with_article(const std::string& noun);
 // "campaign outcome table" for campaign_outcome and for trait_table alike.
@@ -36,17 +40,37 @@ std::string dice_text(const ir::roll& r);
 // left out.
 std::optional<std::int64_t> static_value(const ir::ruleset& rs, ir::id n);
 
+// What a value of type `t` is called in the aid: "player", "card", "hex", "roll kind".
+std::string role_noun(const ir::ruleset& rs, ir::id t);
+// "cards", "hexes", "armies".
+std::string plural(const std::string& noun);
+
 // Renders nodes of one element (its locals in `frame`) as English.
+//
+// A local with a one-letter name, perhaps numbered or plural (`p`, `u2`, `cs`), is the rule language's shorthand, not a
+// word a player knows: it reads as its role, from its type ("the player", "the card"). A second
+// such name of the same role in the element reads "the other player", a third "the third
+// player". A longer name is the designer's word and reads as it is written ("the winner").
+// The first player of an element (its parameter, or each player of a loop over the players) is
+// the reader, as on a published aid: "you", "your gold"; a player someone chooses is not.
 class english {
 public:
-    english(const ir::ruleset& rs, const std::vector<ir::local>& frame) : rs_(rs), frame_(frame) {}
+    english(const ir::ruleset& rs, const std::vector<ir::local>& frame);
 
+    // Orders the role names by scope: a local bound where another of its role is in scope (a
+    // `q` in `for each q in opponents(p)`) is "the other player"; one bound where none is, "the
+    // player", whatever else the element binds elsewhere. Without this, the frame's order counts.
+    void scope_roles(const std::vector<ir::id>& roots);
     // Reads local `l` as `words` ("the renewal roll" for a local bound to that roll).
     void name_local(ir::id l, std::string words) { renamed_[l] = std::move(words); }
     // Whether `emit` statements are read out ("→ hired (p, e)"); table cells leave them out.
     void show_events(bool show) { show_events_ = show; }
 
     std::string expr(ir::id n) const;
+    // The first `count` parameters as a reader needs them: named ones by name ("winner, high"),
+    // role ones left out (the text names them "the player"); with `typed`, every one with what it
+    // is ("a player, another player, a card"). Empty, or " (…)".
+    std::string parameters(std::size_t count, bool typed) const;
     // A statement sequence as one run of clauses; nested blocks (steps) are not entered: they
     // are named and appended to `nested` so the caller can print them as entries of their own.
     // At the top of a block (`top`), a nested block is only collected, not named in the text.
@@ -56,7 +80,12 @@ private:
     std::string operand(ir::id n, ir::op parent) const;
     std::string owner_field(ir::id owner_node, const std::string& field) const;
     std::string local_name(ir::id l) const;
+    // What local `l` ranges over when a binder introduces it: "card", "other player", or its name.
+    std::string local_kind(ir::id l) const;
+    bool is_role(ir::id l) const { return l < roles_.size() && roles_[l].ordinal >= 0; }
     std::string range_words(ir::id range) const;  // "from 0 to k"
+    std::string among(ir::id collection) const;
+    void for_each_node(ir::id root, const std::function<void(ir::id)>& f) const;    // " in the player’s hand", or "" for every member of a type
     std::string statement(ir::id n, std::vector<ir::id>* nested) const;
     std::string body(ir::id n, std::vector<ir::id>* nested) const;
     std::string args(ir::id n, std::size_t from = 0) const;
@@ -66,6 +95,12 @@ private:
     const ir::ruleset& rs_;
     const std::vector<ir::local>& frame_;
     std::map<ir::id, std::string> renamed_;
+    struct role {
+        std::string noun;  // "player"
+        int ordinal = -1;  // 0 "the player", 1 "the other player", …; -1: the local's own name
+        bool you = false;  // the player the rule speaks to: "you", "your gold"
+    };
+    std::vector<role> roles_;
     bool show_events_ = true;
 };
 

@@ -15,16 +15,16 @@ namespace {
 // Type sizes and spacing: a clear hierarchy at sizes a player aid can afford.
 // The text sizes, scaled together when a slightly smaller type saves a page (see `layout`).
 struct type_sizes {
-    double body = 6.8;
-    double small = 6.3;
-    double heading = 8.5;
-    double caption = 7.2;
-    static type_sizes scaled(double k) { return {6.8 * k, 6.3 * k, 8.5 * k, 7.2 * k}; }
+    double body = 7.5;
+    double small = 6.9;
+    double heading = 9.2;
+    double caption = 7.9;
+    static type_sizes scaled(double k) { return {7.5 * k, 6.9 * k, 9.2 * k, 7.9 * k}; }
 };
 constexpr double title_size = 15;
 constexpr double subtitle_size = 7.5;
 constexpr double footer_size = 5.8;
-constexpr double leading = 1.18;  // line height / type size
+constexpr double leading = 1.15;  // line height / type size
 constexpr double muted_grey = 0.42;
 constexpr double indent_step = 9;
 constexpr double hanging = 6;      // continuation lines of an entry

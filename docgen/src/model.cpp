@@ -38,8 +38,19 @@ bool contains(const ir::ruleset& rs, ir::id root, ir::op code) {
 // "Renewal roll" for a table/roll name, title-like.
 std::string title_of(const std::string& identifier) { return capitalised(humanize(identifier)); }
 
-// "0 to 13", "−3 to +3" (a scale through zero shows both signs).
-std::string range_text(std::int64_t lo, std::int64_t hi) { return number(lo) + " to " + (lo < 0 ? signed_number(hi) : number(hi)); }
+// A bound this far from the other end is the engine's bookkeeping (gold 0..100000), not a limit
+// of the game: the aid says "0 or more".
+constexpr std::int64_t bookkeeping_span = 5000;
+
+// "0 to 13", "−3 to +3" (a scale through zero shows both signs), "0 or more".
+std::string range_text(std::int64_t lo, std::int64_t hi) {
+    if (hi - lo > bookkeeping_span) {
+        if (lo >= -bookkeeping_span) return number(lo) + " or more";
+        if (hi <= bookkeeping_span) return number(hi) + " or less";
+        return "any number";
+    }
+    return number(lo) + " to " + (lo < 0 ? signed_number(hi) : number(hi));
+}
 
 // A row or column key as a wargamer reads it: "≤2" for an open low end ("..2" in the rules).
 std::string key_text(const ir::key_range& k, bool natural = false) {
@@ -126,6 +137,10 @@ struct builder {
     // English for one element, with locals bound to rolls read as "the <roll>".
     english speaker(const std::vector<ir::local>& frame, std::initializer_list<ir::id> roots) const {
         english en(rs, frame);
+        std::vector<ir::id> scoped;
+        for (ir::id root : roots)
+            if (root != ir::no_id) scoped.push_back(root);
+        en.scope_roles(scoped);
         for (ir::id root : roots)
             visit(rs, root, [&](ir::id n) {
                 const ir::node& x = rs.nodes[n];
@@ -141,8 +156,10 @@ struct builder {
 
     void header_and_footer() {
         doc.title = rs.title.empty() ? title_of(rs.name) : rs.title;
-        doc.subtitle = "Player aid · " + std::to_string(rs.min_players) + "–" + std::to_string(rs.max_players) +
-                       " players · every entry cites its rulebook section (§)";
+        const std::string players = rs.min_players == rs.max_players
+                                        ? std::to_string(rs.min_players)
+                                        : std::to_string(rs.min_players) + "–" + std::to_string(rs.max_players);
+        doc.subtitle = "Player aid · " + players + " players · every entry cites its rulebook section (§)";
         std::string layers;
         std::size_t errata_ops = 0;
         for (const ir::layer& l : rs.layers)
@@ -171,7 +188,7 @@ struct builder {
             if (o.values.empty()) continue;
             ++declared;
             if (o.selected_index == o.default_index) continue;
-            chosen += (chosen.empty() ? "" : ", ") + o.name + "=" + ir::constant_text(rs, o.type, o.values.at(o.selected_index));
+            chosen += (chosen.empty() ? "" : ", ") + humanize(o.name) + " = " + constant_english(rs, o.type, o.values.at(o.selected_index));
         }
         if (declared == 0) doc.footer.push_back("options: none declared");
         else if (chosen.empty()) doc.footer.push_back("options: all " + std::to_string(declared) + " at defaults");
@@ -180,17 +197,29 @@ struct builder {
 
     // ------------------------------------------------------------ sequence of play
 
-    std::string block_title(const ir::block& b, int number) const {
-        std::string word = capitalised(b.word);
-        if (number > 0) word += " " + std::to_string(number);
-        if (b.name.empty()) return word;
-        const std::string name = capitalised(humanize(b.name));
-        // "turn contractor_turn" reads "Contractor turn", not "Turn Contractor turn".
-        if (humanize(b.name).find(b.word) != std::string::npos && number == 0) return name;
-        return word + " · " + name;
+    // A numbered list, as on a published aid: the phases and steps inside a turn or a setup are
+    // "1. Fate", "2.1 Renewal", "2.1.1 Renegotiation"; a turn or the setup is named alone.
+    static bool numbered(const ir::block& b) { return b.word == "phase" || b.word == "step"; }
+
+    std::string block_title(const ir::block& b, const std::string& number) const {
+        const std::string name = b.name.empty() ? capitalised(b.word) : capitalised(humanize(b.name));
+        if (number.empty()) {
+            // "turn contractor_turn" reads "Contractor turn", not "Turn Contractor turn".
+            return b.name.empty() || humanize(b.name).find(b.word) != std::string::npos ? name : capitalised(b.word) + " · " + name;
+        }
+        return number + (number.find('.') == std::string::npos ? ". " : " ") + name;
     }
 
-    void sequence_block(const english& en, ir::id b, int depth, int number) {
+    void nested_blocks(const english& en, const std::vector<ir::id>& nested, int depth, const std::string& prefix) {
+        int k = 0;
+        for (ir::id n : nested) {
+            const bool counted = numbered(rs.blocks[n]);
+            const std::string number = counted ? (prefix.empty() ? "" : prefix + ".") + std::to_string(++k) : "";
+            sequence_block(en, n, depth, number);
+        }
+    }
+
+    void sequence_block(const english& en, ir::id b, int depth, const std::string& number) {
         const ir::block& bl = rs.blocks[b];
         const auto kids = ir::children_of(rs, bl.node);
         std::vector<ir::id> nested;
@@ -200,8 +229,7 @@ struct builder {
         if (!what.empty()) t.push_back(text(": " + what));
         t.push_back(source(bl.prov));
         entry(std::move(t), depth);
-        int phase = 0;
-        for (ir::id n : nested) sequence_block(en, n, depth + 1, rs.blocks[n].word == "phase" ? ++phase : 0);
+        nested_blocks(en, nested, depth + 1, number);
     }
 
     void sequence_of_play() {
@@ -212,8 +240,7 @@ struct builder {
             std::vector<ir::id> nested;
             const std::string top = en.statements(s.body, &nested, true);
             entry({bold(title_of(s.name)), text(": " + top), source(s.prov)});
-            int phase = 0;
-            for (ir::id n : nested) sequence_block(en, n, 1, rs.blocks[n].word == "phase" ? ++phase : 0);
+            nested_blocks(en, nested, 1, "");
         }
     }
 
@@ -394,6 +421,20 @@ struct builder {
 
     // ------------------------------------------------------------ tables
 
+    // A row or column key: a member of an enum by its label ("Lower Palatinate", not the
+    // rule language's Lower_Palatinate), else as printed.
+    std::string key_words(const ir::table& tb, std::size_t axis, const ir::key_range& k, bool natural = false) const {
+        if (k.kind == ir::key_range_kind::member && axis < tb.keys.size() && tb.keys[axis].expr < rs.nodes.size()) {
+            const ir::id t = rs.nodes[tb.keys[axis].expr].type;
+            if (t < rs.types.size() && rs.types[t].kind == ir::type_kind::enumeration && rs.types[t].ref < rs.enums.size()) {
+                const auto& members = rs.enums[rs.types[t].ref].members;
+                for (std::size_t m = 0; m < members.size(); ++m)
+                    if (members[m].name == k.text) return (natural ? "natural " : "") + constant_english(rs, t, static_cast<std::int64_t>(m));
+            }
+        }
+        return key_text(k, natural);
+    }
+
     std::string key_label(const ir::table& tb, std::size_t k) const {
         const ir::table_key& key = tb.keys[k];
         const ir::node& e = rs.nodes[key.expr];
@@ -422,13 +463,13 @@ struct builder {
         if (!tb.columns.empty()) {
             // A two-key grid: rows by the first key, columns by the second.
             std::vector<cell> head{cell{{bold(key_label(tb, 0) + " \\ " + (tb.keys.size() > 1 ? key_label(tb, 1) : ""))}, align::left}};
-            for (const ir::key_range& c : tb.columns) head.push_back(cell{{bold(key_text(c))}, align::centre});
+            for (const ir::key_range& c : tb.columns) head.push_back(cell{{bold(key_words(tb, 1, c))}, align::centre});
             // the chance of each row of its roll (no modifier), exact
             const ir::distribution* dist = grid_roll(tb, rs);
             if (dist) head.push_back(cell{{bold("Chance")}, align::right});
             g.header.push_back(std::move(head));
             for (std::size_t r = 0; r < tb.rows.size(); ++r) {
-                std::vector<cell> row{cell{{bold(key_text(tb.rows[r].key, tb.rows[r].natural))}, align::left}};
+                std::vector<cell> row{cell{{bold(key_words(tb, 0, tb.rows[r].key, tb.rows[r].natural))}, align::left}};
                 for (std::size_t c = 0; c < ncols; ++c) {
                     const ir::table_cell& x = tb.cells[r * ncols + c];
                     rich_text content{text(cell_result(tb, x))};
@@ -463,7 +504,7 @@ struct builder {
             for (std::size_t r = 0; r < tb.rows.size(); ++r) {
                 const ir::table_row& row = tb.rows[r];
                 const ir::table_cell& c = tb.cells[r];
-                std::vector<cell> line{cell{{bold(key_text(row.key, row.natural))}, align::left}};
+                std::vector<cell> line{cell{{bold(key_words(tb, 0, row.key, row.natural))}, align::left}};
                 if (any_label) line.push_back(cell{{text(!row.label.empty() ? row.label : cell_result(tb, c))}, align::left});
                 if (any_effects) {
                     const std::string effect = c.effects == ir::no_id ? "" : en.statements(c.effects);
@@ -518,7 +559,7 @@ struct builder {
         std::vector<chance> covered(static_cast<std::size_t>(sp.hi - sp.lo + 1), chance{0, roll.dist.total});
         for (std::size_t r = 0; r < tb.rows.size(); ++r) {
             const ir::table_row& row = tb.rows[r];
-            std::vector<cell> line{cell{{bold(key_text(row.key, row.natural)), text(row.label.empty() ? "" : " " + row.label)}, align::left}};
+            std::vector<cell> line{cell{{bold(key_words(tb, 0, row.key, row.natural)), text(row.label.empty() ? "" : " " + row.label)}, align::left}};
             for (std::int64_t m = sp.lo; m <= sp.hi; ++m) {
                 const chance c = row_chance(roll.dist, m, tb, r, &b);
                 covered[static_cast<std::size_t>(m - sp.lo)].ways += c.ways;
@@ -561,17 +602,14 @@ struct builder {
         return out;
     }
 
+    // " (winner, high, low)": the parameters a reader needs by name; those the text calls by their
+    // role ("the player") are left out.
     std::string params_text(const std::vector<ir::local>& locals, std::size_t count) const {
-        std::string s;
-        for (std::size_t i = 0; i < count && i < locals.size(); ++i) s += (s.empty() ? "" : ", ") + locals[i].name;
-        return s.empty() ? "" : " (" + s + ")";
+        return english(rs, locals).parameters(count, false);
     }
-    // "(q: player, c: card, k: roll kind)": an action's parameters with what each one is.
+    // " (a player, another player, a card, a roll kind)": what an action is taken with.
     std::string typed_params(const std::vector<ir::local>& locals, std::size_t count) const {
-        std::string s;
-        for (std::size_t i = 0; i < count && i < locals.size(); ++i)
-            s += (s.empty() ? "" : ", ") + locals[i].name + ": " + humanize(ir::type_name(rs, locals[i].type));
-        return s.empty() ? "" : " (" + s + ")";
+        return english(rs, locals).parameters(count, true);
     }
 
     void actions() {
@@ -755,25 +793,25 @@ struct builder {
 
     // ------------------------------------------------------------ limits and tracked values
 
-    std::string type_words(ir::id t) const {
-        if (t >= rs.types.size()) return "?";
-        const ir::type& x = rs.types[t];
-        switch (x.kind) {
-            case ir::type_kind::range: return range_text(x.lo, x.hi);
-            case ir::type_kind::boolean: return "yes/no";
-            case ir::type_kind::map_of: return "per " + ir::type_name(rs, x.key) + ", " + type_words(x.value);
-            default: return ir::type_name(rs, t);
-        }
-    }
-
     void limits() {
-        section("Limits and what is tracked");
+        section("Limits");
         for (const ir::type_alias& a : rs.aliases) {
             const ir::type& t = rs.types[a.type];
             if (t.kind != ir::type_kind::range) continue;
-            std::string how = t.policy == ir::overflow::clamp ? "; a change past either end stops at that end"
-                            : t.policy == ir::overflow::error ? "; it may never go outside" : "";
-            entry({bold(title_of(a.name)), text(": " + range_text(t.lo, t.hi) + how), source(a.prov)});
+            // A bound the engine needs only for bookkeeping (0..100000) is not a limit of the game:
+            // only the other end is printed ("never below 0").
+            std::string words = range_text(t.lo, t.hi);
+            if (t.hi - t.lo > bookkeeping_span && t.lo >= -bookkeeping_span) {
+                words = t.policy == ir::overflow::clamp ? number(t.lo) + " or more; a loss below " + number(t.lo) + " stops at " + number(t.lo)
+                      : t.policy == ir::overflow::error ? "never below " + number(t.lo) : words;
+            } else if (t.hi - t.lo > bookkeeping_span && t.hi <= bookkeeping_span) {
+                words = t.policy == ir::overflow::clamp ? number(t.hi) + " or less; a gain above " + number(t.hi) + " stops at " + number(t.hi)
+                      : t.policy == ir::overflow::error ? "never above " + number(t.hi) : words;
+            } else {
+                words += t.policy == ir::overflow::clamp ? "; a change past either end stops at that end"
+                       : t.policy == ir::overflow::error ? "; it may never go outside" : "";
+            }
+            entry({bold(title_of(a.name)), text(": " + words), source(a.prov)});
         }
         for (std::size_t q = 0; q < rs.quantities.size(); ++q) {
             const ir::derived& d = rs.quantities[q];
@@ -787,48 +825,10 @@ struct builder {
             entry(std::move(t));
             modifier_lines(mods, 1);
         }
-        const std::pair<ir::slot_scope, const char*> scopes[] = {
-            {ir::slot_scope::per_player, "Each player tracks"},
-            {ir::slot_scope::per_entity, "Each component carries"},
-            {ir::slot_scope::per_node, "Each map space holds"},
-            {ir::slot_scope::global, "The game tracks"},
-        };
-        for (const auto& [scope, words] : scopes) {
-            rich_text t{bold(std::string(words) + ": ")};
-            // Anchors every slot of this scope cites (the state block's) are printed once, at the end.
-            std::vector<ir::anchor> shared;
-            bool seen_any = false;
-            for (const ir::slot& s : rs.slots) {
-                if (s.scope != scope) continue;
-                if (!seen_any) shared = s.prov.anchors;
-                seen_any = true;
-                std::erase_if(shared, [&](const ir::anchor& a) { return std::find(s.prov.anchors.begin(), s.prov.anchors.end(), a) == s.prov.anchors.end(); });
-            }
-            bool first = true;
-            for (const ir::slot& s : rs.slots) {
-                if (s.scope != scope) continue;
-                std::string one = humanize(s.name) + " (" + (s.counter ? "a counter from 1" : type_words(s.type));
-                const ir::type& ty = rs.types[s.type];
-                const ir::id element = ty.kind == ir::type_kind::map_of ? ty.value : s.type;
-                if (!s.counter && (s.initial != 0 || rs.types[element].kind == ir::type_kind::range))
-                    one += ", starts at " + constant_english(rs, element, s.initial);
-                one += ")";
-                t.push_back(text((first ? "" : "; ") + one));
-                ir::provenance own = s.prov;
-                std::erase_if(own.anchors, [&](const ir::anchor& a) { return std::find(shared.begin(), shared.end(), a) != shared.end(); });
-                if (!own.anchors.empty()) t.push_back(muted(" " + anchors_text(own)));
-                first = false;
-            }
-            ir::provenance common;
-            common.anchors = shared;
-            if (!shared.empty()) t.push_back(muted(" (all: " + anchors_text(common) + ")"));
-            if (!first) entry(std::move(t));
-        }
-        for (const ir::rule& r : rs.rules) {
-            if (r.kind != ir::rule_kind::invariant || !live(r)) continue;
-            const english en = speaker(r.locals, {r.value});
-            entry({bold("Always: "), text(r.aid.empty() ? en.expr(r.value) : r.aid), source(r.prov)}, 0, true);
-        }
+        // What the engine tracks (each player's fields, each piece's, the game's flags and
+        // counters) and the invariants the checker proves are the rules' bookkeeping, not rules
+        // a player applies: `westphalia info` lists them. The ranges above, which the rules
+        // impose, stay.
     }
 
     // ------------------------------------------------------------ triggers, end of game, victory
@@ -922,9 +922,9 @@ struct builder {
             if (i) t.push_back(text("; "));
             t.push_back(text(title_of(o.name) + " "));
             if (o.values.empty()) { t.push_back(source(o.prov)); continue; }
-            t.push_back(bold(ir::constant_text(rs, o.type, o.values.at(o.selected_index))));
+            t.push_back(bold(constant_english(rs, o.type, o.values.at(o.selected_index))));
             // Only the value in force: `westphalia info` lists the alternatives.
-            std::string note = o.selected_index == o.default_index ? "" : "chosen; default " + ir::constant_text(rs, o.type, o.values.at(o.default_index));
+            std::string note = o.selected_index == o.default_index ? "" : "chosen; default " + constant_english(rs, o.type, o.values.at(o.default_index));
             if (!o.aid.empty()) note += (note.empty() ? "" : "; ") + o.aid;
             if (!note.empty()) t.push_back(text(" (" + note + ")"));
             t.push_back(muted(" " + anchors_text(o.prov)));

@@ -138,11 +138,11 @@ TEST_CASE("aid: chosen options decide which rules and steps it prints", "[docgen
         for (std::size_t at = 0; (at = text.find(what, at)) != std::string::npos; ++at) ++n;
         return n;
     };
-    CHECK(count(plain, "+ p’s Etiquette traits") == 1);
-    CHECK(count(chosen, "+ p’s Etiquette traits") == 2);
+    CHECK(count(plain, "+ your Etiquette traits") == 1);
+    CHECK(count(chosen, "+ your Etiquette traits") == 2);
     CHECK(has(plain, "options: all 16 at defaults"));
-    CHECK(has(chosen, "options chosen: etiquette_on_renewal=true; the other options at their defaults"));
-    CHECK(has(chosen, "Etiquette on renewal true (chosen; default false)"));
+    CHECK(has(chosen, "options chosen: etiquette on renewal = yes; the other options at their defaults"));
+    CHECK(has(chosen, "Etiquette on renewal yes (chosen; default no)"));
 }
 
 TEST_CASE("aid: no text crosses a page edge or a table's column rule", "[docgen]") {

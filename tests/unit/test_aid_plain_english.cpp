@@ -1,0 +1,99 @@
+// The aid reads as English a player can use, on every bundled ruleset (issue 30): the text that
+// pdftotext extracts from the PDF holds no identifier of the rule language, no loop of it, no
+// one-letter name of a rule's parameter and no range the engine needs only for bookkeeping.
+// A ruleset added under rulesets/ is checked too: the test walks the folder.
+#include "cli.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string source_dir = WP_SOURCE_DIR;
+
+int shell(const std::string& command, std::string& out) {
+    out.clear();
+    FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
+    REQUIRE(pipe != nullptr);
+    char buffer[4096];
+    for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);
+    const int status = ::pclose(pipe);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+struct rule {
+    const char* what;
+    std::regex pattern;
+};
+
+// What a player must never have to decode, each with why it is there.
+const std::vector<rule>& rules() {
+    static const std::vector<rule> all = {
+        {"an identifier of the rule language (snake_case)", std::regex(R"(\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]*[A-Za-z0-9]\b)")},
+        {"a loop of the rule language", std::regex(R"(while true|until false|for each .*\bin the\b)", std::regex::icase)},
+        {"a one-letter parameter list", std::regex(R"(\(([a-z])(, ?[a-z])*\))")},
+        {"a one-letter name in the possessive", std::regex(R"((^|[^\w§])[a-z]['’]s?\b)")},
+        {"a one-letter name with a type", std::regex(R"((\(|, )[a-z]: [a-z])")},
+    };
+    return all;
+}
+
+// "0 to 100000": a range wider than any game reaches is the engine's bookkeeping.
+bool bookkeeping_range(const std::string& line) {
+    static const std::regex range(R"((−|-)?(\d+) to \+?(\d+))");
+    for (auto it = std::sregex_iterator(line.begin(), line.end(), range); it != std::sregex_iterator(); ++it) {
+        const double low = std::stod((*it)[2].str()) * ((*it)[1].matched ? -1 : 1);
+        const double high = std::stod((*it)[3].str());
+        if (high - low > 5000) return true;
+    }
+    return false;
+}
+
+std::vector<fs::path> bundled_rulesets() {
+    std::vector<fs::path> out;
+    for (const auto& e : fs::directory_iterator(source_dir + "/rulesets"))
+        if (fs::exists(e.path() / "ruleset.wph")) out.push_back(e.path());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("aid plain English: no rule-language identifier, loop, one-letter name or bookkeeping range on any bundled ruleset", "[docgen]") {
+    const fs::path folder = fs::temp_directory_path() / ("wp-aid-english-" + std::to_string(::getpid()));
+    fs::create_directories(folder);
+    const auto rulesets = bundled_rulesets();
+    REQUIRE(rulesets.size() >= 5);
+    for (const fs::path& ruleset : rulesets) {
+        const std::string pdf = (folder / (ruleset.filename().string() + ".pdf")).string();
+        std::ostringstream out, err;
+        const int code = wp::cli::run({"aid", ruleset.string(), "-o", pdf}, out, err);
+        INFO(ruleset.filename().string() << ": " << err.str());
+        REQUIRE(code == 0);
+        std::string text;
+        REQUIRE(shell("pdftotext '" + pdf + "' -", text) == 0);
+        std::istringstream lines(text);
+        std::vector<std::string> found;
+        for (std::string line; std::getline(lines, line);) {
+            for (const rule& r : rules())
+                if (std::regex_search(line, r.pattern)) found.push_back(std::string(r.what) + ": " + line);
+            if (bookkeeping_range(line)) found.push_back("a bookkeeping range: " + line);
+        }
+        std::string report;
+        for (const std::string& f : found) report += "\n  " + f;
+        INFO(ruleset.filename().string() << ", " << found.size() << " lines a player would have to decode:" << report);
+        CHECK(found.empty());
+    }
+    fs::remove_all(folder);
+}
