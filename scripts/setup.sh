@@ -8,6 +8,7 @@ packages=(
   build-essential cmake ninja-build g++ clang
   nlohmann-json3-dev libcli11-dev catch2
   libz3-dev z3 libhpdf-dev poppler-utils qpdf
+  libqpdf-dev             # the aid's /ToUnicode maps, rewritten after libharu (docgen/src/to_unicode.hpp)
   nettle-dev              # SHA-256 for the checker's proof cache (check --cache)
   fonts-dejavu-core fonts-dejavu-extra
   fonts-ipafont-gothic fonts-arphic-gbsn00lp fonts-nanum   # the aid's CJK fallbacks (TrueType)

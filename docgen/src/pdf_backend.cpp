@@ -2,6 +2,8 @@
 // throw from C++ after the call returns (never longjmp out of the handler).
 #include "pdf_backend.hpp"
 
+#include "to_unicode.hpp"
+
 #include "westphalia/docgen/aid.hpp"
 
 #include <hpdf.h>
@@ -309,7 +311,7 @@ std::string pdf_backend::render(const display_list& list, const std::string& tit
     }
     self_->error.clear();  // the end-of-stream status is not an error
     bytes.resize(got);
-    return bytes;
+    return mend_to_unicode(bytes);
 }
 
 }  // namespace wp::docgen

@@ -20,7 +20,7 @@ depends=$(dpkg-deb -f "$deb" Depends)
 recommends=$(dpkg-deb -f "$deb" Recommends)
 echo "Depends: $depends"
 echo "Recommends: $recommends"
-for p in fonts-dejavu-core fonts-dejavu-extra fonts-ipafont-gothic fonts-arphic-gbsn00lp fonts-nanum libz3-4 libhpdf libstdc++6 libc6; do
+for p in fonts-dejavu-core fonts-dejavu-extra fonts-ipafont-gothic fonts-arphic-gbsn00lp fonts-nanum libz3-4 libhpdf libqpdf libstdc++6 libc6; do
   grep -q "\b$p" <<<"$depends" || fail "Depends lacks $p"
 done
 grep -q "g++" <<<"$recommends" || fail "Recommends lacks a C++ compiler (sim --compiled)"
