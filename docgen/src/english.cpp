@@ -148,18 +148,21 @@ std::string dice_text(const ir::roll& r) {
 
 // ---------------------------------------------------------------- static values
 
-std::optional<std::int64_t> static_value(const ir::ruleset& rs, ir::id n) {
+std::optional<std::int64_t> static_value(const ir::ruleset& rs, ir::id n, const option_choice* chosen) {
     if (n >= rs.nodes.size()) return std::nullopt;
     const ir::node& x = rs.nodes[n];
     const auto kids = ir::children_of(rs, n);
-    auto kid = [&](std::size_t i) { return i < kids.size() ? static_value(rs, kids[i]) : std::nullopt; };
+    auto kid = [&](std::size_t i) { return i < kids.size() ? static_value(rs, kids[i], chosen) : std::nullopt; };
     switch (x.code) {
         case ir::op::const_int: case ir::op::const_bool: case ir::op::const_member: return x.value;
         case ir::op::option: {
             if (x.ref >= rs.options.size()) return std::nullopt;
             const ir::option& o = rs.options[x.ref];
-            if (o.selected_index >= o.values.size()) return std::nullopt;
-            return o.values[o.selected_index];
+            std::size_t index = o.selected_index;
+            if (chosen)
+                if (auto it = chosen->find(x.ref); it != chosen->end()) index = it->second;
+            if (index >= o.values.size()) return std::nullopt;
+            return o.values[index];
         }
         case ir::op::not_: {
             const auto a = kid(0);

@@ -38,7 +38,9 @@ std::string dice_text(const ir::roll& r);
 // (`option.end_timing == end_of_round`), or nothing when it depends on the game state.
 // The aid prints what the chosen options make of the rules, so a branch no option reaches is
 // left out.
-std::optional<std::int64_t> static_value(const ir::ruleset& rs, ir::id n);
+// `chosen` reads some options at other values than the ruleset's (option -> index of its value).
+using option_choice = std::map<ir::id, std::size_t>;
+std::optional<std::int64_t> static_value(const ir::ruleset& rs, ir::id n, const option_choice* chosen = nullptr);
 
 // What a value of type `t` is called in the aid: "player", "card", "hex", "roll kind".
 std::string role_noun(const ir::ruleset& rs, ir::id t);

@@ -4,6 +4,8 @@
 // and the layers the rules come from. Every entry carries its rulebook anchors.
 #include "model.hpp"
 
+#include "readings.hpp"
+
 #include "english.hpp"
 #include "odds.hpp"
 
@@ -99,6 +101,7 @@ struct builder {
     const ir::ruleset& rs;
     document doc;
     std::map<ir::id, std::vector<threshold>> thresholds = roll_thresholds(rs);
+    table_readings readings = readings_of(rs);
 
     void add(block b) { doc.blocks.push_back(std::move(b)); }
 
@@ -252,7 +255,8 @@ struct builder {
             const ir::table& tb = rs.tables[t];
             if (tb.keys.empty() || tb.keys[0].source != ir::key_source::roll) continue;
             const ir::id e = tb.keys[0].expr;
-            if (e < rs.nodes.size() && rs.nodes[e].code == ir::op::roll && rs.nodes[e].ref == roll) out.push_back(static_cast<ir::id>(t));
+            if (e < rs.nodes.size() && rs.nodes[e].code == ir::op::roll && rs.nodes[e].ref == roll && readings.in_play[t])
+                out.push_back(static_cast<ir::id>(t));
         }
         return out;
     }
@@ -458,6 +462,8 @@ struct builder {
         en.show_events(false);
         grid g;
         g.caption = capitalised(table_name(tb.name));
+        // Which reading of a chart this is, when an option picks it ("charts = rules folder").
+        if (!readings.reading[t].empty()) g.caption += " (" + readings.reading[t] + ")";
         g.anchor = anchors_text(tb.prov) + layer_note(tb.prov);
         const std::size_t ncols = std::max<std::size_t>(1, tb.columns.size());
         if (!tb.columns.empty()) {
@@ -587,7 +593,8 @@ struct builder {
     void tables() {
         if (rs.tables.empty()) return;
         section("Tables");
-        for (std::size_t t = 0; t < rs.tables.size(); ++t) table_grid(static_cast<ir::id>(t));
+        for (std::size_t t = 0; t < rs.tables.size(); ++t)
+            if (readings.in_play[t]) table_grid(static_cast<ir::id>(t));
     }
 
     // ------------------------------------------------------------ actions and legality
@@ -930,8 +937,11 @@ struct builder {
             t.push_back(muted(" " + anchors_text(o.prov)));
         }
         t.push_back(text("."));
+        std::string left;
         if (const std::size_t dead = dead_rules())
-            t.push_back(muted(" Left out: " + std::to_string(dead) + " rule" + (dead == 1 ? "" : "s") + " for other values, and the steps they empty."));
+            left = std::to_string(dead) + " rule" + (dead == 1 ? "" : "s") + " for other values, and the steps they empty";
+        for (const std::string& table : readings.left_out) left += (left.empty() ? "the " : "; the ") + table;
+        if (!left.empty()) t.push_back(muted(" Left out: " + left + "."));
         entry(std::move(t), 0, true);
     }
 

@@ -449,3 +449,19 @@ TEST_CASE("aid layout: a continued table never carries its last row alone", "[do
         CHECK(column_of("row99") == column_of("row98"));
     }
 }
+
+TEST_CASE("aid: an option that picks a chart prints the chart in force, names the reading, and lists the other as left out", "[docgen]") {
+    // SPI prints both the rules folder's and the Freiburg map's charts (§5.1, §8.6); option
+    // `charts` picks the one play reads. Before, the aid printed all four with no word of it.
+    const std::string folder = aid_text(compiled("rulesets/spi-thirty-years-war"), wp::docgen::aid_product::text_dump);
+    CHECK(has(folder, "[Combat results table (charts = rules folder)"));
+    CHECK_FALSE(has(folder, "[Map combat results table"));
+    CHECK(has(folder, "the map combat results table (charts = freiburg map)"));
+    CHECK(has(folder, "Combat roll: 1d6; read on the combat results table §"));
+    const std::string map = aid_text(compiled("rulesets/spi-thirty-years-war", {{"charts", "freiburg_map"}}), wp::docgen::aid_product::text_dump);
+    CHECK(has(map, "[Map combat results table (charts = freiburg map)"));
+    CHECK_FALSE(has(map, "[Combat results table"));
+    CHECK(has(map, "the combat results table (charts = rules folder)"));
+    // A table no option decides has no reading in its caption.
+    CHECK(has(folder, "[Morale levels table  §"));
+}
