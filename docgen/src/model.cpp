@@ -138,7 +138,7 @@ struct builder {
     }
 
     // English for one element, with locals bound to rolls read as "the <roll>".
-    english speaker(const std::vector<ir::local>& frame, std::initializer_list<ir::id> roots) const {
+    english speaker(const std::vector<ir::local>& frame, const std::vector<ir::id>& roots) const {
         english en(rs, frame);
         std::vector<ir::id> scoped;
         for (ir::id root : roots)
@@ -593,8 +593,158 @@ struct builder {
     void tables() {
         if (rs.tables.empty()) return;
         section("Tables");
-        for (std::size_t t = 0; t < rs.tables.size(); ++t)
-            if (readings.in_play[t]) table_grid(static_cast<ir::id>(t));
+        // A key to an enum's results follows the table in play that shows the most of them.
+        std::map<ir::id, std::pair<std::size_t, ir::id>> widest;  // outcome type -> (results shown, table)
+        for (std::size_t t = 0; t < rs.tables.size(); ++t) {
+            if (!readings.in_play[t]) continue;
+            std::set<std::int64_t> shown;
+            for (const ir::table_cell& c : rs.tables[t].cells)
+                if (c.has_outcome) shown.insert(c.outcome);
+            auto& w = widest[rs.tables[t].outcome_type];
+            if (shown.size() > w.first) w = {shown.size(), static_cast<ir::id>(t)};
+        }
+        for (std::size_t t = 0; t < rs.tables.size(); ++t) {
+            if (!readings.in_play[t]) continue;
+            table_grid(static_cast<ir::id>(t));
+            if (widest[rs.tables[t].outcome_type].second == t) results_key(static_cast<ir::id>(t));
+        }
+    }
+
+    // Every element with its frame and the roots of its nodes: where the rules say what a value does.
+    // `f(title, frame, roots)`.
+    void each_element(const std::function<void(const std::string&, const std::vector<ir::local>&, std::vector<ir::id>)>& f) const {
+        for (const ir::sequence& x : rs.sequences) f(title_of(x.name), x.locals, {x.body});
+        for (const ir::procedure& x : rs.procedures) f(title_of(x.name), x.locals, {x.body});
+        for (const ir::action& x : rs.actions) f(title_of(x.name), x.locals, {x.guard, x.body});
+        for (const ir::rule& x : rs.rules)
+            if (x.kind == ir::rule_kind::trigger && live(x) && x.target_id < rs.events.size())
+                f("When " + humanize(rs.events[x.target_id].name), x.locals, {x.guard, x.body});
+    }
+
+    // The members of enum `e` that condition `c` tests for (`r == Dd or r == Dx`), or none when it
+    // tests anything else. `r == Dd and more` tests Dd, with `more` left in `rest`.
+    // The comparisons it reads are added to `used`.
+    std::vector<std::int64_t> tested_members(ir::id c, ir::id e, ir::id* rest = nullptr, std::set<ir::id>* used = nullptr) const {
+        const ir::node& x = rs.nodes[c];
+        const auto kids = ir::children_of(rs, c);
+        if (rest && x.code == ir::op::and_ && kids.size() == 2) {
+            auto a = tested_members(kids[0], e, nullptr, used);
+            if (!a.empty()) *rest = kids[1];
+            return a;
+        }
+        if (x.code == ir::op::or_ && kids.size() == 2) {
+            std::set<ir::id> inner;
+            auto a = tested_members(kids[0], e, nullptr, &inner), b = tested_members(kids[1], e, nullptr, &inner);
+            if (a.empty() || b.empty()) return {};
+            if (used) used->insert(inner.begin(), inner.end());
+            a.insert(a.end(), b.begin(), b.end());
+            return a;
+        }
+        if (x.code != ir::op::eq || kids.size() != 2) return {};
+        if (const auto m = compared_member(c, e)) {
+            if (used) used->insert(c);
+            return {*m};
+        }
+        return {};
+    }
+
+    // The member of enum `e` that comparison `c` (== or !=) holds a value against, if any.
+    std::optional<std::int64_t> compared_member(ir::id c, ir::id e) const {
+        const ir::node& x = rs.nodes[c];
+        const auto kids = ir::children_of(rs, c);
+        if ((x.code != ir::op::eq && x.code != ir::op::ne) || kids.size() != 2) return std::nullopt;
+        for (int side = 0; side < 2; ++side) {
+            const ir::node& k = rs.nodes[kids[side]];
+            const ir::node& other = rs.nodes[kids[1 - side]];
+            if (k.code == ir::op::const_member && k.type < rs.types.size() && rs.types[k.type].kind == ir::type_kind::enumeration &&
+                rs.types[k.type].ref == e && other.code != ir::op::const_member)
+                return k.value;
+        }
+        return std::nullopt;
+    }
+
+    // A key to a table's results, from what each one does: for an outcome-only table (no effects
+    // in its cells) of an enum, every `if r == Ad { … }` in the rules, in the English of its rule.
+    // Printed once per enum, after the first table that shows it.
+    void results_key(ir::id t) {
+        const ir::table& tb = rs.tables[t];
+        if (tb.outcome_type >= rs.types.size() || rs.types[tb.outcome_type].kind != ir::type_kind::enumeration) return;
+        for (const ir::table_cell& c : tb.cells)
+            if (c.effects != ir::no_id) return;  // the table's own Effect column says it
+        const ir::id e = rs.types[tb.outcome_type].ref;
+        // Per result: where the rules test for it, and what they do then.
+        std::map<std::int64_t, std::vector<std::pair<std::string, std::string>>> does;
+        std::set<ir::id> explained_tests;  // the comparisons the key explains
+        each_element([&](const std::string& title, const std::vector<ir::local>& frame, std::vector<ir::id> roots) {
+            std::erase(roots, ir::no_id);
+            english en = speaker(frame, roots);
+            en.show_events(false);
+            for (ir::id root : roots)
+                visit(rs, root, [&](ir::id n) {
+                    if (rs.nodes[n].code != ir::op::if_) return;
+                    const auto kids = ir::children_of(rs, n);
+                    if (kids.size() < 2) return;
+                    auto note = [&](std::int64_t m, const std::string& what) {
+                        if (what.empty()) return;
+                        auto& list = does[m];
+                        auto it = std::find_if(list.begin(), list.end(), [&](const auto& x) { return x.first == title; });
+                        if (it == list.end()) list.emplace_back(title, what);
+                        else it->second += "; " + what;
+                    };
+                    ir::id rest = ir::no_id;
+                    const auto members = tested_members(kids[0], e, &rest, &explained_tests);
+                    if (members.empty()) return;
+                    std::string what = en.statements(kids[1]);
+                    if (rest != ir::no_id && !what.empty()) what = "if " + en.expr(rest) + ": " + what;
+                    for (std::int64_t m : members) note(m, what);
+                    // Of a two-result enum, the other result takes the `else` (Succeeds / Fails).
+                    const bool pure = rest == ir::no_id && rs.enums[e].members.size() == 2 && members.size() == 1;
+                    if (pure && kids.size() > 2 && rs.nodes[kids[2]].code != ir::op::absent) note(1 - members[0], en.statements(kids[2]));
+                });
+        });
+        std::set<std::int64_t> shown;
+        for (std::size_t u = 0; u < rs.tables.size(); ++u)
+            if (readings.in_play[u] && rs.tables[u].outcome_type == tb.outcome_type)
+                for (const ir::table_cell& c : rs.tables[u].cells)
+                    if (c.has_outcome) shown.insert(c.outcome);
+        // A key the rules' tests explain less than half of would mislead: leave it to the rules.
+        std::size_t explained = 0;
+        for (std::int64_t m : shown) explained += does.count(m);
+        if (explained * 2 < shown.size() || explained == 0) return;
+        // A result no rule outside the tables ever names does nothing. A test the key does not
+        // explain (inside a predicate, a `!=`) would make it a partial picture: no key then.
+        std::set<std::int64_t> named;
+        bool partial = false;
+        each_element([&](const std::string&, const std::vector<ir::local>&, std::vector<ir::id> roots) {
+            for (ir::id root : roots)
+                visit(rs, root, [&](ir::id n) {
+                    const ir::node& x = rs.nodes[n];
+                    if (x.code == ir::op::const_member && x.type == tb.outcome_type) named.insert(x.value);
+                    if (compared_member(n, e) && !explained_tests.count(n)) partial = true;
+                });
+        });
+        auto compares = [&](ir::id root) {
+            if (root != ir::no_id) visit(rs, root, [&](ir::id n) { partial = partial || compared_member(n, e).has_value(); });
+        };
+        for (const ir::derived& q : rs.quantities) compares(q.expr);
+        for (const ir::rule& r : rs.rules)
+            if (r.kind != ir::rule_kind::trigger && r.kind != ir::rule_kind::example && live(r))
+                for (ir::id root : {r.amount, r.value, r.guard, r.body}) compares(root);
+        if (partial) return;
+        grid g;
+        g.caption = "Key to the " + table_name(rs.tables[t].name);
+        g.header.push_back({cell{{bold("Result")}, align::left}, cell{{bold("What it does")}, align::left}});
+        for (std::int64_t m : shown) {
+            // "Apply result: for every unit: …. Bombard: if …: disrupt (the unit)."
+            rich_text what;
+            for (const auto& [where, w] : does[m]) {
+                what.push_back(muted((what.empty() ? "" : " ") + where + ": "));
+                what.push_back(text(w + "."));
+            }
+            if (what.empty()) what.push_back(text(named.count(m) ? "—" : "No effect."));
+            g.rows.push_back({cell{{bold(constant_english(rs, tb.outcome_type, m))}, align::left}, cell{what, align::left}});
+        }
+        add(std::move(g));
     }
 
     // ------------------------------------------------------------ actions and legality

@@ -275,8 +275,37 @@ modifier_span odds_span(const ir::ruleset& rs, ir::id roll) {
         ++bounded;
         span = {t.lo, t.hi, amount.ref < rs.slots.size() ? humanize(rs.slots[amount.ref].name) : "modifier"};
     }
-    if (bounded != 1) span = {-3, 3, "net modifier"};
-    return span;
+    if (bounded == 1) return span;
+    // Otherwise the net modifiers that can occur, when every modifier's values are known: a
+    // constant (or 0 when its guard does not hold), or a value of a range type. The grid then
+    // has no column no play reaches (SPI's morale roll: −1 or 0, not −3..+3).
+    std::int64_t lo = 0, hi = 0;
+    for (ir::id r : modifiers_of(rs, ir::target_kind::roll, roll)) {
+        const ir::rule& rule = rs.rules[r];
+        if (rule.mod != ir::modifier_kind::add) return {-3, 3, "net modifier"};
+        if (rule.guard != ir::no_id) {
+            const auto g = static_value(rs, rule.guard);
+            if (g && !*g) continue;  // never applies under the chosen options
+        }
+        const bool sometimes = rule.guard != ir::no_id && !static_value(rs, rule.guard);
+        std::int64_t a = 0, b = 0;
+        if (const auto v = static_value(rs, rule.amount)) {
+            a = b = *v;
+        } else {
+            const ir::node& amount = rs.nodes[rule.amount];
+            if (amount.type >= rs.types.size() || rs.types[amount.type].kind != ir::type_kind::range) return {-3, 3, "net modifier"};
+            a = rs.types[amount.type].lo;
+            b = rs.types[amount.type].hi;
+        }
+        if (sometimes) {
+            a = std::min<std::int64_t>(a, 0);
+            b = std::max<std::int64_t>(b, 0);
+        }
+        lo += a;
+        hi += b;
+    }
+    if (hi - lo > 12) return {-3, 3, "net modifier"};
+    return {lo, hi, "net modifier"};
 }
 
 }  // namespace wp::docgen

@@ -465,3 +465,18 @@ TEST_CASE("aid: an option that picks a chart prints the chart in force, names th
     // A table no option decides has no reading in its caption.
     CHECK(has(folder, "[Morale levels table  §"));
 }
+
+TEST_CASE("aid: a key to a table's results says what each result does, from the rules that test for it", "[docgen]") {
+    // SPI's combat results (§8.61) are applied by `apply_result`, which tests `last_result == Ad`
+    // and so on; the key follows the table that shows the most results, once.
+    const std::string text = aid_text(compiled("rulesets/spi-thirty-years-war"), wp::docgen::aid_product::text_dump);
+    const auto key = text.find("[Key to the combat results table]");
+    REQUIRE(key != std::string::npos);
+    CHECK(text.find("[Key to", key + 1) == std::string::npos);
+    CHECK(key > text.find("[Combat results table (charts = rules folder)"));
+    CHECK(has(text, "| Ae | Apply result: for every unit: if the unit’s in attack and not the unit’s charging: eliminate (the unit). |"));
+    CHECK(has(text, "| Dx | Apply result: for every unit: if the unit’s in defence: disrupt (the unit); exchange. |"));
+    CHECK(has(text, "| • | No effect. |"));  // named by no rule outside the tables
+    // Contractor Cards' tables print their effects in their own column: no key.
+    CHECK_FALSE(has(aid_text(compiled("rulesets/contractor-cards"), wp::docgen::aid_product::text_dump), "[Key to"));
+}
