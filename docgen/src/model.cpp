@@ -5,6 +5,7 @@
 #include "model.hpp"
 
 #include "readings.hpp"
+#include "terrain_chart.hpp"
 
 #include "english.hpp"
 #include "odds.hpp"
@@ -591,8 +592,10 @@ struct builder {
     }
 
     void tables() {
-        if (rs.tables.empty()) return;
+        std::vector<grid> charts = terrain_charts(rs);
+        if (rs.tables.empty() && charts.empty()) return;
         section("Tables");
+        for (grid& g : charts) add(std::move(g));
         // A key to an enum's results follows the table in play that shows the most of them.
         std::map<ir::id, std::pair<std::size_t, ir::id>> widest;  // outcome type -> (results shown, table)
         for (std::size_t t = 0; t < rs.tables.size(); ++t) {

@@ -480,3 +480,20 @@ TEST_CASE("aid: a key to a table's results says what each result does, from the 
     // Contractor Cards' tables print their effects in their own column: no key.
     CHECK_FALSE(has(aid_text(compiled("rulesets/contractor-cards"), wp::docgen::aid_product::text_dump), "[Key to"));
 }
+
+TEST_CASE("aid: the terrain effects chart of a map game is derived from the rules that test each terrain and hexside", "[docgen]") {
+    // SPI §12.0: the costs are a decision over the terrain, the rest predicates and quantities.
+    const std::string spi = aid_text(compiled("rulesets/spi-thirty-years-war"), wp::docgen::aid_product::text_dump);
+    CHECK(has(spi, "[Terrain effects chart  §12.0]"));
+    CHECK(has(spi, "| Ditch | terrain cost 5 (cavalry), 2 (not cavalry) |"));
+    CHECK(has(spi, "| Woods | terrain cost 2 · closed to cavalry · blocking |"));
+    CHECK(has(spi, "| Forest | impassable · blocking |"));
+    CHECK(has(spi, "[Hexside effects chart  §12.0]"));
+    CHECK(has(spi, "| Stream | hexside cost: 2 |"));
+    CHECK(has(spi, "| Road | entry cost: 1 |"));
+    // Cuius Regio keys tables by terrain: each row is read into the chart.
+    const std::string cr = aid_text(compiled("rulesets/cuius-regio"), wp::docgen::aid_product::text_dump);
+    CHECK(has(cr, "| Hills | hex supply 0 · terrain mp 2 · road mp 1 |"));
+    // A game without a map has none.
+    CHECK_FALSE(has(aid_text(compiled("rulesets/contractor-cards"), wp::docgen::aid_product::text_dump), "effects chart"));
+}

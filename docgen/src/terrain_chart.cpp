@@ -1,0 +1,199 @@
+// Where a rule tests for a member of the terrain enum, the chart says what the rule gives then:
+// - a decision with a parameter of the enum: each define rule whose guard tests the member, its
+//   value, with the guard's other conditions ("terrain cost 5 (cavalry), 2 (not cavalry)");
+// - a predicate: a disjunct of its body that tests the member ("impassable");
+// - a quantity: a `cond` whose condition tests the member, its `then` value ("ground strength:
+//   … ÷ 2 rounded up").
+// A test nested deeper (inside a quantifier, under another `cond`) is not read: the chart shows
+// what the text would print as a chart, and the rules' entries elsewhere in the aid say the rest.
+#include "terrain_chart.hpp"
+
+#include "english.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace wp::docgen {
+
+namespace {
+
+// A residual condition longer than this reads "(with conditions)": the rule's own entry has it.
+constexpr std::size_t longest_condition = 60;
+
+struct chart_builder {
+    const ir::ruleset& rs;
+    ir::id enum_id;
+    // member -> (element title -> phrases), elements in the order met
+    std::map<std::int64_t, std::vector<std::pair<std::string, std::vector<std::string>>>> effects;
+
+    std::vector<ir::id> split(ir::id n, ir::op code) const {
+        if (n >= rs.nodes.size()) return {};
+        if (rs.nodes[n].code != code) return {n};
+        std::vector<ir::id> out;
+        for (ir::id k : ir::children_of(rs, n)) {
+            auto more = split(k, code);
+            out.insert(out.end(), more.begin(), more.end());
+        }
+        return out;
+    }
+
+    bool of_enum(const ir::node& k) const {
+        return k.code == ir::op::const_member && k.type < rs.types.size() && rs.types[k.type].kind == ir::type_kind::enumeration &&
+               rs.types[k.type].ref == enum_id;
+    }
+
+    // The member a condition tests for (`x == Woods`, `Woods in hexside(a, b)`), if it is such a test.
+    std::optional<std::int64_t> tested(ir::id c) const {
+        const ir::node& x = rs.nodes[c];
+        const auto kids = ir::children_of(rs, c);
+        if (kids.size() != 2) return std::nullopt;
+        if (x.code == ir::op::in && of_enum(rs.nodes[kids[0]])) return rs.nodes[kids[0]].value;
+        if (x.code != ir::op::eq) return std::nullopt;
+        for (int side = 0; side < 2; ++side)
+            if (of_enum(rs.nodes[kids[side]]) && rs.nodes[kids[1 - side]].code != ir::op::const_member) return rs.nodes[kids[side]].value;
+        return std::nullopt;
+    }
+
+    // Conjuncts of `c`: the members tested and the English of the rest (empty when none).
+    bool read_conjuncts(ir::id c, const english& en, std::vector<std::int64_t>& members, std::string& rest) const {
+        members.clear();
+        rest.clear();
+        for (ir::id part : split(c, ir::op::and_)) {
+            if (const auto m = tested(part)) {
+                members.push_back(*m);
+                continue;
+            }
+            if (const auto v = static_value(rs, part); v && *v) continue;  // true under the options
+            if (const auto v = static_value(rs, part); v && !*v) return false;
+            rest += (rest.empty() ? "" : " and ") + en.expr(part);
+        }
+        if (rest.size() > longest_condition) rest = "with conditions";
+        // `x == Woods and x == Town` tests nothing a single terrain meets.
+        return members.size() == 1;
+    }
+
+    // " (if the side is French)", " (with conditions)", or nothing.
+    static std::string condition(const std::string& rest) {
+        if (rest.empty()) return "";
+        return rest == "with conditions" ? " (with conditions)" : " (if " + rest + ")";
+    }
+
+    void note(std::int64_t member, const std::string& title, const std::string& phrase) {
+        auto& list = effects[member];
+        auto it = std::find_if(list.begin(), list.end(), [&](const auto& x) { return x.first == title; });
+        if (it == list.end()) it = list.insert(list.end(), {title, {}});
+        if (std::find(it->second.begin(), it->second.end(), phrase) == it->second.end()) it->second.push_back(phrase);
+    }
+
+    void decisions() {
+        for (std::size_t d = 0; d < rs.decisions.size(); ++d) {
+            const ir::decision& dec = rs.decisions[d];
+            const bool takes = std::any_of(dec.params.begin(), dec.params.end(), [&](const ir::local& p) {
+                return p.type < rs.types.size() && rs.types[p.type].kind == ir::type_kind::enumeration && rs.types[p.type].ref == enum_id;
+            });
+            if (!takes) continue;
+            for (const ir::rule& r : rs.rules) {
+                if (r.kind != ir::rule_kind::define || r.target != ir::target_kind::decision || r.target_id != d || r.guard == ir::no_id) continue;
+                if (const auto g = static_value(rs, r.guard); g && !*g) continue;
+                english en(rs, r.locals);
+                en.scope_roles({r.guard, r.value});
+                std::vector<std::int64_t> members;
+                std::string rest;
+                if (!read_conjuncts(r.guard, en, members, rest)) continue;
+                note(members[0], humanize(dec.name), " " + en.expr(r.value) + (rest.empty() ? "" : " (" + rest + ")"));
+            }
+        }
+    }
+
+    // A one-key table keyed by the enum (Cuius Regio's terrain mp table): each row's result.
+    void tables() {
+        for (const ir::table& tb : rs.tables) {
+            if (tb.keys.size() != 1 || !tb.columns.empty() || tb.keys[0].expr >= rs.nodes.size()) continue;
+            const ir::id kt = rs.nodes[tb.keys[0].expr].type;
+            if (kt >= rs.types.size() || rs.types[kt].kind != ir::type_kind::enumeration || rs.types[kt].ref != enum_id) continue;
+            english en(rs, tb.locals);
+            en.show_events(false);
+            const auto& members = rs.enums[enum_id].members;
+            for (std::size_t r = 0; r < tb.rows.size() && r < tb.cells.size(); ++r) {
+                const auto m = std::find_if(members.begin(), members.end(), [&](const ir::enum_member& x) { return x.name == tb.rows[r].key.text; });
+                if (m == members.end()) continue;
+                const ir::table_cell& c = tb.cells[r];
+                std::string what = c.has_outcome ? constant_english(rs, tb.outcome_type, c.outcome) : "";
+                if (c.effects != ir::no_id) what += (what.empty() ? "" : "; ") + en.statements(c.effects);
+                if (!what.empty()) note(m - members.begin(), humanize(tb.name), " " + what);
+            }
+        }
+    }
+
+    void quantities() {
+        for (const ir::derived& q : rs.quantities) {
+            if (q.expr == ir::no_id) continue;
+            english en(rs, q.locals);
+            en.scope_roles({q.expr});
+            const std::string name = humanize(q.name);
+            std::vector<std::int64_t> members;
+            std::string rest;
+            if (q.predicate) {
+                for (ir::id part : split(q.expr, ir::op::or_))
+                    if (read_conjuncts(part, en, members, rest)) note(members[0], name, condition(rest));
+                continue;
+            }
+            // Each `cond` of the body's sum: `(if Stream in hexside(a, b) then 2 else 0) + …`.
+            for (ir::id part : split(q.expr, ir::op::add)) {
+                if (rs.nodes[part].code != ir::op::cond) continue;
+                const auto kids = ir::children_of(rs, part);
+                if (kids.size() != 3 || !read_conjuncts(kids[0], en, members, rest)) continue;
+                note(members[0], name, ": " + en.expr(kids[1]) + condition(rest));
+            }
+        }
+    }
+};
+
+}  // namespace
+
+std::vector<grid> terrain_charts(const ir::ruleset& rs) {
+    std::vector<grid> out;
+    std::set<ir::id> done;
+    for (const ir::map& m : rs.maps) {
+        for (const auto& [e, words] : {std::pair{m.terrain_enum, "Terrain"}, std::pair{m.edge_enum, m.kind == ir::map_kind::hexgrid ? "Hexside" : "Connection"}}) {
+            if (e >= rs.enums.size() || !done.insert(e).second) continue;
+            chart_builder b{rs, e, {}};
+            b.tables();
+            b.decisions();
+            b.quantities();
+            if (b.effects.empty()) continue;
+            grid g;
+            g.caption = std::string(words) + " effects chart";
+            g.anchor = anchors_text(rs.enums[e].prov);
+            g.header.push_back({cell{{span{words, face::bold, false}}, align::left}, cell{{span{"Effects", face::bold, false}}, align::left}});
+            const ir::id type = [&] {
+                for (std::size_t t = 0; t < rs.types.size(); ++t)
+                    if (rs.types[t].kind == ir::type_kind::enumeration && rs.types[t].ref == e) return static_cast<ir::id>(t);
+                return ir::no_id;
+            }();
+            for (std::size_t member = 0; member < rs.enums[e].members.size(); ++member) {
+                rich_text what;
+                for (const auto& [title, phrases] : b.effects[static_cast<std::int64_t>(member)]) {
+                    // "terrain cost 5 (cavalry), 2 (not cavalry)": the title once, its phrases after it.
+                    std::string one = title;
+                    for (std::size_t i = 0; i < phrases.size(); ++i) {
+                        std::string p = phrases[i];
+                        if (i > 0) p = "," + (p.rfind(": ", 0) == 0 ? " " + p.substr(2) : p);
+                        one += p;
+                    }
+                    what.push_back(span{(what.empty() ? "" : " · ") + one, face::regular, false});
+                }
+                if (what.empty()) what.push_back(span{"—", face::regular, true});
+                g.rows.push_back({cell{{span{constant_english(rs, type, static_cast<std::int64_t>(member)), face::bold, false}}, align::left},
+                                  cell{what, align::left}});
+            }
+            g.notes.push_back("From the rules that test for each " + std::string(words == std::string("Terrain") ? "terrain" : "feature") +
+                              "; a test inside a longer condition is in that rule's own entry.");
+            out.push_back(std::move(g));
+        }
+    }
+    return out;
+}
+
+}  // namespace wp::docgen
