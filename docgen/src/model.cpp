@@ -13,6 +13,7 @@
 #include "westphalia/ir/print.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <functional>
 #include <set>
 #include <sstream>
@@ -750,6 +751,38 @@ struct builder {
         add(std::move(g));
     }
 
+    // ------------------------------------------------------------ zones of control and stacking
+
+    // What every hex-and-counter aid summarises, from the ruleset's outline: its entries on zones
+    // of control and stacking (their titles are the ruleset's own summaries, with their anchors),
+    // and every entry of a chapter whose head entry is one (`7.0` takes `7.11`, `7.12`, …).
+    void zones_and_stacking() {
+        auto about = [](std::string title) {
+            std::transform(title.begin(), title.end(), title.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+            for (const char* w : {"zone of control", "zones of control", "stacking", "overstack"})
+                if (title.find(w) != std::string::npos) return true;
+            return false;
+        };
+        std::vector<std::string> chapters;  // "7." for a matched "7.0"
+        std::vector<const ir::section*> picked;
+        for (const ir::section& sec : rs.sections) {
+            if (sec.status == ir::section_status::flavour) continue;
+            const bool in_chapter = std::any_of(chapters.begin(), chapters.end(), [&](const std::string& c) { return sec.first.rfind(c, 0) == 0; });
+            if (!about(sec.title) && !in_chapter) continue;
+            picked.push_back(&sec);
+            if (sec.first.size() > 2 && sec.first.compare(sec.first.size() - 2, 2, ".0") == 0)
+                chapters.push_back(sec.first.substr(0, sec.first.size() - 1));
+        }
+        if (picked.empty()) return;
+        section("Zones of control and stacking");
+        for (const ir::section* sec : picked) {
+            // "§L220-223", as every other anchor of the aid prints a range.
+            std::string last = sec->last;
+            while (!last.empty() && !std::isdigit(static_cast<unsigned char>(last[0])) && sec->first.find(last[0]) == 0) last.erase(0, 1);
+            entry({text(sec->title), muted(" §" + sec->first + (last.empty() ? "" : "-" + last))}, 0, true);
+        }
+    }
+
     // ------------------------------------------------------------ actions and legality
 
     std::vector<ir::id> rules_on(ir::target_kind kind, ir::id target, std::initializer_list<ir::rule_kind> kinds) const {
@@ -1176,6 +1209,7 @@ document build_document(const ir::ruleset& rs) {
     b.sequence_of_play();
     b.rolls();
     b.tables();
+    b.zones_and_stacking();
     b.actions();
     b.components_section();
     b.limits();

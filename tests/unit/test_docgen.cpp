@@ -497,3 +497,13 @@ TEST_CASE("aid: the terrain effects chart of a map game is derived from the rule
     // A game without a map has none.
     CHECK_FALSE(has(aid_text(compiled("rulesets/contractor-cards"), wp::docgen::aid_product::text_dump), "effects chart"));
 }
+
+TEST_CASE("aid: a summary of zones of control and stacking from the outline's own entries", "[docgen]") {
+    const std::string spi = aid_text(compiled("rulesets/spi-thirty-years-war"), wp::docgen::aid_product::text_dump);
+    REQUIRE(has(spi, "## Zones of control and stacking"));
+    CHECK(has(spi, "Stacking: one unit per hex at the end of every phase §6.32"));
+    CHECK(has(spi, "Zone of control: the six hexes around an undisrupted unit §7.0"));
+    CHECK(has(spi, "Mutually controlled hexes §7.12"));  // in chapter 7.0, though its title does not say so
+    CHECK(has(aid_text(compiled("rulesets/cuius-regio"), wp::docgen::aid_product::text_dump), "Primary and secondary zones of control §L579-588"));
+    CHECK_FALSE(has(aid_text(compiled("rulesets/contractor-cards"), wp::docgen::aid_product::text_dump), "Zones of control"));
+}
