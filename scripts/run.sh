@@ -2,7 +2,7 @@
 # The main job: set up and build, then compile every bundled ruleset (one summary line each),
 # play one seeded game of each, simulate 2000 seeded games of each (summary), check the rules as
 # printed (--upto its last base or exclusive layer; report in out/checks/), and write each one's player aid to
-# out/aids/<ruleset>.pdf. Games are played with 4 players, or the most the ruleset allows.
+# out/aids/<ruleset>.pdf, and one per scenario to out/aids/<ruleset>-<scenario>.pdf. Games are played with 4 players, or the most the ruleset allows.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -33,5 +33,10 @@ for ruleset in rulesets/*/; do
     status=1
   fi
   "$build_dir/app/westphalia" aid "${ruleset%/}" -o "out/aids/$(basename "$ruleset").pdf" || status=1
+  # One aid per scenario, each with that scenario's setup and victory: out/aids/<ruleset>-<scenario>.pdf.
+  for scenario in $(sed -n 's/^  scenario : \(.*\)  default .*/\1/p' <<<"$info" | tr -d ' ' | tr '|' ' '); do
+    "$build_dir/app/westphalia" aid "${ruleset%/}" --option "scenario=$scenario" \
+      -o "out/aids/$(basename "$ruleset")-$scenario.pdf" || status=1
+  done
 done
 exit $status

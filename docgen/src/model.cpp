@@ -164,7 +164,12 @@ struct builder {
         const std::string players = rs.min_players == rs.max_players
                                         ? std::to_string(rs.min_players)
                                         : std::to_string(rs.min_players) + "–" + std::to_string(rs.max_players);
-        doc.subtitle = "Player aid · " + players + " players · every entry cites its rulebook section (§)";
+        // One aid per scenario: the one it is made for is named under the title.
+        std::string scenario;
+        for (const ir::option& o : rs.options)
+            if (o.name == "scenario" && o.selected_index < o.values.size())
+                scenario = " · scenario " + constant_english(rs, o.type, o.values[o.selected_index]);
+        doc.subtitle = "Player aid · " + players + " players" + scenario + " · every entry cites its rulebook section (§)";
         std::string layers;
         std::size_t errata_ops = 0;
         for (const ir::layer& l : rs.layers)
