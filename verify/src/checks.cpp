@@ -4,6 +4,7 @@
 
 #include "accepts.hpp"
 #include "checker.hpp"
+#include "aid_drift.hpp"
 #include "obligations.hpp"
 
 #include <algorithm>
@@ -104,7 +105,16 @@ part_result check_parts(const ir::ruleset& rs, const check_options& options) {
     // the checks other than the bounds, then the errata's obligations (their own solvers)
     auto main_part = [&, opts = first] {
         run_part(rs, opts, main);
-        if (!options.checks.empty() && !options.checks.count("obligations")) return;
+        // the aid texts (no solver): last, beside the obligations
+        if (options.checks.empty() || options.checks.count("aid")) {
+            const auto t0 = std::chrono::steady_clock::now();
+            detail::aid_drift(rs, obligations.out);
+            obligations.out.stats["aid"].milliseconds += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        }
+        if (!options.checks.empty() && !options.checks.count("obligations")) {
+            obligations.ranks.assign(obligations.out.findings.size(), std::numeric_limits<std::size_t>::max());
+            return;
+        }
         const auto t1 = std::chrono::steady_clock::now();
         detail::errata_obligations(rs, options, obligations.out);
         if (auto it = obligations.out.stats.find("obligations"); it != obligations.out.stats.end())
