@@ -236,6 +236,7 @@ template <class V> void fields(V& v, block& x) {
     v("path", x.path);
     v("parent", x.parent);
     v("node", x.node);
+    v("aid", x.aid);
     v("prov", x.prov);
 }
 template <class V> void fields(V& v, key_range& x) {

@@ -992,6 +992,7 @@ ir::id body_checker::stmt(const dsl::stmt& s) {
             ir::block b;
             b.word = s.word;
             b.name = s.id.text;
+            b.aid = s.aid;
             b.path = path_prefix + "." + (s.id.text.empty() ? s.word : s.id.text);
             b.parent = current_block_;
             // A block an errata replaced or inserted belongs, with all it holds, to the errata's layer.

@@ -233,8 +233,10 @@ struct builder {
         const ir::block& bl = rs.blocks[b];
         const auto kids = ir::children_of(rs, bl.node);
         std::vector<ir::id> nested;
-        const std::string what = kids.empty() ? "" : en.statements(kids[0], &nested, true);
+        std::string what = kids.empty() ? "" : en.statements(kids[0], &nested, true);
         if (what.empty() && nested.empty()) return;  // nothing happens here under the chosen options
+        // The designer's own words stand for the block's statements (its nested blocks still follow).
+        if (!bl.aid.empty()) what = bl.aid;
         rich_text t{bold(block_title(bl, number))};
         if (!what.empty()) t.push_back(text(": " + what));
         t.push_back(source(bl.prov));

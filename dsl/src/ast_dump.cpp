@@ -191,7 +191,8 @@ private:
         std::string head = stmt_kind_name(s.kind);
         switch (s.kind) {
             case stmt_kind::block:
-                head += " " + s.word + (s.id.text.empty() ? "" : " " + s.id.text) + anchors_text(s.anchors);
+                head += " " + s.word + (s.id.text.empty() ? "" : " " + s.id.text) + anchors_text(s.anchors) +
+                        (s.aid.empty() ? "" : " aid " + quote(s.aid));
                 break;
             case stmt_kind::let: head += " " + s.id.text + " =" + join_args(s.exprs); break;
             case stmt_kind::assign:

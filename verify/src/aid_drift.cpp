@@ -245,6 +245,8 @@ void aid_drift(const ir::ruleset& rs, check_result& out) {
         check_one(rs, std::string(ir::name_of(r.kind)), r.name, r.aid, r.prov, of_nodes(rs, {r.amount, r.value, r.guard, r.body}),
                   r.kind == ir::rule_kind::modifier ? &r : nullptr, out);
     }
+    for (const ir::block& b : rs.blocks)
+        if (!b.aid.empty()) check_one(rs, b.word, b.path, b.aid, b.prov, of_nodes(rs, {b.node}), nullptr, out);
     for (const ir::action& a : rs.actions)
         if (!a.aid.empty()) check_one(rs, "action", a.name, a.aid, a.prov, of_nodes(rs, {a.guard, a.body}), nullptr, out);
     for (std::size_t i = 0; i < rs.quantities.size(); ++i) {

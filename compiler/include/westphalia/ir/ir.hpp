@@ -14,7 +14,7 @@ namespace wp::ir {
 using id = std::uint32_t;
 inline constexpr id no_id = 0xFFFFFFFFu;
 
-inline constexpr int schema_version = 3;  // 2: accepted findings (`accepts`); 3: round 2a (ranges, counted dice, natural rows, shifts, fractional odds, subset objectives, set/cap modifiers)
+inline constexpr int schema_version = 4;  // 2: accepted findings (`accepts`); 3: round 2a (ranges, counted dice, natural rows, shifts, fractional odds, subset objectives, set/cap modifiers); 4: aid texts of blocks
 
 // ---------------------------------------------------------------- provenance
 
@@ -328,6 +328,7 @@ struct block {
     std::string path;  // dotted from the sequence: "game.fate"
     id parent = no_id; // enclosing block
     id node = no_id;   // the block's statement node
+    std::string aid;   // the designer's text for the player aid, instead of the generated English
     provenance prov;
 };
 

@@ -130,6 +130,7 @@ struct stmt {
     std::string goal;  // choose: "maximizing" or "minimizing" (exprs[3] is the objective), else empty
     name id;
     anchor_list anchors;
+    std::string aid;  // block: the designer's text for the player aid (`phase x aid "…" { … }`)
     std::vector<expr> exprs;
     std::vector<stmt> body;
     std::vector<stmt> else_body;
