@@ -3,6 +3,7 @@
 // one-letter name of a rule's parameter and no range the engine needs only for bookkeeping.
 // A ruleset added under rulesets/ is checked too: the test walks the folder.
 #include "cli.hpp"
+#include "test_support.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -13,7 +14,6 @@
 #include <string>
 #include <vector>
 
-#include <sys/wait.h>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
@@ -22,17 +22,7 @@ namespace {
 
 const std::string source_dir = WP_SOURCE_DIR;
 
-// Runs a shell command; returns its exit status and fills `out` with what it prints (standard
-// output, and standard error when the command asks for it with 2>&1).
-int shell(const std::string& command, std::string& out) {
-    out.clear();
-    FILE* pipe = ::popen(command.c_str(), "r");
-    REQUIRE(pipe != nullptr);
-    char buffer[4096];
-    for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);
-    const int status = ::pclose(pipe);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
+int shell(const std::string& command, std::string& out) { return wp::test::run_shell(command, out); }
 
 struct rule {
     const char* what;

@@ -1,6 +1,7 @@
 // The player aid (docgen): exact odds, options, layout bounds (nothing crosses a page edge or a
 // table rule), and a PDF smoke test through qpdf, pdffonts and pdftotext.
 #include "cli.hpp"
+#include "test_support.hpp"
 
 #include "westphalia/compiler/compile.hpp"
 #include "westphalia/docgen/aid.hpp"
@@ -45,15 +46,7 @@ std::string aid_text(const wp::ir::ruleset& rs, wp::docgen::aid_product product,
 bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
 
 // Runs a shell command; returns its exit status and fills `out` with its standard output.
-int shell(const std::string& command, std::string& out) {
-    out.clear();
-    FILE* pipe = ::popen((command + " 2>/dev/null").c_str(), "r");
-    REQUIRE(pipe != nullptr);
-    char buffer[4096];
-    for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);
-    const int status = ::pclose(pipe);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
+int shell(const std::string& command, std::string& out) { return wp::test::run_shell(command + " 2>/dev/null", out); }
 
 struct text_item {
     double x, y, w;

@@ -8,11 +8,26 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <cstdio>
 #include <map>
 #include <string>
 #include <vector>
 
+#include <sys/wait.h>
+
 namespace wp::test {
+
+// Runs a shell command as given; returns its exit status and fills `out` with its standard
+// output (and its standard error when the command says 2>&1).
+inline int run_shell(const std::string& command, std::string& out) {
+    out.clear();
+    FILE* pipe = ::popen(command.c_str(), "r");
+    REQUIRE(pipe != nullptr);
+    char buffer[4096];
+    for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);
+    const int status = ::pclose(pipe);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
 
 // Compiles the ruleset at `relative` (from the repository root) with the given options; the
 // test fails if it does not compile.
