@@ -5,6 +5,8 @@
 #include "cli.hpp"
 #include "test_support.hpp"
 
+#include "westphalia/ir/print.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <cstdio>
@@ -67,11 +69,24 @@ TEST_CASE("aid plain English: no rule-language identifier, loop, one-letter name
     fs::create_directories(folder);
     const auto rulesets = bundled_rulesets();
     REQUIRE(rulesets.size() >= 5);
+    // Every ruleset's aid, and one per scenario where a ruleset has a `scenario` option (the
+    // main job prints them all).
+    std::vector<std::pair<fs::path, std::string>> aids;
     for (const fs::path& ruleset : rulesets) {
-        const std::string pdf = (folder / (ruleset.filename().string() + ".pdf")).string();
+        aids.emplace_back(ruleset, "");
+        const wp::ir::ruleset rs = wp::test::compile_repo_ruleset(fs::relative(ruleset, source_dir).string());
+        for (const wp::ir::option& o : rs.options)
+            if (o.name == "scenario")
+                for (std::int64_t v : o.values) aids.emplace_back(ruleset, wp::ir::constant_text(rs, o.type, v));
+    }
+    REQUIRE(aids.size() >= 5 + 6 + 2);
+    for (const auto& [ruleset, scenario] : aids) {
+        const std::string pdf = (folder / (ruleset.filename().string() + scenario + ".pdf")).string();
         std::ostringstream out, err;
-        const int code = wp::cli::run({"aid", ruleset.string(), "-o", pdf}, out, err);
-        INFO(ruleset.filename().string() << ": " << err.str());
+        std::vector<std::string> args{"aid", ruleset.string(), "-o", pdf};
+        if (!scenario.empty()) args.insert(args.end(), {"--option", "scenario=" + scenario});
+        const int code = wp::cli::run(args, out, err);
+        INFO(ruleset.filename().string() << " " << scenario << ": " << err.str());
         REQUIRE(code == 0);
         std::string text;
         REQUIRE(shell("pdftotext '" + pdf + "' - 2>/dev/null", text) == 0);
@@ -84,7 +99,7 @@ TEST_CASE("aid plain English: no rule-language identifier, loop, one-letter name
         }
         std::string report;
         for (const std::string& f : found) report += "\n  " + f;
-        INFO(ruleset.filename().string() << ", " << found.size() << " lines a player would have to decode:" << report);
+        INFO(ruleset.filename().string() << " " << scenario << ", " << found.size() << " lines a player would have to decode:" << report);
         CHECK(found.empty());
     }
     fs::remove_all(folder);
