@@ -221,20 +221,21 @@ struct builder {
     }
 
     void nested_blocks(const english& en, const std::vector<ir::id>& nested, int depth, const std::string& prefix) {
-        int k = 0;
+        int k = 0;  // a block the options leave empty is not printed, and takes no number
         for (ir::id n : nested) {
             const bool counted = numbered(rs.blocks[n]);
-            const std::string number = counted ? (prefix.empty() ? "" : prefix + ".") + std::to_string(++k) : "";
-            sequence_block(en, n, depth, number);
+            const std::string number = counted ? (prefix.empty() ? "" : prefix + ".") + std::to_string(k + 1) : "";
+            if (sequence_block(en, n, depth, number) && counted) ++k;
         }
     }
 
-    void sequence_block(const english& en, ir::id b, int depth, const std::string& number) {
+    // Whether it printed anything.
+    bool sequence_block(const english& en, ir::id b, int depth, const std::string& number) {
         const ir::block& bl = rs.blocks[b];
         const auto kids = ir::children_of(rs, bl.node);
         std::vector<ir::id> nested;
         std::string what = kids.empty() ? "" : en.statements(kids[0], &nested, true);
-        if (what.empty() && nested.empty()) return;  // nothing happens here under the chosen options
+        if (what.empty() && nested.empty()) return false;  // nothing happens here under the chosen options
         // The designer's own words stand for the block's statements (its nested blocks still follow).
         if (!bl.aid.empty()) what = bl.aid;
         rich_text t{bold(block_title(bl, number))};
@@ -242,6 +243,7 @@ struct builder {
         t.push_back(source(bl.prov));
         entry(std::move(t), depth);
         nested_blocks(en, nested, depth + 1, number);
+        return true;
     }
 
     void sequence_of_play() {

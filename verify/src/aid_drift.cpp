@@ -90,6 +90,12 @@ struct collector {
                     }
                 }
                 break;
+            case ir::op::const_entity:
+                if (x.value >= 0 && static_cast<std::size_t>(x.value) < rs.entities.size()) {
+                    name(rs.entities[static_cast<std::size_t>(x.value)].name);
+                    name(rs.entities[static_cast<std::size_t>(x.value)].display);
+                }
+                break;
             case ir::op::option:
                 if (x.ref < rs.options.size())
                     for (std::int64_t v : rs.options[x.ref].values) number(v);
