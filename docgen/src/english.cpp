@@ -364,6 +364,34 @@ std::string english::owner_field(ir::id owner_node, const std::string& field) co
     return owner + (owner.empty() || owner.back() == 's' ? "’ " : "’s ") + field;
 }
 
+std::optional<std::string> english::flag_phrase(ir::id n) const {
+    if (n >= rs_.nodes.size()) return std::nullopt;
+    const ir::node& x = rs_.nodes[n];
+    const bool negated = x.code == ir::op::not_ && x.child_count == 1;
+    const ir::id field_node = negated ? ir::children_of(rs_, n)[0] : n;
+    const ir::node& f = rs_.nodes[field_node];
+    const bool field = f.code == ir::op::player_field || f.code == ir::op::entity_field || f.code == ir::op::attribute ||
+                       f.code == ir::op::record_field || f.code == ir::op::node_attribute;
+    const bool flag = f.type < rs_.types.size() && rs_.types[f.type].kind == ir::type_kind::boolean;
+    if (!field || !flag || f.child_count != 1) return std::nullopt;
+    // "your employed" reads "you are employed"; "the unit’s disrupted", "the unit is disrupted".
+    const std::string owner = expr(ir::children_of(rs_, field_node)[0]);
+    const std::string whole = expr(field_node);
+    const std::string prefix = owner == "you" ? "your " : owner + (owner.empty() || owner.back() == 's' ? "’ " : "’s ");
+    if (whole.rfind(prefix, 0) != 0) return std::nullopt;
+    const std::string name = whole.substr(prefix.size());
+    // A field that is already a verb phrase ("had undisciplined", "can move") takes no "is".
+    for (const char* verb : {"had ", "has ", "have ", "is ", "can ", "may ", "must "})
+        if (name.rfind(verb, 0) == 0) return owner + (negated ? " not " : " ") + name;
+    const std::string be = owner == "you" ? " are " : " is ";
+    return owner + be + (negated ? "not " : "") + name;
+}
+
+std::string english::condition(ir::id n) const {
+    if (auto phrase = flag_phrase(n)) return *phrase;
+    return expr(n);
+}
+
 std::string english::operand(ir::id n, ir::op parent) const {
     const ir::op code = rs_.nodes[n].code;
     bool mixed_logic = (parent == ir::op::and_ && code == ir::op::or_) || (parent == ir::op::or_ && code == ir::op::and_);
@@ -375,7 +403,8 @@ std::string english::operand(ir::id n, ir::op parent) const {
     const bool arithmetic_in_product = (parent == ir::op::mul || parent == ir::op::div || parent == ir::op::sub || parent == ir::op::neg) &&
                                        (code == ir::op::add || code == ir::op::sub);
     const bool logic_under_not = parent == ir::op::not_ && (code == ir::op::and_ || code == ir::op::or_);
-    const std::string s = expr(n);
+    const bool logic = parent == ir::op::and_ || parent == ir::op::or_;
+    const std::string s = logic ? condition(n) : expr(n);
     return mixed_logic || arithmetic_in_product || logic_under_not ? "(" + s + ")" : s;
 }
 
@@ -545,7 +574,9 @@ std::string english::expr(ir::id n) const {
             return "?";
         }
         case ir::op::neg: return minus + operand(kids[0], ir::op::neg);
-        case ir::op::not_: return "not " + operand(kids[0], ir::op::not_);
+        case ir::op::not_:
+            if (auto phrase = flag_phrase(n)) return *phrase;  // "the unit is not disrupted"
+            return "not " + operand(kids[0], ir::op::not_);
         case ir::op::add: {
             // a + -3 reads "a − 3"
             const ir::node& r = rs_.nodes[kids[1]];
@@ -572,7 +603,7 @@ std::string english::expr(ir::id n) const {
             if (b && !*b) return expr(kids[0]);
             return operand(kids[0], ir::op::or_) + " or " + operand(kids[1], ir::op::or_);
         }
-        case ir::op::cond: return "if " + kid(0) + " then " + kid(1) + ", else " + kid(2);
+        case ir::op::cond: return "if " + condition(kids[0]) + " then " + kid(1) + ", else " + kid(2);
         case ir::op::any: {
             // any(c in hand[p] : c.kind == E) reads "p's hand holds an Employer".
             const ir::node& b = rs_.nodes[kids[1]];
@@ -585,10 +616,10 @@ std::string english::expr(ir::id n) const {
                     rs_.nodes[lk[0]].ref == x.ref && (r.code == ir::op::const_member || r.code == ir::op::const_entity))
                     return kid(0) + " holds " + with_article(expr(bk[1]));
             }
-            return "some " + local_kind(x.ref) + among(kids[0]) + " where " + kid(1);
+            return "some " + local_kind(x.ref) + among(kids[0]) + " where " + condition(kids[1]);
         }
-        case ir::op::all: return "for every " + local_kind(x.ref) + among(kids[0]) + ", " + kid(1);
-        case ir::op::count: return "the number of " + plural(local_kind(x.ref)) + among(kids[0]) + " where " + kid(1);
+        case ir::op::all: return "for every " + local_kind(x.ref) + among(kids[0]) + ", " + condition(kids[1]);
+        case ir::op::count: return "the number of " + plural(local_kind(x.ref)) + among(kids[0]) + " where " + condition(kids[1]);
         case ir::op::sum: {
             // sum(c in pending : c.contract_mod) reads "the total contract mod of the cards in the pending".
             const ir::node& b = rs_.nodes[kids[1]];
@@ -681,7 +712,7 @@ std::string english::statement(ir::id n, std::vector<ir::id>* nested) const {
                 if (*known) return kids.size() > 1 ? statements(kids[1], nested) : "";
                 return present(2) ? statements(kids[2], nested) : "";
             }
-            std::string s = "if " + kid(0) + ": " + sub(1);
+            std::string s = "if " + condition(kids[0]) + ": " + sub(1);
             if (present(2)) s += "; otherwise " + sub(2);
             return s;
         }
@@ -727,7 +758,7 @@ std::string english::statement(ir::id n, std::vector<ir::id>* nested) const {
             return "repeat: " + sub(0) + "; until " + kid(1);
         case ir::op::while_:
             if (const auto v = static_value(rs_, kids[0]); v && *v) return "repeat until the game ends: " + sub(1);
-            return "while " + kid(0) + ": " + sub(1);
+            return "while " + condition(kids[0]) + ": " + sub(1);
         case ir::op::shuffle: return "shuffle " + kid(0);
         case ir::op::draw: return "draw " + kid(0) + " from " + kid(1) + " into " + kid(2);
         case ir::op::deal: return "deal " + kid(0) + " from " + kid(1) + " to " + kid(2);
@@ -768,7 +799,7 @@ std::string english::statement(ir::id n, std::vector<ir::id>* nested) const {
                     s += " where " + kid(2) + ", with the " + (most ? "largest " : "smallest ") + kid(4) + " possible";
                 return s + ": " + sub(3);
             }
-            if (present(2)) s += " where " + kid(2);
+            if (present(2)) s += " where " + condition(kids[2]);
             return s + ": " + sub(3);
         }
         case ir::op::may: {

@@ -69,6 +69,9 @@ public:
     void show_events(bool show) { show_events_ = show; }
 
     std::string expr(ir::id n) const;
+    // An expression read as a condition: a flag field reads as a statement about its owner
+    // ("you are employed", "the unit is not disrupted"); anything else as expr().
+    std::string condition(ir::id n) const;
     // The first `count` parameters as a reader needs them: named ones by name ("winner, high"),
     // role ones left out (the text names them "the player"); with `typed`, every one with what it
     // is ("a player, another player, a card"). Empty, or " (…)".
@@ -80,6 +83,7 @@ public:
 
 private:
     std::string operand(ir::id n, ir::op parent) const;
+    std::optional<std::string> flag_phrase(ir::id n) const;  // a flag field (or its negation) as a statement
     std::string owner_field(ir::id owner_node, const std::string& field) const;
     std::string local_name(ir::id l) const;
     // What local `l` ranges over when a binder introduces it: "card", "other player", or its name.

@@ -118,7 +118,7 @@ struct builder {
     std::string when(const english& en, ir::id guard) const {
         if (guard == ir::no_id) return "";
         if (const auto v = static_value(rs, guard); v && *v) return "";
-        return " when " + en.expr(guard);
+        return " when " + en.condition(guard);
     }
     std::size_t dead_rules() const {
         std::size_t n = 0;

@@ -467,8 +467,8 @@ TEST_CASE("aid: a key to a table's results says what each result does, from the 
     REQUIRE(key != std::string::npos);
     CHECK(text.find("[Key to", key + 1) == std::string::npos);
     CHECK(key > text.find("[Combat results table (charts = rules folder)"));
-    CHECK(has(text, "| Ae | Apply result: for every unit: if the unit’s in attack and not the unit’s charging: eliminate (the unit). |"));
-    CHECK(has(text, "| Dx | Apply result: for every unit: if the unit’s in defence: disrupt (the unit); exchange. |"));
+    CHECK(has(text, "| Ae | Apply result: for every unit: if the unit is in attack and the unit is not charging: eliminate (the unit). |"));
+    CHECK(has(text, "| Dx | Apply result: for every unit: if the unit is in defence: disrupt (the unit); exchange. |"));
     CHECK(has(text, "| • | No effect. |"));  // named by no rule outside the tables
     // Contractor Cards' tables print their effects in their own column: no key.
     CHECK_FALSE(has(aid_text(compiled("rulesets/contractor-cards"), wp::docgen::aid_product::text_dump), "[Key to"));
