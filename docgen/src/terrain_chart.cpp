@@ -156,7 +156,8 @@ std::vector<grid> terrain_charts(const ir::ruleset& rs) {
     std::vector<grid> out;
     std::set<ir::id> done;
     for (const ir::map& m : rs.maps) {
-        for (const auto& [e, words] : {std::pair{m.terrain_enum, "Terrain"}, std::pair{m.edge_enum, m.kind == ir::map_kind::hexgrid ? "Hexside" : "Connection"}}) {
+        for (const auto& [which, words] : {std::pair{m.terrain_enum, "Terrain"}, std::pair{m.edge_enum, m.kind == ir::map_kind::hexgrid ? "Hexside" : "Connection"}}) {
+            const ir::id e = which;  // a plain variable: Clang 14 cannot capture a structured binding
             if (e >= rs.enums.size() || !done.insert(e).second) continue;
             chart_builder b{rs, e, {}};
             b.tables();
