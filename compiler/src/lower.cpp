@@ -826,8 +826,11 @@ struct lowerer {
                     // a seat or a card has no `+ 1`, no maximum.
                     if (r.target == ir::target_kind::quantity) {
                         const ir::derived& q = cx.rs.quantities[r.target_id];
-                        const ir::type_kind k = q.result == ir::no_id ? ir::type_kind::error : cx.rs.types[q.result].kind;
-                        if (k != ir::type_kind::integer && k != ir::type_kind::range) {
+                        // A quantity whose type did not resolve has had its error already
+                        // (and `error_type` indexes no type: a fuzzer's crash, CI of stop 38).
+                        const bool unresolved = q.result == error_type;
+                        const ir::type_kind k = q.result < cx.rs.types.size() ? cx.rs.types[q.result].kind : ir::type_kind::error;
+                        if (!unresolved && k != ir::type_kind::integer && k != ir::type_kind::range) {
                             const char* what = d.mod == dsl::modifier_kind::set        ? "set"
                                                : d.mod == dsl::modifier_kind::at_most  ? "capped (`at most`)"
                                                : d.mod == dsl::modifier_kind::at_least ? "floored (`at least`)"
