@@ -242,10 +242,25 @@ english::english(const ir::ruleset& rs, const std::vector<ir::local>& frame) : r
     }
 }
 
-void english::for_each_node(ir::id root, const std::function<void(ir::id)>& f) const {
-    if (root >= rs_.nodes.size()) return;
+void visit(const ir::ruleset& rs, ir::id root, const std::function<void(ir::id)>& f) {
+    if (root >= rs.nodes.size()) return;
     f(root);
-    for (ir::id k : ir::children_of(rs_, root)) for_each_node(k, f);
+    for (ir::id c : ir::children_of(rs, root)) visit(rs, c, f);
+}
+
+std::optional<std::int64_t> compared_member(const ir::ruleset& rs, ir::id c, ir::id e, std::initializer_list<ir::op> ops) {
+    if (c >= rs.nodes.size()) return std::nullopt;
+    const ir::node& x = rs.nodes[c];
+    const auto kids = ir::children_of(rs, c);
+    if (kids.size() != 2 || std::find(ops.begin(), ops.end(), x.code) == ops.end()) return std::nullopt;
+    auto of_enum = [&](const ir::node& k) {
+        return k.code == ir::op::const_member && k.type < rs.types.size() && rs.types[k.type].kind == ir::type_kind::enumeration &&
+               rs.types[k.type].ref == e;
+    };
+    if (x.code == ir::op::in) return of_enum(rs.nodes[kids[0]]) ? std::optional<std::int64_t>(rs.nodes[kids[0]].value) : std::nullopt;
+    for (int side = 0; side < 2; ++side)
+        if (of_enum(rs.nodes[kids[side]]) && rs.nodes[kids[1 - side]].code != ir::op::const_member) return rs.nodes[kids[side]].value;
+    return std::nullopt;
 }
 
 std::string english::among(ir::id collection) const {
@@ -258,7 +273,7 @@ void english::scope_roles(const std::vector<ir::id>& roots) {
     // Locals no binder in `roots` binds are the element's parameters: in scope throughout.
     std::vector<bool> bound(frame_.size(), false);
     for (ir::id r : roots)
-        for_each_node(r, [&](ir::id n) {
+        visit(rs_, r, [&](ir::id n) {
             const ir::op c = rs_.nodes[n].code;
             const bool binder = c == ir::op::let || c == ir::op::for_each || c == ir::op::choose_one || c == ir::op::choose_subset ||
                                 c == ir::op::choose_order || c == ir::op::any || c == ir::op::all || c == ir::op::count ||
@@ -739,7 +754,7 @@ std::string english::statement(ir::id n, std::vector<ir::id>* nested) const {
                 const auto k = ir::children_of(rs_, kids[0]);
                 bool read = false;
                 if (kids.size() > 2)
-                    for_each_node(kids[2], [&](ir::id m) { read = read || (rs_.nodes[m].code == ir::op::local && rs_.nodes[m].ref == x.ref); });
+                    visit(rs_, kids[2], [&](ir::id m) { read = read || (rs_.nodes[m].code == ir::op::local && rs_.nodes[m].ref == x.ref); });
                 const auto lo = k.size() == 2 ? static_value(rs_, k[0]) : std::nullopt;
                 const auto hi = k.size() == 2 ? static_value(rs_, k[1]) : std::nullopt;
                 if (!read && lo && hi) return (*hi - *lo + 1 == 1 ? std::string("once") : std::to_string(*hi - *lo + 1) + " times") + ": " + sub(2);

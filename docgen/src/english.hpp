@@ -38,6 +38,13 @@ std::string dice_text(const ir::roll& r);
 // (`option.end_timing == end_of_round`), or nothing when it depends on the game state.
 // The aid prints what the chosen options make of the rules, so a branch no option reaches is
 // left out.
+// Every node reachable from `root` (none when `root` is no_id), parents before children.
+void visit(const ir::ruleset& rs, ir::id root, const std::function<void(ir::id)>& f);
+
+// The member of enum `e` that comparison `c` holds a value against, when `c`'s operator is one
+// of `ops`: `x == Woods`, `x != Dd` (either side), `Woods in hexside(a, b)` (the member first).
+std::optional<std::int64_t> compared_member(const ir::ruleset& rs, ir::id c, ir::id e, std::initializer_list<ir::op> ops);
+
 // `chosen` reads some options at other values than the ruleset's (option -> index of its value).
 using option_choice = std::map<ir::id, std::size_t>;
 std::optional<std::int64_t> static_value(const ir::ruleset& rs, ir::id n, const option_choice* chosen = nullptr);
@@ -90,8 +97,7 @@ private:
     std::string local_kind(ir::id l) const;
     bool is_role(ir::id l) const { return l < roles_.size() && roles_[l].ordinal >= 0; }
     std::string range_words(ir::id range) const;  // "from 0 to k"
-    std::string among(ir::id collection) const;
-    void for_each_node(ir::id root, const std::function<void(ir::id)>& f) const;    // " in the player’s hand", or "" for every member of a type
+    std::string among(ir::id collection) const;  // " in the player’s hand", or "" for every member of a type
     std::string statement(ir::id n, std::vector<ir::id>* nested) const;
     std::string body(ir::id n, std::vector<ir::id>* nested) const;
     std::string args(ir::id n, std::size_t from = 0) const;

@@ -26,13 +26,6 @@ span bold(std::string s) { return {std::move(s), face::bold, false}; }
 span text(std::string s) { return {std::move(s), face::regular, false}; }
 span muted(std::string s) { return {std::move(s), face::regular, true}; }
 
-// Every node reachable from `root`.
-void visit(const ir::ruleset& rs, ir::id root, const std::function<void(ir::id)>& f) {
-    if (root >= rs.nodes.size()) return;
-    f(root);
-    for (ir::id c : ir::children_of(rs, root)) visit(rs, c, f);
-}
-
 bool contains(const ir::ruleset& rs, ir::id root, ir::op code) {
     bool found = false;
     visit(rs, root, [&](ir::id n) { found = found || rs.nodes[n].code == code; });
@@ -653,28 +646,13 @@ struct builder {
             a.insert(a.end(), b.begin(), b.end());
             return a;
         }
-        if (x.code != ir::op::eq || kids.size() != 2) return {};
-        if (const auto m = compared_member(c, e)) {
+        if (const auto m = compared_member(rs, c, e, {ir::op::eq})) {
             if (used) used->insert(c);
             return {*m};
         }
         return {};
     }
 
-    // The member of enum `e` that comparison `c` (== or !=) holds a value against, if any.
-    std::optional<std::int64_t> compared_member(ir::id c, ir::id e) const {
-        const ir::node& x = rs.nodes[c];
-        const auto kids = ir::children_of(rs, c);
-        if ((x.code != ir::op::eq && x.code != ir::op::ne) || kids.size() != 2) return std::nullopt;
-        for (int side = 0; side < 2; ++side) {
-            const ir::node& k = rs.nodes[kids[side]];
-            const ir::node& other = rs.nodes[kids[1 - side]];
-            if (k.code == ir::op::const_member && k.type < rs.types.size() && rs.types[k.type].kind == ir::type_kind::enumeration &&
-                rs.types[k.type].ref == e && other.code != ir::op::const_member)
-                return k.value;
-        }
-        return std::nullopt;
-    }
 
     // A key to a table's results, from what each one does: for an outcome-only table (no effects
     // in its cells) of an enum, every `if r == Ad { … }` in the rules, in the English of its rule.
@@ -733,11 +711,11 @@ struct builder {
                 visit(rs, root, [&](ir::id n) {
                     const ir::node& x = rs.nodes[n];
                     if (x.code == ir::op::const_member && x.type == tb.outcome_type) named.insert(x.value);
-                    if (compared_member(n, e) && !explained_tests.count(n)) partial = true;
+                    if (compared_member(rs, n, e, {ir::op::eq, ir::op::ne}) && !explained_tests.count(n)) partial = true;
                 });
         });
         auto compares = [&](ir::id root) {
-            if (root != ir::no_id) visit(rs, root, [&](ir::id n) { partial = partial || compared_member(n, e).has_value(); });
+            if (root != ir::no_id) visit(rs, root, [&](ir::id n) { partial = partial || compared_member(rs, n, e, {ir::op::eq, ir::op::ne}).has_value(); });
         };
         for (const ir::derived& q : rs.quantities) compares(q.expr);
         for (const ir::rule& r : rs.rules)

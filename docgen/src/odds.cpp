@@ -283,11 +283,9 @@ modifier_span odds_span(const ir::ruleset& rs, ir::id roll) {
     for (ir::id r : modifiers_of(rs, ir::target_kind::roll, roll)) {
         const ir::rule& rule = rs.rules[r];
         if (rule.mod != ir::modifier_kind::add) return {-3, 3, "net modifier"};
-        if (rule.guard != ir::no_id) {
-            const auto g = static_value(rs, rule.guard);
-            if (g && !*g) continue;  // never applies under the chosen options
-        }
-        const bool sometimes = rule.guard != ir::no_id && !static_value(rs, rule.guard);
+        const auto guard = rule.guard == ir::no_id ? std::optional<std::int64_t>(1) : static_value(rs, rule.guard);
+        if (guard && !*guard) continue;  // never applies under the chosen options
+        const bool sometimes = !guard;   // a guard of the game state: 0 when it does not hold
         std::int64_t a = 0, b = 0;
         if (const auto v = static_value(rs, rule.amount)) {
             a = b = *v;

@@ -38,22 +38,8 @@ struct chart_builder {
         return out;
     }
 
-    bool of_enum(const ir::node& k) const {
-        return k.code == ir::op::const_member && k.type < rs.types.size() && rs.types[k.type].kind == ir::type_kind::enumeration &&
-               rs.types[k.type].ref == enum_id;
-    }
-
     // The member a condition tests for (`x == Woods`, `Woods in hexside(a, b)`), if it is such a test.
-    std::optional<std::int64_t> tested(ir::id c) const {
-        const ir::node& x = rs.nodes[c];
-        const auto kids = ir::children_of(rs, c);
-        if (kids.size() != 2) return std::nullopt;
-        if (x.code == ir::op::in && of_enum(rs.nodes[kids[0]])) return rs.nodes[kids[0]].value;
-        if (x.code != ir::op::eq) return std::nullopt;
-        for (int side = 0; side < 2; ++side)
-            if (of_enum(rs.nodes[kids[side]]) && rs.nodes[kids[1 - side]].code != ir::op::const_member) return rs.nodes[kids[side]].value;
-        return std::nullopt;
-    }
+    std::optional<std::int64_t> tested(ir::id c) const { return compared_member(rs, c, enum_id, {ir::op::eq, ir::op::in}); }
 
     // Conjuncts of `c`: the members tested and the English of the rest (empty when none).
     bool read_conjuncts(ir::id c, const english& en, std::vector<std::int64_t>& members, std::string& rest) const {
