@@ -95,6 +95,7 @@ void merge(part_result& into, part_result&& other) {
     out.out_of_time = out.out_of_time || other.out.out_of_time;
     out.proved.insert(other.out.proved.begin(), other.out.proved.end());
     out.cache_hits += other.out.cache_hits;
+    out.general_proofs += other.out.general_proofs;
 }
 
 // One run of both parts (and the errata's obligations), merged, not yet in the report's order.
@@ -199,11 +200,12 @@ check_result check(const ir::ruleset& rs, const check_options& options) {
     std::vector<std::pair<finding, std::size_t>> dropped;  // with their ranks
     part_result main;
     std::set<std::string> proved;  // over every round
-    std::uint64_t cache_hits = 0;
+    std::uint64_t cache_hits = 0, general_proofs = 0;
     for (;;) {
         main = check_parts(rs, opts);
         proved.insert(main.out.proved.begin(), main.out.proved.end());
         cache_hits += main.out.cache_hits;
+        general_proofs += main.out.general_proofs;
         std::set<std::string> fresh;
         for (const std::string& n : main.out.unproved_invariants)
             if (!opts.unassumed_invariants.count(n)) fresh.insert(n);
@@ -230,6 +232,7 @@ check_result check(const ir::ruleset& rs, const check_options& options) {
     out.only = options.checks;
     out.proved = std::move(proved);
     out.cache_hits = cache_hits;
+    out.general_proofs = general_proofs;
     detail::apply_accepts(rs, out);
     group_repeats(out);
     out.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

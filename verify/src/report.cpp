@@ -146,6 +146,8 @@ void render_human(std::ostream& out, const ir::ruleset& rs, const check_result& 
             << r.milliseconds << " ms\n";
         if (r.cache_hits || !r.proved.empty())
             out << "  cache: " << r.cache_hits << " queries answered from it, " << r.proved.size() << " proofs kept for the next run\n";
+        if (r.general_proofs)
+            out << "  general: " << r.general_proofs << " questions proved from their top levels alone\n";
         if (!r.encoder.empty()) {
             out << "  encoder:";
             bool first = true;

@@ -136,6 +136,8 @@ struct check_result {
     // took from the cache (what the cache keeps for the next run), and how many it took.
     std::set<std::string> proved;
     std::uint64_t cache_hits = 0;
+    // Questions proved "never" from their top levels alone, before their facts were read.
+    std::uint64_t general_proofs = 0;
 };
 
 // Runs every check on `rs` (options as selected in the IR).
