@@ -76,11 +76,6 @@ void checker::run() {
         out_.encoder["map searches"] = sym_.searches.size();
         out_.encoder["search lemmas"] = search_lemmas_;
     }
-    if (!sym_.lazy_reads.empty()) {
-        out_.encoder["lazy reads"] = sym_.lazy_reads.size();
-        out_.encoder["lazy tries"] = lazy_tries_;
-        out_.encoder["proved with reads free"] = lazy_proofs_;
-    }
 }
 
 int checker::players_for(const ir::ruleset& rs, const check_options& opt) {

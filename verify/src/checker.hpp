@@ -117,11 +117,10 @@ private:
         }
         const unsigned ms = static_cast<unsigned>(std::min<double>(opt_.timeout_ms, budget_left_ms()));
         const auto t0 = std::chrono::steady_clock::now();
-        bool refined = false;  // lemmas about the map's searches were added to the question
         z3::check_result r = dog_.check(s, assumptions..., ms);
         // A model that reads a map search wrongly (symbolic::map_search) is refined with the
         // search's answer at its endpoints, and asked again; until it reads every one right.
-        int rounds_taken = 0;
+        bool refined = false;  // lemmas about the map's searches were added to the question
         for (int round = 0; r == z3::sat && !sym_.searches.empty(); ++round) {
             const std::vector<z3::expr> lemmas = sym_.refine(s.get_model());
             if (lemmas.empty()) break;
@@ -132,13 +131,10 @@ private:
             for (const z3::expr& l : lemmas) s.add(l);
             search_lemmas_ += lemmas.size();
             refined = true;
-            ++rounds_taken;
             r = dog_.check(s, assumptions..., ms);
         }
         if (debug_) {
             const double took = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-            if (refined && std::getenv("WP_CHECK_DEBUG_REFINE"))
-                std::fprintf(stderr, "  refined %s: %d rounds, %.0f ms, %s\n", purpose_.c_str(), rounds_taken, took, r == z3::sat ? "sat" : r == z3::unsat ? "unsat" : reason_unknown(s).c_str());
             solver_ms_ += took;
             auto& b = by_purpose_[purpose_ + (r == z3::sat ? " sat" : r == z3::unsat ? " unsat" : " unknown")];
             b.first += 1;
@@ -148,24 +144,10 @@ private:
             out_.out_of_time = true;  // cut short by the budget, not by its own limit
         // Only a proof of the question as asked is kept. One that needed the searches' lemmas
         // rests on the map's data, which the question's key does not describe (a search's value
-        // is a plain variable in it): an errata to the map would find the key unchanged. (A
-        // question with lazy reads free holds whatever they read; one with them defined holds
-        // what they read.)
+        // is a plain variable in it): an errata to the map would find the key unchanged.
         if (key && r == z3::unsat && !refined) out_.proved.insert(*key);
         return r;
     }
-
-    // q with every lazy read it holds replaced by its definition (symbolic::read_definitions,
-    // for the sequence and for the one with every option free): the question exactly; q itself
-    // when it holds none.
-    z3::expr with_reads(const z3::expr& q);
-    // Whether a question with lazy reads is proved with them free (within quick_rlimit): then
-    // it holds whatever they read. Tried once by solve() before the question is asked exactly.
-    bool proved_with_reads_free(const z3::expr& q);
-    std::uint64_t lazy_tries_ = 0, lazy_proofs_ = 0;
-
-    static std::string reason_unknown(z3::solver& s) { return "unknown: " + s.reason_unknown(); }
-    static std::string reason_unknown(z3::optimize&) { return "unknown"; }
 
     // Rounds of refinement a question may take before it is `unknown`; lemmas made.
     static constexpr int max_refinements = 200;
@@ -232,19 +214,20 @@ private:
     // when they share a variable), with the target.
     z3::expr neighbourhood(const fact_list& facts, const z3::expr& target, int radius);
 
-    // Satisfiability, trying a small neighbourhood of the facts first: when that is already
-    // unsatisfiable, so is the whole (a quick proof of "never"). With `show`, as solve().
     // A quick proof of "never" from the target's top levels alone (generalize.hpp), tried on a
     // target of more than general_threshold subterms before anything else: the facts are not
-    // read, the deep subterms are any values. Each target is tried once (solve_local_first,
-    // then solve).
+    // read, and the subterms below general_depth are any values. Each target is tried once
+    // (solve_local_first, then solve).
     bool general_proof(const z3::expr& target);
     static constexpr std::size_t general_threshold = 2000;
     static constexpr unsigned general_depth = 12;
     static constexpr std::size_t general_budget = 1000;
     unsigned general_counter_ = 0;
-    std::optional<z3::expr> general_tried_;
+    // WP_CHECK_NO_GENERAL: none tried (to measure what they change, docs/performance.md)
+    bool no_general_ = std::getenv("WP_CHECK_NO_GENERAL") != nullptr;
 
+    // Satisfiability, trying a small neighbourhood of the facts first: when that is already
+    // unsatisfiable, so is the whole (a quick proof of "never"). With `show`, as solve().
     answer solve_local_first(const fact_list& facts, const z3::expr& target, bool show,
                              const std::vector<std::pair<std::string, z3::expr>>& extra = {});
     z3::check_result solve_local_first(const fact_list& facts, const z3::expr& target);
@@ -459,6 +442,7 @@ private:
     std::unordered_map<const detail::fact_node*, std::vector<unsigned>> fact_conjuncts_;
     std::vector<fact_list> keep_alive_;
     fact_index last_index_;  // holds Z3 terms: declared after the context, so destroyed before it
+    std::optional<z3::expr> general_tried_;  // general_proof's last target (a Z3 term: after the context too)
     std::set<std::string> fired_, ended_;  // seen in random play
     std::unique_ptr<symbolic> free_;       // the sequence with every option free
     std::uint64_t played_ = 0;

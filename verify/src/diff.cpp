@@ -140,7 +140,6 @@ public:
         // Two stacks' terms, one mapped onto the other: a map search's lemmas would have to be
         // mapped too, so here a search stays any value (listed as approximated).
         a_.map_searches = b_.map_searches = false;
-        a_.lazy_reads_enabled = b_.lazy_reads_enabled = false;
         // One free state: the new stack's state variables are the old stack's of the same name.
         std::vector<fact> fa, fb;
         sa_ = std::make_unique<store>(a_.free_store(fa));

@@ -16,60 +16,9 @@ void checker::flatten(const z3::expr& e, std::vector<z3::expr>& out) {
 std::vector<unsigned> checker::variables_of(const z3::expr& e) {
     const std::vector<z3::expr> consts = constants(e);
     std::vector<unsigned> ids;
-    bool lazy = false;
-    for (const z3::expr& c : consts) {
-        ids.push_back(c.id());
-        // a lazy read stands on every location's value it may read (symbolic.hpp, lazy_read)
-        for (const detail::symbolic* s : {&sym_, free_.get()})
-            if (const std::vector<unsigned>* d = s ? s->lazy_deps(c.id()) : nullptr) {
-                ids.insert(ids.end(), d->begin(), d->end());
-                lazy = true;
-            }
-    }
+    for (const z3::expr& c : consts) ids.push_back(c.id());
     std::sort(ids.begin(), ids.end());
-    if (lazy) ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
     return ids;
-}
-
-z3::expr checker::with_reads(const z3::expr& q) {
-    if (sym_.lazy_reads.empty() && !(free_ && !free_->lazy_reads.empty())) return q;
-    std::vector<unsigned> ids;
-    for (const z3::expr& c : constants(q)) ids.push_back(c.id());
-    z3::expr_vector from(ctx_), to(ctx_);
-    for (const detail::symbolic* s : {&sym_, free_.get()})
-        if (s)
-            for (const auto& [var, def] : s->read_definitions(ids)) {
-                from.push_back(var);
-                to.push_back(def);
-            }
-    if (from.empty()) return q;
-    // a definition may hold another read: substituted until none is left (each read's values
-    // were written before it was made, so this ends)
-    z3::expr out = q;
-    for (unsigned round = 0; round <= from.size(); ++round) {
-        const z3::expr next = out.substitute(from, to);
-        if (z3::eq(next, out)) break;
-        out = next;
-    }
-    return out;
-}
-
-bool checker::proved_with_reads_free(const z3::expr& q) {
-    if (sym_.lazy_reads.empty() && !(free_ && !free_->lazy_reads.empty())) return false;
-    if (z3::eq(with_reads(q), q)) return false;  // holds none
-    ++lazy_tries_;
-    ++out_.stats[kind_].queries;
-    z3::solver s = one_shot_solver();
-    z3::params p(ctx_);  // bounded like the quick tries, for the same reason
-    p.set("rlimit", opt_.rlimit ? std::min(opt_.rlimit, quick_rlimit) : quick_rlimit);
-    s.set(p);
-    s.add(q);
-    dump(s);
-    purpose_ = "reads free";
-    const bool proved = ask(s) == z3::unsat;
-    purpose_ = "other";
-    if (proved) ++lazy_proofs_;
-    return proved;
 }
 
 const std::vector<unsigned>& checker::conjuncts_of(const fact_list& node) {
@@ -162,7 +111,7 @@ z3::check_result checker::groups_hold(const std::vector<std::vector<unsigned>>& 
     if (fresh.size() > 1) {
         z3::solver s = one_shot_solver();
         for (const std::vector<unsigned>* g : fresh)
-            for (unsigned c : *g) s.add(with_reads(conjuncts_[c].e));
+            for (unsigned c : *g) s.add(conjuncts_[c].e);
         ++out_.stats[kind_].queries;
         dump(s);
         purpose_ = "small groups";
@@ -175,7 +124,7 @@ z3::check_result checker::groups_hold(const std::vector<std::vector<unsigned>>& 
         auto it = group_sat_.find(group);
         if (it == group_sat_.end()) {
             z3::solver s = one_shot_solver();
-            for (unsigned c : group) s.add(with_reads(conjuncts_[c].e));
+            for (unsigned c : group) s.add(conjuncts_[c].e);
             ++out_.stats[kind_].queries;
             dump(s);
             purpose_ = "group";
@@ -224,6 +173,7 @@ z3::expr checker::neighbourhood(const fact_list& facts, const z3::expr& target, 
 }
 
 bool checker::general_proof(const z3::expr& target) {
+    if (no_general_) return false;
     if (general_tried_ && z3::eq(*general_tried_, target)) return false;  // tried just before
     general_tried_ = target;
     if (!detail::larger_than(target, general_threshold)) return false;
@@ -286,11 +236,7 @@ checker::answer checker::solve(const fact_list& facts, const z3::expr& target, b
         return a;
     }
     const sliced sl = slice(facts, target);
-    if (proved_with_reads_free(sl.question)) {
-        a.r = z3::unsat;
-        return a;
-    }
-    const z3::expr q = with_reads(sl.question);
+    const z3::expr& q = sl.question;
     ++out_.stats[kind_].queries;
     const auto t0 = std::chrono::steady_clock::now();
     purpose_ = show ? "full+witness" : "full";

@@ -1,8 +1,6 @@
 // The symbolic state and the encoding of IR expressions into Z3 terms.
 #include "symbolic.hpp"
 
-#include <cstdlib>
-
 #include "terms.hpp"
 
 #include <algorithm>
@@ -74,8 +72,6 @@ z3::expr symbolic::num(std::int64_t v) {
 
 symbolic::symbolic(z3::context& c, const ir::ruleset& r, int players)
     : ctx(c), rs(r), lay(r, players), n_players(c.int_const("players")) {
-    // for measuring what the lazy reads change (docs/performance.md): the `ite` over every location
-    if (std::getenv("WP_CHECK_EAGER_READS")) lazy_reads_enabled = false;
     for (auto& g : group_of_target) g.clear();
     group_of_target[static_cast<int>(ir::target_kind::roll)].assign(rs.rolls.size(), ir::no_id);
     group_of_target[static_cast<int>(ir::target_kind::quantity)].assign(rs.quantities.size(), ir::no_id);
@@ -382,13 +378,6 @@ sv symbolic::slot_value(id slot, const z3::expr& index, const store& st) {
         if (known && *known >= base && *known < base + static_cast<std::int64_t>(p.copies)) {
             const std::uint32_t at = p.offset + static_cast<std::uint32_t>(*known - base) * p.width + k;
             return boolean_value ? bool_of(st.values.at(at)) : st.values.at(at);
-        }
-        if (lazy_reads_enabled && p.copies >= lazy_threshold) {
-            std::vector<z3::expr> values;
-            values.reserve(p.copies);
-            for (std::uint32_t c = 0; c < p.copies; ++c) values.push_back(st.values.at(p.offset + c * p.width + k));
-            if (auto r = lazy_slot_read(index, base, std::move(values), map ? t.value : sl.type))
-                return boolean_value ? bool_of(*r) : *r;
         }
         z3::expr acc = st.values.at(p.offset + k);
         for (std::uint32_t c = 1; c < p.copies; ++c) {
@@ -851,7 +840,6 @@ z3::expr symbolic::edge_kind_at(id map, const z3::expr& x, const z3::expr& y) {
 z3::expr symbolic::node_lookup(const std::vector<std::int64_t>& values, const z3::expr& node, std::int64_t otherwise) {
     if (const auto k = terms::number(node))
         return num(*k >= 0 && static_cast<std::size_t>(*k) < values.size() ? values[static_cast<std::size_t>(*k)] : otherwise);
-    if (lazy_reads_enabled && values.size() >= lazy_threshold) return lazy_lookup(values, node, otherwise);
     // grouped by value: one `ite` per distinct value, on the nodes that have it
     std::map<std::int64_t, z3::expr_vector> by_value;
     for (std::size_t i = 0; i < values.size(); ++i)

@@ -219,22 +219,6 @@ struct map_search {
     std::vector<z3::expr> step;     // steps: per node and neighbour, in the map's order
 };
 
-// A field of a location read at a location the solver picks (a unit's hex), on a map of at
-// least symbolic::lazy_threshold locations: a state field, or fixed map data. Not an `ite` over
-// every location (484 terms per read on SPI, most of a question's size), but a variable of its
-// own. The checker first asks a question with its reads free (any value: a proof then holds
-// whatever they read), within a small resource limit; only when that does not prove it are the
-// reads defined (symbolic::read_definitions) and the question asked as it stands. For the
-// slicing a read stands on all it may read (`deps`): a question that holds the read also holds
-// the facts about every location's value.
-struct lazy_read {
-    z3::expr var, index;
-    std::int64_t base = 0;          // the index of values[0]
-    std::vector<z3::expr> values;   // per location; an index outside them reads values[0]
-    std::vector<unsigned> deps;     // the constants of the index and the values (ids), sorted
-    std::optional<z3::expr> outside;  // what an index outside the values reads, if not values[0]
-};
-
 // Z3's process-wide settings, which every solver reads when it is made: constructing one sets
 // them, once, so a member declared before a class's context covers all its solvers.
 struct z3_settings {
@@ -406,23 +390,10 @@ public:
     bool map_searches = true;
     // The map searches made so far.
     std::vector<map_search> searches;
-    // Whether a field read at a symbolic location of a large map is a lazy_read (else the
-    // `ite` over every location: `westphalia diff`, whose two stacks' terms are compared).
-    bool lazy_reads_enabled = true;
-    static constexpr std::uint32_t lazy_threshold = 128;
-    std::vector<lazy_read> lazy_reads;
-    std::unordered_map<unsigned, std::size_t> lazy_by_var;  // by the read's variable's id
-    // The constants a lazy read's variable stands on (its deps), or null for any other constant.
-    const std::vector<unsigned>* lazy_deps(unsigned var) const;
     // Lemmas that give every search the model answers wrongly its exact answer at the model's
     // endpoints (each lemma a fact of the map: sound in any question); none when the model
     // agrees with every search it reads.
     std::vector<z3::expr> refine(const z3::model& m) const;
-    // The lazy reads among `constants` (term ids), and the reads their values hold, each with
-    // its definition (an `ite` over every location).
-    std::vector<std::pair<z3::expr, z3::expr>> read_definitions(const std::vector<unsigned>& constants) const;
-    // A read's value as an `ite` over every location (fixed data: over its distinct values).
-    z3::expr whole_definition(const lazy_read& r) const;
 
     // Recorded by explore() and run_examples().
     std::vector<rule_site> rule_sites;
@@ -476,14 +447,6 @@ private:
     ir::type_kind kind_of(id n) const;
 
     sv slot_value(id slot, const z3::expr& index, const store& st);
-    // The lazy read of `values` (one per location, the first at index `base`) at `index`, with
-    // the value type's range as a side fact; none when the values are not of one sort.
-    std::optional<z3::expr> lazy_slot_read(const z3::expr& index, std::int64_t base, std::vector<z3::expr> values,
-                                           id value_type);
-    // The lazy read of fixed map data (a value per node, `otherwise` off the map) at `node`,
-    // one per data and node term.
-    z3::expr lazy_lookup(const std::vector<std::int64_t>& values, const z3::expr& node, std::int64_t otherwise);
-    std::map<std::pair<std::size_t, unsigned>, std::vector<std::pair<z3::expr, z3::expr>>> lookups_;  // by data's hash, node id
     z3::expr instance_attribute(const z3::expr& inst, id kind, std::uint32_t field);
     // dice_out (when given) gets the roll's value before its modifiers (a table's natural rows).
     z3::expr roll_value(id r, const std::vector<z3::expr>& args, const store& st, const std::map<id, z3::expr>* fixed,
