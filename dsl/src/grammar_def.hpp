@@ -1131,9 +1131,11 @@ inline auto const sint_text = raw[lexeme[-WP_P("-") >> +digit >> !ident_char]];
 // `1.5` or `2` (one side of an odds ratio written with decimals)
 inline auto const udec_text = raw[lexeme[+digit >> -(x3::lit('.') >> +digit) >> !ident_char]];
 
+// One aid text per element: a second `aid` is refused where it stands (it used to be read as
+// the start of what follows, and the error pointed elsewhere).
 template <auto M>
 auto aid_p() {
-    return -(WP_KW("aid") > string_lit[set_<M>]);
+    return -(WP_KW("aid") > string_lit[set_<M>] > named("one `aid` only (join the two texts)", !WP_KW("aid")));
 }
 template <auto M>
 auto standin_p() {
