@@ -379,11 +379,12 @@ std::string english::owner_field(ir::id owner_node, const std::string& field) co
     return owner + (owner.empty() || owner.back() == 's' ? "’ " : "’s ") + field;
 }
 
-std::optional<std::string> english::flag_phrase(ir::id n) const {
+std::optional<std::string> english::flag_phrase(ir::id n, bool negate) const {
     if (n >= rs_.nodes.size()) return std::nullopt;
     const ir::node& x = rs_.nodes[n];
-    const bool negated = x.code == ir::op::not_ && x.child_count == 1;
-    const ir::id field_node = negated ? ir::children_of(rs_, n)[0] : n;
+    const bool not_node = x.code == ir::op::not_ && x.child_count == 1;
+    const bool negated = not_node != negate;
+    const ir::id field_node = not_node ? ir::children_of(rs_, n)[0] : n;
     const ir::node& f = rs_.nodes[field_node];
     const bool field = f.code == ir::op::player_field || f.code == ir::op::entity_field || f.code == ir::op::attribute ||
                        f.code == ir::op::record_field || f.code == ir::op::node_attribute;
@@ -715,7 +716,19 @@ std::string english::statement(ir::id n, std::vector<ir::id>* nested) const {
             // `let c = top(deck)` reads "the card is the top card of the deck".
             if (is_role(x.ref)) return local_name(x.ref) + " is " + kid(0);
             return local_name(x.ref) + " = " + kid(0);
-        case ir::op::assign: case ir::op::fix_roll: return kid(0) + " = " + kid(1);
+        case ir::op::assign: {
+            // `u.disrupted = true` reads "the unit is disrupted"; `campaign_on = false`,
+            // "campaign on: no".
+            const ir::node& v = rs_.nodes[kids[1]];
+            if (v.code == ir::op::const_bool) {
+                if (auto phrase = flag_phrase(kids[0], v.value == 0)) return *phrase;
+                const ir::node& t = rs_.nodes[kids[0]];
+                if (t.type < rs_.types.size() && rs_.types[t.type].kind == ir::type_kind::boolean)
+                    return kid(0) + (v.value != 0 ? ": yes" : ": no");
+            }
+            return kid(0) + " = " + kid(1);
+        }
+        case ir::op::fix_roll: return kid(0) + " = " + kid(1);
         case ir::op::add_assign: case ir::op::sub_assign: {
             const ir::node& v = rs_.nodes[kids[1]];
             if (v.code == ir::op::const_int)

@@ -90,7 +90,8 @@ public:
 
 private:
     std::string operand(ir::id n, ir::op parent) const;
-    std::optional<std::string> flag_phrase(ir::id n) const;  // a flag field (or its negation) as a statement
+    // A flag field (or its negation; negated again with `negate`) as a statement.
+    std::optional<std::string> flag_phrase(ir::id n, bool negate = false) const;
     std::string owner_field(ir::id owner_node, const std::string& field) const;
     std::string local_name(ir::id l) const;
     // What local `l` ranges over when a binder introduces it: "card", "other player", or its name.
