@@ -74,6 +74,6 @@ TEST_CASE("generalize: larger_than counts distinct subterms", "[checker]") {
     const z3::expr x = c.int_const("x");
     CHECK_FALSE(larger_than(x + 1, 5));
     CHECK(larger_than(deep(c, x, 10), 5));
-    // a shared subterm counts once: x*x + 1 built 30 times over itself is 90 or so, not 2^30
+    // a shared subterm counts once: x*x + 1 built 30 times over itself is about 60 subterms, not 2^30
     CHECK_FALSE(larger_than(deep(c, x, 30), 200));
 }

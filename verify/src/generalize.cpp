@@ -9,10 +9,8 @@ namespace wp::verify::detail {
 
 namespace {
 
-bool leaf(const z3::expr& e) {
-    if (e.is_numeral() || e.is_true() || e.is_false()) return true;
-    return e.is_app() && e.num_args() == 0;
-}
+// constants, numerals, true and false
+bool leaf(const z3::expr& e) { return e.is_app() && e.num_args() == 0; }
 
 struct generalizer {
     std::size_t budget;
