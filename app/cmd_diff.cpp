@@ -10,7 +10,9 @@
 
 #include "westphalia/compiler/compile.hpp"
 #include "westphalia/engine/engine.hpp"
+#include "westphalia/engine/search_agents.hpp"
 #include "westphalia/engine/sim.hpp"
+#include "westphalia/engine/statistics.hpp"
 #include "westphalia/verify/diff.hpp"
 #include "westphalia/verify/report.hpp"
 
@@ -61,6 +63,7 @@ struct measure {
 
 struct interval {
     double mean_a = 0, mean_b = 0, diff = 0, lo = 0, hi = 0;
+    double p = 1;  // two-sided, that the mean difference is 0 (normal approximation)
     std::size_t n = 0;
 };
 
@@ -85,21 +88,39 @@ interval paired(const measure& m) {
     const double se = r.n > 1 ? std::sqrt(var / static_cast<double>(r.n - 1) / static_cast<double>(r.n)) : 0;
     r.lo = r.diff - 1.96 * se;
     r.hi = r.diff + 1.96 * se;
+    r.p = se > 0 ? engine::normal_two_sided_p(r.diff / se) : r.diff == 0 ? 1.0 : 0.0;
     return r;
+}
+
+// Every measure's interval, and its p-value adjusted by Holm's method over all of them: a
+// difference is reported as a change only when it survives the number of measures compared.
+std::vector<std::pair<interval, double>> compare_all(const std::vector<measure>& measures) {
+    std::vector<std::pair<interval, double>> out;
+    std::vector<double> p;
+    for (const measure& m : measures) {
+        out.emplace_back(paired(m), 1.0);
+        p.push_back(out.back().first.p);
+    }
+    const std::vector<double> adjusted = engine::holm_adjust(p);
+    for (std::size_t i = 0; i < out.size(); ++i) out[i].second = adjusted[i];
+    return out;
 }
 
 struct sim_result {
     int players = 0;
     std::uint64_t games = 0, seed = 0, errors_a = 0, errors_b = 0;
+    std::string agent;
     std::vector<measure> measures;  // game length, win share per seat, end reasons
 };
 
 // Plays `games` random games on each stack with the same seeds.
-sim_result simulate_both(const ir::ruleset& a, const ir::ruleset& b, int players, std::uint64_t games, std::uint64_t seed) {
+sim_result simulate_both(const ir::ruleset& a, const ir::ruleset& b, int players, std::uint64_t games, std::uint64_t seed,
+                         const std::string& agent_name) {
     sim_result r;
     r.players = players;
     r.games = games;
     r.seed = seed;
+    r.agent = agent_name;
     struct one {
         bool ok = false;
         std::uint64_t decisions = 0;
@@ -108,11 +129,11 @@ sim_result simulate_both(const ir::ruleset& a, const ir::ruleset& b, int players
     };
     auto play = [&](const ir::ruleset& rs, std::uint64_t s) {
         one o;
-        engine::random_agent agent;
+        const std::unique_ptr<engine::agent> agent = engine::make_agent(agent_name);
         engine::play_options po;
         po.max_decisions = 100000;
         try {
-            engine::play_result p = engine::play_game(rs, players, s, {&agent}, po);
+            engine::play_result p = engine::play_game(rs, players, s, {agent.get()}, po);
             o.ok = p.error.empty();
             o.decisions = p.decisions;
             o.winners = p.winners;
@@ -182,6 +203,7 @@ void add_diff_command(CLI::App& app, context& ctx) {
         std::string format = "human";
         std::string output;
         std::uint64_t sim = 0;
+        std::string agent = "random";
         int players = 0;
         std::uint64_t seed = 1;
         double timeout = 10;
@@ -202,8 +224,12 @@ void add_diff_command(CLI::App& app, context& ctx) {
         ->capture_default_str();
     command->add_option("-o,--output", s->output, "Write the report to this file (`-`: standard output)");
     add_max_errors(*command, s->diagnostics);
-    command->add_option("--sim", s->sim, "Also play this many random games on each side with the same seeds (at most 10000000)")
+    command->add_option("--sim", s->sim, "Also play this many games on each side with the same seeds and agents (--agent; at most 10000000)")
         ->check(whole_number(0, max_games, "the most games one run plays"));
+    command->add_option("--agent", s->agent, "The agent of every seat in the simulated games: random, first, greedy or "
+                        "mcts:ITERATIONS[:DEPTH] (see `play`)")
+        ->check([](const std::string& a) { return engine::agent_problem(a); })
+        ->capture_default_str();
     command->add_option("--players", s->players, "Players in the simulated games (default: the ruleset's minimum, at least 2)");
     command->add_option("--seed", s->seed, "The first seed of the simulated games")
         ->check(whole_number(0, std::numeric_limits<std::uint64_t>::max()))
@@ -291,7 +317,7 @@ void add_diff_command(CLI::App& app, context& ctx) {
             int players = s->players;
             if (players == 0) players = static_cast<int>(std::max<std::int64_t>(2, std::max(from->min_players, to->min_players)));
             if (!check_player_count(ctx, *from, players) || !check_player_count(ctx, *to, players)) return;
-            sim = simulate_both(*from, *to, players, s->sim, s->seed);
+            sim = simulate_both(*from, *to, players, s->sim, s->seed, s->agent);
         }
 
         const std::string name_a = s->to_path.empty() ? stack_name(*from) : s->from_path;
@@ -334,16 +360,19 @@ void add_diff_command(CLI::App& app, context& ctx) {
                 list("findings disappeared", fc.disappeared, pa);
             }
             if (sim) {
-                report << "simulated play: " << sim->games << " random games per side, " << sim->players
+                report << "simulated play: " << sim->games << " games per side (" << sim->agent << " agents), " << sim->players
                        << " players, seed " << sim->seed << " (engine errors " << sim->errors_a << " -> " << sim->errors_b
-                       << "); differences with 95% intervals\n";
-                for (const measure& m : sim->measures) {
-                    const interval iv = paired(m);
+                       << "); differences with 95% intervals; p-values adjusted by Holm's method over the "
+                       << sim->measures.size() << " measures, `changed` below 0.05\n";
+                const auto compared = compare_all(sim->measures);
+                for (std::size_t k = 0; k < sim->measures.size(); ++k) {
+                    const measure& m = sim->measures[k];
+                    const interval& iv = compared[k].first;
                     const bool length = m.name.rfind("game length", 0) == 0;
                     const int dg = length ? 1 : 3;
                     report << "  " << m.name << ": " << fixed(iv.mean_a, dg) << " -> " << fixed(iv.mean_b, dg) << "  ("
                            << fixed(iv.diff, dg, true) << ", 95% CI " << fixed(iv.lo, dg, true) << " .. " << fixed(iv.hi, dg, true)
-                           << ")\n";
+                           << ", p " << fixed(compared[k].second, 3) << (compared[k].second < 0.05 ? ", changed" : "") << ")\n";
                 }
             }
         } else {
@@ -388,12 +417,14 @@ void add_diff_command(CLI::App& app, context& ctx) {
             }
             if (sim) {
                 json m = json::array();
-                for (const measure& x : sim->measures) {
-                    const interval iv = paired(x);
-                    m.push_back({{"measure", x.name}, {"games", iv.n}, {"before", iv.mean_a}, {"after", iv.mean_b},
-                                 {"difference", iv.diff}, {"ci95", {iv.lo, iv.hi}}});
+                const auto compared = compare_all(sim->measures);
+                for (std::size_t k = 0; k < sim->measures.size(); ++k) {
+                    const interval& iv = compared[k].first;
+                    m.push_back({{"measure", sim->measures[k].name}, {"games", iv.n}, {"before", iv.mean_a},
+                                 {"after", iv.mean_b}, {"difference", iv.diff}, {"ci95", {iv.lo, iv.hi}}, {"p", iv.p},
+                                 {"p_holm", compared[k].second}, {"changed", compared[k].second < 0.05}});
                 }
-                j["sim"] = {{"games", sim->games}, {"players", sim->players}, {"seed", sim->seed},
+                j["sim"] = {{"games", sim->games}, {"agent", sim->agent}, {"players", sim->players}, {"seed", sim->seed},
                             {"engine_errors", {sim->errors_a, sim->errors_b}}, {"measures", m}};
             }
             report << dsl::json_text(j, 2) << '\n';

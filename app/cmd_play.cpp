@@ -1,7 +1,8 @@
 // `westphalia play <ruleset> --players N --seed S [--option k=v] [--agent A] [--seat N=A]
 // [--log FILE]`: plays one game with the engine, printing one line per turn, emitted event and
-// the end, with every player's final state fields. Agents: random, first, human (at the
-// terminal) or script:FILE (one action per line: its index or its exact text).
+// the end, with every player's final state fields. Agents: random, first, greedy, mcts:N[:D]
+// (engine/search_agents.hpp), human (at the terminal) or script:FILE (one action per line: its
+// index or its exact text).
 #include "cli.hpp"
 #include "human_agent.hpp"
 #include "number_options.hpp"
@@ -13,6 +14,7 @@
 #include "westphalia/engine/agents.hpp"
 #include "westphalia/engine/engine.hpp"
 #include "westphalia/engine/log.hpp"
+#include "westphalia/engine/search_agents.hpp"
 
 #include <functional>
 #include <iostream>
@@ -34,9 +36,11 @@ struct play_args {
 };
 
 std::string check_agent(const std::string& a) {
-    if (a == "random" || a == "first" || a == "human") return {};
+    if (a == "human") return {};
     if (a.rfind("script:", 0) == 0 && a.size() > 7) return {};
-    return "`" + a + "` is not an agent: random, first, human or script:FILE";
+    if (a.rfind("mcts", 0) == 0) return engine::agent_problem(a);
+    if (engine::agent_problem(a).empty()) return {};
+    return "`" + a + "` is not an agent: random, first, greedy, mcts:ITERATIONS[:DEPTH], human or script:FILE";
 }
 
 }  // namespace
@@ -50,7 +54,9 @@ void add_play_command(CLI::App& app, context& ctx) {
         ->check(whole_number(0, std::numeric_limits<std::uint64_t>::max()))
         ->default_val(1);
     command->add_option("--agent", args->agent,
-                        "Agent for every seat: random, first, human (at the terminal) or script:FILE "
+                        "Agent for every seat: random, first, greedy (one ply, by the rules' `wins`), "
+                        "mcts:ITERATIONS[:DEPTH] (Monte Carlo tree search; DEPTH decisions per playout, 0 to the end, default 100), "
+                        "human (at the terminal) or script:FILE "
                         "(one action per line: its index or its exact text; the end of the script is an error)")
         ->check(check_agent)
         ->default_val("random");
@@ -93,10 +99,10 @@ void add_play_command(CLI::App& app, context& ctx) {
         std::vector<engine::agent*> agents;
         try {
             for (const std::string& n : names) {
-                if (n == "random") owned.push_back(std::make_unique<engine::random_agent>());
-                else if (n == "first") owned.push_back(std::make_unique<engine::first_legal_agent>());
-                else if (n == "human") owned.push_back(std::make_unique<human_agent>(ctx.in ? *ctx.in : std::cin, ctx.out));
-                else owned.push_back(std::make_unique<engine::script_agent>(engine::script_agent::from_file(n.substr(7))));
+                if (n == "human") owned.push_back(std::make_unique<human_agent>(ctx.in ? *ctx.in : std::cin, ctx.out));
+                else if (n.rfind("script:", 0) == 0)
+                    owned.push_back(std::make_unique<engine::script_agent>(engine::script_agent::from_file(n.substr(7))));
+                else owned.push_back(engine::make_agent(n));
                 agents.push_back(owned.back().get());
             }
         } catch (const engine::agent_stop& e) {

@@ -1,4 +1,4 @@
-// `westphalia sim <ruleset> -n N --players P --seed S -j J [--format=json] [--agent random|first]
+// `westphalia sim <ruleset> -n N --players P --seed S -j J [--format=json] [--agent A] [--seat N=A]
 // [--no-check-invariants] [--compiled]`: plays N seeded games on J threads and summarises them (lengths,
 // wins, end reasons, rule coverage, engine errors, invariant violations). The output does not
 // depend on J.
@@ -9,6 +9,7 @@
 
 #include "westphalia/codegen/compiled_sim.hpp"
 #include "westphalia/codegen/translate.hpp"
+#include "westphalia/engine/search_agents.hpp"
 #include "westphalia/engine/sim.hpp"
 
 #include <nlohmann/json.hpp>
@@ -32,6 +33,7 @@ struct sim_args {
     std::uint64_t seed = 1;
     unsigned threads = 0;
     std::string agent = "random";
+    std::vector<std::string> seats;  // N=AGENT
     bool json = false;
     bool no_check_invariants = false;
     bool compiled = false;
@@ -71,8 +73,10 @@ nlohmann::ordered_json to_json(const engine::sim_report& r) {
     for (std::size_t s = 0; s < r.wins.size(); ++s)
         wins.push_back({{"seat", s + 1},
                         {"wins", r.wins[s]},
-                        {"share", r.finished > 0 ? r.wins[s] / static_cast<double>(r.finished) : 0.0}});
+                        {"share", r.finished > 0 ? r.wins[s] / static_cast<double>(r.finished) : 0.0},
+                        {"interval", {r.win_intervals[s].lo, r.win_intervals[s].hi}}});
     j["wins"] = {{"ties", "split: each winner of a game with k winners counts 1/k"},
+                 {"intervals", "Wilson, 95% for all seats together (each at 1 - 0.05/seats)"},
                  {"seats", wins},
                  {"games_without_winner", r.games_without_winner}};
     ordered_json reasons = ordered_json::object();
@@ -87,8 +91,8 @@ nlohmann::ordered_json to_json(const engine::sim_report& r) {
 }
 
 void print_human(std::ostream& out, const engine::sim_report& r) {
-    out << r.ruleset << ": " << r.games << " games, " << r.players << " players, seed " << r.seed << ", " << r.agent
-        << " agents\n";
+    out << r.ruleset << ": " << r.games << " games, " << r.players << " players, seed " << r.seed << ", "
+        << (r.agent.rfind("P1 ", 0) == 0 ? "agents " + r.agent : r.agent + " agents") << '\n';
     out << "length in decisions: ";
     if (r.finished == 0) {
         out << "no finished game\n";
@@ -107,10 +111,13 @@ void print_human(std::ostream& out, const engine::sim_report& r) {
         out << ' ' << reason << ' ' << count << " (" << percent(static_cast<double>(count), static_cast<double>(r.games))
             << ")" << (&reason == &r.end_reasons.rbegin()->first ? "" : ",");
     out << '\n';
-    out << "wins (a tie splits the win):";
-    for (std::size_t s = 0; s < r.wins.size(); ++s)
-        out << " P" << s + 1 << ' ' << percent(r.wins[s], static_cast<double>(r.finished))
-            << (s + 1 < r.wins.size() ? "," : "");
+    out << "wins (a tie splits the win; 95% intervals for all seats together):";
+    for (std::size_t s = 0; s < r.wins.size(); ++s) {
+        out << " P" << s + 1 << ' ' << percent(r.wins[s], static_cast<double>(r.finished));
+        if (r.finished > 0)
+            out << " [" << fixed(100 * r.win_intervals[s].lo, 1) << "-" << fixed(100 * r.win_intervals[s].hi, 1) << "]";
+        out << (s + 1 < r.wins.size() ? "," : "");
+    }
     out << "; no winner " << r.games_without_winner << '\n';
     out << "engine errors: " << r.engine_errors << '\n';
     for (const auto& m : r.first_errors)
@@ -153,9 +160,12 @@ void add_sim_command(CLI::App& app, context& ctx) {
     command->add_option("-j,--jobs", args->threads, "Threads (default: one per core; at most 4 per core: more are lowered to that, with a note); the "
                         "report does not depend on it")
         ->check(whole_number(0, std::numeric_limits<unsigned>::max()));
-    command->add_option("--agent", args->agent, "Agent for every seat: random or first")
-        ->check(CLI::IsMember({"random", "first"}))
+    command->add_option("--agent", args->agent,
+                        "Agent for every seat: random, first, greedy (one ply, by the rules' `wins`) or "
+                        "mcts:ITERATIONS[:DEPTH] (Monte Carlo tree search; DEPTH decisions per playout, 0 to the end, default 100)")
+        ->check([](const std::string& a) { return engine::agent_problem(a); })
         ->default_val("random");
+    command->add_option("--seat", args->seats, "Agent for one seat: --seat 1=mcts:100 (repeatable)");
     command->get_option("--format")->description("How to print the report and any diagnostics: human, gnu or json (the report as one JSON object)");
     command->add_flag("--json", args->json, "The same as --format=json (kept for scripts written before --format)");
     command->add_flag("--no-check-invariants", args->no_check_invariants,
@@ -195,6 +205,23 @@ void add_sim_command(CLI::App& app, context& ctx) {
             options.threads = thread_cap();
         }
         options.agent = args->agent;
+        for (const std::string& seat : args->seats) {
+            const std::size_t eq = seat.find('=');
+            const std::string name = eq == std::string::npos ? "" : seat.substr(eq + 1);
+            const std::string number = seat.substr(0, eq);
+            int p = 0;
+            if (!number.empty() && number.size() < 4 && number.find_first_not_of("0123456789") == std::string::npos)
+                p = std::stoi(number);
+            const std::string problem = eq == std::string::npos ? "" : engine::agent_problem(name);
+            if (p < 1 || p > args->players || eq == std::string::npos || !problem.empty()) {
+                ctx.err << "westphalia: error: --seat `" << seat << "` must be SEAT=AGENT with SEAT from 1 to "
+                        << args->players << (problem.empty() ? "" : "; " + problem) << '\n';
+                ctx.exit_code = exit_bad_input;
+                return;
+            }
+            options.seat_agents.resize(static_cast<std::size_t>(args->players));
+            options.seat_agents[static_cast<std::size_t>(p - 1)] = name;
+        }
         options.check_invariants = !args->no_check_invariants;
         // A progress line only for a person watching: never when stderr is a file, a pipe or a test stream.
         const bool show_progress = &ctx.err == &std::cerr && isatty(STDERR_FILENO) == 1;

@@ -103,7 +103,11 @@ std::vector<std::string> split(const std::string& line, char sep) {
 engine::sim_report simulate_compiled(const ir::ruleset& rs, const engine::sim_options& o, const compiled_sim_options& build,
                                      compiled_sim_timing* timing) {
     if (!o.options.empty()) throw build_error("the compiled engine takes its options from the IR (compile with --option)");
-    if (o.agent != "random" && o.agent != "first") throw build_error("the compiled engine plays random or first agents only");
+    bool seats_differ = false;
+    for (const std::string& a : o.seat_agents) seats_differ = seats_differ || (!a.empty() && a != o.agent);
+    if ((o.agent != "random" && o.agent != "first") || seats_differ)
+        throw build_error("the compiled engine plays random or first agents only, the same at every seat "
+                          "(play the others without --compiled)");
     compiled_sim_timing t;
     auto t0 = clock_type::now();
     translate_options to;

@@ -1,5 +1,6 @@
 // Simulation: many seeded games on several threads, merged in game order.
 #include "westphalia/engine/sim.hpp"
+#include "westphalia/engine/search_agents.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -39,7 +40,8 @@ void note_violations(const state& s, std::vector<std::string>& seen) {
 }
 
 // The same game as play_game(rs, players, seed, {agent}, options), on a shared `game`.
-game_outcome play_one(const game& g, std::uint64_t seed, agent& a, const sim_options& o, thread_totals& totals) {
+game_outcome play_one(const game& g, std::uint64_t seed, const std::vector<std::unique_ptr<agent>>& agents,
+                      const sim_options& o, thread_totals& totals) {
     game_outcome out;
     std::vector<std::uint64_t> fires;
     std::unique_ptr<state> sp;
@@ -62,7 +64,7 @@ game_outcome play_one(const game& g, std::uint64_t seed, agent& a, const sim_opt
                 out.end_reason = "deadline";
                 break;
             }
-            s.apply(a.act(s, agent_rng));
+            s.apply(agents[static_cast<std::size_t>(s.current_player()) % agents.size()]->act(s, agent_rng));
             if (o.check_invariants) note_violations(s, out.violations);
         }
         if (o.check_invariants) note_violations(s, out.violations);
@@ -102,20 +104,23 @@ sim_report simulate(const ir::ruleset& rs, const sim_options& o) {
     const unsigned threads = static_cast<unsigned>(
         std::max<std::uint64_t>(1, std::min<std::uint64_t>(o.threads == 0 ? 1 : o.threads, std::max<std::uint64_t>(n, 1))));
 
+    std::vector<std::string> seat_names(static_cast<std::size_t>(std::max(o.players, 1)), o.agent);
+    for (std::size_t p = 0; p < o.seat_agents.size() && p < seat_names.size(); ++p)
+        if (!o.seat_agents[p].empty()) seat_names[p] = o.seat_agents[p];
+    for (const std::string& name : seat_names) make_agent(name);  // a bad name throws here, not on a worker
     std::vector<game_outcome> outcomes(n);
     std::vector<thread_totals> totals(threads, thread_totals{std::vector<std::uint64_t>(rule_count, 0),
                                                              std::vector<std::uint64_t>(rule_count, 0), {}, {}});
     std::atomic<std::uint64_t> next{0};
     std::atomic<std::uint64_t> done{0};
     auto work = [&](unsigned t) {
-        random_agent random;
-        first_legal_agent first;
-        agent& a = o.agent == "first" ? static_cast<agent&>(first) : random;
+        std::vector<std::unique_ptr<agent>> agents;
+        for (const std::string& name : seat_names) agents.push_back(make_agent(name));
         for (std::uint64_t i = next++; i < n; i = next++) {
             if (o.deadline && std::chrono::steady_clock::now() > *o.deadline)
                 outcomes[i].end_reason = "deadline";  // not played
             else
-                outcomes[i] = play_one(g, game_seed(o.seed, i), a, o, totals[t]);
+                outcomes[i] = play_one(g, game_seed(o.seed, i), agents, o, totals[t]);
             ++done;
         }
     };
@@ -156,13 +161,26 @@ sim_report simulate(const ir::ruleset& rs, const sim_options& o) {
     return r;
 }
 
+std::string agents_text(const sim_options& o) {
+    bool same = true;
+    for (const std::string& a : o.seat_agents) same = same && (a.empty() || a == o.agent);
+    if (same) return o.agent;
+    std::string text;
+    for (int p = 0; p < o.players; ++p) {
+        const auto i = static_cast<std::size_t>(p);
+        text += (p ? ", P" : "P") + std::to_string(p + 1) + " " +
+                (i < o.seat_agents.size() && !o.seat_agents[i].empty() ? o.seat_agents[i] : o.agent);
+    }
+    return text;
+}
+
 sim_report summarise(const ir::ruleset& rs, const sim_options& o, const std::vector<sim_game>& outcomes) {
     const std::uint64_t n = outcomes.size();
     sim_report r;
     r.ruleset = rs.name;
     r.players = o.players;
     r.seed = o.seed;
-    r.agent = o.agent;
+    r.agent = agents_text(o);
     r.invariants_checked = o.check_invariants;
     r.games = n;
     r.wins.assign(static_cast<std::size_t>(std::max(o.players, 0)), 0.0);
@@ -193,6 +211,8 @@ sim_report summarise(const ir::ruleset& rs, const sim_options& o, const std::vec
                 if (w >= 0 && static_cast<std::size_t>(w) < r.wins.size()) r.wins[static_cast<std::size_t>(w)] += share;
         }
     }
+    for (double w : r.wins)
+        r.win_intervals.push_back(wilson(w, static_cast<double>(r.finished), 0.05 / static_cast<double>(r.wins.size())));
     if (!lengths.empty()) {
         r.mean_decisions = length_sum / static_cast<double>(lengths.size());
         std::sort(lengths.begin(), lengths.end());

@@ -203,6 +203,10 @@ public:
     // At a chance node: picks an outcome with the state's generator and applies it; returns
     // the index of the outcome applied.
     int apply_sampled();
+    // A copy for an agent's look-ahead: chance sampled, its generator reseeded with `seed` (its
+    // dice are not the game's own), and no trace, change or coverage tracking, or deadline
+    // (src/search_agents.cpp).
+    state lookahead(std::uint64_t seed) const;
 
     const std::string& end_reason() const { return end_reason_; }
     // The seats the `wins` decision holds for (empty when the ruleset has none). The define

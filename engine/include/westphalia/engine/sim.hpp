@@ -5,6 +5,7 @@
 #pragma once
 
 #include "westphalia/engine/engine.hpp"
+#include "westphalia/engine/statistics.hpp"
 
 #include <chrono>
 #include <optional>
@@ -21,7 +22,8 @@ struct sim_options {
     int players = 2;
     std::uint64_t seed = 1;
     unsigned threads = 1;                        // 0: one
-    std::string agent = "random";                // random or first (every seat)
+    std::string agent = "random";                // every seat's agent, by name (make_agent)
+    std::vector<std::string> seat_agents;        // per seat, overriding `agent` (empty: none)
     bool check_invariants = true;                // after every decision and at the end
     std::uint64_t max_decisions = 1'000'000;     // a game stops ("decision limit") beyond this
     std::map<std::string, std::string> options;  // name=value, as play_options::options
@@ -55,7 +57,7 @@ struct sim_report {
     std::string ruleset;
     int players = 0;
     std::uint64_t seed = 0;
-    std::string agent;
+    std::string agent;                           // "random", or "P1 mcts:100, P2 random"
     bool invariants_checked = true;
 
     std::uint64_t games = 0;
@@ -73,6 +75,9 @@ struct sim_report {
     // Win share per seat: each game's win is split equally among its winners (a tie between
     // two seats gives each 0.5), so the shares add up to the games with a winner.
     std::vector<double> wins;
+    // Per seat, Wilson's interval for its win share over the finished games, at 95% for all the
+    // seats together (Bonferroni: each at 1 - 0.05 / seats).
+    std::vector<share_interval> win_intervals;
     std::uint64_t games_without_winner = 0;      // finished games with no winner
     std::map<std::string, std::uint64_t> end_reasons;  // errored games: "engine error"; sums to games
 
@@ -104,7 +109,12 @@ sim_report summarise(const ir::ruleset& rs, const sim_options& o, const std::vec
 // Adds the coverage `from` (sim_report::statements_run or keys_read) to `into`: 1 where either is.
 void merge_coverage(std::vector<std::uint8_t>& into, const std::vector<std::uint8_t>& from);
 
-// Plays the games. Throws engine_error when the game cannot be set up (unknown option).
+// The agents' description in a report: the agent's name when every seat has it, else each
+// seat's ("P1 mcts:100, P2 random").
+std::string agents_text(const sim_options& o);
+
+// Plays the games. Throws engine_error when the game cannot be set up (unknown option), and
+// std::invalid_argument on an agent name make_agent does not know.
 sim_report simulate(const ir::ruleset& rs, const sim_options& options);
 
 }  // namespace wp::engine
