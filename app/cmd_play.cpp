@@ -126,7 +126,10 @@ void add_play_command(CLI::App& app, context& ctx) {
         header.agents = same ? std::vector<std::string>{names[0]} : names;
         if (same) agents.resize(1);
 
-        const std::function<void(const std::string&)> trace = [&ctx](const std::string& line) { ctx.out << line << '\n'; };
+        // With the log on standard output (`--log -`), the account goes to standard error.
+        std::ostream& account = args->log == "-" ? ctx.err : ctx.out;
+        print_game_header(account, rs->name, args->players, args->seed, header.agents);
+        const std::function<void(const std::string&)> trace = [&account](const std::string& line) { account << line << '\n'; };
         engine::play_options options;
         if (!args->quiet) options.trace = &trace;
         const engine::logged_play played = engine::play_logged(*rs, header, agents, options);
@@ -142,11 +145,11 @@ void add_play_command(CLI::App& app, context& ctx) {
                 ctx.err << "westphalia: error: " << played.stop << '\n';
                 ctx.exit_code = exit_bad_input;
             } else {
-                ctx.out << "game abandoned: " << played.stop << " after " << r.decisions << " decisions\n";
+                account << "game abandoned: " << played.stop << " after " << r.decisions << " decisions\n";
             }
             return;
         }
-        print_summary(ctx, r);
+        print_summary(account, r);
     });
 }
 

@@ -127,6 +127,7 @@ void add_replay_command(CLI::App& app, context& ctx) {
         if (!rs) return fail({1, "cannot load the ruleset `" + input.path + "`", "log-ruleset"});
 
         const std::function<void(const std::string&)> trace = [&ctx](const std::string& line) { ctx.out << line << '\n'; };
+        print_game_header(ctx.out, rs->name, header->players, header->seed, header->agents);
         const engine::replay_result r = engine::replay_log(text, *rs, *header, args->quiet ? nullptr : &trace);
         if (r.error) return fail(*r.error);
         if (!r.result.error.empty()) {
@@ -135,7 +136,7 @@ void add_replay_command(CLI::App& app, context& ctx) {
         } else if (r.result.end_reason == "stopped") {
             ctx.out << "game abandoned after " << r.result.decisions << " decisions\n";
         } else {
-            print_summary(ctx, r.result);
+            print_summary(ctx.out, r.result);
         }
         if (args->check) {
             if (r.relog != text) {

@@ -1,9 +1,14 @@
-// The human agent: reads choices from a stream. On a ruleset with a hex map it draws the hexes
-// around the options before listing them (hex_scene, hex_view) and answers `m` and `?`.
+// The human agent: reads choices from a stream. Before each decision it shows the seat's own
+// fields on one line, then what is being decided and the options, identical ones listed once
+// with their number. On a ruleset with a hex map it draws the hexes around the options
+// (hex_scene, hex_view), and a hex may be entered by its number. Keys: `s` the seat's whole
+// view, `m` the map, `q` quit, `?` help.
 #include "human_agent.hpp"
 
 #include "hex_scene.hpp"
 #include "hex_view.hpp"
+
+#include "westphalia/engine/log.hpp"
 
 #include <string>
 
@@ -17,19 +22,66 @@ bool has_hex_map(const engine::state& s) {
     return false;
 }
 
+// Identical options (two copies of one card) listed once: their texts and the legal action
+// each stands for (the first of its copies).
+struct option_group {
+    std::string text;
+    int action = 0;
+    int copies = 0;
+};
+
+std::vector<option_group> group(const std::vector<engine::action_info>& legal) {
+    std::vector<option_group> groups;
+    for (std::size_t i = 0; i < legal.size(); ++i) {
+        bool found = false;
+        for (option_group& g : groups)
+            if (g.text == legal[i].text) {
+                ++g.copies;
+                found = true;
+                break;
+            }
+        if (!found) groups.push_back({legal[i].text, static_cast<int>(i), 1});
+    }
+    return groups;
+}
+
+// Whether `text` names a node of a map the decision chooses among (a hex number typed at a
+// hex prompt that is not one of the options).
+bool names_a_location(const engine::state& s, const std::string& text) {
+    const ir::id t = s.option_type();
+    const ir::ruleset& rs = s.the_game().ruleset();
+    if (t == ir::no_id || rs.types[t].kind != ir::type_kind::node) return false;
+    for (const ir::map_node& n : rs.maps.at(rs.types[t].ref).nodes)
+        if (n.name == text) return true;
+    return false;
+}
+
 }  // namespace
 
 int human_agent::act(const engine::state& s, engine::rng&) {
     const int seat = s.current_player();
     const std::vector<engine::action_info> legal = s.legal_actions();
+    const std::vector<option_group> groups = group(legal);
     const bool hex = has_hex_map(s);
-    out_ << "--- P" << seat + 1 << " sees:\n" << s.view(seat);
+    const auto fields = engine::player_fields(s, seat);
+    if (!fields.empty()) {
+        out_ << "--- P" << seat + 1 << ":";
+        for (const auto& [name, value] : fields) out_ << ' ' << name << '=' << value;
+        out_ << '\n';
+    }
     if (hex)
         if (const auto d = scene_for_decision(s); d && !d->focus.empty()) out_ << render_region(d->scene, d->focus);
-    out_ << "--- P" << seat + 1 << " to choose (decision " << s.decisions() + 1 << "):\n";
-    for (std::size_t i = 0; i < legal.size(); ++i) out_ << "  " << i + 1 << ") " << legal[i].text << '\n';
+    const std::string context = s.decision_context();
+    out_ << "--- P" << seat + 1 << " to choose" << (context.empty() ? "" : context.rfind("in ", 0) == 0 ? ", " + context : " " + context) << " (decision "
+         << s.decisions() + 1 << "):\n";
+    for (std::size_t i = 0; i < groups.size(); ++i)
+        out_ << "  " << i + 1 << ") " << groups[i].text << (groups[i].copies > 1 ? " (x" + std::to_string(groups[i].copies) + ")" : "")
+             << '\n';
+    const ir::id option_type = s.option_type();
+    const bool hex_options = option_type != ir::no_id && s.the_game().ruleset().types[option_type].kind == ir::type_kind::node;
+    const std::string keys = std::string(hex_options ? ", or a hex" : "") + "; s: state" + (hex ? ", m: map" : "") + ", q: quit, ?: help";
     for (;;) {
-        out_ << "choice [1-" << legal.size() << (hex ? ", m: map, ?: help" : "") << "]: " << std::flush;
+        out_ << "choice [1-" << groups.size() << keys << "]: " << std::flush;
         std::string line;
         if (!std::getline(in_, line)) {
             out_ << '\n';
@@ -41,22 +93,41 @@ int human_agent::act(const engine::state& s, engine::rng&) {
         line = line.substr(b);
         bool numeric = !line.empty() && line.size() < 9;
         for (char c : line) numeric = numeric && c >= '0' && c <= '9';
+        // Where the options are locations, a location's name first: a hex typed by its number
+        // (0215) is never read as the option of that index. Elsewhere a number is an index and
+        // any other text an option's own text.
+        const bool locations = names_a_location(s, line);
+        if (locations || !numeric)
+            for (const option_group& g : groups)
+                if (!line.empty() && g.text == line) return g.action;
+        if (locations) {
+            out_ << "hex " << line << " is not one of the options here\n";
+            continue;
+        }
         if (numeric) {
             const long n = std::stol(line);
-            if (n >= 1 && static_cast<std::size_t>(n) <= legal.size()) return static_cast<int>(n - 1);
+            if (n >= 1 && static_cast<std::size_t>(n) <= groups.size()) return groups[static_cast<std::size_t>(n - 1)].action;
         }
         if (line == "?") {
-            out_ << "enter the number of a choice, from 1 to " << legal.size() << '\n';
+            out_ << "enter the number of a choice, from 1 to " << groups.size() << ", or its text";
+            out_ << (hex_options ? " (a hex by its number)" : "") << '\n';
+            out_ << "  s  what P" << seat + 1 << " sees: every state field and zone\n";
             if (hex) out_ << "  m  the whole map (only the occupied hexes when it is large)\n";
+            out_ << "  q  quit: the game is abandoned (with --log, the log so far is written)\n";
             out_ << "  ?  this help\n";
             continue;
         }
+        if (line == "s") {
+            out_ << "--- P" << seat + 1 << " sees:\n" << s.view(seat);
+            continue;
+        }
+        if (line == "q") throw engine::agent_stop("P" + std::to_string(seat + 1) + " quit", false);
         if (hex && line == "m") {
             if (const auto d = scene_for_decision(s)) out_ << render_whole(d->scene);  // with the options marked
             else if (const auto scene = first_hex_scene(s)) out_ << render_whole(*scene);
             continue;
         }
-        out_ << "`" << line << "` is not a choice: enter a number from 1 to " << legal.size() << '\n';
+        out_ << "`" << line << "` is not a choice: enter a number from 1 to " << groups.size() << ", an option's text or a key (? for help)\n";
     }
 }
 

@@ -3,25 +3,42 @@
 
 #include "cli.hpp"
 
+#include <ostream>
+
 #include "westphalia/engine/log.hpp"
 
 namespace wp::cli {
 
+// The account's first line, printed even with --quiet so that every game can be played
+// again: "contractor_cards: 2 players, seed 3, random agents" ("agents P1 human, P2 random"
+// when the seats differ).
+inline void print_game_header(std::ostream& out, const std::string& ruleset, int players, std::uint64_t seed,
+                              const std::vector<std::string>& agents) {
+    out << ruleset << ": " << players << " players, seed " << seed << ", ";
+    if (agents.size() <= 1) {
+        out << (agents.empty() ? "random" : agents[0]) << " agents\n";
+        return;
+    }
+    out << "agents";
+    for (std::size_t p = 0; p < agents.size(); ++p) out << (p ? ", P" : " P") << p + 1 << ' ' << agents[p];
+    out << '\n';
+}
+
 // "end: … after N decisions", "winners: …", then one line per player with every per-player
 // state field: "P1: gold=12 reputation=3".
-inline void print_summary(context& ctx, const engine::play_result& r) {
-    ctx.out << "end: " << r.end_reason << " after " << r.decisions << " decisions\n";
-    ctx.out << "winners:";
-    if (r.winners.empty()) ctx.out << " none";
-    for (int w : r.winners) ctx.out << " P" << w + 1;
-    ctx.out << '\n';
+inline void print_summary(std::ostream& out, const engine::play_result& r) {
+    out << "end: " << r.end_reason << " after " << r.decisions << " decisions\n";
+    out << "winners:";
+    if (r.winners.empty()) out << " none";
+    for (int w : r.winners) out << " P" << w + 1;
+    out << '\n';
     if (!r.final_state) return;
     for (int p = 0; p < r.final_state->the_game().players(); ++p) {
         const auto fields = engine::player_fields(*r.final_state, p);
         if (fields.empty()) continue;
-        ctx.out << 'P' << p + 1 << ':';
-        for (const auto& [name, value] : fields) ctx.out << ' ' << name << '=' << value;
-        ctx.out << '\n';
+        out << 'P' << p + 1 << ':';
+        for (const auto& [name, value] : fields) out << ' ' << name << '=' << value;
+        out << '\n';
     }
 }
 

@@ -43,15 +43,33 @@ std::optional<std::int64_t> interp::take_fixed(std::vector<std::pair<id, std::in
 std::int64_t interp::roll(id r, const std::int64_t* args, std::size_t count) {
     const id gi = g.group_of_roll[r];
     const std::int64_t v = rolled(r, args, count);
-    if (gi != ir::no_id && g.group_bounds[gi]) [[unlikely]]
-        return bounded(gi, rs.rolls[r].expr, "roll", rs.rolls[r].name, v, args, count);
-    return v;
+    const std::int64_t out = gi != ir::no_id && g.group_bounds[gi]
+                                 ? bounded(gi, rs.rolls[r].expr, "roll", rs.rolls[r].name, v, args, count)
+                                 : v;
+    // Traced once: a statement replayed after a later chance event in it reads this roll's
+    // result again from step_results_ (not the newest), and is not traced again.
+    if (tracing() && s.step_cursor_ == s.step_results_.size()) [[unlikely]] {
+        const ir::roll& ro = rs.rolls[r];
+        std::string line = "roll " + ro.name +
+                           (ro.param_count == 0 ? "" : args_text(ro.locals, args, std::min<std::size_t>(count, ro.param_count))) +
+                           ": " + std::to_string(last_natural_);
+        if (v != last_natural_) line += modifier_text_ + " = " + std::to_string(v);
+        if (out != v) line += ", bounded to " + std::to_string(out);
+        trace(line);
+    }
+    return out;
 }
 
 // The dice of roll r with its adding modifiers (then bounded by roll()).
 std::int64_t interp::rolled(id r, const std::int64_t* args, std::size_t count) {
     const ir::roll& ro = rs.rolls[r];
     const std::int64_t mod = modifiers(g.group_of_roll[r], args, count);
+    // Kept for the trace: evaluating the dice expression below may call other modifiers.
+    struct keep_text {
+        interp& in;
+        std::string text;
+        ~keep_text() { in.modifier_text_ = std::move(text); }
+    } kept{*this, tracing() ? modifier_text_ : std::string()};
     if (s.probing_) [[unlikely]] {
         if (const std::optional<std::int64_t> dice = take_fixed(s.fixed_rolls_, r)) {
             last_natural_ = *dice;
@@ -228,6 +246,18 @@ std::int32_t interp::shift_column(id n, const ir::table& tb, std::int32_t col, s
     if (tb.keys[1].shift_clamp) return by < 0 ? 0 : static_cast<std::int32_t>(last);
     fail(n, "no column of table " + tb.name + " for column " + tb.columns[static_cast<std::size_t>(col)].text + " shifted by " +
                 std::to_string(by));
+}
+
+// "table crt: row 5 "Defender retreats", column 2-1": the cell a statement consults.
+void interp::trace_table(id t, const ir::table_cell* cell) const {
+    const ir::table& tb = rs.tables[t];
+    const std::size_t width = std::max<std::size_t>(1, tb.columns.size());
+    const auto index = static_cast<std::size_t>(cell - tb.cells.data());
+    const ir::table_row& row = tb.rows.at(index / width);
+    std::string line = "table " + tb.name + ": row " + row.key.text;
+    if (!row.label.empty()) line += " \"" + row.label + "\"";
+    if (!tb.columns.empty()) line += ", column " + tb.columns.at(index % width).text;
+    trace(line);
 }
 
 // Binds a table's arguments in a new region; returns the region and the cell.

@@ -46,4 +46,23 @@ std::int64_t state::subset_item() const {
     return loop_store_.at(f.aux + f.pc);
 }
 
+std::string state::decision_context() const {
+    if (pending_ != pending_kind::decision || pending_node_ == ir::no_id) return "";
+    const ir::node& nd = rs_->nodes[pending_node_];
+    std::string what;
+    if (nd.code == ir::op::choose_order) what = "an order";
+    else if (nd.code == ir::op::choose_subset) what = "which to include";
+    else if (const id t = option_type(); t != ir::no_id && rs_->types[t].kind == ir::type_kind::node) {
+        const ir::map& m = rs_->maps.at(rs_->types[t].ref);
+        what = (m.kind == ir::map_kind::hexgrid ? "a hex of " : "a place on ") + m.name;
+    } else if (t != ir::no_id) {
+        const std::string name = ir::type_name(*rs_, t);
+        what = (name.find_first_of("aeioAEIO") == 0 ? "an " : "a ") + name;  // "a unit", "an army"
+    } else if (nd.code == ir::op::choose_one) {
+        what = "a value";
+    }
+    const std::string owner = g_->statement_owner(pending_node_);
+    return what.empty() ? "in " + owner : what + ", in " + owner;
+}
+
 }  // namespace wp::engine

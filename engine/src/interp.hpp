@@ -288,6 +288,7 @@ struct interp {
 
     std::size_t applicable(id gi, const std::int64_t* args, std::size_t count);
     std::int64_t modifiers(id gi, const std::int64_t* args, std::size_t count);
+    void trace_table(id t, const ir::table_cell* cell) const;
     std::int64_t bounded(id gi, id n, const char* what, const std::string& name, std::int64_t v, const std::int64_t* args,
                          std::size_t count);
     std::int64_t decide(id n, id d, const std::int64_t* args, std::size_t count);
@@ -325,6 +326,8 @@ struct interp {
     std::int64_t rolled(id r, const std::int64_t* args, std::size_t count);
     // The last roll's value before its modifiers (a table's natural rows read it).
     std::int64_t last_natural_ = 0;
+    // With a trace: the adding modifiers of the last modifiers() call, " +1 veterans -2 woods".
+    std::string modifier_text_;
     static std::int32_t map_key(const ir::key_map& km, std::int64_t k);
     static inline std::int64_t clamp_key(const ir::table_key& key, std::int64_t k);
     static constexpr std::int64_t odds_below_all = std::numeric_limits<std::int64_t>::min() / 4;

@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 #include <cstdio>
 #include <limits>
 #include <sstream>
@@ -66,6 +68,27 @@ std::string header_line(const log_header& h) {
     for (const auto& [k, v] : h.options) j["options"][k] = v;
     j["agents"] = h.agents;
     return dsl::json_text(j) + '\n';
+}
+
+// The account's line for a decision: who chose what, and among what when that is short
+// ("P1 chooses Pikemen (of Pikemen, Lancers x2, Tilly)"; identical options counted once, with
+// their number), else its place ("P2 chooses 0215 (7 of 235)").
+std::string choice_account(const state& s, int seat, int action, const std::vector<action_info>& legal) {
+    const std::string context = s.decision_context();
+    std::string line = "P" + std::to_string(seat + 1) + (context.empty() ? "" : " (" + context + ")") + " chooses " +
+                       legal.at(static_cast<std::size_t>(action)).text;
+    if (legal.size() == 1) return line + " (the only option)";
+    std::vector<std::pair<std::string, int>> grouped;
+    for (const action_info& a : legal) {
+        auto it = std::find_if(grouped.begin(), grouped.end(), [&](const auto& g) { return g.first == a.text; });
+        if (it == grouped.end()) grouped.emplace_back(a.text, 1);
+        else ++it->second;
+    }
+    std::string among;
+    for (const auto& [text, count] : grouped)
+        among += (among.empty() ? "" : ", ") + text + (count > 1 ? " x" + std::to_string(count) : "");
+    if (among.size() <= 100) return line + " (of " + among + ")";
+    return line + " (" + std::to_string(action + 1) + " of " + std::to_string(legal.size()) + ")";
 }
 
 std::string decision_line(std::uint64_t step, int seat, int action, const std::string& text) {
@@ -184,6 +207,7 @@ logged_play play_logged(const ir::ruleset& rs, const log_header& header, const s
                 throw engine_error("the agent chose action " + std::to_string(choice) + " of " +
                                    std::to_string(legal.size()));
             out.log += decision_line(++step, seat, choice, legal[static_cast<std::size_t>(choice)].text);
+            if (options.trace && *options.trace) (*options.trace)(choice_account(s, seat, choice, legal));
             result.actions.push_back(choice);
             s.apply(choice);
         }
@@ -366,6 +390,7 @@ replay_result replay_log(const std::string& text, const ir::ruleset& rs, const l
                                               "` as logged; the legal actions are " + legal_list(legal),
                                     "log-mismatch");
                     out.relog += decision_line(k, player - 1, a, t);
+                    if (trace && *trace) (*trace)(choice_account(s, player - 1, a, legal));
                     result.actions.push_back(a);
                     try {
                         s.apply(a);

@@ -60,16 +60,21 @@ std::size_t interp::applicable(id gi, const std::int64_t* args, std::size_t coun
 std::int64_t interp::modifiers(id gi, const std::int64_t* args, std::size_t count) {
     const std::size_t start = applicable(gi, args, count);
     std::int64_t total = 0;
+    std::string text;  // for the trace: each rule's amount (a nested call sets its own first)
     for (std::size_t i = start; i < s.rule_stack_.size(); ++i) {
         const id r = s.rule_stack_[i];
         const ir::rule& rule = rs.rules[r];
         if (rule.kind != ir::rule_kind::modifier || rule.mod != ir::modifier_kind::add) continue;
         const std::size_t mark = s.locals_.size();
-        total = add_ck(rule.amount, total, eval(rule.amount, bind_rule(r, args, count)));
+        const std::int64_t amount = eval(rule.amount, bind_rule(r, args, count));
+        total = add_ck(rule.amount, total, amount);
         cut(s.locals_, mark);
         fire(r);
+        if (tracing() && amount != 0) [[unlikely]]
+            text += (amount > 0 ? " +" : " ") + std::to_string(amount) + " " + rule.name;
     }
     cut(s.rule_stack_, start);
+    if (tracing()) [[unlikely]] modifier_text_ = std::move(text);
     return total;
 }
 

@@ -199,9 +199,10 @@ void interp::step_frame(std::size_t fi) {
             if (f.pc == 0) {
                 s.frames_[fi].pc = 1;
                 if (turn) {
+                    ++s.turns_;
                     if (tracing())
-                        trace("turn " + rs.blocks[N(f.node).ref].path + " (player " + std::to_string(active_player() + 1) +
-                              ")");
+                        trace("turn " + std::to_string(s.turns_) + ": P" + std::to_string(active_player() + 1) + " (" +
+                              rs.blocks[N(f.node).ref].path + ")");
                     for (std::size_t i = fi; i-- > 0;)
                         if (s.frames_[i].kind == state::frame_kind::for_each && players_loop(s.frames_[i].node)) {
                             s.frames_[i].round = true;
@@ -449,6 +450,7 @@ void interp::statement(std::size_t fi, id n, std::uint32_t fb) {
             const std::size_t c = eval_args(n, fb, args);
             const auto mark = static_cast<std::uint32_t>(s.locals_.size());
             const auto [tfb, cell] = table_cell(n, nd.ref, args, c);
+            if (tracing()) [[unlikely]] trace_table(nd.ref, cell);
             advance();
             if (cell->effects == ir::no_id) {
                 cut(s.locals_, mark);

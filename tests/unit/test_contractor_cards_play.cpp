@@ -37,8 +37,10 @@ public:
         : game_(compile(options), players, options),
           trace_([this](const std::string& line) {
               transcript_ += "    | " + line + "\n";
-              const std::string prefix = "turn game.contractor_turn (player ";
-              if (line.rfind(prefix, 0) == 0) turns_.push_back(std::stoi(line.substr(prefix.size())) - 1);
+              // "turn 3: P2 (game.contractor_turn)"
+              const std::size_t seat = line.find(": P");
+              if (line.rfind("turn ", 0) == 0 && seat != std::string::npos && line.find("(game.contractor_turn)") != std::string::npos)
+                  turns_.push_back(std::stoi(line.substr(seat + 3)) - 1);
           }),
           state_(game_, seed, traced()) {}
 

@@ -210,8 +210,18 @@ TEST_CASE("agents: a script plays indices or texts and stops on an illegal actio
     }
 }
 
+TEST_CASE("agents: the human agent quits on `q`, the game abandoned cleanly", "[log]") {
+    std::istringstream in("2\nq\n");
+    std::ostringstream out;
+    cli::human_agent human(in, out);
+    const auto played = engine::play_logged(contractor_cards(), header_for(2, 3, "human"), {&human});
+    CHECK(played.result.actions == std::vector<int>{1});
+    CHECK_FALSE(played.stop_is_error);
+    CHECK(played.stop == "P1 quit");
+}
+
 TEST_CASE("agents: the human agent asks again on invalid input and leaves at end of input", "[log]") {
-    std::istringstream in("abc\n0\n\n2\n");
+    std::istringstream in("abc\n0\n\ns\n2\n");
     std::ostringstream out;
     cli::human_agent human(in, out);
     const auto played = engine::play_logged(contractor_cards(), header_for(2, 3, "human"), {&human});
@@ -219,8 +229,9 @@ TEST_CASE("agents: the human agent asks again on invalid input and leaves at end
     CHECK_FALSE(played.stop_is_error);
     CHECK_THAT(played.stop, Catch::Contains("end of input"));
     const std::string text = out.str();
-    CHECK_THAT(text, Catch::Contains("P1 sees:") && Catch::Contains("gold[P1] =") && Catch::Contains("  1) ") &&
-                         Catch::Contains("`abc` is not a choice") && Catch::Contains("`0` is not a choice"));
+    CHECK_THAT(text, Catch::Contains("--- P1: gold=") && Catch::Contains("P1 sees:") && Catch::Contains("gold[P1] =") &&
+                         Catch::Contains("  1) ") && Catch::Contains("`abc` is not a choice") &&
+                         Catch::Contains("`0` is not a choice"));
     // The abandoned game's log still replays.
     engine::log_error error;
     const auto h = engine::read_log_header(played.log, error);

@@ -167,7 +167,7 @@ TEST_CASE("JSON diagnostics beside a command's own output: one document on stand
     // A game's account is the output; nothing of JSON is printed before it.
     r = run({"play", cards, "--format=json", "--seed", "1", "--quiet"});
     CHECK(r.code == cli::exit_clean);
-    CHECK(r.out.rfind("end: ", 0) == 0);
+    CHECK(r.out.rfind("contractor_cards: 2 players, seed 1", 0) == 0);
     CHECK(r.err.empty());
     r = run({"aid", cards, "--dump", "text", "--format=json"});
     CHECK(r.out.rfind("# Contractor Cards", 0) == 0);

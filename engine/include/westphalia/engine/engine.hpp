@@ -224,6 +224,8 @@ public:
     const std::vector<std::uint8_t>& statements_run() const { return ran_; }
     const std::vector<std::uint8_t>& keys_read() const { return keys_read_; }
     std::uint64_t decisions() const { return decisions_; }
+    // The `turn` blocks started so far (the account numbers them).
+    std::uint64_t turns() const { return turns_; }
     // The names of the ruleset's invariants that do not hold in this state.
     std::vector<std::string> violated_invariants() const;
     // The statement that last changed the state an invariant reads: "rule lost_all_units at
@@ -248,6 +250,10 @@ public:
     ir::id option_type() const;
     std::vector<std::int64_t> option_values() const;
     std::int64_t subset_item() const;
+    // What the decision waiting is, in a few words for an account or a prompt: "a card, in
+    // procedure play_card", "a hex, in step game.movement", "in rule forced_march" (a `may`: its
+    // options say the rest). Empty at a chance node or the end.
+    std::string decision_context() const;
 
     // What seat `viewer` sees (-1: everything): state values and zones, hidden zones (and
     // `owner` zones of other seats) as card counts only.
@@ -300,6 +306,7 @@ private:
     std::string pending_end_;
     std::string end_reason_;
     std::uint64_t decisions_ = 0;
+    std::uint64_t turns_ = 0;
     std::uint64_t quiet_steps_ = 0;  // steps since the last decision or chance node
     // With track_changes: the statement that last changed each value / zone instance, and when.
     std::vector<ir::id> value_writer_, zone_writer_;
