@@ -77,6 +77,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     add_play_command(app, ctx);
     add_replay_command(app, ctx);
     add_sim_command(app, ctx);
+    add_balance_command(app, ctx);
     add_coverage_command(app, ctx);
     add_check_command(app, ctx);
     add_diff_command(app, ctx);

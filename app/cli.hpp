@@ -62,6 +62,7 @@ void add_info_command(CLI::App& app, context& ctx);
 void add_play_command(CLI::App& app, context& ctx);
 void add_replay_command(CLI::App& app, context& ctx);
 void add_sim_command(CLI::App& app, context& ctx);
+void add_balance_command(CLI::App& app, context& ctx);
 void add_coverage_command(CLI::App& app, context& ctx);
 void add_check_command(CLI::App& app, context& ctx);
 void add_aid_command(CLI::App& app, context& ctx);

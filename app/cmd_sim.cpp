@@ -6,6 +6,7 @@
 #include "westphalia/dsl/json_text.hpp"
 #include "number_options.hpp"
 #include "ruleset_input.hpp"
+#include "seat_agents.hpp"
 
 #include "westphalia/codegen/compiled_sim.hpp"
 #include "westphalia/codegen/translate.hpp"
@@ -205,23 +206,7 @@ void add_sim_command(CLI::App& app, context& ctx) {
             options.threads = thread_cap();
         }
         options.agent = args->agent;
-        for (const std::string& seat : args->seats) {
-            const std::size_t eq = seat.find('=');
-            const std::string name = eq == std::string::npos ? "" : seat.substr(eq + 1);
-            const std::string number = seat.substr(0, eq);
-            int p = 0;
-            if (!number.empty() && number.size() < 4 && number.find_first_not_of("0123456789") == std::string::npos)
-                p = std::stoi(number);
-            const std::string problem = eq == std::string::npos ? "" : engine::agent_problem(name);
-            if (p < 1 || p > args->players || eq == std::string::npos || !problem.empty()) {
-                ctx.err << "westphalia: error: --seat `" << seat << "` must be SEAT=AGENT with SEAT from 1 to "
-                        << args->players << (problem.empty() ? "" : "; " + problem) << '\n';
-                ctx.exit_code = exit_bad_input;
-                return;
-            }
-            options.seat_agents.resize(static_cast<std::size_t>(args->players));
-            options.seat_agents[static_cast<std::size_t>(p - 1)] = name;
-        }
+        if (!read_seat_agents(ctx, args->seats, args->players, options.seat_agents)) return;
         options.check_invariants = !args->no_check_invariants;
         // A progress line only for a person watching: never when stderr is a file, a pipe or a test stream.
         const bool show_progress = &ctx.err == &std::cerr && isatty(STDERR_FILENO) == 1;

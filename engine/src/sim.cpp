@@ -140,6 +140,7 @@ sim_report simulate(const ir::ruleset& rs, const sim_options& o) {
     if (o.progress) o.progress(n, n);
 
     sim_report r = summarise(rs, o, outcomes);
+    if (o.keep_outcomes) r.outcomes = std::move(outcomes);
     for (std::size_t k = 0; k < rule_count; ++k) {
         const ir::rule& rule = rs.rules[k];
         if (rule.kind == ir::rule_kind::invariant || rule.kind == ir::rule_kind::example) continue;

@@ -189,7 +189,7 @@ TEST_CASE("docs: every westphalia command shown in README.md, docs/ and the erra
             for (const substitution& s : small_bounds)
                 if (args[i] == s.flag && (s.shown == "*" || args[i + 1] == s.shown)) args[i + 1] = s.used;
             // files the command writes go to the scratch folder
-            if (args[i] == "-o" || args[i] == "--output" || args[i] == "--log")
+            if (args[i] == "-o" || args[i] == "--output" || args[i] == "--log" || args[i] == "--plot")
                 args[i + 1] = (scratch / fs::path(args[i + 1]).filename()).string();
         }
         for (const auto& [command, extra] : added_flags)

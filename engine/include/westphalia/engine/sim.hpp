@@ -29,6 +29,7 @@ struct sim_options {
     std::map<std::string, std::string> options;  // name=value, as play_options::options
     std::size_t max_messages = 5;                // errors and violations quoted in the report
     bool coverage = false;                       // fill sim_report::statements_run and keys_read
+    bool keep_outcomes = false;                  // fill sim_report::outcomes (balance reports)
     // Past this moment no game starts and a game in progress stops (end reason "deadline"): the
     // checker's evidence play keeps to its time budget (--max-time).
     std::optional<std::chrono::steady_clock::time_point> deadline;
@@ -51,6 +52,15 @@ struct sim_rule {
     std::string kind;           // modifier, define, forbid, permit, require, trigger
     std::uint64_t fires = 0;    // in all games
     std::uint64_t games = 0;    // games in which it fired at least once
+};
+
+// What one game of a simulation leaves for its report.
+struct sim_game {
+    std::uint64_t decisions = 0;
+    std::string end_reason;               // "decision limit" when stopped there
+    std::vector<int> winners;
+    std::string error;                    // an engine error's message; empty when none
+    std::vector<std::string> violations;  // "name after decision N (...)", first of each invariant
 };
 
 struct sim_report {
@@ -90,16 +100,11 @@ struct sim_report {
     std::vector<std::uint8_t> statements_run;
     std::vector<std::uint8_t> keys_read;
     std::vector<std::uint32_t> table_key_first;
+
+    // With sim_options::keep_outcomes, every game's outcome in game order (else empty).
+    std::vector<sim_game> outcomes;
 };
 
-// What one game of a simulation leaves for its report.
-struct sim_game {
-    std::uint64_t decisions = 0;
-    std::string end_reason;               // "decision limit" when stopped there
-    std::vector<int> winners;
-    std::string error;                    // an engine error's message; empty when none
-    std::vector<std::string> violations;  // "name after decision N (...)", first of each invariant
-};
 
 // The report of these games (game i seeded with game_seed(o.seed, i)), without the rules'
 // firing counts and coverage (its callers add them): what `simulate` reports from its games,

@@ -1,0 +1,67 @@
+// Balance reports: the same report and chart whatever the threads, a chart that is one SVG
+// document with a bar per cell and seat, and the baseline compared with itself changes nothing.
+#include "balance.hpp"
+#include "cli_runner.hpp"
+
+#include "westphalia/compiler/compile.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+using namespace wp;
+
+namespace {
+
+ir::ruleset contractor_cards() {
+    dsl::source_manager sources;
+    dsl::diagnostic_sink sink;
+    auto rs = compiler::compile_ruleset(std::string(WP_SOURCE_DIR) + "/rulesets/contractor-cards", {}, sources, sink);
+    REQUIRE(rs.has_value());
+    return *rs;
+}
+
+std::size_t count(const std::string& text, const std::string& what) {
+    std::size_t n = 0;
+    for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+}
+
+}  // namespace
+
+TEST_CASE("balance: the report and the chart do not depend on the threads") {
+    const ir::ruleset rs = contractor_cards();
+    engine::sim_options o;
+    o.games = 60;
+    o.players = 3;
+    o.threads = 1;
+    const cli::balance_report one = cli::run_balance(rs, o, {"end_after_exhaustions", "negative_contract"});
+    o.threads = 2;
+    const cli::balance_report two = cli::run_balance(rs, o, {"end_after_exhaustions", "negative_contract"});
+    REQUIRE(cli::balance_text(one) == cli::balance_text(two));
+    REQUIRE(cli::balance_svg(one) == cli::balance_svg(two));
+    REQUIRE(one.cells.size() == 3);         // the baseline and one other value of each option
+    REQUIRE(one.comparisons.size() == 6);   // two cells, three seats
+    const std::string svg = cli::balance_svg(one);
+    REQUIRE(svg.rfind("<svg ", 0) == 0);
+    REQUIRE(count(svg, "<svg") == 1);
+    REQUIRE(svg.find("</svg>") != std::string::npos);
+    REQUIRE(svg.find("baseline: end_after_exhaustions = 2") != std::string::npos);
+}
+
+TEST_CASE("balance: an option that changes nothing shows no change, and --plot writes the chart") {
+    const auto dir = std::filesystem::temp_directory_path() / "wp_balance_test";
+    std::filesystem::create_directories(dir);
+    const std::string plot = (dir / "chart.svg").string();
+    const auto r = test::run_cli({"balance", std::string(WP_SOURCE_DIR) + "/rulesets/contractor-cards", "-n", "50",
+                                  "--vary", "adversary_limit", "--plot", plot, "-j", "1"});
+    REQUIRE(r.code == 0);
+    REQUIRE(r.out.find("adversary_limit = one_per_opponent, P1: +0.000 [0.000, 0.000], p 1.000\n") != std::string::npos);
+    std::ifstream in(plot);
+    std::stringstream svg;
+    svg << in.rdbuf();
+    REQUIRE(svg.str().rfind("<svg ", 0) == 0);
+    std::filesystem::remove_all(dir);
+}
