@@ -32,7 +32,8 @@ double seat_share(const engine::sim_game& g, int seat) {
 
 }  // namespace
 
-balance_report run_balance(const ir::ruleset& rs, engine::sim_options base, const std::vector<std::string>& vary) {
+std::optional<balance_report> run_balance(const ir::ruleset& rs, engine::sim_options base, const std::vector<std::string>& vary,
+                                          distributed_simulator distributed) {
     balance_report r;
     r.ruleset = rs.name;
     r.players = base.players;
@@ -41,7 +42,15 @@ balance_report run_balance(const ir::ruleset& rs, engine::sim_options base, cons
     r.agents = engine::agents_text(base);
     base.keep_outcomes = true;
     base.progress = nullptr;
-    r.cells.push_back({"", "", engine::simulate(rs, base)});
+    // Every process plays every cell (its share of it); only the first gets the reports.
+    bool first_process = true;
+    auto play = [&](const engine::sim_options& o) {
+        if (!distributed) return engine::simulate(rs, o);
+        std::optional<engine::sim_report> report = distributed(rs, o);
+        first_process = report.has_value();
+        return report ? std::move(*report) : engine::sim_report{};
+    };
+    r.cells.push_back({"", "", play(base)});
     for (const ir::option& o : rs.options) {
         if (!vary.empty() && std::find(vary.begin(), vary.end(), o.name) == vary.end()) continue;
         if (base.options.count(o.name)) continue;  // fixed by --option
@@ -51,9 +60,10 @@ balance_report run_balance(const ir::ruleset& rs, engine::sim_options base, cons
             engine::sim_options cell = base;
             const std::string value = ir::constant_text(rs, o.type, o.values[v]);
             cell.options[o.name] = value;
-            r.cells.push_back({o.name, value, engine::simulate(rs, cell)});
+            r.cells.push_back({o.name, value, play(cell)});
         }
     }
+    if (!first_process) return std::nullopt;
     // Each cell against the baseline, game by game (the same seeds), then Holm over them all.
     const balance_cell& baseline = r.cells.front();
     std::vector<double> p;

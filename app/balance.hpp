@@ -5,10 +5,13 @@
 // over every comparison made. The report depends only on its options, never on the threads.
 #pragma once
 
+#include "distributed.hpp"
+
 #include "westphalia/engine/sim.hpp"
 #include "westphalia/ir/ir.hpp"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,8 +42,11 @@ struct balance_report {
 };
 
 // Plays the cells: `vary` names the options to vary (empty: every option); fixed are the
-// --option values. Throws engine::engine_error on a bad option name or value.
-balance_report run_balance(const ir::ruleset& rs, engine::sim_options base, const std::vector<std::string>& vary);
+// --option values. With `distributed` (--mpi) every process plays its share of each cell and
+// only the first gets the report (the others std::nullopt). Throws engine::engine_error on a bad
+// option name or value.
+std::optional<balance_report> run_balance(const ir::ruleset& rs, engine::sim_options base, const std::vector<std::string>& vary,
+                                          distributed_simulator distributed = nullptr);
 
 // The report as text (a table per cell, then the comparisons) and as an SVG chart: win share
 // per cell with its interval, and a histogram of game length per cell of the first option varied.

@@ -1,5 +1,5 @@
 // `westphalia balance <ruleset> -n N [--players P] [--seed S] [-j J] [--agent A] [--seat N=A]
-// [--vary OPTION] [--option k=v] [-o report.txt] [--plot chart.svg]`: the same seeded games under
+// [--vary OPTION] [--option k=v] [-o report.txt] [--plot chart.svg] [--mpi]`: the same seeded games under
 // each value of each option, one option at a time, with win shares and intervals, lengths, end
 // reasons, and every cell against the baseline with Holm's correction (balance.hpp).
 #include "balance.hpp"
@@ -29,6 +29,7 @@ struct balance_args {
     std::string agent = "random";
     std::vector<std::string> seats, vary;
     std::string output, plot;
+    bool mpi = false;
 };
 
 }  // namespace
@@ -54,6 +55,9 @@ void add_balance_command(CLI::App& app, context& ctx) {
     command->add_option("--seat", args->seats, "Agent for one seat: --seat 1=mcts:100 (repeatable)");
     command->add_option("--vary", args->vary, "Vary only this option (repeatable; default: every option not fixed by --option)");
     command->add_option("-o,--output", args->output, "Write the report to this file (`-`: standard output, the default)");
+    command->add_flag("--mpi", args->mpi,
+                      "Split the games across the processes `mpirun -n K` started (each plays its share on -j threads); "
+                      "the first prints the report, the same byte for byte as one process's");
     command->add_option("--plot", args->plot, "Write an SVG chart: win share per cell with intervals, and game-length histograms");
     command->callback([args, &ctx] {
         dsl::source_manager sources;
@@ -83,9 +87,17 @@ void add_balance_command(CLI::App& app, context& ctx) {
             const auto eq = o.find('=');
             options.options[o.substr(0, eq)] = o.substr(eq + 1);
         }
+        if (args->mpi && !mpi_simulator) {
+            ctx.err << "westphalia: error: --mpi: this westphalia was built without MPI (install libopenmpi-dev and build "
+                       "again: scripts/setup.sh)\n";
+            ctx.exit_code = exit_bad_input;
+            return;
+        }
         balance_report r;
         try {
-            r = run_balance(*rs, options, args->vary);
+            std::optional<balance_report> made = run_balance(*rs, options, args->vary, args->mpi ? mpi_simulator : nullptr);
+            if (!made) return;  // another process prints the report
+            r = std::move(*made);
         } catch (const engine::engine_error& e) {
             ctx.err << "westphalia: error: " << e.what() << '\n';
             ctx.exit_code = exit_bad_input;

@@ -7,6 +7,7 @@
 #include "number_options.hpp"
 #include "ruleset_input.hpp"
 #include "seat_agents.hpp"
+#include "distributed.hpp"
 
 #include "westphalia/codegen/compiled_sim.hpp"
 #include "westphalia/codegen/translate.hpp"
@@ -38,6 +39,7 @@ struct sim_args {
     bool json = false;
     bool no_check_invariants = false;
     bool compiled = false;
+    bool mpi = false;
 };
 
 std::string fixed(double v, int decimals) {
@@ -171,6 +173,9 @@ void add_sim_command(CLI::App& app, context& ctx) {
     command->add_flag("--json", args->json, "The same as --format=json (kept for scripts written before --format)");
     command->add_flag("--no-check-invariants", args->no_check_invariants,
                       "Do not check the invariants after every decision");
+    command->add_flag("--mpi", args->mpi,
+                      "Split the games across the processes `mpirun -n K` started (each plays its share on -j threads); "
+                      "the first prints the report, the same byte for byte as one process's");
     command->add_flag("--compiled", args->compiled,
                       "Play through the compiled engine: the ruleset translated to C++ and built with the C++ compiler "
                       "($CXX, else c++) first: the same games and report, many times faster (an invariant violation does not name "
@@ -215,9 +220,22 @@ void add_sim_command(CLI::App& app, context& ctx) {
                 ctx.err << "\rsim: " << done << '/' << total << " games" << std::flush;
             };
         }
+        if (args->mpi && (!mpi_simulator || args->compiled)) {
+            ctx.err << "westphalia: error: --mpi: "
+                    << (args->compiled ? std::string("not with --compiled")
+                                       : "this westphalia was built without MPI (install libopenmpi-dev and build again: scripts/setup.sh)")
+                    << '\n';
+            ctx.exit_code = exit_bad_input;
+            return;
+        }
         engine::sim_report r;
         try {
-            if (args->compiled) {
+            if (args->mpi) {
+                options.progress = nullptr;
+                std::optional<engine::sim_report> made = mpi_simulator(*rs, options);
+                if (!made) return;  // another process prints the report
+                r = std::move(*made);
+            } else if (args->compiled) {
                 options.progress = nullptr;
                 if (show_progress) ctx.err << "sim: translating and building the compiled game..." << std::flush;
                 r = codegen::simulate_compiled(*rs, options);

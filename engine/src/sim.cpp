@@ -97,9 +97,12 @@ void merge_coverage(std::vector<std::uint8_t>& into, const std::vector<std::uint
     for (std::size_t i = 0; i < from.size(); ++i) into[i] |= from[i];
 }
 
-sim_report simulate(const ir::ruleset& rs, const sim_options& o) {
+sim_part simulate_part(const ir::ruleset& rs, const sim_options& o, std::uint64_t rank, std::uint64_t ranks) {
     const game g(rs, o.players, o.options);  // throws on an unknown option
-    const std::uint64_t n = o.games;
+    ranks = std::max<std::uint64_t>(ranks, 1);
+    sim_part part;
+    for (std::uint64_t i = rank; i < o.games; i += ranks) part.indices.push_back(i);
+    const std::uint64_t n = part.indices.size();
     const std::size_t rule_count = rs.rules.size();
     const unsigned threads = static_cast<unsigned>(
         std::max<std::uint64_t>(1, std::min<std::uint64_t>(o.threads == 0 ? 1 : o.threads, std::max<std::uint64_t>(n, 1))));
@@ -108,7 +111,7 @@ sim_report simulate(const ir::ruleset& rs, const sim_options& o) {
     for (std::size_t p = 0; p < o.seat_agents.size() && p < seat_names.size(); ++p)
         if (!o.seat_agents[p].empty()) seat_names[p] = o.seat_agents[p];
     for (const std::string& name : seat_names) make_agent(name);  // a bad name throws here, not on a worker
-    std::vector<game_outcome> outcomes(n);
+    part.outcomes.resize(n);
     std::vector<thread_totals> totals(threads, thread_totals{std::vector<std::uint64_t>(rule_count, 0),
                                                              std::vector<std::uint64_t>(rule_count, 0), {}, {}});
     std::atomic<std::uint64_t> next{0};
@@ -116,11 +119,11 @@ sim_report simulate(const ir::ruleset& rs, const sim_options& o) {
     auto work = [&](unsigned t) {
         std::vector<std::unique_ptr<agent>> agents;
         for (const std::string& name : seat_names) agents.push_back(make_agent(name));
-        for (std::uint64_t i = next++; i < n; i = next++) {
+        for (std::uint64_t k = next++; k < n; k = next++) {
             if (o.deadline && std::chrono::steady_clock::now() > *o.deadline)
-                outcomes[i].end_reason = "deadline";  // not played
+                part.outcomes[k].end_reason = "deadline";  // not played
             else
-                outcomes[i] = play_one(g, game_seed(o.seed, i), agents, o, totals[t]);
+                part.outcomes[k] = play_one(g, game_seed(o.seed, part.indices[k]), agents, o, totals[t]);
             ++done;
         }
     };
@@ -138,28 +141,57 @@ sim_report simulate(const ir::ruleset& rs, const sim_options& o) {
     }
     for (std::thread& t : pool) t.join();
     if (o.progress) o.progress(n, n);
+    part.fires.assign(rule_count, 0);
+    part.fired_games.assign(rule_count, 0);
+    for (const thread_totals& t : totals) {
+        for (std::size_t k = 0; k < rule_count; ++k) {
+            part.fires[k] += t.fires[k];
+            part.fired_games[k] += t.games[k];
+        }
+        merge_coverage(part.ran, t.ran);
+        merge_coverage(part.keys, t.keys);
+    }
+    return part;
+}
 
+sim_report merge_parts(const ir::ruleset& rs, const sim_options& o, std::vector<sim_part> parts) {
+    // Every game's outcome in game order, whichever part played it: the report is the same for
+    // any split (integer sums; the means summed in game order by summarise).
+    std::vector<game_outcome> outcomes(o.games);
+    const std::size_t rule_count = rs.rules.size();
+    std::vector<std::uint64_t> fires(rule_count, 0), fired_games(rule_count, 0);
+    std::vector<std::uint8_t> ran, keys;
+    for (sim_part& p : parts) {
+        for (std::size_t k = 0; k < p.indices.size() && k < p.outcomes.size(); ++k)
+            if (p.indices[k] < outcomes.size()) outcomes[p.indices[k]] = std::move(p.outcomes[k]);
+        for (std::size_t k = 0; k < rule_count && k < p.fires.size() && k < p.fired_games.size(); ++k) {
+            fires[k] += p.fires[k];
+            fired_games[k] += p.fired_games[k];
+        }
+        merge_coverage(ran, p.ran);
+        merge_coverage(keys, p.keys);
+    }
     sim_report r = summarise(rs, o, outcomes);
     if (o.keep_outcomes) r.outcomes = std::move(outcomes);
     for (std::size_t k = 0; k < rule_count; ++k) {
         const ir::rule& rule = rs.rules[k];
         if (rule.kind == ir::rule_kind::invariant || rule.kind == ir::rule_kind::example) continue;
-        sim_rule sr{rule.name, ir::name_of(rule.kind), 0, 0};
-        for (const thread_totals& t : totals) {
-            sr.fires += t.fires[k];
-            sr.games += t.games[k];
-        }
+        sim_rule sr{rule.name, ir::name_of(rule.kind), fires[k], fired_games[k]};
         if (sr.fires == 0) r.never_fired.push_back(sr.name);
         r.rules.push_back(std::move(sr));
     }
     if (o.coverage) {
-        for (const thread_totals& t : totals) {
-            merge_coverage(r.statements_run, t.ran);
-            merge_coverage(r.keys_read, t.keys);
-        }
-        r.table_key_first = g.table_key_first;
+        r.statements_run = std::move(ran);
+        r.keys_read = std::move(keys);
+        r.table_key_first = game(rs, o.players, o.options).table_key_first;
     }
     return r;
+}
+
+sim_report simulate(const ir::ruleset& rs, const sim_options& o) {
+    std::vector<sim_part> parts;
+    parts.push_back(simulate_part(rs, o, 0, 1));
+    return merge_parts(rs, o, std::move(parts));
 }
 
 std::string agents_text(const sim_options& o) {

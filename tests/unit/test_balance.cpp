@@ -37,9 +37,9 @@ TEST_CASE("balance: the report and the chart do not depend on the threads") {
     o.games = 60;
     o.players = 3;
     o.threads = 1;
-    const cli::balance_report one = cli::run_balance(rs, o, {"end_after_exhaustions", "negative_contract"});
+    const cli::balance_report one = *cli::run_balance(rs, o, {"end_after_exhaustions", "negative_contract"});
     o.threads = 2;
-    const cli::balance_report two = cli::run_balance(rs, o, {"end_after_exhaustions", "negative_contract"});
+    const cli::balance_report two = *cli::run_balance(rs, o, {"end_after_exhaustions", "negative_contract"});
     REQUIRE(cli::balance_text(one) == cli::balance_text(two));
     REQUIRE(cli::balance_svg(one) == cli::balance_svg(two));
     REQUIRE(one.cells.size() == 3);         // the baseline and one other value of each option
@@ -64,4 +64,36 @@ TEST_CASE("balance: an option that changes nothing shows no change, and --plot w
     svg << in.rdbuf();
     REQUIRE(svg.str().rfind("<svg ", 0) == 0);
     std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("a simulation split into shares and merged is the simulation, also through the bytes --mpi sends") {
+    const ir::ruleset rs = contractor_cards();
+    engine::sim_options o;
+    o.games = 50;
+    o.players = 3;
+    o.coverage = true;
+    const engine::sim_report whole = engine::simulate(rs, o);
+    std::vector<engine::sim_part> parts;
+    for (std::uint64_t rank = 0; rank < 4; ++rank)
+        parts.push_back(cli::part_from_bytes(cli::part_bytes(engine::simulate_part(rs, o, rank, 4))));
+    const engine::sim_report merged = engine::merge_parts(rs, o, std::move(parts));
+    REQUIRE(merged.wins == whole.wins);
+    REQUIRE(merged.mean_decisions == whole.mean_decisions);
+    REQUIRE(merged.decision_percentiles == whole.decision_percentiles);
+    REQUIRE(merged.end_reasons == whole.end_reasons);
+    REQUIRE(merged.never_fired == whole.never_fired);
+    REQUIRE(merged.statements_run == whole.statements_run);
+    REQUIRE(merged.keys_read == whole.keys_read);
+    REQUIRE(merged.rules.size() == whole.rules.size());
+    for (std::size_t k = 0; k < merged.rules.size(); ++k) {
+        REQUIRE(merged.rules[k].fires == whole.rules[k].fires);
+        REQUIRE(merged.rules[k].games == whole.rules[k].games);
+    }
+}
+
+TEST_CASE("mpi: a program built without MPI refuses --mpi and plays nothing") {
+    const auto r = test::run_cli({"sim", std::string(WP_SOURCE_DIR) + "/rulesets/contractor-cards", "-n", "5", "--mpi"});
+    REQUIRE(r.code == 2);
+    REQUIRE(r.err.find("built without MPI") != std::string::npos);
+    REQUIRE(r.out.empty());
 }

@@ -118,6 +118,20 @@ void merge_coverage(std::vector<std::uint8_t>& into, const std::vector<std::uint
 // seat's ("P1 mcts:100, P2 random").
 std::string agents_text(const sim_options& o);
 
+// A share of a simulation's games: those with index % ranks == rank (one process's share when
+// the games are split across processes), their outcomes, and the rules' firing counts and
+// coverage summed over them.
+struct sim_part {
+    std::vector<std::uint64_t> indices;             // the games played, ascending
+    std::vector<sim_game> outcomes;                 // one per index
+    std::vector<std::uint64_t> fires, fired_games;  // per ruleset::rules
+    std::vector<std::uint8_t> ran, keys;            // sim_options::coverage
+};
+sim_part simulate_part(const ir::ruleset& rs, const sim_options& o, std::uint64_t rank, std::uint64_t ranks);
+// The report of parts that together played every game once: byte for byte the report of one
+// process playing them all.
+sim_report merge_parts(const ir::ruleset& rs, const sim_options& o, std::vector<sim_part> parts);
+
 // Plays the games. Throws engine_error when the game cannot be set up (unknown option), and
 // std::invalid_argument on an agent name make_agent does not know.
 sim_report simulate(const ir::ruleset& rs, const sim_options& options);
