@@ -2,7 +2,7 @@
 // [--log FILE]`: plays one game with the engine, printing one line per turn, emitted event and
 // the end, with every player's final state fields. Agents: random, first, greedy, mcts:N[:D]
 // (engine/search_agents.hpp), human (at the terminal) or script:FILE (one action per line: its
-// index or its exact text).
+// number as the prompt shows it, or its exact text).
 #include "cli.hpp"
 #include "human_agent.hpp"
 #include "number_options.hpp"
@@ -57,7 +57,8 @@ void add_play_command(CLI::App& app, context& ctx) {
                         "Agent for every seat: random, first, greedy (one ply, by the rules' `wins`), "
                         "mcts:ITERATIONS[:DEPTH] (Monte Carlo tree search; DEPTH decisions per playout, 0 to the end, default 100), "
                         "human (at the terminal) or script:FILE "
-                        "(one action per line: its index or its exact text; the end of the script is an error)")
+                        "(one action per line: its number as the prompt shows it, after a first line `#! options from 1`, or its exact "
+                        "text; the end of the script is an error)")
         ->check(check_agent)
         ->default_val("random");
     command->add_option("--seat", args->seats, "Agent for one seat: --seat 2=human (repeatable)");

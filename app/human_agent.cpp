@@ -22,29 +22,6 @@ bool has_hex_map(const engine::state& s) {
     return false;
 }
 
-// Identical options (two copies of one card) listed once: their texts and the legal action
-// each stands for (the first of its copies).
-struct option_group {
-    std::string text;
-    int action = 0;
-    int copies = 0;
-};
-
-std::vector<option_group> group(const std::vector<engine::action_info>& legal) {
-    std::vector<option_group> groups;
-    for (std::size_t i = 0; i < legal.size(); ++i) {
-        bool found = false;
-        for (option_group& g : groups)
-            if (g.text == legal[i].text) {
-                ++g.copies;
-                found = true;
-                break;
-            }
-        if (!found) groups.push_back({legal[i].text, static_cast<int>(i), 1});
-    }
-    return groups;
-}
-
 // Whether `text` names a node of a map the decision chooses among (a hex number typed at a
 // hex prompt that is not one of the options).
 bool names_a_location(const engine::state& s, const std::string& text) {
@@ -61,7 +38,7 @@ bool names_a_location(const engine::state& s, const std::string& text) {
 int human_agent::act(const engine::state& s, engine::rng&) {
     const int seat = s.current_player();
     const std::vector<engine::action_info> legal = s.legal_actions();
-    const std::vector<option_group> groups = group(legal);
+    const std::vector<engine::numbered_option> groups = engine::numbered_options(legal);
     const bool hex = has_hex_map(s);
     const auto fields = engine::player_fields(s, seat);
     if (!fields.empty()) {
@@ -98,7 +75,7 @@ int human_agent::act(const engine::state& s, engine::rng&) {
         // any other text an option's own text.
         const bool locations = names_a_location(s, line);
         if (locations || !numeric)
-            for (const option_group& g : groups)
+            for (const engine::numbered_option& g : groups)
                 if (!line.empty() && g.text == line) return g.action;
         if (locations) {
             out_ << "hex " << line << " is not one of the options here\n";

@@ -13,6 +13,7 @@ script_agent::script_agent(std::string name, std::vector<std::string> lines) : n
         std::size_t b = 0;
         while (b < l.size() && (l[b] == ' ' || l[b] == '\t')) ++b;
         l = l.substr(b);
+        if (l == script_numbering_line && lines_.empty()) numbered_from_one_ = true;
         if (l.empty() || l[0] == '#') continue;
         lines_.push_back(l);
         line_numbers_.push_back(i + 1);
@@ -27,33 +28,58 @@ script_agent script_agent::from_file(const std::string& path) {
     return script_agent(path, std::move(lines));
 }
 
+std::vector<numbered_option> numbered_options(const std::vector<action_info>& legal) {
+    std::vector<numbered_option> out;
+    for (std::size_t i = 0; i < legal.size(); ++i) {
+        bool found = false;
+        for (numbered_option& o : out)
+            if (o.text == legal[i].text) {
+                ++o.copies;
+                found = true;
+                break;
+            }
+        if (!found) out.push_back({legal[i].text, static_cast<int>(i), 1});
+    }
+    return out;
+}
+
+std::string numbered_list(const std::vector<numbered_option>& options) {
+    std::ostringstream out;
+    for (std::size_t i = 0; i < options.size(); ++i)
+        out << (i ? ", " : "") << i + 1 << " `" << options[i].text << "`"
+            << (options[i].copies > 1 ? " (x" + std::to_string(options[i].copies) + ")" : "");
+    return out.str();
+}
+
 int script_agent::act(const state& s, rng&) {
-    const std::vector<action_info> legal = s.legal_actions();
-    auto legal_list = [&] {
-        std::ostringstream out;
-        for (std::size_t i = 0; i < legal.size(); ++i) out << (i ? ", " : "") << i << " `" << legal[i].text << "`";
-        return out.str();
-    };
+    const std::vector<numbered_option> options = numbered_options(s.legal_actions());
+    auto legal_list = [&] { return numbered_list(options); };
     const std::uint64_t step = s.decisions() + 1;
     if (next_ >= lines_.size())
         throw agent_stop("script " + name_ + " ended before decision " + std::to_string(step) + " (P" +
-                             std::to_string(s.current_player() + 1) + " to choose; legal: " + legal_list() + ")",
+                             std::to_string(s.current_player() + 1) + " to choose; options: " + legal_list() + ")",
                          true);
     const std::string& line = lines_[next_];
     const std::size_t at = line_numbers_[next_];
     ++next_;
     bool numeric = !line.empty() && line.size() < 10;
     for (char c : line) numeric = numeric && c >= '0' && c <= '9';
+    if (numeric && !numbered_from_one_)
+        throw agent_stop(name_ + ":" + std::to_string(at) + ": `" + line +
+                             "` is a number, but this script does not say how it counts: options count from 1 as the "
+                             "prompt shows them (identical ones once) since 2026-11-29, and from 0 before; check the "
+                             "numbers, then put the line `" + script_numbering_line + "` first",
+                         true);
     if (numeric) {
         const int i = std::stoi(line);
-        if (static_cast<std::size_t>(i) < legal.size()) return i;
+        if (i >= 1 && static_cast<std::size_t>(i) <= options.size()) return options[static_cast<std::size_t>(i - 1)].action;
     } else {
-        for (std::size_t i = 0; i < legal.size(); ++i)
-            if (legal[i].text == line) return static_cast<int>(i);
+        for (const numbered_option& o : options)
+            if (o.text == line) return o.action;
     }
     throw agent_stop(name_ + ":" + std::to_string(at) + ": action `" + line + "` is not legal at decision " +
-                         std::to_string(step) + " (P" + std::to_string(s.current_player() + 1) +
-                         "); the legal actions are " + legal_list(),
+                         std::to_string(step) + " (P" + std::to_string(s.current_player() + 1) + "); the options are " +
+                         legal_list(),
                      true);
 }
 

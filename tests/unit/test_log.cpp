@@ -187,8 +187,8 @@ TEST_CASE("agents: a script plays indices or texts and stops on an illegal actio
     REQUIRE(texts.size() == direct.result.decisions);
 
     SECTION("the whole game as texts and indices") {
-        std::vector<std::string> script{"# the first-legal game"};
-        for (std::size_t i = 0; i < texts.size(); ++i) script.push_back(i % 2 ? "0" : texts[i]);
+        std::vector<std::string> script{"# the first-legal game", engine::script_numbering_line};
+        for (std::size_t i = 0; i < texts.size(); ++i) script.push_back(i % 2 ? "1" : texts[i]);
         engine::script_agent s("script", script);
         const auto played = engine::play_logged(contractor_cards(), header_for(2, 3, "first"), {&s});
         CHECK(played.stop.empty());
@@ -199,10 +199,25 @@ TEST_CASE("agents: a script plays indices or texts and stops on an illegal actio
         const auto played = engine::play_logged(contractor_cards(), header_for(2, 3), {&s});
         CHECK(played.stop_is_error);
         CHECK_THAT(played.stop, Catch::Contains("moves.txt:2") && Catch::Contains("Not an action") &&
-                                    Catch::Contains("decision 2") && Catch::Contains("legal actions are 0 `"));
+                                    Catch::Contains("decision 2") && Catch::Contains("the options are 1 `"));
+    }
+    SECTION("a number in a script that does not say how it counts: an error, never a shift") {
+        engine::script_agent s("old.txt", {"# written before 2026-11-29", "1"});
+        const auto played = engine::play_logged(contractor_cards(), header_for(2, 3), {&s});
+        CHECK(played.stop_is_error);
+        CHECK_THAT(played.stop, Catch::Contains("old.txt:2") && Catch::Contains("#! options from 1"));
+        CHECK(played.result.actions.empty());
+    }
+    SECTION("numbers count the options from 1, identical ones once, as the prompt does") {
+        // decision 2 of this game: Military Campaign twice (raw 4 and 6), Distraction raw 5
+        engine::script_agent s("moves.txt", {engine::script_numbering_line, "2", "6"});
+        const auto played = engine::play_logged(contractor_cards(), header_for(2, 3), {&s});
+        REQUIRE(played.result.actions.size() >= 2);
+        CHECK(played.result.actions[0] == 1);
+        CHECK(played.result.actions[1] == 5);
     }
     SECTION("the end of the script") {
-        engine::script_agent s("moves.txt", {"0"});
+        engine::script_agent s("moves.txt", {engine::script_numbering_line, "1"});
         const auto played = engine::play_logged(contractor_cards(), header_for(2, 3), {&s});
         CHECK(played.stop_is_error);
         CHECK_THAT(played.stop, Catch::Contains("ended before decision 2"));

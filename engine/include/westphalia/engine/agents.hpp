@@ -17,10 +17,28 @@ public:
     bool is_error;
 };
 
-// Plays the actions of a script, one per line: the action's index among the legal actions, or
-// its exact readable text. Blank lines and lines starting with `#` are skipped. An action that is
-// not legal, or the end of the script before the end of the game, stops the game with an error
-// (agent_stop, is_error) naming the step, the action and the legal ones.
+// The options of a decision as a person sees them (the human seat's prompt, a script's
+// numbers): identical texts once, numbered from 1 in the order of their first copy; `action` is
+// that first copy's index among the legal actions.
+struct numbered_option {
+    std::string text;
+    int action = 0;
+    int copies = 0;
+};
+std::vector<numbered_option> numbered_options(const std::vector<action_info>& legal);
+// "1 `Arquebusiers`, 2 `Military Campaign` (x2), …", for messages.
+std::string numbered_list(const std::vector<numbered_option>& options);
+
+// The line that opens a script whose numbers count as the prompt does.
+inline constexpr const char* script_numbering_line = "#! options from 1";
+
+// Plays the actions of a script, one per line: the option's number as the human prompt shows it
+// (from 1, identical options once), or its exact readable text. Blank lines and lines starting
+// with `#` are skipped. Numbers need the line `#! options from 1` before them: scripts written
+// before 2026-11-29 counted the raw options from 0, and a number in a script without that line is
+// an error (never a silent shift to the next option). An action that is not legal, or the end of
+// the script before the end of the game, stops the game with an error (agent_stop, is_error)
+// naming the step, the action and the options.
 class script_agent : public agent {
 public:
     script_agent(std::string name, std::vector<std::string> lines);
@@ -33,6 +51,7 @@ private:
     std::vector<std::string> lines_;
     std::vector<std::size_t> line_numbers_;
     std::size_t next_ = 0;
+    bool numbered_from_one_ = false;  // the script opens with script_numbering_line
 };
 
 }  // namespace wp::engine
