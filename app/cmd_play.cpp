@@ -16,10 +16,13 @@
 #include "westphalia/engine/log.hpp"
 #include "westphalia/engine/search_agents.hpp"
 
+#include <fstream>
 #include <functional>
 #include <iostream>
 #include <limits>
 #include <memory>
+#include <optional>
+#include <sstream>
 
 namespace wp::cli {
 
@@ -32,8 +35,17 @@ struct play_args {
     std::string agent = "random";
     std::vector<std::string> seats;  // N=AGENT
     std::string log;
+    std::string resume;
     bool quiet = false;
 };
+
+std::string read_whole(const std::string& path, bool& ok) {
+    std::ifstream in(path, std::ios::binary);
+    ok = static_cast<bool>(in);
+    std::stringstream whole;
+    whole << in.rdbuf();
+    return whole.str();
+}
 
 std::string check_agent(const std::string& a) {
     if (a == "human") return {};
@@ -64,12 +76,54 @@ void add_play_command(CLI::App& app, context& ctx) {
     command->add_option("--seat", args->seats, "Agent for one seat: --seat 2=human (repeatable)");
     command->add_option("--log", args->log, "Write a JSON-lines game log to this file (replay it with `replay`; `-`: standard output)");
     command->add_flag("--quiet", args->quiet, "Print only the result");
-    command->callback([args, &ctx] {
+    command->add_option("--resume", args->resume,
+                        "Continue the game a log holds (a human's `w FILE` saves one): its players, seed and agents, "
+                        "unless --agent or --seat say otherwise");
+    command->callback([args, &ctx, command] {
         dsl::source_manager sources;
         dsl::diagnostic_sink sink;
         const auto rs = args->input.load(ctx, sources, sink);
         report(ctx, sources, sink, args->input.diagnostics, /*output_follows=*/rs.has_value());
         if (!rs) return;
+        // A resumed game: the log's header gives the players, the seed and (unless the command
+        // line names them) the agents; replay_log checks every step before play goes on.
+        std::string resume_text;
+        std::optional<engine::log_header> resumed;
+        if (!args->resume.empty()) {
+            auto fail = [&](const engine::log_error& e) {
+                ctx.err << args->resume << ':' << e.line << ": error: " << e.message << " [" << e.kind << "]\n";
+                ctx.exit_code = exit_bad_input;
+            };
+            if (command->get_option("--players")->count() > 0 || command->get_option("--seed")->count() > 0) {
+                ctx.err << "westphalia: error: --resume: the players and the seed are the log's; leave out --players and --seed\n";
+                ctx.exit_code = exit_bad_input;
+                return;
+            }
+            bool readable = false;
+            resume_text = read_whole(args->resume, readable);
+            if (!readable) {
+                ctx.err << "westphalia: error: --resume: cannot read `" << args->resume << "`\n";
+                ctx.exit_code = exit_bad_input;
+                return;
+            }
+            engine::log_error error;
+            resumed = engine::read_log_header(resume_text, error);
+            if (!resumed) return fail(error);
+            const engine::replay_result check = engine::replay_log(resume_text, *rs, *resumed);
+            if (check.error) return fail(*check.error);
+            if (check.result.final_state && check.result.final_state->is_terminal())
+                return fail({1, "the game is over (" + check.result.end_reason + "): nothing to resume", "log-resume"});
+            if (!check.result.error.empty())
+                return fail({1, "the game stopped with an engine error: nothing to resume", "log-resume"});
+            args->players = resumed->players;
+            args->seed = resumed->seed;
+            if (command->get_option("--agent")->count() == 0 && args->seats.empty()) {
+                if (resumed->agents.size() == 1) args->agent = resumed->agents[0];
+                else
+                    for (std::size_t p = 0; p < resumed->agents.size(); ++p)
+                        args->seats.push_back(std::to_string(p + 1) + "=" + resumed->agents[p]);
+            }
+        }
         if (!check_player_count(ctx, *rs, args->players)) return;
         std::vector<std::string> names(static_cast<std::size_t>(args->players), args->agent);
         for (const std::string& s : args->seats) {
@@ -95,6 +149,7 @@ void add_play_command(CLI::App& app, context& ctx) {
                 if (!check_script_text(ctx, n.substr(7))) return;
                 inputs.push_back(n.substr(7));
             }
+        if (!args->resume.empty()) inputs.push_back(args->resume);
         if (!args->log.empty() && !check_output(ctx, "--log", args->log, inputs)) return;
         std::vector<std::unique_ptr<engine::agent>> owned;
         std::vector<engine::agent*> agents;
@@ -133,8 +188,16 @@ void add_play_command(CLI::App& app, context& ctx) {
         const std::function<void(const std::string&)> trace = [&account](const std::string& line) { account << line << '\n'; };
         engine::play_options options;
         if (!args->quiet) options.trace = &trace;
+        if (resumed) options.resume = &resume_text;
         const engine::logged_play played = engine::play_logged(*rs, header, agents, options);
         if (!args->log.empty() && !write_output(ctx, "--log", args->log, played.log, inputs)) return;
+        if (!played.save_to.empty()) {
+            if (!write_output(ctx, "w", played.save_to, played.log, inputs)) return;
+            account << "game saved to " << played.save_to << " after " << played.result.decisions
+                    << " decisions: continue it with `westphalia play " << args->input.path << " --resume " << played.save_to
+                    << "`\n";
+            return;
+        }
         const engine::play_result& r = played.result;
         if (!r.error.empty()) {
             ctx.err << "westphalia: engine error: " << r.error << '\n';

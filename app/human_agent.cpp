@@ -56,7 +56,7 @@ int human_agent::act(const engine::state& s, engine::rng&) {
              << '\n';
     const ir::id option_type = s.option_type();
     const bool hex_options = option_type != ir::no_id && s.the_game().ruleset().types[option_type].kind == ir::type_kind::node;
-    const std::string keys = std::string(hex_options ? ", or a hex" : "") + "; s: state" + (hex ? ", m: map" : "") + ", q: quit, ?: help";
+    const std::string keys = std::string(hex_options ? ", or a hex" : "") + "; s: state" + (hex ? ", m: map" : "") + ", w FILE: save, q: quit, ?: help";
     for (;;) {
         out_ << "choice [1-" << groups.size() << keys << "]: " << std::flush;
         std::string line;
@@ -90,6 +90,7 @@ int human_agent::act(const engine::state& s, engine::rng&) {
             out_ << (hex_options ? " (a hex by its number)" : "") << '\n';
             out_ << "  s  what P" << seat + 1 << " sees: every state field and zone\n";
             if (hex) out_ << "  m  the whole map (only the occupied hexes when it is large)\n";
+            out_ << "  w FILE  save the game so far to FILE and stop (`play --resume FILE` continues it)\n";
             out_ << "  q  quit: the game is abandoned (with --log, the log so far is written)\n";
             out_ << "  ?  this help\n";
             continue;
@@ -99,6 +100,11 @@ int human_agent::act(const engine::state& s, engine::rng&) {
             continue;
         }
         if (line == "q") throw engine::agent_stop("P" + std::to_string(seat + 1) + " quit", false);
+        if (line.rfind("w ", 0) == 0 && line.size() > 2) {
+            std::string file = line.substr(2);
+            while (!file.empty() && file.front() == ' ') file.erase(0, 1);
+            throw engine::agent_stop("P" + std::to_string(seat + 1) + " saved the game", false, file);
+        }
         if (hex && line == "m") {
             if (const auto d = scene_for_decision(s)) out_ << render_whole(d->scene);  // with the options marked
             else if (const auto scene = first_hex_scene(s)) out_ << render_whole(*scene);

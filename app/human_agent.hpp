@@ -14,6 +14,8 @@ public:
     human_agent(std::istream& in, std::ostream& out) : in_(in), out_(out) {}
     // Throws engine::agent_stop (not an error) at end of input.
     int act(const engine::state& s, engine::rng& r) override;
+    // A resumed game's earlier decisions are not asked again.
+    void observe(const engine::state&, int, engine::rng&) override {}
 
 private:
     std::istream& in_;

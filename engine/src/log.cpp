@@ -186,9 +186,51 @@ logged_play play_logged(const ir::ruleset& rs, const log_header& header, const s
         so.sampled_chance = false;  // stop at each chance node to log it; the same draws as sampling
         so.trace = options.trace;
         rng agent_rng{header.seed ^ agent_seed_mix};
+        // While the resumed steps are played the account is silent. The gate lives as long as the
+        // final state that points to it (logged_play::trace_gate).
+        auto muted = std::make_shared<bool>(options.resume != nullptr);
+        out.trace_gate = std::make_shared<std::function<void(const std::string&)>>(
+            [muted, to = options.trace](const std::string& line) {
+                if (!*muted && to && *to) (*to)(line);
+            });
+        const std::function<void(const std::string&)>& gated = *out.trace_gate;
+        so.trace = out.trace_gate.get();
         result.final_state = std::make_unique<state>(*g, header.seed, so);
         state& s = *result.final_state;
         std::uint64_t step = 0;
+        auto agent_of = [&](int seat) -> agent* {
+            return agents.empty() ? nullptr : agents[agents.size() == 1 ? 0 : static_cast<std::size_t>(seat) % agents.size()];
+        };
+        if (options.resume) {
+            // The logged steps, checked before by replay_log: the same draws, the agents observing.
+            std::size_t at = options.resume->find('\n');
+            while (at != std::string::npos && at + 1 < options.resume->size()) {
+                const std::size_t end = options.resume->find('\n', at + 1);
+                const std::string line = options.resume->substr(at + 1, end == std::string::npos ? std::string::npos : end - at - 1);
+                at = end;
+                if (line.empty()) continue;
+                const ojson j = ojson::parse(line);
+                if (!j.contains("step")) break;  // the footer
+                if (j.at("kind") == "chance") {
+                    const std::vector<chance_outcome> outcomes = s.chance_outcomes();
+                    const int i = s.apply_sampled();
+                    out.log += chance_line(++step, i, outcomes.at(static_cast<std::size_t>(i)));
+                } else {
+                    const int seat = s.current_player();
+                    const int action = j.at("action").get<int>();
+                    const std::vector<action_info> legal = s.legal_actions();
+                    if (action < 0 || static_cast<std::size_t>(action) >= legal.size())
+                        throw engine_error("the resumed log's step " + std::to_string(step + 1) + " is not legal");
+                    if (agent* a = agent_of(seat)) a->observe(s, action, agent_rng);
+                    out.log += decision_line(++step, seat, action, legal[static_cast<std::size_t>(action)].text);
+                    result.actions.push_back(action);
+                    s.apply(action);
+                }
+            }
+            out.resumed = s.decisions();
+            *muted = false;
+            gated("resumed after " + std::to_string(s.decisions()) + " decisions");
+        }
         while (!s.is_terminal()) {
             if (s.is_chance_node()) {
                 const std::vector<chance_outcome> outcomes = s.chance_outcomes();
@@ -207,7 +249,7 @@ logged_play play_logged(const ir::ruleset& rs, const log_header& header, const s
                 throw engine_error("the agent chose action " + std::to_string(choice) + " of " +
                                    std::to_string(legal.size()));
             out.log += decision_line(++step, seat, choice, legal[static_cast<std::size_t>(choice)].text);
-            if (options.trace && *options.trace) (*options.trace)(choice_account(s, seat, choice, legal));
+            gated(choice_account(s, seat, choice, legal));
             result.actions.push_back(choice);
             s.apply(choice);
         }
@@ -215,6 +257,7 @@ logged_play play_logged(const ir::ruleset& rs, const log_header& header, const s
     } catch (const agent_stop& e) {
         out.stop = e.what();
         out.stop_is_error = e.is_error;
+        out.save_to = e.save_to;
         if (result.final_state) {
             result.decisions = result.final_state->decisions();
             result.rule_fires = result.final_state->rule_fires();

@@ -255,3 +255,45 @@ TEST_CASE("agents: the human agent asks again on invalid input and leaves at end
     CHECK_FALSE(r.error.has_value());
     CHECK(r.relog == played.log);
 }
+
+namespace {
+
+// Plays like the random agent until decision `stop_at`, where it saves (as a human's `w FILE`).
+class saving_agent : public engine::agent {
+public:
+    explicit saving_agent(std::uint64_t stop_at) : stop_at_(stop_at) {}
+    int act(const engine::state& s, engine::rng& r) override {
+        if (s.decisions() + 1 == stop_at_) throw engine::agent_stop("saved", false, "saved.jsonl");
+        return random_.act(s, r);
+    }
+
+private:
+    std::uint64_t stop_at_;
+    engine::random_agent random_;
+};
+
+}  // namespace
+
+TEST_CASE("a game saved and resumed is the game played through: the same log", "[log]") {
+    const ir::ruleset rs = contractor_cards();
+    engine::random_agent random;
+    const engine::logged_play whole = engine::play_logged(rs, header_for(2, 3), {&random});
+    REQUIRE(whole.stop.empty());
+    for (std::uint64_t stop_at : {1u, 2u, 40u, 200u}) {
+        INFO("saved before decision " << stop_at);
+        saving_agent saver(stop_at);
+        const engine::logged_play saved = engine::play_logged(rs, header_for(2, 3), {&saver});
+        REQUIRE(saved.save_to == "saved.jsonl");
+        REQUIRE(saved.result.decisions == stop_at - 1);
+        // The saved log replays (the CLI checks it so before resuming).
+        engine::log_error error;
+        const auto h = engine::read_log_header(saved.log, error);
+        REQUIRE(h.has_value());
+        REQUIRE_FALSE(engine::replay_log(saved.log, rs, *h).error.has_value());
+        engine::play_options options;
+        options.resume = &saved.log;
+        const engine::logged_play resumed = engine::play_logged(rs, header_for(2, 3), {&random}, options);
+        CHECK(resumed.resumed == stop_at - 1);
+        CHECK(resumed.log == whole.log);
+    }
+}

@@ -13,8 +13,10 @@ namespace wp::engine {
 // cleanly (a human player's end of input), true for a bad script.
 class agent_stop : public std::runtime_error {
 public:
-    agent_stop(const std::string& message, bool error) : std::runtime_error(message), is_error(error) {}
+    agent_stop(const std::string& message, bool error, std::string save = {})
+        : std::runtime_error(message), is_error(error), save_to(std::move(save)) {}
     bool is_error;
+    std::string save_to;  // a human's `w FILE`: the game's log is to be written there
 };
 
 // The options of a decision as a person sees them (the human seat's prompt, a script's
@@ -45,6 +47,8 @@ public:
     // Reads FILE; throws agent_stop when it cannot be read.
     static script_agent from_file(const std::string& path);
     int act(const state& s, rng& r) override;
+    // In a resumed game the script's lines are the decisions after the resume.
+    void observe(const state&, int, rng&) override {}
 
 private:
     std::string name_;

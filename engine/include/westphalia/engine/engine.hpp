@@ -409,6 +409,13 @@ public:
     virtual ~agent() = default;
     // Index of the legal action to take at a decision node of `s`.
     virtual int act(const state& s, rng& r) = 0;
+    // A game resumed from its log (`play --resume`): `action` was taken at `s` for this agent's
+    // seat before. The default asks act() again and drops its answer, so that the generator is
+    // where it was when the game was saved; an agent that draws nothing may do nothing.
+    virtual void observe(const state& s, int action, rng& r) {
+        (void)action;
+        act(s, r);
+    }
 };
 
 class random_agent : public agent {
@@ -419,6 +426,7 @@ public:
 class first_legal_agent : public agent {
 public:
     int act(const state&, rng&) override { return 0; }
+    void observe(const state&, int, rng&) override {}
 };
 
 // Plays the given action indices in order (then the first legal action): replays a game
@@ -439,6 +447,9 @@ struct play_options {
     std::uint64_t max_decisions = 1'000'000;     // stop ("decision limit") beyond this
     bool check_invariants = false;               // after every decision and at the end
     const std::function<void(const std::string&)>* trace = nullptr;
+    // play_logged only: a log (already checked by replay_log) whose steps are played first, the
+    // agents observing their seats' logged decisions, before the agents go on (`play --resume`).
+    const std::string* resume = nullptr;
 };
 
 struct play_result {

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -49,6 +50,10 @@ struct logged_play {
     std::string log;          // the whole log, footer included
     std::string stop;         // an agent_stop's message; empty when none
     bool stop_is_error = false;
+    std::string save_to;      // the agent_stop's save_to: write `log` there
+    std::uint64_t resumed = 0;  // decisions played from play_options::resume
+    // The trace the final state calls (silent during the resumed steps), kept alive with it.
+    std::shared_ptr<std::function<void(const std::string&)>> trace_gate;
 };
 
 // Plays one game like play_game (same seed, same game), stopping at chance nodes to record
