@@ -6,7 +6,6 @@
 #include "westphalia/ir/print.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <sstream>
 
@@ -69,30 +68,16 @@ std::optional<balance_report> run_balance(const ir::ruleset& rs, engine::sim_opt
     std::vector<double> p;
     for (std::size_t c = 1; c < r.cells.size(); ++c)
         for (int seat = 0; seat < r.players; ++seat) {
-            std::vector<double> d;
+            // The games both sides finished, paired by seed.
+            std::vector<double> before, after;
             const auto& a = baseline.report.outcomes;
             const auto& b = r.cells[c].report.outcomes;
             for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) {
                 const double x = seat_share(a[i], seat), y = seat_share(b[i], seat);
-                if (x >= 0 && y >= 0) d.push_back(y - x);
+                if (x >= 0 && y >= 0) before.push_back(x), after.push_back(y);
             }
-            balance_comparison k;
-            k.cell = c;
-            k.seat = seat;
-            k.games = d.size();
-            if (!d.empty()) {
-                double sum = 0;
-                for (double x : d) sum += x;
-                k.difference = sum / static_cast<double>(d.size());
-                double var = 0;
-                for (double x : d) var += (x - k.difference) * (x - k.difference);
-                const double se = d.size() > 1 ? std::sqrt(var / static_cast<double>(d.size() - 1) / static_cast<double>(d.size())) : 0;
-                k.lo = k.difference - 1.96 * se;
-                k.hi = k.difference + 1.96 * se;
-                k.p = se > 0 ? engine::normal_two_sided_p(k.difference / se) : k.difference == 0 ? 1.0 : 0.0;
-            }
-            p.push_back(k.p);
-            r.comparisons.push_back(k);
+            r.comparisons.push_back({c, seat, engine::compare_paired(before, after), 1.0});
+            p.push_back(r.comparisons.back().share.p);
         }
     const std::vector<double> adjusted = engine::holm_adjust(p);
     for (std::size_t i = 0; i < r.comparisons.size(); ++i) r.comparisons[i].p_holm = adjusted[i];
@@ -147,8 +132,9 @@ std::string balance_text(const balance_report& r) {
     if (r.comparisons.empty()) out << "  none: no option varied\n";
     for (const balance_comparison& k : r.comparisons) {
         const balance_cell& c = r.cells[k.cell];
-        out << "  " << c.option << " = " << c.value << ", P" << k.seat + 1 << ": " << (k.difference >= 0 ? "+" : "")
-            << fixed(k.difference, 3) << " [" << fixed(k.lo, 3) << ", " << fixed(k.hi, 3) << "], p " << fixed(k.p_holm, 3)
+        out << "  " << c.option << " = " << c.value << ", P" << k.seat + 1 << ": " << (k.share.difference >= 0 ? "+" : "")
+            << fixed(k.share.difference, 3) << " [" << fixed(k.share.lo, 3) << ", " << fixed(k.share.hi, 3) << "], p "
+            << fixed(k.p_holm, 3)
             << (k.p_holm < 0.05 ? ", changed" : "") << '\n';
     }
     return out.str();

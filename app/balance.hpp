@@ -8,6 +8,7 @@
 #include "distributed.hpp"
 
 #include "westphalia/engine/sim.hpp"
+#include "westphalia/engine/statistics.hpp"
 #include "westphalia/ir/ir.hpp"
 
 #include <map>
@@ -26,9 +27,8 @@ struct balance_cell {
 struct balance_comparison {
     std::size_t cell = 0;  // into balance_report::cells
     int seat = 0;
-    std::size_t games = 0;  // finished in both
-    double difference = 0, lo = 0, hi = 0;  // win share, cell minus baseline, 95% interval
-    double p = 1, p_holm = 1;
+    engine::paired_comparison share;  // win share, baseline (a) against the cell (b), games finished in both
+    double p_holm = 1;
 };
 
 struct balance_report {

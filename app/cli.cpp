@@ -1,5 +1,7 @@
 // Command-line plumbing shared by the subcommands: parsing and diagnostics output.
 #include "cli.hpp"
+#include <sstream>
+#include <fstream>
 #include "number_options.hpp"
 
 #include <algorithm>
@@ -114,6 +116,14 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
         return exit_bad_input;
     }
     return ctx.exit_code;
+}
+
+std::optional<std::string> read_whole_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return std::nullopt;
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
 }
 
 }  // namespace wp::cli

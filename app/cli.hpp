@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <istream>
 #include <ostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,9 @@ void report(context& ctx, const dsl::source_manager& sources, const dsl::diagnos
             const diagnostic_options& options, bool output_follows = false);
 
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+// A file's bytes, or std::nullopt when it cannot be read.
+std::optional<std::string> read_whole_file(const std::string& path);
 // The same, with a human player's input read from `in` instead of std::cin (golden tests).
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, std::istream& in);
 

@@ -61,36 +61,7 @@ struct measure {
     std::vector<double> a, b;  // per paired game
 };
 
-struct interval {
-    double mean_a = 0, mean_b = 0, diff = 0, lo = 0, hi = 0;
-    double p = 1;  // two-sided, that the mean difference is 0 (normal approximation)
-    std::size_t n = 0;
-};
-
-// The mean difference of paired games with a 95% normal-approximation interval.
-interval paired(const measure& m) {
-    interval r;
-    r.n = m.a.size();
-    if (r.n == 0) return r;
-    double sa = 0, sb = 0;
-    for (std::size_t i = 0; i < r.n; ++i) {
-        sa += m.a[i];
-        sb += m.b[i];
-    }
-    r.mean_a = sa / static_cast<double>(r.n);
-    r.mean_b = sb / static_cast<double>(r.n);
-    r.diff = r.mean_b - r.mean_a;
-    double var = 0;
-    for (std::size_t i = 0; i < r.n; ++i) {
-        const double d = (m.b[i] - m.a[i]) - r.diff;
-        var += d * d;
-    }
-    const double se = r.n > 1 ? std::sqrt(var / static_cast<double>(r.n - 1) / static_cast<double>(r.n)) : 0;
-    r.lo = r.diff - 1.96 * se;
-    r.hi = r.diff + 1.96 * se;
-    r.p = se > 0 ? engine::normal_two_sided_p(r.diff / se) : r.diff == 0 ? 1.0 : 0.0;
-    return r;
-}
+using interval = engine::paired_comparison;
 
 // Every measure's interval, and its p-value adjusted by Holm's method over all of them: a
 // difference is reported as a change only when it survives the number of measures compared.
@@ -98,7 +69,7 @@ std::vector<std::pair<interval, double>> compare_all(const std::vector<measure>&
     std::vector<std::pair<interval, double>> out;
     std::vector<double> p;
     for (const measure& m : measures) {
-        out.emplace_back(paired(m), 1.0);
+        out.emplace_back(engine::compare_paired(m.a, m.b), 1.0);
         p.push_back(out.back().first.p);
     }
     const std::vector<double> adjusted = engine::holm_adjust(p);
@@ -371,7 +342,7 @@ void add_diff_command(CLI::App& app, context& ctx) {
                     const bool length = m.name.rfind("game length", 0) == 0;
                     const int dg = length ? 1 : 3;
                     report << "  " << m.name << ": " << fixed(iv.mean_a, dg) << " -> " << fixed(iv.mean_b, dg) << "  ("
-                           << fixed(iv.diff, dg, true) << ", 95% CI " << fixed(iv.lo, dg, true) << " .. " << fixed(iv.hi, dg, true)
+                           << fixed(iv.difference, dg, true) << ", 95% CI " << fixed(iv.lo, dg, true) << " .. " << fixed(iv.hi, dg, true)
                            << ", p " << fixed(compared[k].second, 3) << (compared[k].second < 0.05 ? ", changed" : "") << ")\n";
                 }
             }
@@ -421,7 +392,7 @@ void add_diff_command(CLI::App& app, context& ctx) {
                 for (std::size_t k = 0; k < sim->measures.size(); ++k) {
                     const interval& iv = compared[k].first;
                     m.push_back({{"measure", sim->measures[k].name}, {"games", iv.n}, {"before", iv.mean_a},
-                                 {"after", iv.mean_b}, {"difference", iv.diff}, {"ci95", {iv.lo, iv.hi}}, {"p", iv.p},
+                                 {"after", iv.mean_b}, {"difference", iv.difference}, {"ci95", {iv.lo, iv.hi}}, {"p", iv.p},
                                  {"p_holm", compared[k].second}, {"changed", compared[k].second < 0.05}});
                 }
                 j["sim"] = {{"games", sim->games}, {"agent", sim->agent}, {"players", sim->players}, {"seed", sim->seed},

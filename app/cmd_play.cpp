@@ -9,6 +9,7 @@
 #include "output_file.hpp"
 #include "play_summary.hpp"
 #include "script_text.hpp"
+#include "seat_agents.hpp"
 #include "ruleset_input.hpp"
 
 #include "westphalia/engine/agents.hpp"
@@ -16,13 +17,11 @@
 #include "westphalia/engine/log.hpp"
 #include "westphalia/engine/search_agents.hpp"
 
-#include <fstream>
 #include <functional>
 #include <iostream>
 #include <limits>
 #include <memory>
 #include <optional>
-#include <sstream>
 
 namespace wp::cli {
 
@@ -39,13 +38,6 @@ struct play_args {
     bool quiet = false;
 };
 
-std::string read_whole(const std::string& path, bool& ok) {
-    std::ifstream in(path, std::ios::binary);
-    ok = static_cast<bool>(in);
-    std::stringstream whole;
-    whole << in.rdbuf();
-    return whole.str();
-}
 
 std::string check_agent(const std::string& a) {
     if (a == "human") return {};
@@ -99,13 +91,13 @@ void add_play_command(CLI::App& app, context& ctx) {
                 ctx.exit_code = exit_bad_input;
                 return;
             }
-            bool readable = false;
-            resume_text = read_whole(args->resume, readable);
-            if (!readable) {
+            const std::optional<std::string> read = read_whole_file(args->resume);
+            if (!read) {
                 ctx.err << "westphalia: error: --resume: cannot read `" << args->resume << "`\n";
                 ctx.exit_code = exit_bad_input;
                 return;
             }
+            resume_text = *read;
             engine::log_error error;
             resumed = engine::read_log_header(resume_text, error);
             if (!resumed) return fail(error);
@@ -126,23 +118,10 @@ void add_play_command(CLI::App& app, context& ctx) {
         }
         if (!check_player_count(ctx, *rs, args->players)) return;
         std::vector<std::string> names(static_cast<std::size_t>(args->players), args->agent);
-        for (const std::string& s : args->seats) {
-            const auto eq = s.find('=');
-            int seat = 0;
-            try {
-                seat = eq == std::string::npos ? 0 : std::stoi(s.substr(0, eq));
-            } catch (const std::exception&) {
-                seat = 0;
-            }
-            const std::string problem = eq == std::string::npos ? "" : check_agent(s.substr(eq + 1));
-            if (seat < 1 || seat > args->players || !problem.empty()) {
-                ctx.err << "westphalia: error: --seat `" << s << "` must be SEAT=AGENT with SEAT from 1 to "
-                        << args->players << (problem.empty() ? "" : "; " + problem) << '\n';
-                ctx.exit_code = exit_bad_input;
-                return;
-            }
-            names[static_cast<std::size_t>(seat - 1)] = s.substr(eq + 1);
-        }
+        std::vector<std::string> seat_names;
+        if (!read_seat_agents(ctx, args->seats, args->players, seat_names, check_agent)) return;
+        for (std::size_t p = 0; p < seat_names.size(); ++p)
+            if (!seat_names[p].empty()) names[p] = seat_names[p];
         std::vector<std::string> inputs = input_files({args->input.path}, sources);
         for (const std::string& n : names)
             if (n.rfind("script:", 0) == 0) {

@@ -101,15 +101,13 @@ void add_replay_command(CLI::App& app, context& ctx) {
             ctx.err << args->log << ':' << e.line << ": error: " << e.message << " [" << e.kind << "]\n";
             ctx.exit_code = exit_bad_input;
         };
-        std::ifstream in(args->log, std::ios::binary);
-        if (!in) {
+        const std::optional<std::string> read = read_whole_file(args->log);
+        if (!read) {
             ctx.err << "westphalia: error: cannot read `" << args->log << "`\n";
             ctx.exit_code = exit_bad_input;
             return;
         }
-        std::stringstream whole;
-        whole << in.rdbuf();
-        const std::string text = whole.str();
+        const std::string& text = *read;
         engine::log_error error;
         const auto header = engine::read_log_header(text, error);
         if (!header) return fail(error);

@@ -18,6 +18,7 @@ std::string part_bytes(const engine::sim_part& part) {
     j["fired_games"] = part.fired_games;
     j["ran"] = part.ran;
     j["keys"] = part.keys;
+    j["table_key_first"] = part.table_key_first;
     return j.dump();
 }
 
@@ -32,6 +33,7 @@ engine::sim_part part_from_bytes(const std::string& bytes) {
     part.fired_games = j.at("fired_games").get<std::vector<std::uint64_t>>();
     part.ran = j.at("ran").get<std::vector<std::uint8_t>>();
     part.keys = j.at("keys").get<std::vector<std::uint8_t>>();
+    part.table_key_first = j.at("table_key_first").get<std::vector<std::uint32_t>>();
     return part;
 }
 

@@ -30,15 +30,13 @@ std::size_t first_invalid_utf8(const std::string& text) {
 }
 
 bool check_script_text(context& ctx, const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return true;
-    std::ostringstream text;
-    text << in.rdbuf();
-    const std::size_t bad = first_invalid_utf8(text.str());
+    const std::optional<std::string> text = read_whole_file(path);
+    if (!text) return true;
+    const std::size_t bad = first_invalid_utf8(*text);
     if (bad == std::string::npos) return true;
     dsl::source_manager sources;
     dsl::diagnostic_sink sink;
-    const std::uint32_t id = sources.add(path, std::move(text).str());
+    const std::uint32_t id = sources.add(path, *text);
     const auto at = static_cast<std::uint32_t>(bad);
     sink.error(dsl::diag_kind::invalid_utf8, dsl::span{id, at, at + 1},
                "invalid UTF-8 at byte " + std::to_string(bad) + ": a script's lines are action numbers or action texts, in UTF-8");

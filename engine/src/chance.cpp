@@ -64,12 +64,6 @@ std::int64_t interp::roll(id r, const std::int64_t* args, std::size_t count) {
 std::int64_t interp::rolled(id r, const std::int64_t* args, std::size_t count) {
     const ir::roll& ro = rs.rolls[r];
     const std::int64_t mod = modifiers(g.group_of_roll[r], args, count);
-    // Kept for the trace: evaluating the dice expression below may call other modifiers.
-    struct keep_text {
-        interp& in;
-        std::string text;
-        ~keep_text() { in.modifier_text_ = std::move(text); }
-    } kept{*this, tracing() ? modifier_text_ : std::string()};
     if (s.probing_) [[unlikely]] {
         if (const std::optional<std::int64_t> dice = take_fixed(s.fixed_rolls_, r)) {
             last_natural_ = *dice;
@@ -90,7 +84,10 @@ std::int64_t interp::rolled(id r, const std::int64_t* args, std::size_t count) {
     const std::size_t mark = s.locals_.size();
     const std::uint32_t fb = push_region(std::max<std::size_t>(ro.locals.size(), count));
     for (std::size_t i = 0; i < count; ++i) s.locals_[fb + i] = args[i];
+    // Kept for the trace: the dice expression may call quantities with modifiers of their own.
+    std::string kept = tracing() ? modifier_text_ : std::string();
     const std::int64_t v = eval(ro.expr, fb);
+    if (tracing()) [[unlikely]] modifier_text_ = std::move(kept);
     cut(s.locals_, mark);
     last_natural_ = v;
     return add_in(ro.expr, "roll", ro.name, v, mod);

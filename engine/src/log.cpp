@@ -7,8 +7,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include <algorithm>
-
 #include <cstdio>
 #include <limits>
 #include <sstream>
@@ -78,15 +76,9 @@ std::string choice_account(const state& s, int seat, int action, const std::vect
     std::string line = "P" + std::to_string(seat + 1) + (context.empty() ? "" : " (" + context + ")") + " chooses " +
                        legal.at(static_cast<std::size_t>(action)).text;
     if (legal.size() == 1) return line + " (the only option)";
-    std::vector<std::pair<std::string, int>> grouped;
-    for (const action_info& a : legal) {
-        auto it = std::find_if(grouped.begin(), grouped.end(), [&](const auto& g) { return g.first == a.text; });
-        if (it == grouped.end()) grouped.emplace_back(a.text, 1);
-        else ++it->second;
-    }
     std::string among;
-    for (const auto& [text, count] : grouped)
-        among += (among.empty() ? "" : ", ") + text + (count > 1 ? " x" + std::to_string(count) : "");
+    for (const numbered_option& o : numbered_options(legal))
+        among += (among.empty() ? "" : ", ") + o.text + (o.copies > 1 ? " x" + std::to_string(o.copies) : "");
     if (among.size() <= 100) return line + " (of " + among + ")";
     return line + " (" + std::to_string(action + 1) + " of " + std::to_string(legal.size()) + ")";
 }
@@ -241,8 +233,7 @@ logged_play play_logged(const ir::ruleset& rs, const log_header& header, const s
             }
             if (s.decisions() >= options.max_decisions) break;
             const int seat = s.current_player();
-            agent* a = agents.empty() ? nullptr
-                                      : agents[agents.size() == 1 ? 0 : static_cast<std::size_t>(seat) % agents.size()];
+            agent* a = agent_of(seat);
             const int choice = a ? a->act(s, agent_rng) : 0;
             const std::vector<action_info> legal = s.legal_actions();
             if (choice < 0 || static_cast<std::size_t>(choice) >= legal.size())

@@ -151,6 +151,7 @@ sim_part simulate_part(const ir::ruleset& rs, const sim_options& o, std::uint64_
         merge_coverage(part.ran, t.ran);
         merge_coverage(part.keys, t.keys);
     }
+    if (o.coverage) part.table_key_first = g.table_key_first;
     return part;
 }
 
@@ -161,7 +162,9 @@ sim_report merge_parts(const ir::ruleset& rs, const sim_options& o, std::vector<
     const std::size_t rule_count = rs.rules.size();
     std::vector<std::uint64_t> fires(rule_count, 0), fired_games(rule_count, 0);
     std::vector<std::uint8_t> ran, keys;
+    std::vector<std::uint32_t> table_key_first;
     for (sim_part& p : parts) {
+        if (table_key_first.empty()) table_key_first = p.table_key_first;
         for (std::size_t k = 0; k < p.indices.size() && k < p.outcomes.size(); ++k)
             if (p.indices[k] < outcomes.size()) outcomes[p.indices[k]] = std::move(p.outcomes[k]);
         for (std::size_t k = 0; k < rule_count && k < p.fires.size() && k < p.fired_games.size(); ++k) {
@@ -183,7 +186,7 @@ sim_report merge_parts(const ir::ruleset& rs, const sim_options& o, std::vector<
     if (o.coverage) {
         r.statements_run = std::move(ran);
         r.keys_read = std::move(keys);
-        r.table_key_first = game(rs, o.players, o.options).table_key_first;
+        r.table_key_first = std::move(table_key_first);
     }
     return r;
 }

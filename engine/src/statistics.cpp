@@ -35,6 +35,31 @@ share_interval wilson(double successes, double trials, double alpha) {
     return r;
 }
 
+paired_comparison compare_paired(const std::vector<double>& a, const std::vector<double>& b) {
+    paired_comparison r;
+    r.n = std::min(a.size(), b.size());
+    if (r.n == 0) return r;
+    double sa = 0, sb = 0;
+    for (std::size_t i = 0; i < r.n; ++i) {
+        sa += a[i];
+        sb += b[i];
+    }
+    const auto n = static_cast<double>(r.n);
+    r.mean_a = sa / n;
+    r.mean_b = sb / n;
+    r.difference = r.mean_b - r.mean_a;
+    double var = 0;
+    for (std::size_t i = 0; i < r.n; ++i) {
+        const double d = (b[i] - a[i]) - r.difference;
+        var += d * d;
+    }
+    const double se = r.n > 1 ? std::sqrt(var / (n - 1) / n) : 0;
+    r.lo = r.difference - 1.96 * se;
+    r.hi = r.difference + 1.96 * se;
+    r.p = se > 0 ? normal_two_sided_p(r.difference / se) : r.difference == 0 ? 1.0 : 0.0;
+    return r;
+}
+
 std::vector<double> holm_adjust(const std::vector<double>& p) {
     const std::size_t m = p.size();
     std::vector<std::size_t> order(m);

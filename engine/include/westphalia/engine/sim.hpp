@@ -126,6 +126,7 @@ struct sim_part {
     std::vector<sim_game> outcomes;                 // one per index
     std::vector<std::uint64_t> fires, fired_games;  // per ruleset::rules
     std::vector<std::uint8_t> ran, keys;            // sim_options::coverage
+    std::vector<std::uint32_t> table_key_first;     // sim_options::coverage: game::table_key_first
 };
 sim_part simulate_part(const ir::ruleset& rs, const sim_options& o, std::uint64_t rank, std::uint64_t ranks);
 // The report of parts that together played every game once: byte for byte the report of one

@@ -22,6 +22,15 @@ struct share_interval {
 // and 1, where balance questions live. No trials: [0, 1].
 share_interval wilson(double successes, double trials, double alpha = 0.05);
 
+// Two sides measured on the same games (the same seeds), a[i] against b[i]: the means, the mean
+// difference b - a, its 95% normal-approximation interval and the two-sided p-value that it is 0
+// (no games: all 0 and p 1; no spread: the interval is the point, p 1 when it is 0, else 0).
+struct paired_comparison {
+    std::size_t n = 0;
+    double mean_a = 0, mean_b = 0, difference = 0, lo = 0, hi = 0, p = 1;
+};
+paired_comparison compare_paired(const std::vector<double>& a, const std::vector<double>& b);
+
 // Holm's step-down adjustment of p-values for `p.size()` comparisons made together: reject
 // where the adjusted value is below alpha and the family-wise error stays at most alpha.
 std::vector<double> holm_adjust(const std::vector<double>& p);
