@@ -3,6 +3,7 @@
 // the end, with every player's final state fields. Agents: random, first, greedy, mcts:N[:D]
 // (engine/search_agents.hpp), human (at the terminal) or script:FILE (one action per line: its
 // number as the prompt shows it, or its exact text).
+#include "account_writer.hpp"
 #include "cli.hpp"
 #include "human_agent.hpp"
 #include "number_options.hpp"
@@ -36,6 +37,7 @@ struct play_args {
     std::string log;
     std::string resume;
     bool quiet = false;
+    bool verbose = false;
 };
 
 
@@ -67,7 +69,9 @@ void add_play_command(CLI::App& app, context& ctx) {
         ->default_val("random");
     command->add_option("--seat", args->seats, "Agent for one seat: --seat 2=human (repeatable)");
     command->add_option("--log", args->log, "Write a JSON-lines game log to this file (replay it with `replay`; `-`: standard output)");
-    command->add_flag("--quiet", args->quiet, "Print only the result");
+    command->add_flag("--quiet", args->quiet, "Print only the first line and the result");
+    command->add_flag("--verbose", args->verbose, "Also print every step's start and every change of state, not only the players' own")
+        ->excludes("--quiet");
     command->add_option("--resume", args->resume,
                         "Continue the game a log holds (a human's `w FILE` saves one): its players, seed and agents, "
                         "unless --agent or --seat say otherwise");
@@ -164,11 +168,24 @@ void add_play_command(CLI::App& app, context& ctx) {
         // With the log on standard output (`--log -`), the account goes to standard error.
         std::ostream& account = args->log == "-" ? ctx.err : ctx.out;
         print_game_header(account, rs->name, args->players, args->seed, header.agents);
-        const std::function<void(const std::string&)> trace = [&account](const std::string& line) { account << line << '\n'; };
+        const std::function<void(const std::string&)> trace = account_writer(account, ctx.colored(account));
         engine::play_options options;
         if (!args->quiet) options.trace = &trace;
+        options.trace_verbose = args->verbose;
         if (resumed) options.resume = &resume_text;
-        const engine::logged_play played = engine::play_logged(*rs, header, agents, options);
+        engine::logged_play played = engine::play_logged(*rs, header, agents, options);
+        // A human's `u`: the game again from its log, cut before that seat's previous decision
+        // (the same dice up to there), the account silent until that decision is asked again.
+        std::string undo_text;
+        while (played.undo_seat >= 0) {
+            undo_text = engine::log_before_last_decision(played.log, played.undo_seat);
+            if (undo_text.empty()) break;  // (the human agent refuses `u` before its first decision)
+            for (const auto& a : owned)
+                if (auto* h = dynamic_cast<human_agent*>(a.get())) h->restart();
+            options.resume = &undo_text;
+            options.resume_note = "undo: back to P" + std::to_string(played.undo_seat + 1) + "'s previous decision";
+            played = engine::play_logged(*rs, header, agents, options);
+        }
         if (!args->log.empty() && !write_output(ctx, "--log", args->log, played.log, inputs)) return;
         if (!played.save_to.empty()) {
             if (!write_output(ctx, "w", played.save_to, played.log, inputs)) return;

@@ -1,7 +1,8 @@
-// `westphalia replay game.jsonl [--ruleset DIR] [--check] [--quiet]`: rebuilds the game from
+// `westphalia replay game.jsonl [--ruleset DIR] [--check] [--quiet | --verbose]`: rebuilds the game from
 // the log's header, replays every step checking that it is legal and matches the engine, and
 // prints the same account as `play`. `--check` also confirms that logging the replay again
 // gives the identical log, byte for byte. A bad log: `game.jsonl:LINE: error: … [kind]`, exit 2.
+#include "account_writer.hpp"
 #include "cli.hpp"
 #include "play_summary.hpp"
 #include "ruleset_input.hpp"
@@ -24,6 +25,7 @@ struct replay_args {
     std::string ruleset;
     bool check = false;
     bool quiet = false;
+    bool verbose = false;
     diagnostic_options diagnostics;
 };
 
@@ -94,7 +96,9 @@ void add_replay_command(CLI::App& app, context& ctx) {
     command->add_option("log", args->log, "A JSON-lines game log")->required();
     command->add_option("--ruleset", args->ruleset, "The ruleset to replay with (default: the path in the log)");
     command->add_flag("--check", args->check, "Also confirm that re-logging the replay gives the identical log");
-    command->add_flag("--quiet", args->quiet, "Print only the result");
+    command->add_flag("--quiet", args->quiet, "Print only the first line and the result");
+    command->add_flag("--verbose", args->verbose, "Also print every step's start and every change of state, not only the players' own")
+        ->excludes("--quiet");
     args->diagnostics.add_to(*command);
     command->callback([args, &ctx] {
         auto fail = [&](const engine::log_error& e) {
@@ -124,9 +128,9 @@ void add_replay_command(CLI::App& app, context& ctx) {
         report(ctx, sources, sink, input.diagnostics, /*output_follows=*/rs.has_value());
         if (!rs) return fail({1, "cannot load the ruleset `" + input.path + "`", "log-ruleset"});
 
-        const std::function<void(const std::string&)> trace = [&ctx](const std::string& line) { ctx.out << line << '\n'; };
+        const std::function<void(const std::string&)> trace = account_writer(ctx.out, ctx.colored(ctx.out));
         print_game_header(ctx.out, rs->name, header->players, header->seed, header->agents);
-        const engine::replay_result r = engine::replay_log(text, *rs, *header, args->quiet ? nullptr : &trace);
+        const engine::replay_result r = engine::replay_log(text, *rs, *header, args->quiet ? nullptr : &trace, args->verbose);
         if (r.error) return fail(*r.error);
         if (!r.result.error.empty()) {
             ctx.err << "westphalia: engine error: " << r.result.error << '\n';

@@ -40,12 +40,14 @@ std::vector<std::string> terrain_initials(const ir::enum_def& e) {
 }
 
 // What a value adds to a piece's description: a true bool by its name, a player or an enum
-// member by its text; nothing for numbers, hexes and the rest.
-void describe(const engine::game& g, const std::string& name, id type, std::int64_t v, std::string& out) {
+// member by its text, a number by name and value when `numbers` (the counter's printed factors,
+// "strength 6"); nothing for hexes and the rest.
+void describe(const engine::game& g, const std::string& name, id type, std::int64_t v, std::string& out, bool numbers = false) {
     const ir::type& t = g.ruleset().types.at(type);
     std::string word;
     if (t.kind == ir::type_kind::boolean && v) word = name;
     else if ((t.kind == ir::type_kind::player && v >= 0) || t.kind == ir::type_kind::enumeration) word = g.value_text(type, v);
+    else if (numbers && (t.kind == ir::type_kind::range || t.kind == ir::type_kind::integer)) word = name + " " + std::to_string(v);
     if (!word.empty()) out += (out.empty() ? "" : ", ") + word;
 }
 
@@ -98,11 +100,12 @@ built build(const engine::state& s, id map) {
             p.hex = static_cast<std::size_t>(where);
             p.tag = e.name;
             if (e.count > 1) p.tag += "#" + std::to_string(inst - g.entity_first.at(ent) + 1);
+            if (!e.display.empty()) p.details = e.display;  // "Bavarian 6-3"
             const id rec = rs.entity_kinds[kind].record;
             if (rec != ir::no_id) {
                 const ir::record& r = rs.records.at(rec);
                 for (std::size_t f = 0; f < r.fields.size() && f < e.values.size(); ++f)
-                    describe(g, r.fields[f].name, r.fields[f].type, e.values[f], p.details);
+                    describe(g, r.fields[f].name, r.fields[f].type, e.values[f], p.details, true);
             }
             for (id sl = 0; sl < rs.slots.size(); ++sl) {
                 const ir::slot& slot = rs.slots[sl];

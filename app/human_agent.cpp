@@ -10,6 +10,7 @@
 
 #include "westphalia/engine/log.hpp"
 
+#include <algorithm>
 #include <string>
 
 namespace wp::cli {
@@ -33,6 +34,34 @@ bool names_a_location(const engine::state& s, const std::string& text) {
     return false;
 }
 
+// The seat's own fields on one line: " gold=14 traits=[Leadership 1, Inheritance 1]", a map by
+// its entries that differ from their start (the rest are as the game began).
+std::string own_fields(const engine::state& s, int seat) {
+    const engine::game& g = s.the_game();
+    const ir::ruleset& rs = g.ruleset();
+    std::string out;
+    for (ir::id sl = 0; sl < rs.slots.size(); ++sl) {
+        const ir::slot& slot = rs.slots[sl];
+        if (slot.scope != ir::slot_scope::per_player) continue;
+        const ir::type& t = rs.types[slot.type];
+        out += " " + slot.name + "=";
+        if (t.kind != ir::type_kind::map_of) {
+            out += g.value_text(slot.type, s.slot_value(slot.name, seat));
+            continue;
+        }
+        const ir::type& key = rs.types.at(t.key);
+        std::string entries;
+        for (std::uint32_t k = 0; k < g.slots[sl].width; ++k) {
+            const std::int64_t v = s.slot_value(slot.name, seat, static_cast<int>(k));
+            if (v == slot.initial) continue;
+            entries += (entries.empty() ? "" : ", ") + g.value_text(t.key, k + (key.kind == ir::type_kind::range ? key.lo : 0)) + " " +
+                       g.value_text(t.value, v);
+        }
+        out += "[" + entries + "]";
+    }
+    return out;
+}
+
 }  // namespace
 
 int human_agent::act(const engine::state& s, engine::rng&) {
@@ -40,12 +69,7 @@ int human_agent::act(const engine::state& s, engine::rng&) {
     const std::vector<engine::action_info> legal = s.legal_actions();
     const std::vector<engine::numbered_option> groups = engine::numbered_options(legal);
     const bool hex = has_hex_map(s);
-    const auto fields = engine::player_fields(s, seat);
-    if (!fields.empty()) {
-        out_ << "--- P" << seat + 1 << ":";
-        for (const auto& [name, value] : fields) out_ << ' ' << name << '=' << value;
-        out_ << '\n';
-    }
+    if (const std::string fields = own_fields(s, seat); !fields.empty()) out_ << "--- P" << seat + 1 << ":" << fields << '\n';
     if (hex)
         if (const auto d = scene_for_decision(s); d && !d->focus.empty()) out_ << render_region(d->scene, d->focus);
     const std::string context = s.decision_context();
@@ -56,7 +80,8 @@ int human_agent::act(const engine::state& s, engine::rng&) {
              << '\n';
     const ir::id option_type = s.option_type();
     const bool hex_options = option_type != ir::no_id && s.the_game().ruleset().types[option_type].kind == ir::type_kind::node;
-    const std::string keys = std::string(hex_options ? ", or a hex" : "") + "; s: state" + (hex ? ", m: map" : "") + ", w FILE: save, q: quit, ?: help";
+    const std::string keys = std::string(hex_options ? ", or a hex" : "") + "; ?N: option N's rules, s: state" + (hex ? ", m: map" : "") +
+                             ", u: undo, w FILE: save, q: quit, ?: help";
     for (;;) {
         out_ << "choice [1-" << groups.size() << keys << "]: " << std::flush;
         std::string line;
@@ -76,20 +101,42 @@ int human_agent::act(const engine::state& s, engine::rng&) {
         const bool locations = names_a_location(s, line);
         if (locations || !numeric)
             for (const engine::numbered_option& g : groups)
-                if (!line.empty() && g.text == line) return g.action;
+                if (!line.empty() && g.text == line) {
+                    ++decided_[seat];
+                    return g.action;
+                }
         if (locations) {
             out_ << "hex " << line << " is not one of the options here\n";
             continue;
         }
         if (numeric) {
             const long n = std::stol(line);
-            if (n >= 1 && static_cast<std::size_t>(n) <= groups.size()) return groups[static_cast<std::size_t>(n - 1)].action;
+            if (n >= 1 && static_cast<std::size_t>(n) <= groups.size()) {
+                ++decided_[seat];
+                return groups[static_cast<std::size_t>(n - 1)].action;
+            }
+        }
+        if (line.size() > 1 && line[0] == '?') {
+            explain_option(s, groups, line.substr(1));
+            continue;
+        }
+        if (line == "u") {
+            if (decided_[seat] == 0) {
+                out_ << "nothing to undo: this is P" << seat + 1 << "'s first decision\n";
+                continue;
+            }
+            engine::agent_stop undo("P" + std::to_string(seat + 1) + " undid a decision", false);
+            undo.undo_seat = seat;
+            throw undo;
         }
         if (line == "?") {
             out_ << "enter the number of a choice, from 1 to " << groups.size() << ", or its text";
             out_ << (hex_options ? " (a hex by its number)" : "") << '\n';
+            out_ << "  ?N  what option N leads to, up to the next decision: the rules that apply and what they do\n"
+                    "      (played on a copy with dice of its own: the game's dice are not shown)\n";
             out_ << "  s  what P" << seat + 1 << " sees: every state field and zone\n";
             if (hex) out_ << "  m  the whole map (only the occupied hexes when it is large)\n";
+            out_ << "  u  undo: back to P" << seat + 1 << "'s previous decision (the game is played again from its log)\n";
             out_ << "  w FILE  save the game so far to FILE and stop (`play --resume FILE` continues it)\n";
             out_ << "  q  quit: the game is abandoned (with --log, the log so far is written)\n";
             out_ << "  ?  this help\n";
@@ -112,6 +159,37 @@ int human_agent::act(const engine::state& s, engine::rng&) {
         }
         out_ << "`" << line << "` is not a choice: enter a number from 1 to " << groups.size() << ", an option's text or a key (? for help)\n";
     }
+}
+
+// `?N`: the rules option N brings into play and the account of what it leads to, on a copy.
+void human_agent::explain_option(const engine::state& s, const std::vector<engine::numbered_option>& groups, const std::string& which) {
+    bool numeric = !which.empty() && which.size() < 9;
+    for (char c : which) numeric = numeric && c >= '0' && c <= '9';
+    const long n = numeric ? std::stol(which) : 0;
+    if (n < 1 || static_cast<std::size_t>(n) > groups.size()) {
+        out_ << "`?" << which << "`: give an option's number, from 1 to " << groups.size() << " (?1 for the first)\n";
+        return;
+    }
+    const engine::numbered_option& g = groups[static_cast<std::size_t>(n - 1)];
+    const engine::state::preview_result p = s.preview(g.action, 0x5eed0000u + static_cast<std::uint64_t>(n));
+    const ir::ruleset& rs = s.the_game().ruleset();
+    out_ << "option " << n << ", " << g.text << ":\n";
+    if (p.rules.empty()) out_ << "  no rule applies on the way to the next decision\n";
+    for (ir::id r : p.rules) {
+        const ir::rule& rule = rs.rules.at(r);
+        out_ << "  rule " << rule.name;
+        for (const ir::anchor& a : rule.prov.anchors) out_ << " \u00a7" << a.first << (a.last.empty() ? "" : "-" + a.last);
+        const ir::source_pos& w = rule.prov.where;
+        if (w.file < rs.files.size()) out_ << " (" << rs.files[w.file] << ':' << w.line << ')';
+        out_ << '\n';
+    }
+    if (!p.account.empty()) {
+        out_ << "  then, with dice of its own (not the game's):\n";
+        const std::size_t shown = std::min<std::size_t>(p.account.size(), 30);
+        for (std::size_t i = 0; i < shown; ++i) out_ << "    " << p.account[i] << '\n';
+        if (shown < p.account.size()) out_ << "    … and " << p.account.size() - shown << " more lines\n";
+    }
+    if (!p.error.empty()) out_ << "  the engine stops there: " << p.error << '\n';
 }
 
 }  // namespace wp::cli

@@ -220,7 +220,8 @@ unsigned operand_count(const game::compiled_node& c) {
 namespace {
 
 // Appends the statements of list `n` to out, splicing in nested lists and blocks other than
-// `turn` (which needs a frame: its start is traced, its end may end the game).
+// `turn` (which needs a frame: its start is traced, its end may end the game); a spliced block
+// stays in the list before its statements, as the header the account prints.
 void flatten(const game& g, id n, std::vector<id>& out) {
     const ir::ruleset& rs = g.ruleset();
     const ir::node& nd = rs.nodes[n];
@@ -229,8 +230,8 @@ void flatten(const game& g, id n, std::vector<id>& out) {
         const ir::node& cn = rs.nodes[c];
         if (cn.code == op::seq) {
             flatten(g, c, out);
-        } else if (cn.code == op::block && cn.child_count == 1 && !g.block_is_turn[cn.ref] &&
-                   rs.nodes[rs.children[cn.first_child]].code == op::seq) {
+        } else if (g.spliced(c)) {
+            out.push_back(c);  // its header for the account (interp::statement), then its statements
             flatten(g, rs.children[cn.first_child], out);
         } else {
             out.push_back(c);

@@ -163,6 +163,7 @@ game::game(ir::ruleset rs, int players, const std::map<std::string, std::string>
         block_is_turn.push_back(b.word == "turn");
         has_turns = has_turns || b.word == "turn";
     }
+    number_blocks();
     table_key_first.push_back(0);
     for (const ir::table& t : rs_.tables)
         table_key_first.push_back(table_key_first.back() + static_cast<std::uint32_t>(t.rows.size() + t.columns.size()));
@@ -289,6 +290,53 @@ std::string game::value_text(ir::id type, std::int64_t v) const {
             return "none";
         default: return std::to_string(v);
     }
+}
+
+bool game::spliced(ir::id n) const {
+    const ir::node& nd = rs_.nodes.at(n);
+    return nd.code == ir::op::block && nd.child_count == 1 && !block_is_turn[nd.ref] &&
+           rs_.nodes[rs_.children[nd.first_child]].code == ir::op::seq;
+}
+
+// Phases and steps numbered by their place among their parent's blocks, in the source's order:
+// SPI's turn has phases 1-4 and step 5; Contractor Cards' phase 2 has steps 2.1, 2.2 ...
+void game::number_blocks() {
+    block_number.assign(rs_.blocks.size(), "");
+    std::map<ir::id, int> children;  // parent block (or no_id) -> blocks numbered under it
+    for (ir::id b = 0; b < rs_.blocks.size(); ++b) {
+        const ir::block& blk = rs_.blocks[b];
+        if (blk.word != "phase" && blk.word != "step") continue;
+        const int k = ++children[blk.parent];
+        const bool numbered_parent = blk.parent != ir::no_id && blk.parent < b && !block_number[blk.parent].empty();
+        block_number[b] = (numbered_parent ? block_number[blk.parent] + "." : std::string()) + std::to_string(k);
+    }
+}
+
+std::string game::value_place(std::uint32_t address, bool& players_own) const {
+    players_own = false;
+    for (ir::id sl = 0; sl < rs_.slots.size(); ++sl) {
+        const ir::slot& slot = rs_.slots[sl];
+        const slot_layout& l = slots[sl];
+        std::uint32_t copies = 1;
+        if (slot.scope == ir::slot_scope::per_player) copies = static_cast<std::uint32_t>(players_);
+        else if (slot.scope == ir::slot_scope::per_entity) copies = kind_count.at(slot.entity_kind);
+        else if (slot.scope == ir::slot_scope::per_node) copies = static_cast<std::uint32_t>(rs_.maps.at(slot.map).nodes.size());
+        if (address < l.offset || address >= l.offset + copies * l.width) continue;
+        const std::uint32_t copy = (address - l.offset) / l.width, k = (address - l.offset) % l.width;
+        std::string name = slot.name;
+        const ir::type& t = rs_.types.at(slot.type);
+        if (t.kind == ir::type_kind::map_of) {
+            const ir::type& key = rs_.types.at(t.key);
+            name += "[" + value_text(t.key, static_cast<std::int64_t>(k) + (key.kind == ir::type_kind::range ? key.lo : 0)) + "]";
+        }
+        switch (slot.scope) {
+            case ir::slot_scope::per_player: players_own = true; return "P" + std::to_string(copy + 1) + " " + name;
+            case ir::slot_scope::per_entity: return instance_text(kind_first.at(slot.entity_kind) + copy) + " " + name;
+            case ir::slot_scope::per_node: return rs_.maps.at(slot.map).nodes.at(copy).name + " " + name;
+            default: return name;
+        }
+    }
+    return "value " + std::to_string(address);
 }
 
 }  // namespace wp::engine

@@ -17,14 +17,11 @@ std::int64_t state::entity_field(id slot, std::int64_t instance) const {
     return values_.at(l.offset + static_cast<std::size_t>(instance - first) * l.width);
 }
 
-id state::option_type() const {
-    if (pending_ != pending_kind::decision || pending_node_ == ir::no_id) return ir::no_id;
-    const ir::ruleset& rs = *rs_;
-    const ir::node& nd = rs.nodes[pending_node_];
-    if ((nd.code != ir::op::choose_one && nd.code != ir::op::choose_order && nd.code != ir::op::choose_subset) ||
-        nd.child_count == 0)
-        return ir::no_id;
-    const id set_type = rs.nodes[rs.children[nd.first_child]].type;
+namespace {
+
+// The type of the members of a set expression `n` (a list, or a zone's entity kind).
+id member_type(const ir::ruleset& rs, id n) {
+    const id set_type = rs.nodes[n].type;
     if (set_type == ir::no_id) return ir::no_id;
     const ir::type& t = rs.types[set_type];
     if (t.kind == ir::type_kind::list_of) return t.value;
@@ -32,6 +29,61 @@ id state::option_type() const {
         for (id i = 0; i < rs.types.size(); ++i)
             if (rs.types[i].kind == ir::type_kind::entity && rs.types[i].ref == t.ref) return i;
     return ir::no_id;
+}
+
+}  // namespace
+
+id state::option_type() const {
+    if (pending_ != pending_kind::decision || pending_node_ == ir::no_id) return ir::no_id;
+    const ir::ruleset& rs = *rs_;
+    const ir::node& nd = rs.nodes[pending_node_];
+    if ((nd.code != ir::op::choose_one && nd.code != ir::op::choose_order && nd.code != ir::op::choose_subset) ||
+        nd.child_count == 0)
+        return ir::no_id;
+    return member_type(rs, rs.children[nd.first_child]);
+}
+
+// Whom or what the waiting decision is about: the member the innermost loop around it (in the
+// same procedure, rule or block) has reached, "for Bavarian 6-3"; else the procedure's
+// arguments other than players, "move_unit(French 4-3)". Players are left out: the prompt and
+// the account name the deciding seat already.
+std::string state::decision_subject() const {
+    if (pending_node_ == ir::no_id) return "";
+    const ir::ruleset& rs = *rs_;
+    const frame* first = nullptr;  // the region's first frame: the element's body
+    for (std::size_t i = frames_.size(); i-- > 0;) {
+        const frame& f = frames_[i];
+        if (f.fb != pending_fb_) continue;
+        first = &f;
+        if (f.kind != frame_kind::for_each || f.pc == 0) continue;
+        const id t = member_type(rs, rs.children[rs.nodes[f.node].first_child]);
+        if (t == ir::no_id || rs.types[t].kind == ir::type_kind::player) continue;
+        const std::int64_t v = locals_.at(f.fb + rs.nodes[f.node].ref);
+        std::string text = "for " + g_->value_text(t, v);
+        if (rs.types[t].kind == ir::type_kind::entity && v >= 0)  // a piece: where it stands
+            for (id sl = 0; sl < rs.slots.size(); ++sl) {
+                const ir::slot& slot = rs.slots[sl];
+                if (slot.scope != ir::slot_scope::per_entity || slot.entity_kind != rs.types[t].ref ||
+                    rs.types.at(slot.type).kind != ir::type_kind::node)
+                    continue;
+                const std::int64_t at = entity_field(sl, v);
+                if (at >= 0) text += " at " + g_->value_text(slot.type, at);
+                break;
+            }
+        return text;
+    }
+    if (!first) return "";
+    for (const ir::procedure& p : rs.procedures) {
+        if (p.body != first->node) continue;
+        std::string args;
+        for (std::uint32_t i = 0; i < p.param_count && i < p.locals.size(); ++i) {
+            const id t = p.locals[i].type;
+            if (t == ir::no_id || rs.types[t].kind == ir::type_kind::player) continue;
+            args += (args.empty() ? "" : ", ") + g_->value_text(t, locals_.at(first->fb + i));
+        }
+        return args.empty() ? "" : p.name + "(" + args + ")";
+    }
+    return "";
 }
 
 std::vector<std::int64_t> state::option_values() const {
@@ -61,8 +113,17 @@ std::string state::decision_context() const {
     } else if (nd.code == ir::op::choose_one) {
         what = "a value";
     }
-    const std::string owner = g_->statement_owner(pending_node_);
-    return what.empty() ? "in " + owner : what + ", in " + owner;
+    std::string owner = g_->statement_owner(pending_node_);
+    for (id b = 0; b < rs_->blocks.size(); ++b)  // "step 2.1 employment", as the account's headers
+        if (const ir::block& blk = rs_->blocks[b]; !blk.name.empty() && owner == blk.word + " " + blk.path) {
+            const std::string& number = g_->block_number.at(b);
+            owner = blk.word + " " + (number.empty() ? "" : number + " ") + blk.name;
+            break;
+        }
+    const std::string subject = decision_subject();
+    if (subject.rfind("for ", 0) == 0) what += (what.empty() ? "" : " ") + subject;
+    const std::string where = subject.empty() || subject.rfind("for ", 0) == 0 ? owner : "procedure " + subject;
+    return what.empty() ? "in " + where : what + ", in " + where;
 }
 
 }  // namespace wp::engine

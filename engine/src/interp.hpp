@@ -186,6 +186,8 @@ struct interp {
     }
 
     bool tracing() const { return s.opt_.trace && *s.opt_.trace; }
+    void trace_block(id b) const;                                            // statements.cpp
+    void trace_change(std::uint32_t a, id type, std::int64_t v, id stmt) const;
 
     void trace(const std::string& line) const {
         if (tracing()) (*s.opt_.trace)(line);

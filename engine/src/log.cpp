@@ -177,6 +177,7 @@ logged_play play_logged(const ir::ruleset& rs, const log_header& header, const s
         state_options so;
         so.sampled_chance = false;  // stop at each chance node to log it; the same draws as sampling
         so.trace = options.trace;
+        so.trace_verbose = options.trace_verbose;
         rng agent_rng{header.seed ^ agent_seed_mix};
         // While the resumed steps are played the account is silent. The gate lives as long as the
         // final state that points to it (logged_play::trace_gate).
@@ -221,7 +222,8 @@ logged_play play_logged(const ir::ruleset& rs, const log_header& header, const s
             }
             out.resumed = s.decisions();
             *muted = false;
-            gated("resumed after " + std::to_string(s.decisions()) + " decisions");
+            gated(options.resume_note.empty() ? "resumed after " + std::to_string(s.decisions()) + " decisions"
+                                              : options.resume_note);
         }
         while (!s.is_terminal()) {
             if (s.is_chance_node()) {
@@ -249,6 +251,7 @@ logged_play play_logged(const ir::ruleset& rs, const log_header& header, const s
         out.stop = e.what();
         out.stop_is_error = e.is_error;
         out.save_to = e.save_to;
+        out.undo_seat = e.undo_seat;
         if (result.final_state) {
             result.decisions = result.final_state->decisions();
             result.rule_fires = result.final_state->rule_fires();
@@ -263,6 +266,19 @@ logged_play play_logged(const ir::ruleset& rs, const log_header& header, const s
     }
     out.log += footer_line(result, out.stop);
     return out;
+}
+
+std::string log_before_last_decision(const std::string& log, int seat) {
+    std::size_t cut = std::string::npos;
+    for (std::size_t at = log.find('\n'); at != std::string::npos && at + 1 < log.size();) {
+        const std::size_t end = log.find('\n', at + 1);
+        const ojson j = ojson::parse(log.substr(at + 1, end == std::string::npos ? std::string::npos : end - at - 1), nullptr, false);
+        if (!j.is_object() || !j.contains("step")) break;  // the footer
+        if (j.value("kind", "") == "decision" && j.contains("player") && j["player"].is_number_integer() && j["player"].get<int>() == seat + 1)
+            cut = at + 1;
+        at = end;
+    }
+    return cut == std::string::npos ? std::string() : log.substr(0, cut);
 }
 
 std::optional<log_header> read_log_header(const std::string& text, log_error& error) {
@@ -310,7 +326,7 @@ std::optional<log_header> read_log_header(const std::string& text, log_error& er
 }
 
 replay_result replay_log(const std::string& text, const ir::ruleset& rs, const log_header& header,
-                         const std::function<void(const std::string&)>* trace) {
+                         const std::function<void(const std::string&)>* trace, bool verbose) {
     replay_result out;
     play_result& result = out.result;
     std::vector<std::string> lines;
@@ -343,6 +359,7 @@ replay_result replay_log(const std::string& text, const ir::ruleset& rs, const l
         state_options so;
         so.sampled_chance = false;
         so.trace = trace;
+        so.trace_verbose = verbose;
         result.final_state = std::make_unique<state>(*g, header.seed, so);
     } catch (const engine_error& e) {
         out.error = log_error{1, std::string("cannot start the game: ") + e.what(), "log-ruleset"};

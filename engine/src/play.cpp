@@ -32,6 +32,7 @@ play_result play_game(const ir::ruleset& rs, int players, std::uint64_t seed, co
         state_options so;
         so.sampled_chance = options.sampled_chance;
         so.trace = options.trace;
+        so.trace_verbose = options.trace_verbose;
         so.track_changes = options.check_invariants;
         // The state's generator and the agents' generator are separate streams of one seed.
         rng agent_rng{seed ^ 0xA5A5A5A5DEADBEEFull};

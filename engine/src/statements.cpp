@@ -50,8 +50,29 @@ void interp::store(id target, std::uint32_t fb, std::int64_t v, id stmt) {
     }
     if (N(target).code != op::index && rs.slots[slot_of(target)].flag && s.values_[a] != 0 && v == 0)
         fail(stmt, "flag " + rs.slots[slot_of(target)].name + " may not go back to false (" + g.statement_owner(stmt) + ")");
+    if (tracing() && s.values_[a] != v) [[unlikely]] trace_change(a, t, v, stmt);
     s.values_[a] = v;
     changed_value(a, stmt);
+}
+
+// "phase 2: negotiations (P1)"; steps only in the verbose account.
+void interp::trace_block(id b) const {
+    const ir::block& blk = rs.blocks.at(b);
+    if (blk.word != "phase" && !(blk.word == "step" && s.opt_.trace_verbose)) return;
+    const std::string& number = g.block_number.at(b);
+    trace(blk.word + " " + (number.empty() ? "" : number + ": ") + (blk.name.empty() ? blk.path : blk.name) + " (P" +
+          std::to_string(active_player() + 1) + ")");
+}
+
+// "P2 gold 7 → 4 (pay_upkeep)": a player's own field by default, every value when verbose.
+void interp::trace_change(std::uint32_t a, id type, std::int64_t v, id stmt) const {
+    bool own = false;
+    const std::string place = g.value_place(a, own);
+    if (!own && !s.opt_.trace_verbose) return;
+    std::string why = g.statement_owner(stmt);
+    if (why.rfind("step ", 0) == 0 || why.rfind("phase ", 0) == 0 || why.rfind("turn ", 0) == 0 || why.rfind("setup ", 0) == 0)
+        why = why.substr(why.find_last_of(". ") + 1);  // the block's own name
+    trace(place + " " + g.value_text(type, s.values_[a]) + " \u2192 " + g.value_text(type, v) + " (" + why + ")");
 }
 
 // Whether the first statement of `body` can be done: a `do` that is legal, a `choose`
@@ -324,6 +345,10 @@ void interp::statement(std::size_t fi, id n, std::uint32_t fb) {
             return;
         case op::block:
             advance();
+            if (g.spliced(n)) {  // a phase or step whose statements follow it in the list
+                if (tracing()) [[unlikely]] trace_block(nd.ref);
+                return;
+            }
             // Only a `turn` needs a frame of its own (its start is traced, its end may end the
             // game); phases and steps run as plain statement lists.
             push_frame(g.block_is_turn[nd.ref] ? state::frame_kind::block : state::frame_kind::list,

@@ -122,7 +122,7 @@ TEST_CASE("hex view: the scene of a decision over pieces, over hexes, and a subs
     CHECK(d->focus == std::vector<std::size_t>{static_cast<std::size_t>(hex_of("0202")), static_cast<std::size_t>(hex_of("0303"))});
     REQUIRE(d->scene.pieces.size() == 2);
     CHECK(d->scene.pieces[1].tag == "horn");
-    CHECK(d->scene.pieces[1].details == "Swedish, disrupted");
+    CHECK(d->scene.pieces[1].details == "Horn's horse, Swedish, disrupted");  // its name, then what it is
     CHECK(d->scene.pieces[1].mark == "2");
     CHECK(d->scene.legend == std::vector<std::pair<std::string, std::string>>{{"C", "Clear"}, {"W", "Woods"}});
     REQUIRE(d->scene.hexsides.size() == 3);

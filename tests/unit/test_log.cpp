@@ -297,3 +297,91 @@ TEST_CASE("a game saved and resumed is the game played through: the same log", "
         CHECK(resumed.log == whole.log);
     }
 }
+
+namespace {
+
+// Plays like the random agent, but undoes (as a human's `u`) once, at decision `undo_at`.
+class undoing_agent : public engine::agent {
+public:
+    explicit undoing_agent(std::uint64_t undo_at) : undo_at_(undo_at) {}
+    int act(const engine::state& s, engine::rng& r) override {
+        if (s.decisions() + 1 == undo_at_) {
+            engine::agent_stop undo("undo", false);
+            undo.undo_seat = s.current_player();
+            throw undo;
+        }
+        return random_.act(s, r);
+    }
+
+private:
+    std::uint64_t undo_at_;
+    engine::random_agent random_;
+};
+
+}  // namespace
+
+TEST_CASE("an undo plays the log again up to the seat's previous decision, which is asked again", "[log]") {
+    const ir::ruleset rs = contractor_cards();
+    engine::random_agent random;
+    const engine::logged_play whole = engine::play_logged(rs, header_for(2, 3), {&random});
+    for (std::uint64_t undo_at : {5u, 40u}) {
+        INFO("undo at decision " << undo_at);
+        undoing_agent undoer(undo_at);
+        const engine::logged_play stopped = engine::play_logged(rs, header_for(2, 3), {&undoer});
+        REQUIRE(stopped.undo_seat >= 0);
+        const std::string cut = engine::log_before_last_decision(stopped.log, stopped.undo_seat);
+        REQUIRE_FALSE(cut.empty());
+        // The cut ends before a decision of that seat: the last step line kept is not it.
+        const std::vector<std::string> kept = split_lines(cut);
+        const std::vector<std::string> all = split_lines(stopped.log);
+        REQUIRE(kept.size() < all.size());
+        CHECK(all[kept.size()].find("\"kind\":\"decision\"") != std::string::npos);
+        CHECK(all[kept.size()].find("\"player\":" + std::to_string(stopped.undo_seat + 1)) != std::string::npos);
+        // Played on from there by the same generators, the game is the game played through.
+        engine::play_options options;
+        options.resume = &cut;
+        options.resume_note = "undo";
+        const engine::logged_play again = engine::play_logged(rs, header_for(2, 3), {&random}, options);
+        CHECK(again.log == whole.log);
+    }
+}
+
+TEST_CASE("a log with no decision of a seat has nothing to undo", "[log]") {
+    const ir::ruleset rs = contractor_cards();
+    undoing_agent undoer(1);
+    const engine::logged_play stopped = engine::play_logged(rs, header_for(2, 3), {&undoer});
+    REQUIRE(stopped.undo_seat >= 0);
+    CHECK(engine::log_before_last_decision(stopped.log, stopped.undo_seat).empty());
+}
+
+TEST_CASE("a preview plays an option on a copy and leaves the state as it was", "[log]") {
+    const auto g = std::make_shared<const engine::game>(contractor_cards(), 2);
+    engine::state s(*g, 3);
+    while (!s.is_terminal() && s.legal_actions().size() < 2) s.apply(0);
+    REQUIRE_FALSE(s.is_terminal());
+    const std::uint64_t decisions = s.decisions();
+    const std::string view = s.view(-1);
+    const engine::state::preview_result p = s.preview(0, 7);
+    CHECK(s.decisions() == decisions);
+    CHECK(s.view(-1) == view);
+    CHECK(p.error.empty());
+    // The same seed previews the same way.
+    CHECK(s.preview(0, 7).account == p.account);
+}
+
+TEST_CASE("the account numbers phases and steps and names what a state change changed", "[log]") {
+    const engine::game g(contractor_cards(), 2);
+    const ir::ruleset& rs = g.ruleset();
+    std::map<std::string, std::string> numbers;
+    for (ir::id b = 0; b < rs.blocks.size(); ++b) numbers[rs.blocks[b].path] = g.block_number[b];
+    CHECK(numbers.at("game.contractor_turn.fate") == "1");
+    CHECK(numbers.at("game.contractor_turn.negotiations") == "2");
+    CHECK(numbers.at("game.contractor_turn.negotiations.employment") == "2.3");
+    CHECK(numbers.at("game.contractor_turn").empty());
+    bool own = false;
+    for (ir::id sl = 0; sl < rs.slots.size(); ++sl)
+        if (rs.slots[sl].name == "gold") {
+            CHECK(g.value_place(g.slots[sl].offset + g.slots[sl].width, own) == "P2 gold");
+            CHECK(own);
+        }
+}

@@ -17,6 +17,7 @@ public:
         : std::runtime_error(message), is_error(error), save_to(std::move(save)) {}
     bool is_error;
     std::string save_to;  // a human's `w FILE`: the game's log is to be written there
+    int undo_seat = -1;   // a human's `u`: play again from this seat's previous decision
 };
 
 // The options of a decision as a person sees them (the human seat's prompt, a script's

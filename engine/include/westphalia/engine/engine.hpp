@@ -88,6 +88,10 @@ public:
     // Per ruleset::dice_terms used by a `(e)dM` node: the distribution of k dice, k = 0..count.
     std::vector<std::vector<ir::distribution>> dice_by_count;
     std::vector<std::uint8_t> block_is_turn;  // per ruleset::blocks: a `turn` block
+    // Per ruleset::blocks: a phase's or step's number within its turn for the account ("2",
+    // "2.1": its place among the blocks of its parent, after the parent's number); empty for a
+    // setup or turn.
+    std::vector<std::string> block_number;
     // Per ruleset::tables: where its rows, then its columns, start among all tables' keys
     // (state::keys_read); the last entry is the number of keys.
     std::vector<std::uint32_t> table_key_first;
@@ -137,6 +141,8 @@ public:
     // so that they run without a frame of their own: a `seq` node's list is
     // flat_statements[code[seq].a, code[seq].a + code[seq].b).
     std::vector<ir::id> flat_statements;
+    // Whether block node n is spliced into its list (it then runs as a header only).
+    bool spliced(ir::id n) const;
 
     std::string position(ir::id node) const;  // "base/rules.wph:12:3"
     // The named element whose text holds statement `node` ("rule drain", "phase game.fate",
@@ -144,12 +150,16 @@ public:
     std::string statement_owner(ir::id node) const;
     std::string value_text(ir::id type, std::int64_t v) const;
     std::string instance_text(std::int64_t instance) const;
+    // A state value's place in words, for the account: "P2 gold", "bav_foot#1 at",
+    // "arms[Pikemen] of P1", "game_turn"; and whether it is a player's own field.
+    std::string value_place(std::uint32_t address, bool& players_own) const;
 
 private:
     ir::ruleset rs_;
     int players_ = 0;
 
     void find_invariant_reads();
+    void number_blocks();
     void collect_reads(ir::id n, std::vector<std::uint8_t>& seen_slot, std::vector<std::uint8_t>& seen_zone,
                        std::vector<std::uint8_t>& seen_call) const;
 };
@@ -174,6 +184,9 @@ struct state_options {
     // Called with one readable line per turn, emitted event and game end (not copied state:
     // the function must outlive the states).
     const std::function<void(const std::string&)>* trace = nullptr;
+    // The trace's detail: every step's start and every state change, where the default is the
+    // phases and the players' own fields (docs/play-testing.md, "The account").
+    bool trace_verbose = false;
     // Record which statement last changed each value and zone, so that last_change() can name
     // what broke an invariant (a little slower).
     bool track_changes = false;
@@ -207,6 +220,15 @@ public:
     // dice are not the game's own), and no trace, change or coverage tracking, or deadline
     // (src/search_agents.cpp).
     state lookahead(std::uint64_t seed) const;
+    // What taking legal action `action` leads to, up to the next decision or the end, on a
+    // lookahead copy (dice of its own, `seed`): the account's lines and the rules that fired on
+    // the way (the human seat's `?N`; src/preview.cpp).
+    struct preview_result {
+        std::vector<std::string> account;
+        std::vector<ir::id> rules;  // in the order of the ruleset
+        std::string error;          // an engine error met on the way
+    };
+    preview_result preview(int action, std::uint64_t seed) const;
 
     const std::string& end_reason() const { return end_reason_; }
     // The seats the `wins` decision holds for (empty when the ruleset has none). The define
@@ -254,6 +276,9 @@ public:
     // procedure play_card", "a hex, in step game.movement", "in rule forced_march" (a `may`: its
     // options say the rest). Empty at a chance node or the end.
     std::string decision_context() const;
+    // Whom the decision is about: "for Bavarian 6-3" (the member the innermost loop around it
+    // has reached) or "move_unit(French 4-3)" (its procedure's arguments other than players).
+    std::string decision_subject() const;
 
     // What seat `viewer` sees (-1: everything): state values and zones, hidden zones (and
     // `owner` zones of other seats) as card counts only.
@@ -447,9 +472,11 @@ struct play_options {
     std::uint64_t max_decisions = 1'000'000;     // stop ("decision limit") beyond this
     bool check_invariants = false;               // after every decision and at the end
     const std::function<void(const std::string&)>* trace = nullptr;
+    bool trace_verbose = false;  // state_options::trace_verbose
     // play_logged only: a log (already checked by replay_log) whose steps are played first, the
     // agents observing their seats' logged decisions, before the agents go on (`play --resume`).
     const std::string* resume = nullptr;
+    std::string resume_note;  // the account's line when the resumed steps are done (default "resumed after N decisions")
 };
 
 struct play_result {

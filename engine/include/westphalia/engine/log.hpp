@@ -51,6 +51,7 @@ struct logged_play {
     std::string stop;         // an agent_stop's message; empty when none
     bool stop_is_error = false;
     std::string save_to;      // the agent_stop's save_to: write `log` there
+    int undo_seat = -1;       // the agent_stop's undo_seat (see log_before_last_decision)
     std::uint64_t resumed = 0;  // decisions played from play_options::resume
     // The trace the final state calls (silent during the resumed steps), kept alive with it.
     std::shared_ptr<std::function<void(const std::string&)>> trace_gate;
@@ -60,6 +61,11 @@ struct logged_play {
 // each outcome, and writes its log.
 logged_play play_logged(const ir::ruleset& rs, const log_header& header, const std::vector<agent*>& agents,
                         const play_options& options = {});
+
+// The log (header and steps, no footer) up to, not including, the last decision `seat` made in
+// it: what `play_options::resume` takes to ask that decision again (the human seat's undo).
+// Empty when the seat made none.
+std::string log_before_last_decision(const std::string& log, int seat);
 
 // Reads the header (line 1) of a log.
 std::optional<log_header> read_log_header(const std::string& text, log_error& error);
@@ -73,6 +79,6 @@ struct replay_result {
 // Replays a log over `rs` (built from its header), checking the fingerprint, that every step
 // is legal and matches the engine, and the footer. `trace` receives the same lines as play.
 replay_result replay_log(const std::string& text, const ir::ruleset& rs, const log_header& header,
-                         const std::function<void(const std::string&)>* trace = nullptr);
+                         const std::function<void(const std::string&)>* trace = nullptr, bool verbose = false);
 
 }  // namespace wp::engine
