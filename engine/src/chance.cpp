@@ -254,6 +254,8 @@ void interp::trace_table(id t, const ir::table_cell* cell) const {
     std::string line = "table " + tb.name + ": row " + row.key.text;
     if (!row.label.empty()) line += " \"" + row.label + "\"";
     if (!tb.columns.empty()) line += ", column " + tb.columns.at(index % width).text;
+    if (cell->has_outcome && tb.outcome_type != ir::no_id)  // the result, unless the row's label says it
+        if (const std::string result = g.value_text(tb.outcome_type, cell->outcome); result != row.label) line += ": " + result;
     trace(line);
 }
 

@@ -180,6 +180,10 @@ std::int64_t interp::call_with(id n, const std::int64_t* args, std::size_t c) {
             const ir::table_cell* cell = table_cell(n, nd.ref, args, c).second;
             cut(s.locals_, mark);
             if (!cell->has_outcome) fail(n, "table " + rs.tables[nd.ref].name + " gives no outcome here");
+            if (trace_lookup) [[unlikely]] {
+                trace_lookup = false;
+                trace_table(nd.ref, cell);
+            }
             return cell->outcome;
         }
         default: fail(n, std::string("not a call: ") + ir::name_of(nd.code));

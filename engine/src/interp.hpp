@@ -59,6 +59,10 @@ struct interp {
 
     explicit interp(state& st) : s(st), g(*st.g_), rs(*st.rs_) {}
 
+    // Set while a statement whose value is a table's result (`r = combat_results(a, d)`) is
+    // evaluated with a trace: the lookup is then in the account, as a statement's table is.
+    bool trace_lookup = false;
+
     // A statement list frame keeps where its statements are (no IR read per step): aux is the
     // first in game::flat_statements (phases and steps spliced in) and aux_len their number; a
     // single statement has aux npos.

@@ -355,7 +355,9 @@ void interp::statement(std::size_t fi, id n, std::uint32_t fb) {
                        g.block_is_turn[nd.ref] ? n : child(n, 0), fb);
             return;
         case op::let: {
+            trace_lookup = tracing() && N(child(n, 0)).code == op::lookup;
             const std::int64_t v = eval(child(n, 0), fb);
+            trace_lookup = false;
             advance();
             s.locals_[fb + nd.ref] = v;
             return;
@@ -363,7 +365,9 @@ void interp::statement(std::size_t fi, id n, std::uint32_t fb) {
         case op::assign:
         case op::add_assign:
         case op::sub_assign: {
+            trace_lookup = tracing() && N(child(n, 1)).code == op::lookup;
             std::int64_t v = eval(child(n, 1), fb);
+            trace_lookup = false;
             if (nd.code != op::assign) {
                 const std::int64_t old = eval(child(n, 0), fb);
                 v = nd.code == op::add_assign ? add_ck(n, old, v) : sub_ck(n, old, v);
