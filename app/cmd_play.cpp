@@ -176,19 +176,33 @@ void add_play_command(CLI::App& app, context& ctx) {
         engine::logged_play played = engine::play_logged(*rs, header, agents, options);
         // A human's `u`: the game again from its log, cut before that seat's previous decision
         // (the same dice up to there), the account silent until that decision is asked again.
-        std::string undo_text;
-        while (played.undo_seat >= 0) {
-            undo_text = engine::log_before_last_decision(played.log, played.undo_seat);
-            if (undo_text.empty()) break;  // (the human agent refuses `u` before its first decision)
+        // A `w FILE` that cannot be written (an input, a directory, no room) says why and plays
+        // the whole log again, so the game goes on where it was.
+        std::string again;
+        bool saved = false;
+        for (;;) {
+            if (played.undo_seat >= 0) {
+                again = engine::log_before_last_decision(played.log, played.undo_seat);
+                if (again.empty()) break;  // (the human agent refuses `u` before its first decision)
+                options.resume_note = "undo: back to P" + std::to_string(played.undo_seat + 1) + "'s previous decision";
+            } else if (!played.save_to.empty()) {
+                if (write_output(ctx, "w", played.save_to, played.log, inputs)) {
+                    saved = true;
+                    break;
+                }
+                ctx.exit_code = exit_clean;  // the reason is on standard error; the game is not lost
+                again = played.log;
+                options.resume_note = "not saved to " + played.save_to + ": the game goes on";
+            } else {
+                break;
+            }
             for (const auto& a : owned)
                 if (auto* h = dynamic_cast<human_agent*>(a.get())) h->restart();
-            options.resume = &undo_text;
-            options.resume_note = "undo: back to P" + std::to_string(played.undo_seat + 1) + "'s previous decision";
+            options.resume = &again;
             played = engine::play_logged(*rs, header, agents, options);
         }
         if (!args->log.empty() && !write_output(ctx, "--log", args->log, played.log, inputs)) return;
-        if (!played.save_to.empty()) {
-            if (!write_output(ctx, "w", played.save_to, played.log, inputs)) return;
+        if (saved) {
             account << "game saved to " << played.save_to << " after " << played.result.decisions
                     << " decisions: continue it with `westphalia play " << args->input.path << " --resume " << played.save_to
                     << "`\n";
