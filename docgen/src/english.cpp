@@ -164,6 +164,11 @@ std::optional<std::int64_t> static_value(const ir::ruleset& rs, ir::id n, const 
             if (index >= o.values.size()) return std::nullopt;
             return o.values[index];
         }
+        case ir::op::quantity: {
+            // A predicate of no parameters (`siege_rules()`) is as static as its body.
+            if (!kids.empty() || x.ref >= rs.quantities.size() || !rs.quantities[x.ref].predicate) return std::nullopt;
+            return static_value(rs, rs.quantities[x.ref].expr, chosen);
+        }
         case ir::op::not_: {
             const auto a = kid(0);
             return a ? std::optional<std::int64_t>(!*a) : std::nullopt;

@@ -97,6 +97,7 @@ struct builder {
     document doc;
     std::map<ir::id, std::vector<threshold>> thresholds = roll_thresholds(rs);
     table_readings readings = readings_of(rs);
+    std::map<ir::id, std::string> charted;  // define rules the terrain charts print whole
 
     void add(block b) { doc.blocks.push_back(std::move(b)); }
 
@@ -595,7 +596,7 @@ struct builder {
     }
 
     void tables() {
-        std::vector<grid> charts = terrain_charts(rs);
+        std::vector<grid> charts = terrain_charts(rs, &charted);
         if (rs.tables.empty() && charts.empty()) return;
         section("Tables");
         for (grid& g : charts) add(std::move(g));
@@ -1063,21 +1064,38 @@ struct builder {
         decisions(false);
     }
 
+    // One entry per decision, its rules in a run: "May exit: false always §6.0; true when … §17.33".
+    // A decision whose every rule the terrain effects chart prints whole points to the chart.
     void decisions(bool victory) {
         for (std::size_t d = 0; d < rs.decisions.size(); ++d) {
             const ir::decision& dec = rs.decisions[d];
             if (is_victory(dec) != victory) continue;
-            entry({bold(title_of(dec.name) + params_text(dec.params, dec.params.size())),
-                   text(std::string(": decided by the rules below") + (dec.total ? "; one of them always applies" : "")), source(dec.prov)});
-            for (ir::id r : rules_on(ir::target_kind::decision, static_cast<ir::id>(d), {ir::rule_kind::define})) {
-                const ir::rule& rule = rs.rules[r];
-                if (!live(rule)) continue;
+            std::vector<ir::id> rules;
+            for (ir::id r : rules_on(ir::target_kind::decision, static_cast<ir::id>(d), {ir::rule_kind::define}))
+                if (live(rs.rules[r])) rules.push_back(r);
+            rich_text t{bold(title_of(dec.name) + params_text(dec.params, dec.params.size()))};
+            std::string chart;
+            for (ir::id r : rules) {
+                const auto it = charted.find(r);
+                chart = it == charted.end() || (!chart.empty() && chart != it->second) ? "-" : it->second;
+                if (chart == "-") break;
+            }
+            if (!rules.empty() && chart != "-") {
+                t.push_back(text(": by terrain, in the " + chart));
+                t.push_back(source(dec.prov));
+                entry(std::move(t));
+                continue;
+            }
+            t.push_back(text(":"));
+            for (std::size_t i = 0; i < rules.size(); ++i) {
+                const ir::rule& rule = rs.rules[rules[i]];
                 const english en = speaker(rule.locals, {rule.value, rule.guard});
-                rich_text t{bold(en.expr(rule.value))};
+                t.push_back(bold((i ? "; " : " ") + en.expr(rule.value)));
                 t.push_back(text(rule.aid.empty() ? (when(en, rule.guard).empty() ? " always" : when(en, rule.guard)) : ": " + rule.aid));
                 t.push_back(source(rule.prov));
-                entry(std::move(t), 1, true);
             }
+            if (rules.empty()) t.push_back(text(" no rule decides it under the chosen options"));
+            entry(std::move(t));
         }
     }
 
@@ -1191,7 +1209,7 @@ struct builder {
 }  // namespace
 
 document build_document(const ir::ruleset& rs) {
-    builder b{rs, {}};
+    builder b{rs, {}, roll_thresholds(rs), readings_of(rs), {}};
     b.header_and_footer();
     b.sequence_of_play();
     b.rolls();

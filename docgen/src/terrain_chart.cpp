@@ -26,6 +26,7 @@ struct chart_builder {
     ir::id enum_id;
     // member -> (element title -> phrases), elements in the order met
     std::map<std::int64_t, std::vector<std::pair<std::string, std::vector<std::string>>>> effects;
+    std::set<ir::id> whole_rules;  // define rules printed with every condition
 
     std::vector<ir::id> split(ir::id n, ir::op code) const {
         if (n >= rs.nodes.size()) return {};
@@ -79,7 +80,8 @@ struct chart_builder {
                 return p.type < rs.types.size() && rs.types[p.type].kind == ir::type_kind::enumeration && rs.types[p.type].ref == enum_id;
             });
             if (!takes) continue;
-            for (const ir::rule& r : rs.rules) {
+            for (std::size_t ri = 0; ri < rs.rules.size(); ++ri) {
+                const ir::rule& r = rs.rules[ri];
                 if (r.kind != ir::rule_kind::define || r.target != ir::target_kind::decision || r.target_id != d || r.guard == ir::no_id) continue;
                 if (const auto g = static_value(rs, r.guard); g && !*g) continue;
                 english en(rs, r.locals);
@@ -88,6 +90,7 @@ struct chart_builder {
                 std::string rest;
                 if (!read_conjuncts(r.guard, en, members, rest)) continue;
                 note(members[0], humanize(dec.name), " " + en.expr(r.value) + (rest.empty() ? "" : " (" + rest + ")"));
+                if (rest != "with conditions") whole_rules.insert(static_cast<ir::id>(ri));
             }
         }
     }
@@ -138,20 +141,22 @@ struct chart_builder {
 
 }  // namespace
 
-std::vector<grid> terrain_charts(const ir::ruleset& rs) {
+std::vector<grid> terrain_charts(const ir::ruleset& rs, std::map<ir::id, std::string>* charted) {
     std::vector<grid> out;
     std::set<ir::id> done;
     for (const ir::map& m : rs.maps) {
         for (const auto& [which, words] : {std::pair{m.terrain_enum, "Terrain"}, std::pair{m.edge_enum, m.kind == ir::map_kind::hexgrid ? "Hexside" : "Connection"}}) {
             const ir::id e = which;  // a plain variable: Clang 14 cannot capture a structured binding
             if (e >= rs.enums.size() || !done.insert(e).second) continue;
-            chart_builder b{rs, e, {}};
+            chart_builder b{rs, e, {}, {}};
             b.tables();
             b.decisions();
             b.quantities();
             if (b.effects.empty()) continue;
             grid g;
             g.caption = std::string(words) + " effects chart";
+            if (charted)
+                for (ir::id r : b.whole_rules) charted->emplace(r, humanize(std::string(words)) + " effects chart");
             g.anchor = anchors_text(rs.enums[e].prov);
             g.header.push_back({cell{{span{words, face::bold, false}}, align::left}, cell{{span{"Effects", face::bold, false}}, align::left}});
             const ir::id type = [&] {
