@@ -148,12 +148,17 @@ std::string dice_text(const ir::roll& r) {
 
 // ---------------------------------------------------------------- static values
 
-std::optional<std::int64_t> static_value(const ir::ruleset& rs, ir::id n, const option_choice* chosen) {
+std::optional<std::int64_t> static_value(const ir::ruleset& rs, ir::id n, const option_choice* chosen, const local_values* locals) {
     if (n >= rs.nodes.size()) return std::nullopt;
     const ir::node& x = rs.nodes[n];
     const auto kids = ir::children_of(rs, n);
-    auto kid = [&](std::size_t i) { return i < kids.size() ? static_value(rs, kids[i], chosen) : std::nullopt; };
+    auto kid = [&](std::size_t i) { return i < kids.size() ? static_value(rs, kids[i], chosen, locals) : std::nullopt; };
     switch (x.code) {
+        case ir::op::local: {
+            if (!locals) return std::nullopt;
+            const auto it = locals->find(x.ref);
+            return it == locals->end() ? std::nullopt : std::optional<std::int64_t>(it->second);
+        }
         case ir::op::const_int: case ir::op::const_bool: case ir::op::const_member: return x.value;
         case ir::op::option: {
             if (x.ref >= rs.options.size()) return std::nullopt;
@@ -495,7 +500,10 @@ std::string english::expr(ir::id n) const {
                    " as " + kid(0);
         }
         case ir::op::range: return "the numbers from " + kid(0) + " to " + kid(1);
-        case ir::op::local: return local_name(x.ref);
+        case ir::op::local:
+            if (const auto it = bound_.find(x.ref); it != bound_.end() && x.ref < frame_.size())
+                return constant_english(rs_, frame_[x.ref].type, it->second);
+            return local_name(x.ref);
         case ir::op::global: return named(rs_.slots);
         case ir::op::player_field: case ir::op::entity_field: {
             const std::string field = x.ref < rs_.slots.size() ? field_name(rs_.slots[x.ref].name) : "?";
@@ -532,7 +540,12 @@ std::string english::expr(ir::id n) const {
             if (base.code == ir::op::player_field || base.code == ir::op::entity_field) {
                 const auto owner = ir::children_of(rs_, kids[0]);
                 const std::string field = base.ref < rs_.slots.size() ? humanize(rs_.slots[base.ref].name) : "?";
-                if (!owner.empty()) return owner_field(owner[0], kid(1) + " " + field);
+                // p.traits[Etiquette] reads "your Etiquette traits"; an index that is itself a
+                // thing named with "the" reads after the field: "your money used for the card".
+                const std::string index = kid(1);
+                if (!owner.empty() && (index.rfind("the ", 0) == 0 || index == "you"))
+                    return owner_field(owner[0], field) + " for " + index;
+                if (!owner.empty()) return owner_field(owner[0], index + " " + field);
             }
             return kid(0) + " [" + kid(1) + "]";
         }
@@ -624,7 +637,9 @@ std::string english::expr(ir::id n) const {
             if (b && !*b) return expr(kids[0]);
             return operand(kids[0], ir::op::or_) + " or " + operand(kids[1], ir::op::or_);
         }
-        case ir::op::cond: return "if " + condition(kids[0]) + " then " + kid(1) + ", else " + kid(2);
+        case ir::op::cond:
+            if (const auto v = static_value(rs_, kids[0], nullptr, &bound_)) return *v ? kid(1) : kid(2);
+            return "if " + condition(kids[0]) + " then " + kid(1) + ", else " + kid(2);
         case ir::op::any: {
             // any(c in hand[p] : c.kind == E) reads "p's hand holds an Employer".
             const ir::node& b = rs_.nodes[kids[1]];
@@ -715,6 +730,12 @@ std::string english::statement(ir::id n, std::vector<ir::id>* nested) const {
             return kids.empty() ? "" : statements(kids[0], nullptr);
         }
         case ir::op::let:
+            // A value the options and the bound constants decide is read where it is used.
+            if (!bound_.empty() && !kids.empty())
+                if (const auto v = static_value(rs_, kids[0], nullptr, &bound_)) {
+                    bound_[x.ref] = *v;
+                    return "";
+                }
             // `let r = roll renewal_roll(p)` reads "make a renewal roll (1d10)"; later uses of r
             // read "the renewal roll" (see name_local).
             if (!kids.empty() && rs_.nodes[kids[0]].code == ir::op::roll) return "make " + kid(0);
@@ -731,6 +752,11 @@ std::string english::statement(ir::id n, std::vector<ir::id>* nested) const {
                 if (t.type < rs_.types.size() && rs_.types[t.type].kind == ir::type_kind::boolean)
                     return kid(0) + (v.value != 0 ? ": yes" : ": no");
             }
+            // `phasing = p` reads "you are phasing"; `imperial_player = p`, "you are the imperial player".
+            if (kid(1) == "you" && rs_.nodes[kids[0]].code == ir::op::global) {
+                const std::string name = kid(0);
+                return "you are " + std::string(name.find("player") != std::string::npos ? "the " : "") + name;
+            }
             return kid(0) + " = " + kid(1);
         }
         case ir::op::fix_roll: return kid(0) + " = " + kid(1);
@@ -741,7 +767,7 @@ std::string english::statement(ir::id n, std::vector<ir::id>* nested) const {
             return (x.code == ir::op::add_assign ? "add " + kid(1) + " to " : "take " + kid(1) + " from ") + kid(0);
         }
         case ir::op::if_: {
-            if (const auto known = static_value(rs_, kids[0])) {
+            if (const auto known = static_value(rs_, kids[0], nullptr, &bound_)) {
                 if (*known) return kids.size() > 1 ? statements(kids[1], nested) : "";
                 return present(2) ? statements(kids[2], nested) : "";
             }
@@ -846,7 +872,28 @@ std::string english::statement(ir::id n, std::vector<ir::id>* nested) const {
             if (!show_events_) return "";
             // The event's name says what happened; its arguments are the rule's own names.
             return "→ " + (x.ref < rs_.events.size() ? humanize(rs_.events[x.ref].name) : "?");
-        case ir::op::call: return (x.ref < rs_.procedures.size() ? humanize(rs_.procedures[x.ref].name) : "?") + args(n);
+        case ir::op::call: {
+            if (x.ref >= rs_.procedures.size()) return "?";
+            const ir::procedure& pr = rs_.procedures[x.ref];
+            if (expand_ > 0 && pr.body != ir::no_id) {
+                english inner(rs_, pr.locals);
+                inner.scope_roles({pr.body});
+                inner.expand_ = expand_ - 1;
+                inner.show_events_ = show_events_;
+                for (std::size_t i = 0; i < pr.param_count && i < kids.size(); ++i) {
+                    if (const auto v = static_value(rs_, kids[i], nullptr, &bound_)) inner.bind(static_cast<ir::id>(i), *v);
+                    else inner.name_local(static_cast<ir::id>(i), expr(kids[i]));
+                }
+                bool decided = false;
+                visit(rs_, pr.body, [&](ir::id m) {
+                    const ir::node& y = rs_.nodes[m];
+                    if ((y.code == ir::op::if_ || y.code == ir::op::cond) && y.child_count > 0)
+                        decided = decided || static_value(rs_, ir::children_of(rs_, m)[0], nullptr, &inner.bound_).has_value();
+                });
+                if (decided) return inner.statements(pr.body);
+            }
+            return humanize(pr.name) + args(n);
+        }
         case ir::op::end_game: {
             const std::string reason = x.value >= 0 && static_cast<std::size_t>(x.value) < rs_.strings.size()
                                            ? humanize(rs_.strings[static_cast<std::size_t>(x.value)]) : "?";

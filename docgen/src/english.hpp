@@ -47,7 +47,10 @@ std::optional<std::int64_t> compared_member(const ir::ruleset& rs, ir::id c, ir:
 
 // `chosen` reads some options at other values than the ruleset's (option -> index of its value).
 using option_choice = std::map<ir::id, std::size_t>;
-std::optional<std::int64_t> static_value(const ir::ruleset& rs, ir::id n, const option_choice* chosen = nullptr);
+// `locals` gives constants for some locals of the element (a procedure expanded for one call).
+using local_values = std::map<ir::id, std::int64_t>;
+std::optional<std::int64_t> static_value(const ir::ruleset& rs, ir::id n, const option_choice* chosen = nullptr,
+                                         const local_values* locals = nullptr);
 
 // What a value of type `t` is called in the aid: "player", "card", "hex", "roll kind".
 std::string role_noun(const ir::ruleset& rs, ir::id t);
@@ -72,6 +75,13 @@ public:
     void scope_roles(const std::vector<ir::id>& roots);
     // Reads local `l` as `words` ("the renewal roll" for a local bound to that roll).
     void name_local(ir::id l, std::string words) { renamed_[l] = std::move(words); }
+    // Binds local `l` to a constant: a condition on it is decided where it is read, and it reads
+    // as the constant ("3 Aug").
+    void bind(ir::id l, std::int64_t v) { bound_[l] = v; }
+    // A call of a procedure some of whose branches its constant arguments or the options decide
+    // (a scenario's orders of battle) reads as the procedure's body for that call, `depth`
+    // levels deep; any other call reads as a call ("deploy units (Bavarian, Infantry, 14, …)").
+    void expand_calls(int depth) { expand_ = depth; }
     // Whether `emit` statements are read out ("→ hired (p, e)"); table cells leave them out.
     void show_events(bool show) { show_events_ = show; }
 
@@ -115,6 +125,8 @@ private:
     };
     std::vector<role> roles_;
     bool show_events_ = true;
+    mutable local_values bound_;  // a `let` of a decided value binds it as it is read
+    int expand_ = 0;
 };
 
 }  // namespace wp::docgen

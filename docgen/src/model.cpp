@@ -98,6 +98,51 @@ struct builder {
     std::map<ir::id, std::vector<threshold>> thresholds = roll_thresholds(rs);
     table_readings readings = readings_of(rs);
     std::map<ir::id, std::string> charted;  // define rules the terrain charts print whole
+    // The procedures and quantities play reaches under the chosen options (see `reach`).
+    std::vector<bool> reached_procedures, reached_quantities;
+
+    // From every root of play (sequences, actions, tables, rolls, rules the options leave in),
+    // the procedures and quantities it calls, not following a branch the options rule out: a
+    // scenario's aid lists only its own victory conditions.
+    void reach() {
+        reached_procedures.assign(rs.procedures.size(), false);
+        reached_quantities.assign(rs.quantities.size(), false);
+        std::function<void(ir::id)> from = [&](ir::id n) {
+            if (n >= rs.nodes.size()) return;
+            const ir::node& x = rs.nodes[n];
+            const auto kids = ir::children_of(rs, n);
+            if ((x.code == ir::op::if_ || x.code == ir::op::cond) && kids.size() >= 2)
+                if (const auto v = static_value(rs, kids[0])) {
+                    from(*v ? kids[1] : kids.size() > 2 ? kids[2] : ir::no_id);
+                    return;
+                }
+            if (x.code == ir::op::call && x.ref < rs.procedures.size() && !reached_procedures[x.ref]) {
+                reached_procedures[x.ref] = true;
+                from(rs.procedures[x.ref].body);
+            }
+            if (x.code == ir::op::quantity && x.ref < rs.quantities.size() && !reached_quantities[x.ref]) {
+                reached_quantities[x.ref] = true;
+                from(rs.quantities[x.ref].expr);
+            }
+            for (ir::id k : kids) from(k);
+        };
+        for (const ir::sequence& q : rs.sequences) from(q.body);
+        for (const ir::action& a : rs.actions) {
+            from(a.guard);
+            from(a.body);
+        }
+        for (const ir::rule& r : rs.rules)
+            if (live(r) && r.kind != ir::rule_kind::example)
+                for (ir::id root : {r.guard, r.body, r.value, r.amount}) from(root);
+        for (std::size_t t = 0; t < rs.tables.size(); ++t) {
+            for (const ir::table_key& k : rs.tables[t].keys) {
+                from(k.expr);
+                from(k.shift);
+            }
+            for (const ir::table_cell& c : rs.tables[t].cells) from(c.effects);
+        }
+        for (const ir::roll& r : rs.rolls) from(r.expr);
+    }
 
     void add(block b) { doc.blocks.push_back(std::move(b)); }
 
@@ -236,8 +281,49 @@ struct builder {
         if (!what.empty()) t.push_back(text(": " + what));
         t.push_back(source(bl.prov));
         entry(std::move(t), depth);
+        if (bl.word == "setup" && !kids.empty()) deployment(en, kids[0], depth + 1);
         nested_blocks(en, nested, depth + 1, number);
         return true;
+    }
+
+    // Whether option `o` decides anything in what `n` reaches through procedures and quantities.
+    bool reads_option(ir::id n, ir::id o, std::set<ir::id>& seen) const {
+        bool found = false;
+        visit(rs, n, [&](ir::id m) {
+            const ir::node& x = rs.nodes[m];
+            if (found) return;
+            if (x.code == ir::op::option && x.ref == o) found = true;
+            else if (x.code == ir::op::call && x.ref < rs.procedures.size() && seen.insert(x.ref).second)
+                found = reads_option(rs.procedures[x.ref].body, o, seen);
+        });
+        return found;
+    }
+
+    // A scenario's deployment: each call of the setup that the `scenario` option decides, read for
+    // the chosen scenario, with the procedures its constants decide expanded ("deploy units
+    // (Bavarian Army, Infantry, 14, aug3 line)") instead of the setup's "deploy".
+    void deployment(const english& en, ir::id body, int indent) {
+        ir::id scenario = ir::no_id;
+        for (std::size_t o = 0; o < rs.options.size(); ++o)
+            if (rs.options[o].name == "scenario" && rs.options[o].selected_index < rs.options[o].values.size()) scenario = static_cast<ir::id>(o);
+        if (scenario == ir::no_id) return;
+        const ir::option& o = rs.options[scenario];
+        std::vector<ir::id> statements{body};
+        if (rs.nodes[body].code == ir::op::seq) {
+            const auto kids = ir::children_of(rs, body);
+            statements.assign(kids.begin(), kids.end());
+        }
+        english expanded = en;
+        expanded.expand_calls(3);
+        for (ir::id st : statements) {
+            const ir::node& x = rs.nodes[st];
+            std::set<ir::id> seen;
+            if (x.code != ir::op::call || x.ref >= rs.procedures.size() || !reads_option(st, scenario, seen)) continue;
+            const std::string what = expanded.statements(st);
+            if (what.empty()) continue;
+            entry({bold("Deployment, " + constant_english(rs, o.type, o.values[o.selected_index])), text(": " + what),
+                   source(rs.procedures[x.ref].prov)}, indent);
+        }
     }
 
     void sequence_of_play() {
@@ -976,6 +1062,7 @@ struct builder {
 
     void limits() {
         section("Limits");
+        const std::size_t start = doc.blocks.size();
         for (const ir::type_alias& a : rs.aliases) {
             const ir::type& t = rs.types[a.type];
             if (t.kind != ir::type_kind::range) continue;
@@ -995,6 +1082,7 @@ struct builder {
             entry({bold(title_of(a.name)), text(": " + words), source(a.prov)});
         }
         for (std::size_t q = 0; q < rs.quantities.size(); ++q) {
+            if (!reached_quantities[q]) continue;  // only other options' rules read it
             const ir::derived& d = rs.quantities[q];
             const auto mods = modifiers_of(rs, ir::target_kind::quantity, static_cast<ir::id>(q));
             if (d.predicate || (mods.empty() && d.aid.empty())) continue;
@@ -1006,6 +1094,7 @@ struct builder {
             entry(std::move(t));
             modifier_lines(mods, 1);
         }
+        if (doc.blocks.size() == start) doc.blocks.pop_back();  // nothing to list: no heading
         // What the engine tracks (each player's fields, each piece's, the game's flags and
         // counters) and the invariants the checker proves are the rules' bookkeeping, not rules
         // a player applies: `westphalia info` lists them. The ranges above, which the rules
@@ -1041,15 +1130,17 @@ struct builder {
         bool any = false;
         for (const ir::rule& r : rs.rules) any = any || (r.kind == ir::rule_kind::trigger && contains(rs, r.body, ir::op::end_game));
         for (const ir::decision& d : rs.decisions) any = any || is_victory(d);
-        for (const ir::procedure& p : rs.procedures) any = any || (p.body != ir::no_id && contains(rs, p.body, ir::op::end_game));
+        for (std::size_t p = 0; p < rs.procedures.size(); ++p)
+            any = any || (reached_procedures[p] && rs.procedures[p].body != ir::no_id && contains(rs, rs.procedures[p].body, ir::op::end_game));
         if (!any) return;
         section("End of the game and victory");
         for (const ir::rule& r : rs.rules)
             if (r.kind == ir::rule_kind::trigger && contains(rs, r.body, ir::op::end_game)) trigger_entry(r);
         // Procedures that end the game hold the victory conditions of games that read them at the
         // end (a scenario's levels of victory): each in English, with its anchors.
-        for (const ir::procedure& p : rs.procedures) {
-            if (p.body == ir::no_id || !contains(rs, p.body, ir::op::end_game)) continue;
+        for (std::size_t pi = 0; pi < rs.procedures.size(); ++pi) {
+            const ir::procedure& p = rs.procedures[pi];
+            if (!reached_procedures[pi] || p.body == ir::no_id || !contains(rs, p.body, ir::op::end_game)) continue;
             const english en = speaker(p.locals, {p.body});
             entry({bold(title_of(p.name) + params_text(p.locals, p.param_count)), text(": " + en.statements(p.body)), source(p.prov)});
         }
@@ -1209,7 +1300,8 @@ struct builder {
 }  // namespace
 
 document build_document(const ir::ruleset& rs) {
-    builder b{rs, {}, roll_thresholds(rs), readings_of(rs), {}};
+    builder b{rs, {}, roll_thresholds(rs), readings_of(rs), {}, {}, {}};
+    b.reach();
     b.header_and_footer();
     b.sequence_of_play();
     b.rolls();
