@@ -148,12 +148,33 @@ std::string dice_text(const ir::roll& r) {
 
 // ---------------------------------------------------------------- static values
 
-std::optional<std::int64_t> static_value(const ir::ruleset& rs, ir::id n, const option_choice* chosen, const local_values* locals) {
+std::optional<std::int64_t> static_value(const ir::ruleset& rs, ir::id n, const option_choice* chosen, const local_values* locals,
+                                         const local_values* globals) {
     if (n >= rs.nodes.size()) return std::nullopt;
     const ir::node& x = rs.nodes[n];
     const auto kids = ir::children_of(rs, n);
-    auto kid = [&](std::size_t i) { return i < kids.size() ? static_value(rs, kids[i], chosen, locals) : std::nullopt; };
+    auto kid = [&](std::size_t i) { return i < kids.size() ? static_value(rs, kids[i], chosen, locals, globals) : std::nullopt; };
     switch (x.code) {
+        case ir::op::global: {
+            if (!globals || !kids.empty()) return std::nullopt;
+            const auto it = globals->find(x.ref);
+            return it == globals->end() ? std::nullopt : std::optional<std::int64_t>(it->second);
+        }
+        case ir::op::attribute: case ir::op::node_attribute: {
+            // A field of a constant piece or space: its data ("Tilly's start" is 0508).
+            if (kids.size() != 1) return std::nullopt;
+            const auto owner = kid(0);
+            const ir::id t = rs.nodes[kids[0]].type;
+            if (!owner || *owner < 0 || t >= rs.types.size()) return std::nullopt;
+            const auto i = static_cast<std::size_t>(*owner);
+            if (x.code == ir::op::attribute && rs.types[t].kind == ir::type_kind::entity && i < rs.entities.size() &&
+                x.ref < rs.entities[i].values.size())
+                return rs.entities[i].values[x.ref];
+            if (x.code == ir::op::node_attribute && rs.types[t].kind == ir::type_kind::node && rs.types[t].ref < rs.maps.size() &&
+                i < rs.maps[rs.types[t].ref].nodes.size() && x.ref < rs.maps[rs.types[t].ref].nodes[i].values.size())
+                return rs.maps[rs.types[t].ref].nodes[i].values[x.ref];
+            return std::nullopt;
+        }
         case ir::op::local: {
             if (!locals) return std::nullopt;
             const auto it = locals->find(x.ref);
@@ -386,6 +407,7 @@ std::string english::args(ir::id n, std::size_t from) const {
 std::string english::owner_field(ir::id owner_node, const std::string& field) const {
     const std::string owner = expr(owner_node);
     if (owner == "you") return "your " + field;
+    if (owner == "it") return "its " + field;
     return owner + (owner.empty() || owner.back() == 's' ? "’ " : "’s ") + field;
 }
 
@@ -403,7 +425,7 @@ std::optional<std::string> english::flag_phrase(ir::id n, bool negate) const {
     // "your employed" reads "you are employed"; "the unit’s disrupted", "the unit is disrupted".
     const std::string owner = expr(ir::children_of(rs_, field_node)[0]);
     const std::string whole = expr(field_node);
-    const std::string prefix = owner == "you" ? "your " : owner + (owner.empty() || owner.back() == 's' ? "’ " : "’s ");
+    const std::string prefix = owner == "you" ? "your " : owner == "it" ? "its " : owner + (owner.empty() || owner.back() == 's' ? "’ " : "’s ");
     if (whole.rfind(prefix, 0) != 0) return std::nullopt;
     const std::string name = whole.substr(prefix.size());
     // A field that is already a verb phrase ("had undisciplined", "can move") takes no "is".
@@ -501,6 +523,7 @@ std::string english::expr(ir::id n) const {
         }
         case ir::op::range: return "the numbers from " + kid(0) + " to " + kid(1);
         case ir::op::local:
+            if (renamed_.count(x.ref)) return local_name(x.ref);
             if (const auto it = bound_.find(x.ref); it != bound_.end() && x.ref < frame_.size())
                 return constant_english(rs_, frame_[x.ref].type, it->second);
             return local_name(x.ref);
@@ -511,6 +534,8 @@ std::string english::expr(ir::id n) const {
         }
         case ir::op::attribute: case ir::op::record_field: case ir::op::node_attribute: {
             if (kids.empty()) return "?";
+            if (!bound_.empty() && x.code != ir::op::record_field)
+                if (const auto v = static_value(rs_, n, nullptr, &bound_, globals_)) return constant_english(rs_, x.type, *v);
             std::string field = "?";
             const ir::id t = rs_.nodes[kids[0]].type;
             if (t < rs_.types.size()) {
@@ -638,7 +663,7 @@ std::string english::expr(ir::id n) const {
             return operand(kids[0], ir::op::or_) + " or " + operand(kids[1], ir::op::or_);
         }
         case ir::op::cond:
-            if (const auto v = static_value(rs_, kids[0], nullptr, &bound_)) return *v ? kid(1) : kid(2);
+            if (const auto v = static_value(rs_, kids[0], nullptr, &bound_, globals_)) return *v ? kid(1) : kid(2);
             return "if " + condition(kids[0]) + " then " + kid(1) + ", else " + kid(2);
         case ir::op::any: {
             // any(c in hand[p] : c.kind == E) reads "p's hand holds an Employer".
@@ -692,15 +717,75 @@ std::string english::statements(ir::id n, std::vector<ir::id>* nested, bool top)
     if (n >= rs_.nodes.size()) return "";
     if (rs_.nodes[n].code != ir::op::seq) return statement(n, nested);
     std::string s;
+    std::string last_call;  // "deploy units (bavarian player, " of the clause just read, when it is a call
     for (ir::id c : ir::children_of(rs_, n)) {
         if (top && nested && rs_.nodes[c].code == ir::op::block) {
             nested->push_back(rs_.nodes[c].ref);
             continue;
         }
         const std::string one = statement(c, nested);
-        if (!one.empty()) s += (s.empty() ? "" : "; ") + one;
+        if (one.empty()) continue;
+        // Where calls are expanded (a scenario's deployment), calls of one procedure with the
+        // same first argument in a row share it: "deploy units (bavarian player, Bavarian,
+        // Infantry, 14, …; Bavarian, Cavalry, 4, …)".
+        std::string head;
+        if (expand_ > 0 && rs_.nodes[c].code == ir::op::call && !one.empty() && one.back() == ')')
+            if (const auto comma = one.find(", "); comma != std::string::npos && one.find(" (") < comma) head = one.substr(0, comma + 2);
+        if (!head.empty() && head == last_call) {
+            s.pop_back();
+            s += "; " + one.substr(head.size());
+            continue;
+        }
+        last_call = head;
+        s += (s.empty() ? "" : "; ") + one;
     }
     return s;
+}
+
+std::optional<std::vector<std::pair<std::int64_t, ir::id>>> english::unrolled(ir::id n) const {
+    if (expand_ <= 0 || n >= rs_.nodes.size() || rs_.nodes[n].code != ir::op::for_each) return std::nullopt;
+    const ir::node& x = rs_.nodes[n];
+    const auto kids = ir::children_of(rs_, n);
+    if (kids.size() < 3 || rs_.nodes[kids[0]].code != ir::op::type_members || x.ref >= frame_.size()) return std::nullopt;
+    if (rs_.nodes[kids[1]].code != ir::op::absent) return std::nullopt;
+    const ir::id t = rs_.nodes[kids[0]].ref;
+    if (t >= rs_.types.size()) return std::nullopt;
+    const ir::type& ty = rs_.types[t];
+    std::int64_t first = 0, count = 0;
+    if (ty.kind == ir::type_kind::entity && ty.ref < rs_.entity_kinds.size()) {
+        first = rs_.entity_kinds[ty.ref].first_entity;
+        count = rs_.entity_kinds[ty.ref].entity_count;
+    } else if (ty.kind == ir::type_kind::node && ty.ref < rs_.maps.size()) {
+        count = static_cast<std::int64_t>(rs_.maps[ty.ref].nodes.size());
+    } else {
+        return std::nullopt;
+    }
+    // The body: `if` statements with no `else`, each decided by the member's data.
+    std::vector<ir::id> ifs;
+    ir::id body = kids[2];
+    if (rs_.nodes[body].code == ir::op::seq) {
+        const auto b = ir::children_of(rs_, body);
+        ifs.assign(b.begin(), b.end());
+    } else {
+        ifs.push_back(body);
+    }
+    if (ifs.empty()) return std::nullopt;
+    for (ir::id i : ifs) {
+        const auto ik = ir::children_of(rs_, i);
+        if (rs_.nodes[i].code != ir::op::if_ || ik.size() < 2 || (ik.size() > 2 && rs_.nodes[ik[2]].code != ir::op::absent)) return std::nullopt;
+    }
+    std::vector<std::pair<std::int64_t, ir::id>> out;
+    local_values values = bound_;
+    for (std::int64_t m = first; m < first + count; ++m) {
+        values[x.ref] = m;
+        for (ir::id i : ifs) {
+            const auto ik = ir::children_of(rs_, i);
+            const auto v = static_value(rs_, ik[0], nullptr, &values, globals_);
+            if (!v) return std::nullopt;
+            if (*v) out.emplace_back(m, ik[1]);
+        }
+    }
+    return out;
 }
 
 std::string english::statement(ir::id n, std::vector<ir::id>* nested) const {
@@ -732,7 +817,7 @@ std::string english::statement(ir::id n, std::vector<ir::id>* nested) const {
         case ir::op::let:
             // A value the options and the bound constants decide is read where it is used.
             if (!bound_.empty() && !kids.empty())
-                if (const auto v = static_value(rs_, kids[0], nullptr, &bound_)) {
+                if (const auto v = static_value(rs_, kids[0], nullptr, &bound_, globals_)) {
                     bound_[x.ref] = *v;
                     return "";
                 }
@@ -762,12 +847,16 @@ std::string english::statement(ir::id n, std::vector<ir::id>* nested) const {
         case ir::op::fix_roll: return kid(0) + " = " + kid(1);
         case ir::op::add_assign: case ir::op::sub_assign: {
             const ir::node& v = rs_.nodes[kids[1]];
+            // In a deployment, an amount the data decide: "0508’s Imperial inf +10"; +0 says nothing.
+            if (expand_ > 0 && !bound_.empty())
+                if (const auto k = static_value(rs_, kids[1], nullptr, &bound_, globals_))
+                    return *k == 0 ? "" : kid(0) + " " + signed_number(x.code == ir::op::add_assign ? *k : -*k);
             if (v.code == ir::op::const_int)
                 return kid(0) + " " + (v.value == 0 ? "+0" : signed_number(x.code == ir::op::add_assign ? v.value : -v.value));
             return (x.code == ir::op::add_assign ? "add " + kid(1) + " to " : "take " + kid(1) + " from ") + kid(0);
         }
         case ir::op::if_: {
-            if (const auto known = static_value(rs_, kids[0], nullptr, &bound_)) {
+            if (const auto known = static_value(rs_, kids[0], nullptr, &bound_, globals_)) {
                 if (*known) return kids.size() > 1 ? statements(kids[1], nested) : "";
                 return present(2) ? statements(kids[2], nested) : "";
             }
@@ -776,6 +865,26 @@ std::string english::statement(ir::id n, std::vector<ir::id>* nested) const {
             return s;
         }
         case ir::op::for_each: {
+            // Where calls are expanded (a scenario's deployment), a loop over every piece or space
+            // of a kind that acts on those its data picks reads member by member: "Tilly: …".
+            if (const auto members = unrolled(n)) {
+                // Members that get the same words share them: "0107, 0306: it is held; …".
+                std::vector<std::pair<std::string, std::string>> groups;  // names, what
+                for (const auto& [m, then] : *members) {
+                    english one = *this;
+                    one.bound_[x.ref] = m;
+                    one.renamed_[x.ref] = "it";
+                    const std::string what = one.statements(then, nullptr);
+                    if (what.empty()) continue;
+                    const std::string name = constant_english(rs_, frame_[x.ref].type, m);
+                    auto g = std::find_if(groups.begin(), groups.end(), [&](const auto& y) { return y.second == what; });
+                    if (g == groups.end()) groups.emplace_back(name, what);
+                    else g->first += ", " + name;
+                }
+                std::string out;
+                for (const auto& [names, what] : groups) out += (out.empty() ? "" : "; ") + names + ": " + what;
+                return out;
+            }
             // for each c in pending { move c from pending to discard; } reads "move every card in
             // the pending to the discard".
             if (kids.size() > 2 && !present(1)) {
@@ -879,17 +988,19 @@ std::string english::statement(ir::id n, std::vector<ir::id>* nested) const {
                 english inner(rs_, pr.locals);
                 inner.scope_roles({pr.body});
                 inner.expand_ = expand_ - 1;
+                inner.globals_ = globals_;
                 inner.show_events_ = show_events_;
                 for (std::size_t i = 0; i < pr.param_count && i < kids.size(); ++i) {
-                    if (const auto v = static_value(rs_, kids[i], nullptr, &bound_)) inner.bind(static_cast<ir::id>(i), *v);
+                    if (const auto v = static_value(rs_, kids[i], nullptr, &bound_, globals_)) inner.bind(static_cast<ir::id>(i), *v);
                     else inner.name_local(static_cast<ir::id>(i), expr(kids[i]));
                 }
                 bool decided = false;
                 visit(rs_, pr.body, [&](ir::id m) {
                     const ir::node& y = rs_.nodes[m];
                     if ((y.code == ir::op::if_ || y.code == ir::op::cond) && y.child_count > 0)
-                        decided = decided || static_value(rs_, ir::children_of(rs_, m)[0], nullptr, &inner.bound_).has_value();
+                        decided = decided || static_value(rs_, ir::children_of(rs_, m)[0], nullptr, &inner.bound_, globals_).has_value();
                 });
+                visit(rs_, pr.body, [&](ir::id m) { decided = decided || inner.unrolled(m).has_value(); });
                 if (decided) return inner.statements(pr.body);
             }
             return humanize(pr.name) + args(n);

@@ -100,6 +100,8 @@ struct builder {
     std::map<ir::id, std::string> charted;  // define rules the terrain charts print whole
     // The procedures and quantities play reaches under the chosen options (see `reach`).
     std::vector<bool> reached_procedures, reached_quantities;
+    // The game's yes/no values no play under the options sets, at their first value.
+    local_values fixed_flags;
 
     // From every root of play (sequences, actions, tables, rolls, rules the options leave in),
     // the procedures and quantities it calls, not following a branch the options rule out: a
@@ -142,6 +144,36 @@ struct builder {
             for (const ir::table_cell& c : rs.tables[t].cells) from(c.effects);
         }
         for (const ir::roll& r : rs.rolls) from(r.expr);
+        std::set<ir::id> set;
+        std::function<void(ir::id)> sets = [&](ir::id n) {
+            if (n >= rs.nodes.size()) return;
+            const ir::node& x = rs.nodes[n];
+            const auto kids = ir::children_of(rs, n);
+            if ((x.code == ir::op::if_ || x.code == ir::op::cond) && kids.size() >= 2)
+                if (const auto v = static_value(rs, kids[0])) {
+                    sets(*v ? kids[1] : kids.size() > 2 ? kids[2] : ir::no_id);
+                    return;
+                }
+            if ((x.code == ir::op::assign || x.code == ir::op::add_assign || x.code == ir::op::sub_assign) && !kids.empty() &&
+                rs.nodes[kids[0]].code == ir::op::global)
+                set.insert(rs.nodes[kids[0]].ref);
+            for (ir::id k : kids) sets(k);
+        };
+        for (const ir::sequence& q : rs.sequences) sets(q.body);
+        for (const ir::action& a : rs.actions) sets(a.body);
+        for (const ir::rule& r : rs.rules)
+            if (live(r) && r.kind != ir::rule_kind::example) sets(r.body);
+        for (const ir::table& tb : rs.tables)
+            for (const ir::table_cell& c : tb.cells) sets(c.effects);
+        for (std::size_t p = 0; p < rs.procedures.size(); ++p)
+            if (reached_procedures[p]) sets(rs.procedures[p].body);
+        // Only yes/no values: the engine sets others itself (a table's last result).
+        for (std::size_t g = 0; g < rs.slots.size(); ++g) {
+            const ir::slot& sl = rs.slots[g];
+            if (sl.scope == ir::slot_scope::global && !sl.counter && sl.type < rs.types.size() &&
+                rs.types[sl.type].kind == ir::type_kind::boolean && !set.count(static_cast<ir::id>(g)))
+                fixed_flags[static_cast<ir::id>(g)] = sl.initial;
+        }
     }
 
     void add(block b) { doc.blocks.push_back(std::move(b)); }
@@ -301,7 +333,8 @@ struct builder {
 
     // A scenario's deployment: each call of the setup that the `scenario` option decides, read for
     // the chosen scenario, with the procedures its constants decide expanded ("deploy units
-    // (Bavarian Army, Infantry, 14, aug3 line)") instead of the setup's "deploy".
+    // (Bavarian Army, Infantry, 14, aug3 line)") instead of the setup's "deploy"; and each call
+    // that places pieces from their data, read piece by piece ("Tilly: …").
     void deployment(const english& en, ir::id body, int indent) {
         ir::id scenario = ir::no_id;
         for (std::size_t o = 0; o < rs.options.size(); ++o)
@@ -315,12 +348,14 @@ struct builder {
         }
         english expanded = en;
         expanded.expand_calls(3);
+        expanded.fix_globals(&fixed_flags);
         for (ir::id st : statements) {
             const ir::node& x = rs.nodes[st];
             std::set<ir::id> seen;
-            if (x.code != ir::op::call || x.ref >= rs.procedures.size() || !reads_option(st, scenario, seen)) continue;
+            if (x.code != ir::op::call || x.ref >= rs.procedures.size()) continue;
+            // what the scenario decides, or what the pieces' and spaces' data place
             const std::string what = expanded.statements(st);
-            if (what.empty()) continue;
+            if (what.empty() || (!reads_option(st, scenario, seen) && what == en.statements(st))) continue;
             entry({bold("Deployment, " + constant_english(rs, o.type, o.values[o.selected_index])), text(": " + what),
                    source(rs.procedures[x.ref].prov)}, indent);
         }
@@ -1300,7 +1335,7 @@ struct builder {
 }  // namespace
 
 document build_document(const ir::ruleset& rs) {
-    builder b{rs, {}, roll_thresholds(rs), readings_of(rs), {}, {}, {}};
+    builder b{rs, {}, roll_thresholds(rs), readings_of(rs), {}, {}, {}, {}};
     b.reach();
     b.header_and_footer();
     b.sequence_of_play();
