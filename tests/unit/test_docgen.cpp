@@ -532,7 +532,9 @@ TEST_CASE("aid: the terrain effects chart of a map game is derived from the rule
     CHECK(has(spi, "| Road | entry cost: 1 |"));
     // Cuius Regio keys tables by terrain: each row is read into the chart.
     const std::string cr = aid_text(compiled("rulesets/cuius-regio"), wp::docgen::aid_product::text_dump);
-    CHECK(has(cr, "| Hills | hex supply 0 · terrain mp 2 · road mp 1 |"));
+    CHECK(has(cr, "| Hills | hex supply 0 · terrain mp 2 · road mp 1 · terrain drm +1 |"));  // and a modifier's guard
+    // A test under a quantifier of a predicate (SPI §16.1: next to an entrenchment).
+    CHECK(has(spi, "entrenched zone (some of the neighbours of the hex, with conditions)"));
     // A game without a map has none.
     CHECK_FALSE(has(aid_text(compiled("rulesets/contractor-cards"), wp::docgen::aid_product::text_dump), "effects chart"));
 }
