@@ -717,7 +717,36 @@ std::string english::statements(ir::id n, std::vector<ir::id>* nested, bool top)
     if (n >= rs_.nodes.size()) return "";
     if (rs_.nodes[n].code != ir::op::seq) return statement(n, nested);
     std::string s;
-    std::string last_call;  // "deploy units (bavarian player, " of the clause just read, when it is a call
+    // Where calls are expanded (a scenario's deployment), calls of one procedure in a row share
+    // the arguments they agree on: "deploy units (french player, in the French 5 August area):
+    // French Regular, Infantry, 11; French Regular, Cavalry, 10".
+    std::vector<std::vector<std::string>> run;  // the arguments of each call in the run
+    ir::id run_proc = ir::no_id;
+    auto flush = [&] {
+        if (run.empty()) return;
+        const std::string name = humanize(rs_.procedures[run_proc].name);
+        std::string one;
+        if (run.size() == 1) {
+            for (const std::string& a : run[0]) one += (one.empty() ? "" : ", ") + a;
+            one = name + (one.empty() ? "" : " (" + one + ")");
+        } else {
+            std::vector<bool> shared(run[0].size(), true);
+            for (std::size_t i = 0; i < run[0].size(); ++i)
+                for (const auto& r : run) shared[i] = shared[i] && r[i] == run[0][i];
+            std::string common, each;
+            for (std::size_t i = 0; i < run[0].size(); ++i)
+                if (shared[i]) common += (common.empty() ? "" : ", ") + run[0][i];
+            for (const auto& r : run) {
+                std::string v;
+                for (std::size_t i = 0; i < r.size(); ++i)
+                    if (!shared[i]) v += (v.empty() ? "" : ", ") + r[i];
+                each += (each.empty() ? "" : "; ") + v;
+            }
+            one = name + (common.empty() ? "" : " (" + common + ")") + ": " + each;
+        }
+        s += (s.empty() ? "" : "; ") + one;
+        run.clear();
+    };
     for (ir::id c : ir::children_of(rs_, n)) {
         if (top && nested && rs_.nodes[c].code == ir::op::block) {
             nested->push_back(rs_.nodes[c].ref);
@@ -725,20 +754,20 @@ std::string english::statements(ir::id n, std::vector<ir::id>* nested, bool top)
         }
         const std::string one = statement(c, nested);
         if (one.empty()) continue;
-        // Where calls are expanded (a scenario's deployment), calls of one procedure with the
-        // same first argument in a row share it: "deploy units (bavarian player, Bavarian,
-        // Infantry, 14, …; Bavarian, Cavalry, 4, …)".
-        std::string head;
-        if (expand_ > 0 && rs_.nodes[c].code == ir::op::call && !one.empty() && one.back() == ')')
-            if (const auto comma = one.find(", "); comma != std::string::npos && one.find(" (") < comma) head = one.substr(0, comma + 2);
-        if (!head.empty() && head == last_call) {
-            s.pop_back();
-            s += "; " + one.substr(head.size());
+        const ir::node& x = rs_.nodes[c];
+        if (expand_ > 0 && x.code == ir::op::call && x.ref < rs_.procedures.size() && one == humanize(rs_.procedures[x.ref].name) + args(c)) {
+            std::vector<std::string> a;
+            for (ir::id k : ir::children_of(rs_, c))
+                if (std::string e = expr(k); e != "you") a.push_back(std::move(e));  // as args() reads them
+            if (!run.empty() && (run_proc != x.ref || run[0].size() != a.size())) flush();
+            run_proc = x.ref;
+            run.push_back(std::move(a));
             continue;
         }
-        last_call = head;
+        flush();
         s += (s.empty() ? "" : "; ") + one;
     }
+    flush();
     return s;
 }
 

@@ -756,8 +756,14 @@ struct builder {
         const ir::node& x = rs.nodes[c];
         const auto kids = ir::children_of(rs, c);
         if (rest && x.code == ir::op::and_ && kids.size() == 2) {
+            // the test on either side: `r == Dd and more`, `a_on and (res == AttRout or …)`
             auto a = tested_members(kids[0], e, nullptr, used);
-            if (!a.empty()) *rest = kids[1];
+            if (!a.empty()) {
+                *rest = kids[1];
+                return a;
+            }
+            a = tested_members(kids[1], e, nullptr, used);
+            if (!a.empty()) *rest = kids[0];
             return a;
         }
         if (x.code == ir::op::or_ && kids.size() == 2) {
