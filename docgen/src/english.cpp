@@ -148,12 +148,38 @@ std::string dice_text(const ir::roll& r) {
 
 // ---------------------------------------------------------------- static values
 
-std::optional<std::int64_t> static_value(const ir::ruleset& rs, ir::id n, const option_choice* chosen) {
+std::optional<std::int64_t> static_value(const ir::ruleset& rs, ir::id n, const option_choice* chosen, const local_values* locals,
+                                         const local_values* globals) {
     if (n >= rs.nodes.size()) return std::nullopt;
     const ir::node& x = rs.nodes[n];
     const auto kids = ir::children_of(rs, n);
-    auto kid = [&](std::size_t i) { return i < kids.size() ? static_value(rs, kids[i], chosen) : std::nullopt; };
+    auto kid = [&](std::size_t i) { return i < kids.size() ? static_value(rs, kids[i], chosen, locals, globals) : std::nullopt; };
     switch (x.code) {
+        case ir::op::global: {
+            if (!globals || !kids.empty()) return std::nullopt;
+            const auto it = globals->find(x.ref);
+            return it == globals->end() ? std::nullopt : std::optional<std::int64_t>(it->second);
+        }
+        case ir::op::attribute: case ir::op::node_attribute: {
+            // A field of a constant piece or space: its data ("Tilly's start" is 0508).
+            if (kids.size() != 1) return std::nullopt;
+            const auto owner = kid(0);
+            const ir::id t = rs.nodes[kids[0]].type;
+            if (!owner || *owner < 0 || t >= rs.types.size()) return std::nullopt;
+            const auto i = static_cast<std::size_t>(*owner);
+            if (x.code == ir::op::attribute && rs.types[t].kind == ir::type_kind::entity && i < rs.entities.size() &&
+                x.ref < rs.entities[i].values.size())
+                return rs.entities[i].values[x.ref];
+            if (x.code == ir::op::node_attribute && rs.types[t].kind == ir::type_kind::node && rs.types[t].ref < rs.maps.size() &&
+                i < rs.maps[rs.types[t].ref].nodes.size() && x.ref < rs.maps[rs.types[t].ref].nodes[i].values.size())
+                return rs.maps[rs.types[t].ref].nodes[i].values[x.ref];
+            return std::nullopt;
+        }
+        case ir::op::local: {
+            if (!locals) return std::nullopt;
+            const auto it = locals->find(x.ref);
+            return it == locals->end() ? std::nullopt : std::optional<std::int64_t>(it->second);
+        }
         case ir::op::const_int: case ir::op::const_bool: case ir::op::const_member: return x.value;
         case ir::op::option: {
             if (x.ref >= rs.options.size()) return std::nullopt;
@@ -163,6 +189,11 @@ std::optional<std::int64_t> static_value(const ir::ruleset& rs, ir::id n, const 
                 if (auto it = chosen->find(x.ref); it != chosen->end()) index = it->second;
             if (index >= o.values.size()) return std::nullopt;
             return o.values[index];
+        }
+        case ir::op::quantity: {
+            // A predicate of no parameters (`siege_rules()`) is as static as its body.
+            if (!kids.empty() || x.ref >= rs.quantities.size() || !rs.quantities[x.ref].predicate) return std::nullopt;
+            return static_value(rs, rs.quantities[x.ref].expr, chosen);
         }
         case ir::op::not_: {
             const auto a = kid(0);
@@ -376,6 +407,7 @@ std::string english::args(ir::id n, std::size_t from) const {
 std::string english::owner_field(ir::id owner_node, const std::string& field) const {
     const std::string owner = expr(owner_node);
     if (owner == "you") return "your " + field;
+    if (owner == "it") return "its " + field;
     return owner + (owner.empty() || owner.back() == 's' ? "’ " : "’s ") + field;
 }
 
@@ -393,7 +425,7 @@ std::optional<std::string> english::flag_phrase(ir::id n, bool negate) const {
     // "your employed" reads "you are employed"; "the unit’s disrupted", "the unit is disrupted".
     const std::string owner = expr(ir::children_of(rs_, field_node)[0]);
     const std::string whole = expr(field_node);
-    const std::string prefix = owner == "you" ? "your " : owner + (owner.empty() || owner.back() == 's' ? "’ " : "’s ");
+    const std::string prefix = owner == "you" ? "your " : owner == "it" ? "its " : owner + (owner.empty() || owner.back() == 's' ? "’ " : "’s ");
     if (whole.rfind(prefix, 0) != 0) return std::nullopt;
     const std::string name = whole.substr(prefix.size());
     // A field that is already a verb phrase ("had undisciplined", "can move") takes no "is".
@@ -490,7 +522,11 @@ std::string english::expr(ir::id n) const {
                    " as " + kid(0);
         }
         case ir::op::range: return "the numbers from " + kid(0) + " to " + kid(1);
-        case ir::op::local: return local_name(x.ref);
+        case ir::op::local:
+            if (renamed_.count(x.ref)) return local_name(x.ref);
+            if (const auto it = bound_.find(x.ref); it != bound_.end() && x.ref < frame_.size())
+                return constant_english(rs_, frame_[x.ref].type, it->second);
+            return local_name(x.ref);
         case ir::op::global: return named(rs_.slots);
         case ir::op::player_field: case ir::op::entity_field: {
             const std::string field = x.ref < rs_.slots.size() ? field_name(rs_.slots[x.ref].name) : "?";
@@ -498,6 +534,8 @@ std::string english::expr(ir::id n) const {
         }
         case ir::op::attribute: case ir::op::record_field: case ir::op::node_attribute: {
             if (kids.empty()) return "?";
+            if (!bound_.empty() && x.code != ir::op::record_field)
+                if (const auto v = static_value(rs_, n, nullptr, &bound_, globals_)) return constant_english(rs_, x.type, *v);
             std::string field = "?";
             const ir::id t = rs_.nodes[kids[0]].type;
             if (t < rs_.types.size()) {
@@ -527,7 +565,12 @@ std::string english::expr(ir::id n) const {
             if (base.code == ir::op::player_field || base.code == ir::op::entity_field) {
                 const auto owner = ir::children_of(rs_, kids[0]);
                 const std::string field = base.ref < rs_.slots.size() ? humanize(rs_.slots[base.ref].name) : "?";
-                if (!owner.empty()) return owner_field(owner[0], kid(1) + " " + field);
+                // p.traits[Etiquette] reads "your Etiquette traits"; an index that is itself a
+                // thing named with "the" reads after the field: "your money used for the card".
+                const std::string index = kid(1);
+                if (!owner.empty() && (index.rfind("the ", 0) == 0 || index == "you"))
+                    return owner_field(owner[0], field) + " for " + index;
+                if (!owner.empty()) return owner_field(owner[0], index + " " + field);
             }
             return kid(0) + " [" + kid(1) + "]";
         }
@@ -619,7 +662,9 @@ std::string english::expr(ir::id n) const {
             if (b && !*b) return expr(kids[0]);
             return operand(kids[0], ir::op::or_) + " or " + operand(kids[1], ir::op::or_);
         }
-        case ir::op::cond: return "if " + condition(kids[0]) + " then " + kid(1) + ", else " + kid(2);
+        case ir::op::cond:
+            if (const auto v = static_value(rs_, kids[0], nullptr, &bound_, globals_)) return *v ? kid(1) : kid(2);
+            return "if " + condition(kids[0]) + " then " + kid(1) + ", else " + kid(2);
         case ir::op::any: {
             // any(c in hand[p] : c.kind == E) reads "p's hand holds an Employer".
             const ir::node& b = rs_.nodes[kids[1]];
@@ -672,15 +717,104 @@ std::string english::statements(ir::id n, std::vector<ir::id>* nested, bool top)
     if (n >= rs_.nodes.size()) return "";
     if (rs_.nodes[n].code != ir::op::seq) return statement(n, nested);
     std::string s;
+    // Where calls are expanded (a scenario's deployment), calls of one procedure in a row share
+    // the arguments they agree on: "deploy units (french player, in the French 5 August area):
+    // French Regular, Infantry, 11; French Regular, Cavalry, 10".
+    std::vector<std::vector<std::string>> run;  // the arguments of each call in the run
+    ir::id run_proc = ir::no_id;
+    auto flush = [&] {
+        if (run.empty()) return;
+        const std::string name = humanize(rs_.procedures[run_proc].name);
+        std::string one;
+        if (run.size() == 1) {
+            for (const std::string& a : run[0]) one += (one.empty() ? "" : ", ") + a;
+            one = name + (one.empty() ? "" : " (" + one + ")");
+        } else {
+            std::vector<bool> shared(run[0].size(), true);
+            for (std::size_t i = 0; i < run[0].size(); ++i)
+                for (const auto& r : run) shared[i] = shared[i] && r[i] == run[0][i];
+            std::string common, each;
+            for (std::size_t i = 0; i < run[0].size(); ++i)
+                if (shared[i]) common += (common.empty() ? "" : ", ") + run[0][i];
+            for (const auto& r : run) {
+                std::string v;
+                for (std::size_t i = 0; i < r.size(); ++i)
+                    if (!shared[i]) v += (v.empty() ? "" : ", ") + r[i];
+                each += (each.empty() ? "" : "; ") + v;
+            }
+            one = name + (common.empty() ? "" : " (" + common + ")") + ": " + each;
+        }
+        s += (s.empty() ? "" : "; ") + one;
+        run.clear();
+    };
     for (ir::id c : ir::children_of(rs_, n)) {
         if (top && nested && rs_.nodes[c].code == ir::op::block) {
             nested->push_back(rs_.nodes[c].ref);
             continue;
         }
         const std::string one = statement(c, nested);
-        if (!one.empty()) s += (s.empty() ? "" : "; ") + one;
+        if (one.empty()) continue;
+        const ir::node& x = rs_.nodes[c];
+        if (expand_ > 0 && x.code == ir::op::call && x.ref < rs_.procedures.size() && one == humanize(rs_.procedures[x.ref].name) + args(c)) {
+            std::vector<std::string> a;
+            for (ir::id k : ir::children_of(rs_, c))
+                if (std::string e = expr(k); e != "you") a.push_back(std::move(e));  // as args() reads them
+            if (!run.empty() && (run_proc != x.ref || run[0].size() != a.size())) flush();
+            run_proc = x.ref;
+            run.push_back(std::move(a));
+            continue;
+        }
+        flush();
+        s += (s.empty() ? "" : "; ") + one;
     }
+    flush();
     return s;
+}
+
+std::optional<std::vector<std::pair<std::int64_t, ir::id>>> english::unrolled(ir::id n) const {
+    if (expand_ <= 0 || n >= rs_.nodes.size() || rs_.nodes[n].code != ir::op::for_each) return std::nullopt;
+    const ir::node& x = rs_.nodes[n];
+    const auto kids = ir::children_of(rs_, n);
+    if (kids.size() < 3 || rs_.nodes[kids[0]].code != ir::op::type_members || x.ref >= frame_.size()) return std::nullopt;
+    if (rs_.nodes[kids[1]].code != ir::op::absent) return std::nullopt;
+    const ir::id t = rs_.nodes[kids[0]].ref;
+    if (t >= rs_.types.size()) return std::nullopt;
+    const ir::type& ty = rs_.types[t];
+    std::int64_t first = 0, count = 0;
+    if (ty.kind == ir::type_kind::entity && ty.ref < rs_.entity_kinds.size()) {
+        first = rs_.entity_kinds[ty.ref].first_entity;
+        count = rs_.entity_kinds[ty.ref].entity_count;
+    } else if (ty.kind == ir::type_kind::node && ty.ref < rs_.maps.size()) {
+        count = static_cast<std::int64_t>(rs_.maps[ty.ref].nodes.size());
+    } else {
+        return std::nullopt;
+    }
+    // The body: `if` statements with no `else`, each decided by the member's data.
+    std::vector<ir::id> ifs;
+    ir::id body = kids[2];
+    if (rs_.nodes[body].code == ir::op::seq) {
+        const auto b = ir::children_of(rs_, body);
+        ifs.assign(b.begin(), b.end());
+    } else {
+        ifs.push_back(body);
+    }
+    if (ifs.empty()) return std::nullopt;
+    for (ir::id i : ifs) {
+        const auto ik = ir::children_of(rs_, i);
+        if (rs_.nodes[i].code != ir::op::if_ || ik.size() < 2 || (ik.size() > 2 && rs_.nodes[ik[2]].code != ir::op::absent)) return std::nullopt;
+    }
+    std::vector<std::pair<std::int64_t, ir::id>> out;
+    local_values values = bound_;
+    for (std::int64_t m = first; m < first + count; ++m) {
+        values[x.ref] = m;
+        for (ir::id i : ifs) {
+            const auto ik = ir::children_of(rs_, i);
+            const auto v = static_value(rs_, ik[0], nullptr, &values, globals_);
+            if (!v) return std::nullopt;
+            if (*v) out.emplace_back(m, ik[1]);
+        }
+    }
+    return out;
 }
 
 std::string english::statement(ir::id n, std::vector<ir::id>* nested) const {
@@ -710,6 +844,12 @@ std::string english::statement(ir::id n, std::vector<ir::id>* nested) const {
             return kids.empty() ? "" : statements(kids[0], nullptr);
         }
         case ir::op::let:
+            // A value the options and the bound constants decide is read where it is used.
+            if (!bound_.empty() && !kids.empty())
+                if (const auto v = static_value(rs_, kids[0], nullptr, &bound_, globals_)) {
+                    bound_[x.ref] = *v;
+                    return "";
+                }
             // `let r = roll renewal_roll(p)` reads "make a renewal roll (1d10)"; later uses of r
             // read "the renewal roll" (see name_local).
             if (!kids.empty() && rs_.nodes[kids[0]].code == ir::op::roll) return "make " + kid(0);
@@ -726,17 +866,26 @@ std::string english::statement(ir::id n, std::vector<ir::id>* nested) const {
                 if (t.type < rs_.types.size() && rs_.types[t.type].kind == ir::type_kind::boolean)
                     return kid(0) + (v.value != 0 ? ": yes" : ": no");
             }
+            // `phasing = p` reads "you are phasing"; `imperial_player = p`, "you are the imperial player".
+            if (kid(1) == "you" && rs_.nodes[kids[0]].code == ir::op::global) {
+                const std::string name = kid(0);
+                return "you are " + std::string(name.find("player") != std::string::npos ? "the " : "") + name;
+            }
             return kid(0) + " = " + kid(1);
         }
         case ir::op::fix_roll: return kid(0) + " = " + kid(1);
         case ir::op::add_assign: case ir::op::sub_assign: {
             const ir::node& v = rs_.nodes[kids[1]];
+            // In a deployment, an amount the data decide: "0508’s Imperial inf +10"; +0 says nothing.
+            if (expand_ > 0 && !bound_.empty())
+                if (const auto k = static_value(rs_, kids[1], nullptr, &bound_, globals_))
+                    return *k == 0 ? "" : kid(0) + " " + signed_number(x.code == ir::op::add_assign ? *k : -*k);
             if (v.code == ir::op::const_int)
                 return kid(0) + " " + (v.value == 0 ? "+0" : signed_number(x.code == ir::op::add_assign ? v.value : -v.value));
             return (x.code == ir::op::add_assign ? "add " + kid(1) + " to " : "take " + kid(1) + " from ") + kid(0);
         }
         case ir::op::if_: {
-            if (const auto known = static_value(rs_, kids[0])) {
+            if (const auto known = static_value(rs_, kids[0], nullptr, &bound_, globals_)) {
                 if (*known) return kids.size() > 1 ? statements(kids[1], nested) : "";
                 return present(2) ? statements(kids[2], nested) : "";
             }
@@ -745,6 +894,26 @@ std::string english::statement(ir::id n, std::vector<ir::id>* nested) const {
             return s;
         }
         case ir::op::for_each: {
+            // Where calls are expanded (a scenario's deployment), a loop over every piece or space
+            // of a kind that acts on those its data picks reads member by member: "Tilly: …".
+            if (const auto members = unrolled(n)) {
+                // Members that get the same words share them: "0107, 0306: it is held; …".
+                std::vector<std::pair<std::string, std::string>> groups;  // names, what
+                for (const auto& [m, then] : *members) {
+                    english one = *this;
+                    one.bound_[x.ref] = m;
+                    one.renamed_[x.ref] = "it";
+                    const std::string what = one.statements(then, nullptr);
+                    if (what.empty()) continue;
+                    const std::string name = constant_english(rs_, frame_[x.ref].type, m);
+                    auto g = std::find_if(groups.begin(), groups.end(), [&](const auto& y) { return y.second == what; });
+                    if (g == groups.end()) groups.emplace_back(name, what);
+                    else g->first += ", " + name;
+                }
+                std::string out;
+                for (const auto& [names, what] : groups) out += (out.empty() ? "" : "; ") + names + ": " + what;
+                return out;
+            }
             // for each c in pending { move c from pending to discard; } reads "move every card in
             // the pending to the discard".
             if (kids.size() > 2 && !present(1)) {
@@ -841,7 +1010,30 @@ std::string english::statement(ir::id n, std::vector<ir::id>* nested) const {
             if (!show_events_) return "";
             // The event's name says what happened; its arguments are the rule's own names.
             return "→ " + (x.ref < rs_.events.size() ? humanize(rs_.events[x.ref].name) : "?");
-        case ir::op::call: return (x.ref < rs_.procedures.size() ? humanize(rs_.procedures[x.ref].name) : "?") + args(n);
+        case ir::op::call: {
+            if (x.ref >= rs_.procedures.size()) return "?";
+            const ir::procedure& pr = rs_.procedures[x.ref];
+            if (expand_ > 0 && pr.body != ir::no_id) {
+                english inner(rs_, pr.locals);
+                inner.scope_roles({pr.body});
+                inner.expand_ = expand_ - 1;
+                inner.globals_ = globals_;
+                inner.show_events_ = show_events_;
+                for (std::size_t i = 0; i < pr.param_count && i < kids.size(); ++i) {
+                    if (const auto v = static_value(rs_, kids[i], nullptr, &bound_, globals_)) inner.bind(static_cast<ir::id>(i), *v);
+                    else inner.name_local(static_cast<ir::id>(i), expr(kids[i]));
+                }
+                bool decided = false;
+                visit(rs_, pr.body, [&](ir::id m) {
+                    const ir::node& y = rs_.nodes[m];
+                    if ((y.code == ir::op::if_ || y.code == ir::op::cond) && y.child_count > 0)
+                        decided = decided || static_value(rs_, ir::children_of(rs_, m)[0], nullptr, &inner.bound_, globals_).has_value();
+                });
+                visit(rs_, pr.body, [&](ir::id m) { decided = decided || inner.unrolled(m).has_value(); });
+                if (decided) return inner.statements(pr.body);
+            }
+            return humanize(pr.name) + args(n);
+        }
         case ir::op::end_game: {
             const std::string reason = x.value >= 0 && static_cast<std::size_t>(x.value) < rs_.strings.size()
                                            ? humanize(rs_.strings[static_cast<std::size_t>(x.value)]) : "?";

@@ -47,7 +47,11 @@ std::optional<std::int64_t> compared_member(const ir::ruleset& rs, ir::id c, ir:
 
 // `chosen` reads some options at other values than the ruleset's (option -> index of its value).
 using option_choice = std::map<ir::id, std::size_t>;
-std::optional<std::int64_t> static_value(const ir::ruleset& rs, ir::id n, const option_choice* chosen = nullptr);
+// `locals` gives constants for some locals of the element (a procedure expanded for one call).
+using local_values = std::map<ir::id, std::int64_t>;
+// `globals` gives constants for some of the game's values (flags no play under the options sets).
+std::optional<std::int64_t> static_value(const ir::ruleset& rs, ir::id n, const option_choice* chosen = nullptr,
+                                         const local_values* locals = nullptr, const local_values* globals = nullptr);
 
 // What a value of type `t` is called in the aid: "player", "card", "hex", "roll kind".
 std::string role_noun(const ir::ruleset& rs, ir::id t);
@@ -72,6 +76,16 @@ public:
     void scope_roles(const std::vector<ir::id>& roots);
     // Reads local `l` as `words` ("the renewal roll" for a local bound to that roll).
     void name_local(ir::id l, std::string words) { renamed_[l] = std::move(words); }
+    // Binds local `l` to a constant: a condition on it is decided where it is read, and it reads
+    // as the constant ("3 Aug").
+    void bind(ir::id l, std::int64_t v) { bound_[l] = v; }
+    // A call of a procedure some of whose branches its constant arguments or the options decide
+    // (a scenario's orders of battle) reads as the procedure's body for that call, `depth`
+    // levels deep; any other call reads as a call ("deploy units (Bavarian, Infantry, 14, …)").
+    void expand_calls(int depth) { expand_ = depth; }
+    // Game values that keep their first value under the chosen options (`defends_town` where no
+    // scenario but one sets it): a condition on them is decided too. Not owned.
+    void fix_globals(const local_values* globals) { globals_ = globals; }
     // Whether `emit` statements are read out ("→ hired (p, e)"); table cells leave them out.
     void show_events(bool show) { show_events_ = show; }
 
@@ -100,6 +114,9 @@ private:
     std::string range_words(ir::id range) const;  // "from 0 to k"
     std::string among(ir::id collection) const;  // " in the player’s hand", or "" for every member of a type
     std::string statement(ir::id n, std::vector<ir::id>* nested) const;
+    // A loop over every piece or space of a kind whose body is `if`s its data decides, where calls
+    // are expanded: each member and the branch it takes, in order; else nothing.
+    std::optional<std::vector<std::pair<std::int64_t, ir::id>>> unrolled(ir::id n) const;
     std::string body(ir::id n, std::vector<ir::id>* nested) const;
     std::string args(ir::id n, std::size_t from = 0) const;
     std::string comparison(ir::op code, ir::id left, ir::id right) const;
@@ -115,6 +132,9 @@ private:
     };
     std::vector<role> roles_;
     bool show_events_ = true;
+    mutable local_values bound_;  // a `let` of a decided value binds it as it is read
+    int expand_ = 0;
+    const local_values* globals_ = nullptr;
 };
 
 }  // namespace wp::docgen

@@ -12,24 +12,34 @@ namespace wp::docgen {
 
 namespace {
 
-// Type sizes and spacing: a clear hierarchy at sizes a player aid can afford.
-// The text sizes, scaled together when a slightly smaller type saves a page (see `layout`).
+// Type sizes and spacing: a clear hierarchy at sizes a player aid can afford. The body is never
+// below 7.5 pt: when a page can be saved, the lines move closer together, never the type smaller
+// (see `layout`).
 struct type_sizes {
     double body = 7.5;
     double small = 6.9;
     double heading = 9.2;
     double caption = 7.9;
-    static type_sizes scaled(double k) { return {7.5 * k, 6.9 * k, 9.2 * k, 7.9 * k}; }
+    double leading = 1.15;   // line height / type size, for the body, tables and notes
+    double gap = 0.9;        // after a paragraph
+    double pad_y = 1.4;      // above and below a table cell's text
+    // Closer lines, the same type: `k` 0 as set, 1 as tight as an aid may be.
+    static type_sizes tighter(double k) {
+        type_sizes t;
+        t.leading = 1.15 - 0.07 * k;
+        t.gap = 0.9 - 0.6 * k;
+        t.pad_y = 1.4 - 0.5 * k;
+        return t;
+    }
 };
 constexpr double title_size = 15;
 constexpr double subtitle_size = 7.5;
 constexpr double footer_size = 5.8;
-constexpr double leading = 1.15;  // line height / type size
+constexpr double leading = 1.15;  // line height / type size of the title and footer
 constexpr double muted_grey = 0.42;
 constexpr double indent_step = 9;
 constexpr double hanging = 6;      // continuation lines of an entry
 constexpr double cell_pad_x = 2.2;
-constexpr double cell_pad_y = 1.4;
 constexpr double margin = 24;  // 0.33 in (8.5 mm) at the sides: inside what office printers can print
 constexpr double margin_y = 20;  // 0.28 in at the top and bottom, still above the usual 0.25 in
 constexpr double gutter = 12;
@@ -342,7 +352,7 @@ private:
     double opening_height(const block* next) {
         if (!next) return 0;
         if (const auto* g = std::get_if<grid>(next)) return grid_gap + grid_start(*g).need;
-        return ty_.body * leading * 3;
+        return ty_.body * ty_.leading * 3;
     }
 
     void place_heading(const heading& h, const block* next) {
@@ -360,7 +370,7 @@ private:
         const double size = p.small ? ty_.small : ty_.body;
         const double indent = p.indent * indent_step;
         const auto ls = ts_.lines(p.text, size, w() - indent, w() - indent - hanging);
-        const double lh = size * leading;
+        const double lh = size * ty_.leading;
         // Keep two lines together at the foot of a column.
         need(std::min<double>(2, static_cast<double>(ls.size())) * lh);
         for (std::size_t i = 0; i < ls.size(); ++i) {
@@ -368,7 +378,7 @@ private:
             y_ += lh;
             line_at(x() + indent + (i ? hanging : 0), y_ - size * 0.24, size, ls[i]);
         }
-        y_ += p.small ? 0.4 : 0.9;
+        y_ += p.small ? ty_.gap * 0.45 : ty_.gap;
     }
 
     // ------------------------------------------------------------ grids
@@ -499,7 +509,7 @@ private:
             r.cells.push_back(c < row.size() ? ts_.lines(row[c].text, f.size, inner, inner) : std::vector<line>{});
             most = std::max(most, r.cells.back().size());
         }
-        r.height = most * f.size * leading + 2 * cell_pad_y;
+        r.height = most * f.size * ty_.leading + 2 * ty_.pad_y;
         return r;
     }
 
@@ -516,9 +526,9 @@ private:
         if (top.width > 0) rule(top.from, y_, x() + w(), y_, top.width, top.grey);
         for (std::size_t c = 0; c < r.cells.size(); ++c) {
             const double inner = f.widths[c] - 2 * cell_pad_x;
-            double by = y_ + cell_pad_y;
+            double by = y_ + ty_.pad_y;
             for (const line& l : r.cells[c]) {
-                by += f.size * leading;
+                by += f.size * ty_.leading;
                 const align a = c < row.size() ? row[c].alignment : align::left;
                 const double dx = a == align::right ? inner - l.width : a == align::centre ? (inner - l.width) / 2 : 0;
                 line_at(cx + cell_pad_x + dx, by - f.size * 0.24, f.size, l);
@@ -533,7 +543,7 @@ private:
         rich_text t{span{g.caption + (continued ? " (continued)" : ""), face::bold, false}};
         if (!g.anchor.empty()) t.push_back(span{" " + g.anchor, face::regular, true});
         for (const line& l : ts_.lines(t, ty_.caption, w(), w() - hanging)) {
-            y_ += ty_.caption * leading;
+            y_ += ty_.caption * ty_.leading;
             line_at(x(), y_ - ty_.caption * 0.24, ty_.caption, l);
         }
         y_ += 1.5;
@@ -556,12 +566,12 @@ private:
     grid_opening grid_start(const grid& g) {
         grid_opening o{fit(g, w()), {}, 0, 0};
         for (const auto& r : g.rows) o.rows.push_back(lay_row(r, o.f));
-        double header_h = ty_.caption * leading * 2 + 1.5;
+        double header_h = ty_.caption * ty_.leading * 2 + 1.5;
         for (const auto& h : g.header) header_h += lay_row(h, o.f).height;
         double body_h = 0;
         for (const laid_row& r : o.rows) body_h += r.height;
         for (const std::string& n : g.notes)
-            o.notes_h += static_cast<double>(ts_.lines({span{n, face::regular, true}}, ty_.small, w(), w() - hanging).size()) * ty_.small * leading + 0.8;
+            o.notes_h += static_cast<double>(ts_.lines({span{n, face::regular, true}}, ty_.small, w(), w() - hanging).size()) * ty_.small * ty_.leading + 0.8;
         const bool short_grid = header_h + body_h + o.notes_h <= (content_bottom() - column_top_) / 3;
         o.need = header_h + (short_grid ? body_h + o.notes_h : o.rows.empty() ? 0 : o.rows[0].height);
         return o;
@@ -645,13 +655,13 @@ display_list layout(const document& doc, font_metrics& metrics, paper size) {
         g.width = 595.28;
         g.height = 841.89;
     }
-    // A page saved is worth a slightly smaller type: when type up to 9% smaller needs fewer
-    // pages, the largest such size is used (a two-page aid stays two pages when options or
-    // Letter paper add a few lines).
+    // A page saved is worth closer lines, never a smaller type (the body stays 7.5 pt): when
+    // tighter spacing needs fewer pages, the loosest such spacing is used (a two-page aid stays
+    // two pages when options or Letter paper add a few lines).
     display_list best = flow(doc, metrics, g, type_sizes{}).lay_out();
-    for (double k : {0.97, 0.94, 0.91}) {
-        display_list smaller = flow(doc, metrics, g, type_sizes::scaled(k)).lay_out();
-        if (smaller.pages.size() < best.pages.size()) return smaller;
+    for (double k : {0.5, 1.0}) {
+        display_list tighter = flow(doc, metrics, g, type_sizes::tighter(k)).lay_out();
+        if (tighter.pages.size() < best.pages.size()) return tighter;
     }
     return best;
 }

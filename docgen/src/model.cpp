@@ -97,6 +97,84 @@ struct builder {
     document doc;
     std::map<ir::id, std::vector<threshold>> thresholds = roll_thresholds(rs);
     table_readings readings = readings_of(rs);
+    std::map<ir::id, std::string> charted;  // define rules the terrain charts print whole
+    // The procedures and quantities play reaches under the chosen options (see `reach`).
+    std::vector<bool> reached_procedures, reached_quantities;
+    // The game's yes/no values no play under the options sets, at their first value.
+    local_values fixed_flags;
+
+    // From every root of play (sequences, actions, tables, rolls, rules the options leave in),
+    // the procedures and quantities it calls, not following a branch the options rule out: a
+    // scenario's aid lists only its own victory conditions.
+    void reach() {
+        reached_procedures.assign(rs.procedures.size(), false);
+        reached_quantities.assign(rs.quantities.size(), false);
+        std::function<void(ir::id)> from = [&](ir::id n) {
+            if (n >= rs.nodes.size()) return;
+            const ir::node& x = rs.nodes[n];
+            const auto kids = ir::children_of(rs, n);
+            if ((x.code == ir::op::if_ || x.code == ir::op::cond) && kids.size() >= 2)
+                if (const auto v = static_value(rs, kids[0])) {
+                    from(*v ? kids[1] : kids.size() > 2 ? kids[2] : ir::no_id);
+                    return;
+                }
+            if (x.code == ir::op::call && x.ref < rs.procedures.size() && !reached_procedures[x.ref]) {
+                reached_procedures[x.ref] = true;
+                from(rs.procedures[x.ref].body);
+            }
+            if (x.code == ir::op::quantity && x.ref < rs.quantities.size() && !reached_quantities[x.ref]) {
+                reached_quantities[x.ref] = true;
+                from(rs.quantities[x.ref].expr);
+            }
+            for (ir::id k : kids) from(k);
+        };
+        for (const ir::sequence& q : rs.sequences) from(q.body);
+        for (const ir::action& a : rs.actions) {
+            from(a.guard);
+            from(a.body);
+        }
+        for (const ir::rule& r : rs.rules)
+            if (live(r) && r.kind != ir::rule_kind::example)
+                for (ir::id root : {r.guard, r.body, r.value, r.amount}) from(root);
+        for (std::size_t t = 0; t < rs.tables.size(); ++t) {
+            for (const ir::table_key& k : rs.tables[t].keys) {
+                from(k.expr);
+                from(k.shift);
+            }
+            for (const ir::table_cell& c : rs.tables[t].cells) from(c.effects);
+        }
+        for (const ir::roll& r : rs.rolls) from(r.expr);
+        std::set<ir::id> set;
+        std::function<void(ir::id)> sets = [&](ir::id n) {
+            if (n >= rs.nodes.size()) return;
+            const ir::node& x = rs.nodes[n];
+            const auto kids = ir::children_of(rs, n);
+            if ((x.code == ir::op::if_ || x.code == ir::op::cond) && kids.size() >= 2)
+                if (const auto v = static_value(rs, kids[0])) {
+                    sets(*v ? kids[1] : kids.size() > 2 ? kids[2] : ir::no_id);
+                    return;
+                }
+            if ((x.code == ir::op::assign || x.code == ir::op::add_assign || x.code == ir::op::sub_assign) && !kids.empty() &&
+                rs.nodes[kids[0]].code == ir::op::global)
+                set.insert(rs.nodes[kids[0]].ref);
+            for (ir::id k : kids) sets(k);
+        };
+        for (const ir::sequence& q : rs.sequences) sets(q.body);
+        for (const ir::action& a : rs.actions) sets(a.body);
+        for (const ir::rule& r : rs.rules)
+            if (live(r) && r.kind != ir::rule_kind::example) sets(r.body);
+        for (const ir::table& tb : rs.tables)
+            for (const ir::table_cell& c : tb.cells) sets(c.effects);
+        for (std::size_t p = 0; p < rs.procedures.size(); ++p)
+            if (reached_procedures[p]) sets(rs.procedures[p].body);
+        // Only yes/no values: the engine sets others itself (a table's last result).
+        for (std::size_t g = 0; g < rs.slots.size(); ++g) {
+            const ir::slot& sl = rs.slots[g];
+            if (sl.scope == ir::slot_scope::global && !sl.counter && sl.type < rs.types.size() &&
+                rs.types[sl.type].kind == ir::type_kind::boolean && !set.count(static_cast<ir::id>(g)))
+                fixed_flags[static_cast<ir::id>(g)] = sl.initial;
+        }
+    }
 
     void add(block b) { doc.blocks.push_back(std::move(b)); }
 
@@ -235,8 +313,52 @@ struct builder {
         if (!what.empty()) t.push_back(text(": " + what));
         t.push_back(source(bl.prov));
         entry(std::move(t), depth);
+        if (bl.word == "setup" && !kids.empty()) deployment(en, kids[0], depth + 1);
         nested_blocks(en, nested, depth + 1, number);
         return true;
+    }
+
+    // Whether option `o` decides anything in what `n` reaches through procedures and quantities.
+    bool reads_option(ir::id n, ir::id o, std::set<ir::id>& seen) const {
+        bool found = false;
+        visit(rs, n, [&](ir::id m) {
+            const ir::node& x = rs.nodes[m];
+            if (found) return;
+            if (x.code == ir::op::option && x.ref == o) found = true;
+            else if (x.code == ir::op::call && x.ref < rs.procedures.size() && seen.insert(x.ref).second)
+                found = reads_option(rs.procedures[x.ref].body, o, seen);
+        });
+        return found;
+    }
+
+    // A scenario's deployment: each call of the setup that the `scenario` option decides, read for
+    // the chosen scenario, with the procedures its constants decide expanded ("deploy units
+    // (Bavarian Army, Infantry, 14, aug3 line)") instead of the setup's "deploy"; and each call
+    // that places pieces from their data, read piece by piece ("Tilly: …").
+    void deployment(const english& en, ir::id body, int indent) {
+        ir::id scenario = ir::no_id;
+        for (std::size_t o = 0; o < rs.options.size(); ++o)
+            if (rs.options[o].name == "scenario" && rs.options[o].selected_index < rs.options[o].values.size()) scenario = static_cast<ir::id>(o);
+        if (scenario == ir::no_id) return;
+        const ir::option& o = rs.options[scenario];
+        std::vector<ir::id> statements{body};
+        if (rs.nodes[body].code == ir::op::seq) {
+            const auto kids = ir::children_of(rs, body);
+            statements.assign(kids.begin(), kids.end());
+        }
+        english expanded = en;
+        expanded.expand_calls(3);
+        expanded.fix_globals(&fixed_flags);
+        for (ir::id st : statements) {
+            const ir::node& x = rs.nodes[st];
+            std::set<ir::id> seen;
+            if (x.code != ir::op::call || x.ref >= rs.procedures.size()) continue;
+            // what the scenario decides, or what the pieces' and spaces' data place
+            const std::string what = expanded.statements(st);
+            if (what.empty() || (!reads_option(st, scenario, seen) && what == en.statements(st))) continue;
+            entry({bold("Deployment, " + constant_english(rs, o.type, o.values[o.selected_index])), text(": " + what),
+                   source(rs.procedures[x.ref].prov)}, indent);
+        }
     }
 
     void sequence_of_play() {
@@ -595,7 +717,7 @@ struct builder {
     }
 
     void tables() {
-        std::vector<grid> charts = terrain_charts(rs);
+        std::vector<grid> charts = terrain_charts(rs, &charted);
         if (rs.tables.empty() && charts.empty()) return;
         section("Tables");
         for (grid& g : charts) add(std::move(g));
@@ -634,8 +756,14 @@ struct builder {
         const ir::node& x = rs.nodes[c];
         const auto kids = ir::children_of(rs, c);
         if (rest && x.code == ir::op::and_ && kids.size() == 2) {
+            // the test on either side: `r == Dd and more`, `a_on and (res == AttRout or …)`
             auto a = tested_members(kids[0], e, nullptr, used);
-            if (!a.empty()) *rest = kids[1];
+            if (!a.empty()) {
+                *rest = kids[1];
+                return a;
+            }
+            a = tested_members(kids[1], e, nullptr, used);
+            if (!a.empty()) *rest = kids[0];
             return a;
         }
         if (x.code == ir::op::or_ && kids.size() == 2) {
@@ -975,6 +1103,7 @@ struct builder {
 
     void limits() {
         section("Limits");
+        const std::size_t start = doc.blocks.size();
         for (const ir::type_alias& a : rs.aliases) {
             const ir::type& t = rs.types[a.type];
             if (t.kind != ir::type_kind::range) continue;
@@ -994,6 +1123,7 @@ struct builder {
             entry({bold(title_of(a.name)), text(": " + words), source(a.prov)});
         }
         for (std::size_t q = 0; q < rs.quantities.size(); ++q) {
+            if (!reached_quantities[q]) continue;  // only other options' rules read it
             const ir::derived& d = rs.quantities[q];
             const auto mods = modifiers_of(rs, ir::target_kind::quantity, static_cast<ir::id>(q));
             if (d.predicate || (mods.empty() && d.aid.empty())) continue;
@@ -1005,6 +1135,7 @@ struct builder {
             entry(std::move(t));
             modifier_lines(mods, 1);
         }
+        if (doc.blocks.size() == start) doc.blocks.pop_back();  // nothing to list: no heading
         // What the engine tracks (each player's fields, each piece's, the game's flags and
         // counters) and the invariants the checker proves are the rules' bookkeeping, not rules
         // a player applies: `westphalia info` lists them. The ranges above, which the rules
@@ -1040,15 +1171,17 @@ struct builder {
         bool any = false;
         for (const ir::rule& r : rs.rules) any = any || (r.kind == ir::rule_kind::trigger && contains(rs, r.body, ir::op::end_game));
         for (const ir::decision& d : rs.decisions) any = any || is_victory(d);
-        for (const ir::procedure& p : rs.procedures) any = any || (p.body != ir::no_id && contains(rs, p.body, ir::op::end_game));
+        for (std::size_t p = 0; p < rs.procedures.size(); ++p)
+            any = any || (reached_procedures[p] && rs.procedures[p].body != ir::no_id && contains(rs, rs.procedures[p].body, ir::op::end_game));
         if (!any) return;
         section("End of the game and victory");
         for (const ir::rule& r : rs.rules)
             if (r.kind == ir::rule_kind::trigger && contains(rs, r.body, ir::op::end_game)) trigger_entry(r);
         // Procedures that end the game hold the victory conditions of games that read them at the
         // end (a scenario's levels of victory): each in English, with its anchors.
-        for (const ir::procedure& p : rs.procedures) {
-            if (p.body == ir::no_id || !contains(rs, p.body, ir::op::end_game)) continue;
+        for (std::size_t pi = 0; pi < rs.procedures.size(); ++pi) {
+            const ir::procedure& p = rs.procedures[pi];
+            if (!reached_procedures[pi] || p.body == ir::no_id || !contains(rs, p.body, ir::op::end_game)) continue;
             const english en = speaker(p.locals, {p.body});
             entry({bold(title_of(p.name) + params_text(p.locals, p.param_count)), text(": " + en.statements(p.body)), source(p.prov)});
         }
@@ -1063,21 +1196,38 @@ struct builder {
         decisions(false);
     }
 
+    // One entry per decision, its rules in a run: "May exit: false always §6.0; true when … §17.33".
+    // A decision whose every rule the terrain effects chart prints whole points to the chart.
     void decisions(bool victory) {
         for (std::size_t d = 0; d < rs.decisions.size(); ++d) {
             const ir::decision& dec = rs.decisions[d];
             if (is_victory(dec) != victory) continue;
-            entry({bold(title_of(dec.name) + params_text(dec.params, dec.params.size())),
-                   text(std::string(": decided by the rules below") + (dec.total ? "; one of them always applies" : "")), source(dec.prov)});
-            for (ir::id r : rules_on(ir::target_kind::decision, static_cast<ir::id>(d), {ir::rule_kind::define})) {
-                const ir::rule& rule = rs.rules[r];
-                if (!live(rule)) continue;
+            std::vector<ir::id> rules;
+            for (ir::id r : rules_on(ir::target_kind::decision, static_cast<ir::id>(d), {ir::rule_kind::define}))
+                if (live(rs.rules[r])) rules.push_back(r);
+            rich_text t{bold(title_of(dec.name) + params_text(dec.params, dec.params.size()))};
+            std::string chart;
+            for (ir::id r : rules) {
+                const auto it = charted.find(r);
+                chart = it == charted.end() || (!chart.empty() && chart != it->second) ? "-" : it->second;
+                if (chart == "-") break;
+            }
+            if (!rules.empty() && chart != "-") {
+                t.push_back(text(": by terrain, in the " + chart));
+                t.push_back(source(dec.prov));
+                entry(std::move(t));
+                continue;
+            }
+            t.push_back(text(":"));
+            for (std::size_t i = 0; i < rules.size(); ++i) {
+                const ir::rule& rule = rs.rules[rules[i]];
                 const english en = speaker(rule.locals, {rule.value, rule.guard});
-                rich_text t{bold(en.expr(rule.value))};
+                t.push_back(bold((i ? "; " : " ") + en.expr(rule.value)));
                 t.push_back(text(rule.aid.empty() ? (when(en, rule.guard).empty() ? " always" : when(en, rule.guard)) : ": " + rule.aid));
                 t.push_back(source(rule.prov));
-                entry(std::move(t), 1, true);
             }
+            if (rules.empty()) t.push_back(text(" no rule decides it under the chosen options"));
+            entry(std::move(t));
         }
     }
 
@@ -1191,7 +1341,8 @@ struct builder {
 }  // namespace
 
 document build_document(const ir::ruleset& rs) {
-    builder b{rs, {}};
+    builder b{rs, {}, roll_thresholds(rs), readings_of(rs), {}, {}, {}, {}};
+    b.reach();
     b.header_and_footer();
     b.sequence_of_play();
     b.rolls();

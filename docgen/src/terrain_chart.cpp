@@ -4,7 +4,10 @@
 // - a predicate: a disjunct of its body that tests the member ("impassable");
 // - a quantity: a `cond` whose condition tests the member, its `then` value ("ground strength:
 //   … ÷ 2 rounded up").
-// A test nested deeper (inside a quantifier, under another `cond`) is not read: the chart shows
+// - a modifier of a roll or quantity whose guard tests the member ("terrain drm +1");
+// - a predicate's `any` over a collection whose condition tests it ("entrenched zone (some of the
+//   neighbours of the hex, with conditions)").
+// A test nested deeper (under another `cond`, in a procedure's statements) is not read: the chart shows
 // what the text would print as a chart, and the rules' entries elsewhere in the aid say the rest.
 #include "terrain_chart.hpp"
 
@@ -26,6 +29,7 @@ struct chart_builder {
     ir::id enum_id;
     // member -> (element title -> phrases), elements in the order met
     std::map<std::int64_t, std::vector<std::pair<std::string, std::vector<std::string>>>> effects;
+    std::set<ir::id> whole_rules;  // define rules printed with every condition
 
     std::vector<ir::id> split(ir::id n, ir::op code) const {
         if (n >= rs.nodes.size()) return {};
@@ -79,7 +83,8 @@ struct chart_builder {
                 return p.type < rs.types.size() && rs.types[p.type].kind == ir::type_kind::enumeration && rs.types[p.type].ref == enum_id;
             });
             if (!takes) continue;
-            for (const ir::rule& r : rs.rules) {
+            for (std::size_t ri = 0; ri < rs.rules.size(); ++ri) {
+                const ir::rule& r = rs.rules[ri];
                 if (r.kind != ir::rule_kind::define || r.target != ir::target_kind::decision || r.target_id != d || r.guard == ir::no_id) continue;
                 if (const auto g = static_value(rs, r.guard); g && !*g) continue;
                 english en(rs, r.locals);
@@ -88,6 +93,7 @@ struct chart_builder {
                 std::string rest;
                 if (!read_conjuncts(r.guard, en, members, rest)) continue;
                 note(members[0], humanize(dec.name), " " + en.expr(r.value) + (rest.empty() ? "" : " (" + rest + ")"));
+                if (rest != "with conditions") whole_rules.insert(static_cast<ir::id>(ri));
             }
         }
     }
@@ -112,6 +118,29 @@ struct chart_builder {
         }
     }
 
+    // A modifier whose guard tests the member: "terrain drm +1" (Cuius Regio's Hills).
+    void modifiers() {
+        for (const ir::rule& r : rs.rules) {
+            if (r.kind != ir::rule_kind::modifier || r.guard == ir::no_id || r.amount == ir::no_id) continue;
+            if (const auto g = static_value(rs, r.guard); g && !*g) continue;
+            std::string target;
+            if (r.target == ir::target_kind::roll && r.target_id < rs.rolls.size()) target = humanize(rs.rolls[r.target_id].name);
+            else if (r.target == ir::target_kind::quantity && r.target_id < rs.quantities.size()) target = humanize(rs.quantities[r.target_id].name);
+            else continue;
+            english en(rs, r.locals);
+            en.scope_roles({r.guard, r.amount});
+            std::vector<std::int64_t> members;
+            std::string rest;
+            if (!read_conjuncts(r.guard, en, members, rest)) continue;
+            const ir::node& a = rs.nodes[r.amount];
+            const std::string amount = r.mod == ir::modifier_kind::set ? " becomes " + en.expr(r.amount)
+                                     : r.mod == ir::modifier_kind::at_most ? " at most " + en.expr(r.amount)
+                                     : r.mod == ir::modifier_kind::at_least ? " at least " + en.expr(r.amount)
+                                     : a.code == ir::op::const_int ? " " + signed_number(a.value) : " + " + en.expr(r.amount);
+            note(members[0], target, amount + condition(rest));
+        }
+    }
+
     void quantities() {
         for (const ir::derived& q : rs.quantities) {
             if (q.expr == ir::no_id) continue;
@@ -121,8 +150,18 @@ struct chart_builder {
             std::vector<std::int64_t> members;
             std::string rest;
             if (q.predicate) {
-                for (ir::id part : split(q.expr, ir::op::or_))
-                    if (read_conjuncts(part, en, members, rest)) note(members[0], name, condition(rest));
+                for (ir::id part : split(q.expr, ir::op::or_)) {
+                    if (read_conjuncts(part, en, members, rest)) {
+                        note(members[0], name, condition(rest));
+                        continue;
+                    }
+                    // A test under a quantifier: `any(n in neighbours(h) : terrain(n) == Entrenchment
+                    // and …)` reads "entrenched zone (some of the neighbours of the hex, with conditions)".
+                    const auto kids = ir::children_of(rs, part);
+                    if (rs.nodes[part].code != ir::op::any || kids.size() != 2 || !read_conjuncts(kids[1], en, members, rest)) continue;
+                    const std::string where = rs.nodes[kids[0]].code == ir::op::type_members ? "some other" : "some of " + en.expr(kids[0]);
+                    note(members[0], name, " (" + where + (rest.empty() ? "" : ", with conditions") + ")");
+                }
                 continue;
             }
             // Each `cond` of the body's sum: `(if Stream in hexside(a, b) then 2 else 0) + …`.
@@ -138,20 +177,23 @@ struct chart_builder {
 
 }  // namespace
 
-std::vector<grid> terrain_charts(const ir::ruleset& rs) {
+std::vector<grid> terrain_charts(const ir::ruleset& rs, std::map<ir::id, std::string>* charted) {
     std::vector<grid> out;
     std::set<ir::id> done;
     for (const ir::map& m : rs.maps) {
         for (const auto& [which, words] : {std::pair{m.terrain_enum, "Terrain"}, std::pair{m.edge_enum, m.kind == ir::map_kind::hexgrid ? "Hexside" : "Connection"}}) {
             const ir::id e = which;  // a plain variable: Clang 14 cannot capture a structured binding
             if (e >= rs.enums.size() || !done.insert(e).second) continue;
-            chart_builder b{rs, e, {}};
+            chart_builder b{rs, e, {}, {}};
             b.tables();
             b.decisions();
+            b.modifiers();
             b.quantities();
             if (b.effects.empty()) continue;
             grid g;
             g.caption = std::string(words) + " effects chart";
+            if (charted)
+                for (ir::id r : b.whole_rules) charted->emplace(r, humanize(std::string(words)) + " effects chart");
             g.anchor = anchors_text(rs.enums[e].prov);
             g.header.push_back({cell{{span{words, face::bold, false}}, align::left}, cell{{span{"Effects", face::bold, false}}, align::left}});
             const ir::id type = [&] {
@@ -176,7 +218,7 @@ std::vector<grid> terrain_charts(const ir::ruleset& rs) {
                                   cell{what, align::left}});
             }
             g.notes.push_back("From the rules that test for each " + std::string(words == std::string("Terrain") ? "terrain" : "feature") +
-                              "; a test inside a longer condition is in that rule's own entry.");
+                              "; a test deeper inside a condition is in that rule's own entry.");
             out.push_back(std::move(g));
         }
     }

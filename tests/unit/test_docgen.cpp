@@ -398,7 +398,8 @@ TEST_CASE("aid layout: a heading followed by a short table moves on with it", "[
 
 TEST_CASE("aid: Contractor Cards fits two pages on A4 and Letter, with every option value", "[docgen]") {
     // The issue's bar: one or two pages. Each option value changes what is printed (rules,
-    // steps, the footer); a slightly smaller type is allowed when it saves the third page.
+    // steps, the footer); closer lines (never a smaller type) are allowed when they save the
+    // third page.
     const wp::ir::ruleset defaults = compiled("rulesets/contractor-cards");
     std::vector<std::map<std::string, std::string>> choices{{}};
     for (const wp::ir::option& o : defaults.options)
@@ -411,6 +412,51 @@ TEST_CASE("aid: Contractor Cards fits two pages on A4 and Letter, with every opt
                  << (paper == wp::docgen::paper::a4 ? " A4" : " Letter"));
             const std::string dump = aid_text(compiled("rulesets/contractor-cards", choice), wp::docgen::aid_product::layout_dump, paper);
             CHECK(has(dump.substr(0, dump.find('\n')), ", 2 pages"));
+        }
+}
+
+TEST_CASE("aid: body text of 7.5 pt or more on every bundled ruleset, A4 and Letter, within its pages", "[docgen]") {
+    // Issue 30: a printed aid a player can read. The body (the most common size of regular text)
+    // is never below 7.5 pt, whatever the paper; the page-saving step closes up the lines instead.
+    // The page limits: Contractor Cards two pages, SPI two per reading of its charts, the others
+    // no more than they took when the type could still shrink.
+    struct one {
+        std::string folder;
+        std::map<std::string, std::string> options;
+        std::size_t most_pages;
+    };
+    const std::vector<one> aids = {
+        {"rulesets/contractor-cards", {}, 2},
+        {"rulesets/spi-thirty-years-war", {}, 2},
+        {"rulesets/spi-thirty-years-war", {{"charts", "freiburg_map"}}, 2},
+        {"rulesets/cuius-regio", {}, 3},
+        {"rulesets/gmt-thirty-years-war", {}, 4},
+        {"rulesets/wallenstein", {}, 2},
+    };
+    std::size_t bundled = 0;
+    for (const auto& e : fs::directory_iterator(source_dir + "/rulesets")) bundled += fs::exists(e.path() / "ruleset.wph");
+    REQUIRE(bundled == 5);  // a ruleset added under rulesets/ gets its line above
+    for (const one& aid : aids)
+        for (const auto paper : {wp::docgen::paper::a4, wp::docgen::paper::letter}) {
+            INFO(aid.folder << (aid.options.empty() ? "" : " " + aid.options.begin()->first + "=" + aid.options.begin()->second)
+                            << (paper == wp::docgen::paper::a4 ? " A4" : " Letter"));
+            const std::string dump = aid_text(compiled(aid.folder, aid.options), wp::docgen::aid_product::layout_dump, paper);
+            std::istringstream in(dump);
+            std::string first;
+            std::getline(in, first);
+            const std::size_t pages = std::stoul(first.substr(first.rfind(", ") + 2));
+            CHECK(pages <= aid.most_pages);
+            // `  text X Y w W regular SIZE …`: the regular runs by size
+            std::map<double, int> by_size;
+            for (std::string line; std::getline(in, line);) {
+                std::istringstream l(line);
+                std::string kind, w, face;
+                double x = 0, y = 0, width = 0, size = 0;
+                if ((l >> kind >> x >> y >> w >> width >> face >> size) && kind == "text" && face == "regular") ++by_size[size];
+            }
+            REQUIRE_FALSE(by_size.empty());
+            const auto body = std::max_element(by_size.begin(), by_size.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+            CHECK(body->first >= 7.5);
         }
 }
 
@@ -486,7 +532,9 @@ TEST_CASE("aid: the terrain effects chart of a map game is derived from the rule
     CHECK(has(spi, "| Road | entry cost: 1 |"));
     // Cuius Regio keys tables by terrain: each row is read into the chart.
     const std::string cr = aid_text(compiled("rulesets/cuius-regio"), wp::docgen::aid_product::text_dump);
-    CHECK(has(cr, "| Hills | hex supply 0 · terrain mp 2 · road mp 1 |"));
+    CHECK(has(cr, "| Hills | hex supply 0 · terrain mp 2 · road mp 1 · terrain drm +1 |"));  // and a modifier's guard
+    // A test under a quantifier of a predicate (SPI §16.1: next to an entrenchment).
+    CHECK(has(spi, "entrenched zone (some of the neighbours of the hex, with conditions)"));
     // A game without a map has none.
     CHECK_FALSE(has(aid_text(compiled("rulesets/contractor-cards"), wp::docgen::aid_product::text_dump), "effects chart"));
 }
