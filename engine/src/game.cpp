@@ -6,6 +6,7 @@
 #include "westphalia/ir/print.hpp"
 
 #include <algorithm>
+#include <functional>
 
 namespace wp::engine {
 
@@ -163,12 +164,12 @@ game::game(ir::ruleset rs, int players, const std::map<std::string, std::string>
         block_is_turn.push_back(b.word == "turn");
         has_turns = has_turns || b.word == "turn";
     }
-    number_blocks();
     table_key_first.push_back(0);
     for (const ir::table& t : rs_.tables)
         table_key_first.push_back(table_key_first.back() + static_cast<std::uint32_t>(t.rows.size() + t.columns.size()));
     compile_expressions(*this);
     prepare_rules(*this);
+    number_blocks();  // after prepare_rules: it skips the branches the options rule out
     tabulate_quantities(*this);
     compile_expressions(*this);  // again: quantities tabulated just now become table lookups
     find_invariant_reads();
@@ -298,18 +299,56 @@ bool game::spliced(ir::id n) const {
            rs_.nodes[rs_.children[nd.first_child]].code == ir::op::seq;
 }
 
-// Phases and steps numbered by their place among their parent's blocks, in the source's order:
-// SPI's turn has phases 1-4 and step 5; Contractor Cards' phase 2 has steps 2.1, 2.2 ...
+// Phases and steps numbered as the aid numbers them: by their place among the blocks of their
+// parent that play can run under the chosen options (a block whose statements all lie in
+// branches the options rule out takes no number), in the source's order: SPI's turn has phases
+// 1-4 and step 5; Contractor Cards' phase 2 has steps 2.1, 2.1.1, 2.2 ...
 void game::number_blocks() {
     block_number.assign(rs_.blocks.size(), "");
-    std::map<ir::id, int> children;  // parent block (or no_id) -> blocks numbered under it
-    for (ir::id b = 0; b < rs_.blocks.size(); ++b) {
-        const ir::block& blk = rs_.blocks[b];
-        if (blk.word != "phase" && blk.word != "step") continue;
-        const int k = ++children[blk.parent];
-        const bool numbered_parent = blk.parent != ir::no_id && blk.parent < b && !block_number[blk.parent].empty();
-        block_number[b] = (numbered_parent ? block_number[blk.parent] + "." : std::string()) + std::to_string(k);
-    }
+    // Whether a statement other than a list or a header is met below n, numbering the blocks on
+    // the way under `prefix`.
+    std::function<bool(ir::id, const std::string&, int&)> walk = [&](ir::id n, const std::string& prefix, int& count) {
+        const ir::node& nd = rs_.nodes.at(n);
+        if (nd.code == ir::op::seq) {
+            bool any = false;
+            for (std::uint32_t i = 0; i < nd.child_count; ++i) any = walk(rs_.children[nd.first_child + i], prefix, count) || any;
+            return any;
+        }
+        if (nd.code == ir::op::block) {
+            const ir::block& blk = rs_.blocks.at(nd.ref);
+            const bool numbered = blk.word == "phase" || blk.word == "step";
+            const std::string number = numbered ? prefix + std::to_string(count + 1) : std::string();
+            int inner = 0;
+            bool any = false;
+            for (std::uint32_t i = 0; i < nd.child_count; ++i)
+                any = walk(rs_.children[nd.first_child + i], numbered ? number + "." : std::string(), inner) || any;
+            if (numbered && any) {
+                block_number[nd.ref] = number;
+                ++count;
+            }
+            return any;
+        }
+        if (nd.code == ir::op::if_) {
+            const std::uint8_t known = if_condition.empty() ? condition_varies : if_condition[n];
+            bool any = false;
+            for (std::uint32_t i = 1; i < nd.child_count; ++i) {
+                if ((i == 1 && known == condition_false) || (i == 2 && known == condition_true)) continue;
+                const ir::id c = rs_.children[nd.first_child + i];
+                if (rs_.nodes[c].code != ir::op::absent) any = walk(c, prefix, count) || any;
+            }
+            return known != condition_false || any;  // a false condition with no else runs nothing
+        }
+        bool any = true;  // a statement; blocks inside it (a loop's body) are numbered on
+        for (std::uint32_t i = 0; i < nd.child_count; ++i) {
+            const ir::id c = rs_.children[nd.first_child + i];
+            const ir::op code = rs_.nodes[c].code;
+            if (code == ir::op::seq || code == ir::op::block) walk(c, prefix, count);
+        }
+        return any;
+    };
+    int count = 0;
+    for (const ir::sequence& q : rs_.sequences)
+        if (q.body != ir::no_id) walk(q.body, "", count);
 }
 
 std::string game::value_place(std::uint32_t address, bool& players_own) const {

@@ -376,7 +376,11 @@ TEST_CASE("the account numbers phases and steps and names what a state change ch
     for (ir::id b = 0; b < rs.blocks.size(); ++b) numbers[rs.blocks[b].path] = g.block_number[b];
     CHECK(numbers.at("game.contractor_turn.fate") == "1");
     CHECK(numbers.at("game.contractor_turn.negotiations") == "2");
-    CHECK(numbers.at("game.contractor_turn.negotiations.employment") == "2.3");
+    // As the aid numbers them: a step the options leave empty (the errata's employment after a
+    // failed renewal, off by default) takes no number.
+    CHECK(numbers.at("game.contractor_turn.negotiations.renewal.renegotiation") == "2.1.1");
+    CHECK(numbers.at("game.contractor_turn.negotiations.employment_after_renewal").empty());
+    CHECK(numbers.at("game.contractor_turn.negotiations.employment") == "2.2");
     CHECK(numbers.at("game.contractor_turn").empty());
     bool own = false;
     for (ir::id sl = 0; sl < rs.slots.size(); ++sl)
