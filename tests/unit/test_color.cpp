@@ -1,5 +1,6 @@
 // --color and NO_COLOR: colour only on a terminal in auto mode (never into a test's stream, a
 // pipe or a file), on request with --color=always, before or after the command's name.
+#include "account_writer.hpp"
 #include "cli.hpp"
 #include "cli_runner.hpp"
 
@@ -64,4 +65,18 @@ TEST_CASE("colour: --color takes auto, always or never", "[cli][color]") {
     const outcome r = run({"compile", typo, "--color=sometimes"});
     CHECK(r.code == cli::exit_bad_input);
     CHECK(r.err.find("--color: sometimes not in {auto,always,never}") != std::string::npos);
+}
+
+TEST_CASE("colour: the game account is coloured by what each line is, with --color=always only", "[cli][color]") {
+    const std::string hex = std::string(WP_SOURCE_DIR) + "/tests/rulesets/play-hex/game.wph";
+    const outcome plain = run({"play", hex, "--agent", "first"});
+    REQUIRE(plain.code == 0);
+    CHECK(plain.out.find('\033') == std::string::npos);
+    const outcome coloured = run({"--color=always", "play", hex, "--agent", "first"});
+    REQUIRE(coloured.code == 0);
+    CHECK(coloured.out.find("\033[1mturn 1: P1 (game.move)\033[0m\n") != std::string::npos);
+    CHECK(coloured.out.find("\033[32mP1 (a unit, in turn move) chooses") != std::string::npos);
+    CHECK(std::string(cli::account_colour("roll fire_roll: 4")) == "\033[36m");
+    CHECK(std::string(cli::account_colour("P2 gold 9 \u2192 10 (income)")) == "\033[33m");
+    CHECK(std::string(cli::account_colour("end: moved after 6 decisions")).empty());
 }
