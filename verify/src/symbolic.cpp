@@ -366,56 +366,7 @@ z3::expr symbolic::invariant_value(id r, const store& st) {
 
 // ---------------------------------------------------------------- state access
 
-std::optional<std::set<std::int64_t>> symbolic::values_where(const z3::expr& g, const z3::expr& x, int depth) {
-    if (depth > 6 || !g.is_app()) return std::nullopt;
-    const Z3_decl_kind k = g.decl().decl_kind();
-    if (k == Z3_OP_EQ && g.num_args() == 2) {
-        for (int side = 0; side < 2; ++side)
-            if (z3::eq(g.arg(side), x))
-                if (const auto v = terms::number(g.arg(1 - side))) return std::set<std::int64_t>{*v};
-        return std::nullopt;
-    }
-    if (k == Z3_OP_AND) {
-        std::optional<std::set<std::int64_t>> out;
-        for (unsigned i = 0; i < g.num_args(); ++i) {
-            auto v = values_where(g.arg(i), x, depth + 1);
-            if (!v) continue;
-            if (!out) { out = std::move(v); continue; }
-            std::set<std::int64_t> both;
-            for (std::int64_t a : *out)
-                if (v->count(a)) both.insert(a);
-            out = std::move(both);
-        }
-        return out;
-    }
-    if (k == Z3_OP_OR) {
-        std::set<std::int64_t> out;
-        for (unsigned i = 0; i < g.num_args(); ++i) {
-            auto v = values_where(g.arg(i), x, depth + 1);
-            if (!v) return std::nullopt;
-            out.insert(v->begin(), v->end());
-        }
-        return out;
-    }
-    if (k == Z3_OP_FALSE) return std::set<std::int64_t>{};
-    return std::nullopt;
-}
-
-std::optional<std::set<std::int64_t>> symbolic::guarded_values(const z3::expr& x) {
-    std::optional<std::set<std::int64_t>> out;
-    for (std::size_t i = guards_from_; i < operand_guards.size(); ++i) {
-        auto v = values_where(operand_guards[i], x, 0);
-        if (!v) continue;
-        if (!out) { out = std::move(v); continue; }
-        std::set<std::int64_t> both;
-        for (std::int64_t a : *out)
-            if (v->count(a)) both.insert(a);
-        out = std::move(both);
-    }
-    return out;
-}
-
-sv symbolic::slot_value(id slot, const z3::expr& index, const std::set<std::int64_t>* only, const store& st) {
+sv symbolic::slot_value(id slot, const z3::expr& index, const store& st) {
     const ir::slot& sl = rs.slots.at(slot);
     const layout::slot_place& p = lay.slots.at(slot);
     const ir::type& t = rs.types.at(sl.type);
@@ -427,18 +378,6 @@ sv symbolic::slot_value(id slot, const z3::expr& index, const std::set<std::int6
         if (known && *known >= base && *known < base + static_cast<std::int64_t>(p.copies)) {
             const std::uint32_t at = p.offset + static_cast<std::uint32_t>(*known - base) * p.width + k;
             return boolean_value ? bool_of(st.values.at(at)) : st.values.at(at);
-        }
-        if (only) {
-            // Read where the operand's guards hold, which allow only these indices: the copies
-            // among them (exact, the operand's value does not matter elsewhere).
-            std::vector<std::uint32_t> copies;
-            for (std::int64_t i : *only)
-                if (i >= base && i < base + static_cast<std::int64_t>(p.copies)) copies.push_back(static_cast<std::uint32_t>(i - base));
-            if (copies.empty()) copies.push_back(0);
-            z3::expr acc = st.values.at(p.offset + copies[0] * p.width + k);
-            for (std::size_t j = 1; j < copies.size(); ++j)
-                acc = z3::ite(index == num(base + copies[j]), st.values.at(p.offset + copies[j] * p.width + k), acc);
-            return boolean_value ? bool_of(acc) : acc;
         }
         z3::expr acc = st.values.at(p.offset + k);
         for (std::uint32_t c = 1; c < p.copies; ++c) {
@@ -1015,13 +954,6 @@ z3::expr symbolic::map_search_value(id n, const z3::expr& a, const z3::expr& b, 
         }
         auto it = search_places_.find(static_cast<id>(nd.value));
         if (it == search_places_.end()) {
-            const std::size_t guards_before = guards_from_;
-            guards_from_ = operand_guards.size();
-            struct restore_guards {
-                std::size_t& g;
-                std::size_t was;
-                ~restore_guards() { g = was; }
-            } restore{guards_from_, guards_before};
             place_values pv;
             for (std::int64_t h = 0; h < nodes; ++h) {
                 if (!s.steps) { pv.values.push_back(call({num(h)})); continue; }
@@ -1362,21 +1294,9 @@ sv symbolic::value_uncached(id n, env& e, const store& st) {
             }
             return opaque("a local with no value the checker knows");
         }
-        case op::global: return slot_value(nd.ref, num(0), nullptr, st);
+        case op::global: return slot_value(nd.ref, num(0), st);
         case op::player_field:
-        case op::entity_field: {
-            const z3::expr at = I(0);
-            std::optional<std::set<std::int64_t>> only;
-            const ir::slot& sl = rs.slots.at(nd.ref);
-            if (!terms::number(at) && lay.slots.at(nd.ref).copies >= 16 && sl.scope == ir::slot_scope::per_node)
-                only = guarded_values(at);
-            if (only && (only->size() * 2 > lay.slots.at(nd.ref).copies ||
-                         std::any_of(only->begin(), only->end(), [&](std::int64_t i) {
-                             return i < 0 || i >= static_cast<std::int64_t>(lay.slots.at(nd.ref).copies);
-                         })))
-                only.reset();  // an index outside the copies reads copy 0: not narrowed
-            return slot_value(nd.ref, at, only ? &*only : nullptr, st);
-        }
+        case op::entity_field: return slot_value(nd.ref, I(0), st);
         case op::attribute: {
             const id t = N(kid(0)).type;
             if (t == ir::no_id || rs.types.at(t).kind != ir::type_kind::entity) return opaque("an attribute of a non-entity");
@@ -2040,13 +1960,6 @@ sv symbolic::value(id n, env& e, const store& st) {
         return it->second;
     }
     ++memo_misses;
-    const std::size_t guards_before = guards_from_;
-    guards_from_ = operand_guards.size();
-    struct restore_guards {
-        std::size_t& g;
-        std::size_t was;
-        ~restore_guards() { g = was; }
-    } restore{guards_from_, guards_before};
     sv v = value_uncached(n, e, st);
     memo_.emplace(std::move(key), v);
     // the key holds the locals' term ids: keep the terms alive so no id is reused meanwhile

@@ -343,9 +343,6 @@ public:
     // the left allows. A site recorded inside holds only where they do.
     std::vector<z3::expr> operand_guards;
     z3::expr operand_guard() const;
-    // The guards from this one on were pushed inside the innermost encoding that is cached for
-    // use elsewhere (value()'s memo, a map search's places): only they may narrow a read.
-    std::size_t guards_from_ = 0;
     std::set<std::string> approximations;
     std::vector<z3::expr> small_numbers_;  // num(v) for num_low <= v < num_low + size
     static constexpr std::int64_t num_low = -64, num_count = 4096;
@@ -449,12 +446,7 @@ private:
     id child(id n, std::uint32_t i) const { return rs.children.at(rs.nodes.at(n).first_child + i); }
     ir::type_kind kind_of(id n) const;
 
-    sv slot_value(id slot, const z3::expr& index, const std::set<std::int64_t>* only, const store& st);
-    // The values `x` may take where `g` holds, if g's structure tells (equalities of x with
-    // numbers under `and` and `or`); none when it does not.
-    std::optional<std::set<std::int64_t>> values_where(const z3::expr& g, const z3::expr& x, int depth);
-    // The same over the operand guards in force (from guards_from_).
-    std::optional<std::set<std::int64_t>> guarded_values(const z3::expr& x);
+    sv slot_value(id slot, const z3::expr& index, const store& st);
     z3::expr instance_attribute(const z3::expr& inst, id kind, std::uint32_t field);
     // dice_out (when given) gets the roll's value before its modifiers (a table's natural rows).
     z3::expr roll_value(id r, const std::vector<z3::expr>& args, const store& st, const std::map<id, z3::expr>* fixed,
