@@ -1,0 +1,113 @@
+// How the game ends and what happens when: the end of game and victory, the other decisions
+// the rules take, and the triggers.
+#include "model_builder.hpp"
+
+namespace wp::docgen::detail {
+
+namespace {
+
+bool contains(const ir::ruleset& rs, ir::id root, ir::op code) {
+    bool found = false;
+    visit(rs, root, [&](ir::id n) { found = found || rs.nodes[n].code == code; });
+    return found;
+}
+
+}  // namespace
+
+void builder::trigger_entry(const ir::rule& r) {
+    if (!live(r)) return;
+    const english en = speaker(r.locals, {r.guard, r.body});
+    const std::string event = r.target_id < rs.events.size() ? humanize(rs.events[r.target_id].name) : "?";
+    rich_text t{bold("When " + event + params_text(r.locals, r.param_count))};
+    if (const std::string w = when(en, r.guard); !w.empty()) t.push_back(text(" and" + w.substr(5)));
+    t.push_back(text(": " + (r.aid.empty() ? en.statements(r.body) : r.aid)));
+    if (!r.overrides.empty()) {
+        std::string o;
+        for (ir::id x : r.overrides) o += (o.empty() ? "" : ", ") + humanize(rs.rules[x].name);
+        t.push_back(text(" (instead of " + o + ")"));
+    }
+    t.push_back(source(r.prov));
+    entry(std::move(t));
+}
+
+// The engine's convention (engine/src/game.cpp): a decision `wins(p: player)` names the
+// winners when the game ends.
+bool builder::is_victory(const ir::decision& d) const {
+    return d.name == "wins" && d.params.size() == 1 && d.params[0].type < rs.types.size() &&
+           rs.types[d.params[0].type].kind == ir::type_kind::player;
+}
+
+void builder::end_and_victory() {
+    bool any = false;
+    for (const ir::rule& r : rs.rules) any = any || (r.kind == ir::rule_kind::trigger && contains(rs, r.body, ir::op::end_game));
+    for (const ir::decision& d : rs.decisions) any = any || is_victory(d);
+    for (std::size_t p = 0; p < rs.procedures.size(); ++p)
+        any = any || (reached_procedures[p] && rs.procedures[p].body != ir::no_id && contains(rs, rs.procedures[p].body, ir::op::end_game));
+    if (!any) return;
+    section("End of the game and victory");
+    for (const ir::rule& r : rs.rules)
+        if (r.kind == ir::rule_kind::trigger && contains(rs, r.body, ir::op::end_game)) trigger_entry(r);
+    // Procedures that end the game hold the victory conditions of games that read them at the
+    // end (a scenario's levels of victory): each in English, with its anchors.
+    for (std::size_t pi = 0; pi < rs.procedures.size(); ++pi) {
+        const ir::procedure& p = rs.procedures[pi];
+        if (!reached_procedures[pi] || p.body == ir::no_id || !contains(rs, p.body, ir::op::end_game)) continue;
+        const english en = speaker(p.locals, {p.body});
+        entry({bold(title_of(p.name) + params_text(p.locals, p.param_count)), text(": " + en.statements(p.body)), source(p.prov)});
+    }
+    decisions(true);
+}
+
+void builder::other_decisions() {
+    bool any = false;
+    for (const ir::decision& d : rs.decisions) any = any || !is_victory(d);
+    if (!any) return;
+    section("Decisions");
+    decisions(false);
+}
+
+// One entry per decision, its rules in a run: "May exit: false always §6.0; true when … §17.33".
+// A decision whose every rule the terrain effects chart prints whole points to the chart.
+void builder::decisions(bool victory) {
+    for (std::size_t d = 0; d < rs.decisions.size(); ++d) {
+        const ir::decision& dec = rs.decisions[d];
+        if (is_victory(dec) != victory) continue;
+        std::vector<ir::id> rules;
+        for (ir::id r : rules_on(ir::target_kind::decision, static_cast<ir::id>(d), {ir::rule_kind::define}))
+            if (live(rs.rules[r])) rules.push_back(r);
+        rich_text t{bold(title_of(dec.name) + params_text(dec.params, dec.params.size()))};
+        std::string chart;
+        for (ir::id r : rules) {
+            const auto it = charted.find(r);
+            chart = it == charted.end() || (!chart.empty() && chart != it->second) ? "-" : it->second;
+            if (chart == "-") break;
+        }
+        if (!rules.empty() && chart != "-") {
+            t.push_back(text(": by terrain, in the " + chart));
+            t.push_back(source(dec.prov));
+            entry(std::move(t));
+            continue;
+        }
+        t.push_back(text(":"));
+        for (std::size_t i = 0; i < rules.size(); ++i) {
+            const ir::rule& rule = rs.rules[rules[i]];
+            const english en = speaker(rule.locals, {rule.value, rule.guard});
+            t.push_back(bold((i ? "; " : " ") + en.expr(rule.value)));
+            t.push_back(text(rule.aid.empty() ? (when(en, rule.guard).empty() ? " always" : when(en, rule.guard)) : ": " + rule.aid));
+            t.push_back(source(rule.prov));
+        }
+        if (rules.empty()) t.push_back(text(" no rule decides it under the chosen options"));
+        entry(std::move(t));
+    }
+}
+
+void builder::triggers() {
+    bool any = false;
+    for (const ir::rule& r : rs.rules) any = any || (r.kind == ir::rule_kind::trigger && !contains(rs, r.body, ir::op::end_game));
+    if (!any) return;
+    section("What happens when");
+    for (const ir::rule& r : rs.rules)
+        if (r.kind == ir::rule_kind::trigger && !contains(rs, r.body, ir::op::end_game)) trigger_entry(r);
+}
+
+}  // namespace wp::docgen::detail
