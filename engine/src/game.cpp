@@ -88,6 +88,7 @@ game::game(ir::ruleset rs, int players, const std::map<std::string, std::string>
             case ir::slot_scope::per_entity: copies = kind_count.at(s.entity_kind); break;
             case ir::slot_scope::per_node: copies = static_cast<std::uint32_t>(rs_.maps.at(s.map).nodes.size()); break;
         }
+        l.copies = copies;
         value_count += l.width * copies;
         slots.push_back(l);
     }
@@ -243,25 +244,28 @@ std::string game::position(ir::id node) const {
     return file + ":" + std::to_string(w.line) + ":" + std::to_string(w.column);
 }
 
-std::string game::statement_owner(ir::id n) const {
+std::string game::statement_owner(ir::id n, ir::id* block) const {
     const ir::source_pos& w = rs_.nodes.at(n).where;
     std::string best;
     std::uint32_t best_line = 0;
-    auto consider = [&](const std::string& what, const ir::provenance& p) {
+    ir::id best_block = ir::no_id;
+    auto consider = [&](const std::string& what, const ir::provenance& p, ir::id b = ir::no_id) {
         if (p.where.file == w.file && p.where.line <= w.line && p.where.line >= best_line &&
             (p.where.end_line == 0 || p.where.end_line >= w.line)) {
             best = what;
             best_line = p.where.line;
+            best_block = b;
         }
     };
     for (const ir::rule& r : rs_.rules) consider("rule " + r.name, r.prov);
-    for (const ir::block& b : rs_.blocks) consider(b.word + " " + b.path, b.prov);
+    for (ir::id b = 0; b < rs_.blocks.size(); ++b) consider(rs_.blocks[b].word + " " + rs_.blocks[b].path, rs_.blocks[b].prov, b);
     for (const ir::procedure& p : rs_.procedures) consider("procedure " + p.name, p.prov);
     for (const ir::action& a : rs_.actions) consider("action " + a.name, a.prov);
     for (const ir::table& t : rs_.tables) consider("table " + t.name, t.prov);
     for (const ir::roll& r : rs_.rolls) consider("roll " + r.name, r.prov);
     if (best.empty())
         for (const ir::sequence& q : rs_.sequences) consider("sequence " + q.name, q.prov);
+    if (block) *block = best_block;
     return best.empty() ? "statement" : best;
 }
 
@@ -338,13 +342,12 @@ void game::number_blocks() {
             }
             return known != condition_false || any;  // a false condition with no else runs nothing
         }
-        bool any = true;  // a statement; blocks inside it (a loop's body) are numbered on
-        for (std::uint32_t i = 0; i < nd.child_count; ++i) {
+        for (std::uint32_t i = 0; i < nd.child_count; ++i) {  // a statement; blocks inside it (a loop's body) are numbered on
             const ir::id c = rs_.children[nd.first_child + i];
             const ir::op code = rs_.nodes[c].code;
             if (code == ir::op::seq || code == ir::op::block) walk(c, prefix, count);
         }
-        return any;
+        return true;
     };
     int count = 0;
     for (const ir::sequence& q : rs_.sequences)
@@ -356,11 +359,7 @@ std::string game::value_place(std::uint32_t address, bool& players_own) const {
     for (ir::id sl = 0; sl < rs_.slots.size(); ++sl) {
         const ir::slot& slot = rs_.slots[sl];
         const slot_layout& l = slots[sl];
-        std::uint32_t copies = 1;
-        if (slot.scope == ir::slot_scope::per_player) copies = static_cast<std::uint32_t>(players_);
-        else if (slot.scope == ir::slot_scope::per_entity) copies = kind_count.at(slot.entity_kind);
-        else if (slot.scope == ir::slot_scope::per_node) copies = static_cast<std::uint32_t>(rs_.maps.at(slot.map).nodes.size());
-        if (address < l.offset || address >= l.offset + copies * l.width) continue;
+        if (address < l.offset || address >= l.offset + l.copies * l.width) continue;
         const std::uint32_t copy = (address - l.offset) / l.width, k = (address - l.offset) % l.width;
         std::string name = slot.name;
         const ir::type& t = rs_.types.at(slot.type);

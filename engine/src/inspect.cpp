@@ -113,13 +113,13 @@ std::string state::decision_context() const {
     } else if (nd.code == ir::op::choose_one) {
         what = "a value";
     }
-    std::string owner = g_->statement_owner(pending_node_);
-    for (id b = 0; b < rs_->blocks.size(); ++b)  // "step 2.1 employment", as the account's headers
-        if (const ir::block& blk = rs_->blocks[b]; !blk.name.empty() && owner == blk.word + " " + blk.path) {
-            const std::string& number = g_->block_number.at(b);
-            owner = blk.word + " " + (number.empty() ? "" : number + " ") + blk.name;
-            break;
-        }
+    id b = ir::no_id;
+    std::string owner = g_->statement_owner(pending_node_, &b);
+    if (b != ir::no_id && !rs_->blocks[b].name.empty()) {  // "step 2.1 employment", as the account's headers
+        const ir::block& blk = rs_->blocks[b];
+        const std::string& number = g_->block_number.at(b);
+        owner = blk.word + " " + (number.empty() ? "" : number + " ") + blk.name;
+    }
     const std::string subject = decision_subject();
     if (subject.rfind("for ", 0) == 0) what += (what.empty() ? "" : " ") + subject;
     const std::string where = subject.empty() || subject.rfind("for ", 0) == 0 ? owner : "procedure " + subject;

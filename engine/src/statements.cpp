@@ -69,9 +69,9 @@ void interp::trace_change(std::uint32_t a, id type, std::int64_t v, id stmt) con
     bool own = false;
     const std::string place = g.value_place(a, own);
     if (!own && !s.opt_.trace_verbose) return;
-    std::string why = g.statement_owner(stmt);
-    if (why.rfind("step ", 0) == 0 || why.rfind("phase ", 0) == 0 || why.rfind("turn ", 0) == 0 || why.rfind("setup ", 0) == 0)
-        why = why.substr(why.find_last_of(". ") + 1);  // the block's own name
+    id b = ir::no_id;
+    std::string why = g.statement_owner(stmt, &b);
+    if (b != ir::no_id) why = rs.blocks[b].path.substr(rs.blocks[b].path.rfind('.') + 1);  // the block's own name
     trace(place + " " + g.value_text(type, s.values_[a]) + " \u2192 " + g.value_text(type, v) + " (" + why + ")");
 }
 

@@ -63,7 +63,7 @@ public:
     int players() const { return players_; }
 
     // Layout (public for the state's interpreter and for tests).
-    struct slot_layout { std::uint32_t offset = 0; std::uint32_t width = 1; };
+    struct slot_layout { std::uint32_t offset = 0; std::uint32_t width = 1; std::uint32_t copies = 1; };
     std::vector<slot_layout> slots;           // per ruleset::slots
     std::uint32_t value_count = 0;
     std::vector<std::uint32_t> kind_first;    // first instance of each entity kind
@@ -147,7 +147,8 @@ public:
     std::string position(ir::id node) const;  // "base/rules.wph:12:3"
     // The named element whose text holds statement `node` ("rule drain", "phase game.fate",
     // "sequence game"), for error messages.
-    std::string statement_owner(ir::id node) const;
+    // `block`, when given, receives the block that is that element (ir::no_id for another kind).
+    std::string statement_owner(ir::id node, ir::id* block = nullptr) const;
     std::string value_text(ir::id type, std::int64_t v) const;
     std::string instance_text(std::int64_t instance) const;
     // A state value's place in words, for the account: "P2 gold", "bav_foot#1 at",
