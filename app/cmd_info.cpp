@@ -46,6 +46,13 @@ std::string standin_text(const ir::ruleset& rs, const ir::standin& s) {
         case ir::element_kind::table:
             if (valid(rs.tables.size())) return "table " + rs.tables[s.element].name;
             break;
+        case ir::element_kind::entity:
+            if (valid(rs.entities.size())) {
+                const ir::entity& e = rs.entities[s.element];
+                const bool piece = e.kind < rs.entity_kinds.size() && rs.entity_kinds[e.kind].pieces;
+                return std::string(piece ? "piece " : "card ") + e.name + (s.field.empty() ? "" : " (" + s.field + ")");
+            }
+            break;
         default: break;
     }
     return std::string(ir::name_of(s.kind)) + ' ' + std::to_string(s.element);

@@ -311,6 +311,9 @@ template <class V> void fields(V& v, missing& x) {
     v("name", x.name);
     v("what", x.what);
     v("prov", x.prov);
+    v("kind", x.kind);
+    v("element", x.element);
+    v("field", x.field);
 }
 template <class V> void fields(V& v, accepted_finding& x) {
     v("kind", x.kind);
@@ -323,6 +326,7 @@ template <class V> void fields(V& v, standin& x) {
     v("element", x.element);
     v("why", x.why);
     v("prov", x.prov);
+    v("field", x.field);
 }
 template <class V> void fields(V& v, rule& x) {
     v("name", x.name);

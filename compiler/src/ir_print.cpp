@@ -458,12 +458,18 @@ struct dumper {
                 << prov(o.prov) << "\n";
         }
         for (std::size_t i = 0; i < rs.missing_data.size(); ++i)
-            out << "missing " << i << " " << rs.missing_data[i].name << " " << quoted(rs.missing_data[i].what) << prov(rs.missing_data[i].prov) << "\n";
+            out << "missing " << i << " " << rs.missing_data[i].name << " " << quoted(rs.missing_data[i].what)
+                << (rs.missing_data[i].kind == element_kind::none
+                        ? std::string()
+                        : std::string(" on ") + name_of(rs.missing_data[i].kind) + " " + std::to_string(rs.missing_data[i].element) +
+                              (rs.missing_data[i].field.empty() ? "" : " field " + rs.missing_data[i].field))
+                << prov(rs.missing_data[i].prov) << "\n";
         for (std::size_t i = 0; i < rs.accepts.size(); ++i)
             out << "accept " << i << " " << rs.accepts[i].kind << " " << quoted(rs.accepts[i].subject) << " "
                 << quoted(rs.accepts[i].reason) << prov(rs.accepts[i].prov) << "\n";
         for (std::size_t i = 0; i < rs.standins.size(); ++i)
-            out << "standin " << i << " " << name_of(rs.standins[i].kind) << " " << rs.standins[i].element << " "
+            out << "standin " << i << " " << name_of(rs.standins[i].kind) << " " << rs.standins[i].element
+                << (rs.standins[i].field.empty() ? "" : " field " + rs.standins[i].field) << " "
                 << quoted(rs.standins[i].why) << prov(rs.standins[i].prov) << "\n";
         for (std::size_t i = 0; i < rs.rules.size(); ++i) {
             const rule& r = rs.rules[i];

@@ -436,6 +436,18 @@ struct checker {
         }
     }
 
+    // A mark's field is a field of the record of the entity it marks (marks on other elements name none).
+    void marked_field(const std::string& path, element_kind kind, id e, const std::string& field) const {
+        if (field.empty()) return;
+        if (kind != element_kind::entity || e >= rs.entities.size()) return fail(path, "a field on an element that is not an entity");
+        const id k = rs.entities[e].kind;
+        const id r = k < rs.entity_kinds.size() ? rs.entity_kinds[k].record : no_id;
+        if (r >= rs.records.size()) return fail(path, "the entity's kind has no record");
+        const auto& fs = rs.records[r].fields;
+        if (std::none_of(fs.begin(), fs.end(), [&](const ir::field& f) { return f.name == field; }))
+            fail(path, "`" + field + "` is not a field of `" + rs.records[r].name + "`");
+    }
+
     // An odds key a-b is read by dividing by a or b: a >= 0, b >= 1.
     void key_range_ok(const std::string& path, const key_range& k) const {
         if (k.kind == key_range_kind::odds && (k.lo < 0 || k.hi < 1))
@@ -698,7 +710,13 @@ struct checker {
             if (o.selected_index >= o.values.size()) fail(path + ".selected_index", "not one of the values");
             prov(path + ".prov", o.prov);
         }
-        for (std::size_t i = 0; i < rs.missing_data.size(); ++i) prov("missing_data[" + std::to_string(i) + "].prov", rs.missing_data[i].prov);
+        for (std::size_t i = 0; i < rs.missing_data.size(); ++i) {
+            const std::string path = "missing_data[" + std::to_string(i) + "]";
+            const missing& m = rs.missing_data[i];
+            prov(path + ".prov", m.prov);
+            if (m.kind != element_kind::none) element(path + ".element", m.kind, m.element);
+            marked_field(path + ".field", m.kind, m.element, m.field);
+        }
         for (std::size_t i = 0; i < rs.accepts.size(); ++i) {
             const std::string path = "accepts[" + std::to_string(i) + "]";
             if (std::find_if(std::begin(finding_kinds), std::end(finding_kinds), [&](const char* k) { return rs.accepts[i].kind == k; }) ==
@@ -710,6 +728,7 @@ struct checker {
             const std::string path = "standins[" + std::to_string(i) + "]";
             element(path + ".element", rs.standins[i].kind, rs.standins[i].element);
             prov(path + ".prov", rs.standins[i].prov);
+            marked_field(path + ".field", rs.standins[i].kind, rs.standins[i].element, rs.standins[i].field);
         }
         for (std::size_t i = 0; i < rs.rules.size(); ++i) {
             const std::string path = "rules[" + std::to_string(i) + "]";

@@ -158,6 +158,46 @@ struct resolver {
         }
     }
 
+    // The stand-in and missing marks of one entry and its values (docs/language.md §14): kept with
+    // the element and field they cover; a mark anywhere else is a located error.
+    void entity_marks(const dsl::entities_decl& x, const dsl::entity_entry& e, ir::id eid, const ir::provenance& where) {
+        const char* const word = x.pieces ? "piece" : "card";
+        if (e.id.text == "standin" || e.id.text == "missing")
+            cx.sink.error(dsl::diag_kind::misplaced_mark, e.id.where,
+                          "`" + e.id.text + "` is not an entry name here: a mark goes after an entry's display name",
+                          {{std::nullopt, "write `id \"Name\" " + e.id.text + " \"why\" { … }`"}});
+        for (const dsl::data_mark& m : e.late_marks)
+            cx.sink.error(dsl::diag_kind::misplaced_mark, m.where,
+                          "a " + mark_word(m) + " mark after the values or count of `" + e.id.text + "`",
+                          {{std::nullopt, "move it right after the display name: `" + e.id.text + " \"" + e.display + "\" " +
+                                              (m.missing ? "missing" : "standin") + " \"…\"`"}});
+        const auto record = [&](const dsl::data_mark& m, const std::string& field) {
+            if (x.standin) {
+                cx.sink.error(dsl::diag_kind::misplaced_mark, m.where,
+                              "a " + mark_word(m) + " mark inside `" + x.id.text + "`, which is a stand-in as a whole",
+                              {{std::nullopt, "the whole list is already marked; take one of the two marks out"}});
+                return;
+            }
+            const std::string name = e.id.text + (field.empty() ? "" : "." + field);
+            if (m.missing)
+                cx.rs.missing_data.push_back({name, m.why, where, ir::element_kind::entity, eid, field});
+            else
+                cx.rs.standins.push_back({ir::element_kind::entity, eid, m.why, where, field});
+        };
+        const auto one = [&](const std::vector<dsl::data_mark>& ms, const std::string& what) {
+            for (std::size_t i = 1; i < ms.size(); ++i)
+                cx.sink.error(dsl::diag_kind::misplaced_mark, ms[i].where, "a second mark on " + what,
+                              {{std::nullopt, "a " + std::string(word) + " or value takes one `standin` or one `missing`"}});
+            return ms.empty() ? nullptr : &ms.front();
+        };
+        if (const dsl::data_mark* m = one(e.marks, "`" + e.id.text + "`")) record(*m, "");
+        for (const dsl::field_value& fv : e.values)
+            if (const dsl::data_mark* m = one(fv.marks, "`" + fv.field.text + "` of `" + e.id.text + "`"))
+                record(*m, fv.field.text);
+    }
+
+    static std::string mark_word(const dsl::data_mark& m) { return m.missing ? "`missing`" : "`standin`"; }
+
     void collect_one(const placed_decl& p, const dsl::entities_decl& x) {
         const auto id = static_cast<ir::id>(cx.rs.entity_kinds.size());
         if (!cx.declare(cx.types, x.id, {sym::entity_kind, id, x.id.where, &p, ir::no_id})) return;
@@ -168,7 +208,7 @@ struct resolver {
         k.prov = prov(p, x.where, x.anchors);
         if (x.standin) {
             k.standin = static_cast<ir::id>(cx.rs.standins.size());
-            cx.rs.standins.push_back({ir::element_kind::entity_kind, id, *x.standin, k.prov});
+            cx.rs.standins.push_back({ir::element_kind::entity_kind, id, *x.standin, k.prov, {}});
         }
         for (const dsl::entity_entry& e : x.entries) {
             const auto eid = static_cast<ir::id>(cx.rs.entities.size());
@@ -180,6 +220,7 @@ struct resolver {
             en.count = e.count;
             dsl::anchor_list anchors = e.anchors;
             en.prov = prov(p, e.where, anchors);
+            entity_marks(x, e, eid, en.prov);
             if (e.count < 1)
                 cx.sink.error(dsl::diag_kind::bad_entity, e.where,
                               "`" + e.id.text + "` has " + std::to_string(e.count) + " copies; a count is at least x1");
@@ -221,7 +262,7 @@ struct resolver {
         m.prov = prov(p, x.where, x.anchors);
         if (x.standin) {
             m.standin = static_cast<ir::id>(cx.rs.standins.size());
-            cx.rs.standins.push_back({ir::element_kind::map, id, *x.standin, m.prov});
+            cx.rs.standins.push_back({ir::element_kind::map, id, *x.standin, m.prov, {}});
         }
         ir::type t;
         t.kind = ir::type_kind::node;
@@ -308,7 +349,7 @@ struct resolver {
         t.aid = x.aid.value_or("");
         if (x.standin) {
             t.standin = static_cast<ir::id>(cx.rs.standins.size());
-            cx.rs.standins.push_back({ir::element_kind::table, static_cast<ir::id>(cx.rs.tables.size() - 1), *x.standin, t.prov});
+            cx.rs.standins.push_back({ir::element_kind::table, static_cast<ir::id>(cx.rs.tables.size() - 1), *x.standin, t.prov, {}});
         }
     }
     void collect_one(const placed_decl& p, const dsl::missing_decl& x) {
@@ -658,6 +699,11 @@ struct resolver {
                     }
                 }
                 for (const dsl::field_value& fv : dn.values) {
+                    for (const dsl::data_mark& mk : fv.marks)
+                        cx.sink.error(dsl::diag_kind::misplaced_mark, mk.where,
+                                      "a " + mark_word(mk) + " mark on an attribute of a map location",
+                                      {{std::nullopt, "marks go on cards, pieces and their values; mark the map (`map " + m.name +
+                                                          " : … standin \"why\"`) or declare the gap with `missing`"}});
                     auto a = std::find_if(m.attributes.begin(), m.attributes.end(),
                                           [&](const ir::map_attribute& x) { return x.name == fv.field.text; });
                     ir::id type = ir::no_id;

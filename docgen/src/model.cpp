@@ -271,18 +271,22 @@ void builder::options_and_sources() {
     section("Options, errata and data");
     options_paragraph();
     errata_paragraphs();
-    if (!rs.missing_data.empty()) {
+    // Marks on one card or piece are noted under its list (model_components.cpp).
+    const auto declared = [](const ir::missing& m) { return m.kind == ir::element_kind::none; };
+    if (std::any_of(rs.missing_data.begin(), rs.missing_data.end(), declared)) {
         rich_text t{bold("Missing from the rulebook: ")};
-        for (std::size_t i = 0; i < rs.missing_data.size(); ++i) {
-            const ir::missing& m = rs.missing_data[i];
-            if (i) t.push_back(text("; "));
+        bool first = true;
+        for (const ir::missing& m : rs.missing_data) {
+            if (!declared(m)) continue;
+            if (!std::exchange(first, false)) t.push_back(text("; "));
             t.push_back(text(humanize(m.name) + " — " + m.what));
             t.push_back(source(m.prov));
         }
         entry(std::move(t), 0, true);
     }
     for (const ir::standin& s : rs.standins)
-        entry({bold("Stand-in data: "), text(std::string(ir::name_of(s.kind)) + " — " + s.why), source(s.prov)}, 0, true);
+        if (s.kind != ir::element_kind::entity)
+            entry({bold("Stand-in data: "), text(std::string(ir::name_of(s.kind)) + " — " + s.why), source(s.prov)}, 0, true);
 }
 
 }  // namespace detail

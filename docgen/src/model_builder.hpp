@@ -110,6 +110,8 @@ struct builder {
     void actions();
     std::string field_value(const ir::field& f, std::int64_t v) const;
     void components();
+    std::string entity_mark_signs(ir::id e) const;
+    void entity_mark_notes(const ir::entity_kind& kind, std::vector<std::string>& notes) const;
     void components_section();
     void maps();
     void limits();

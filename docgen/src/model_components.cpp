@@ -98,6 +98,41 @@ std::string builder::field_value(const ir::field& f, std::int64_t v) const {
     return humanize(f.name) + ": " + constant_english(rs, f.type, v);
 }
 
+namespace {
+
+bool within(const ir::entity_kind& kind, ir::element_kind k, ir::id e) {
+    return k == ir::element_kind::entity && e >= kind.first_entity && e < kind.first_entity + kind.entity_count;
+}
+
+}  // namespace
+
+// "†" after a card or piece with stand-in values, "*" after one whose data the rulebook lacks
+// (docs/language.md §14); the notes under the list say which values and why.
+std::string builder::entity_mark_signs(ir::id e) const {
+    std::string signs;
+    for (const ir::standin& s : rs.standins)
+        if (s.kind == ir::element_kind::entity && s.element == e) signs = "†";
+    for (const ir::missing& m : rs.missing_data)
+        if (m.kind == ir::element_kind::entity && m.element == e) signs += "*";
+    return signs;
+}
+
+void builder::entity_mark_notes(const ir::entity_kind& kind, std::vector<std::string>& notes) const {
+    const auto named = [&](ir::id e, const std::string& field) {
+        const ir::entity& x = rs.entities[e];
+        return (x.display.empty() ? humanize(x.name) : x.display) + (field.empty() ? "" : " (" + humanize(field) + ")");
+    };
+    std::string standins, missing;
+    for (const ir::standin& s : rs.standins)
+        if (within(kind, s.kind, s.element))
+            standins += (standins.empty() ? "" : "; ") + named(s.element, s.field) + ": " + s.why;
+    for (const ir::missing& m : rs.missing_data)
+        if (within(kind, m.kind, m.element))
+            missing += (missing.empty() ? "" : "; ") + named(m.element, m.field) + ": " + m.what;
+    if (!standins.empty()) notes.push_back("† Stand-in data, not from the rulebook: " + standins + ".");
+    if (!missing.empty()) notes.push_back("* Not in the rulebook; the values shown are placeholders: " + missing + ".");
+}
+
 void builder::components() {
     for (std::size_t k = 0; k < rs.entity_kinds.size(); ++k) {
         const ir::entity_kind& kind = rs.entity_kinds[k];
@@ -158,7 +193,8 @@ void builder::components() {
             auto it = std::find_if(lines.begin(), lines.end(), [&](const merged& m) { return m.group == gv && m.effect == effect; });
             if (it == lines.end()) it = lines.insert(lines.end(), merged{gv, effect, "", 0});
             const std::string name = x.display.empty() ? humanize(x.name) : x.display;
-            it->names += (it->names.empty() ? "" : ", ") + name + (x.count > 1 ? " ×" + std::to_string(x.count) : "");
+            it->names += (it->names.empty() ? "" : ", ") + name + entity_mark_signs(e) +
+                         (x.count > 1 ? " ×" + std::to_string(x.count) : "");
             it->count += x.count;
         }
         std::int64_t previous = -1;
@@ -181,6 +217,7 @@ void builder::components() {
         }
         if (kind.standin != ir::no_id && kind.standin < rs.standins.size())
             g.notes.push_back("Stand-in data, not from the rulebook: " + rs.standins[kind.standin].why);
+        entity_mark_notes(kind, g.notes);
         g.notes.push_back(grouped ? "×: copies in the game. Those of one " + humanize(rec->fields[group_field].name) +
                                         " with the same effect share a row."
                                   : "×: copies in the game.");

@@ -241,7 +241,13 @@ private:
     }
 
     void values(int d, const std::vector<field_value>& vs) {
-        for (const auto& v : vs) line(d, "value " + v.field.text + " = " + expr_text(v.value));
+        for (const auto& v : vs) line(d, "value " + v.field.text + " = " + expr_text(v.value) + marks_text(v.marks));
+    }
+
+    std::string marks_text(const std::vector<data_mark>& ms) const {
+        std::string s;
+        for (const auto& m : ms) s += std::string(m.missing ? " missing " : " standin ") + quote(m.why);
+        return s;
     }
 
     void aid(int d, const std::optional<std::string>& a) {
@@ -297,8 +303,9 @@ private:
         line(d, std::string(n.pieces ? "pieces " : "cards ") + n.id.text + " of " + n.record.text + anchors_text(n.anchors) +
                     (n.standin ? " standin " + quote(*n.standin) : "") + at(n.where));
         for (const auto& e : n.entries) {
-            line(d + 1, "entry " + e.id.text + " " + quote(e.display) + " x" + std::to_string(e.count) +
-                            anchors_text(e.anchors));
+            line(d + 1, "entry " + e.id.text + " " + quote(e.display) + marks_text(e.marks) + " x" +
+                            std::to_string(e.count) + anchors_text(e.anchors) +
+                            (e.late_marks.empty() ? "" : " late" + marks_text(e.late_marks)));
             values(d + 2, e.values);
         }
     }

@@ -1069,6 +1069,7 @@ WP_RULE(enum_member_r, enum_member, "an enum member")
 WP_RULE(type_decl_r, type_decl, "a type declaration")
 WP_RULE(field_r, field_decl, "a field")
 WP_RULE(field_value_r, field_value, "a field value (`name = value`)")
+WP_RULE(data_mark_r, data_mark, "a stand-in or missing mark")
 WP_RULE(record_r, record_decl, "a record")
 WP_RULE(state_r, state_decl, "a state block")
 WP_RULE(entities_r, entities_decl, "a component list")
@@ -1309,7 +1310,11 @@ auto const type_decl_r_def =
 auto const field_r_def = spanned[name_r[set_<&field_decl::id>] > WP_P(":") > type_r[set_<&field_decl::type>] >
                                  -(P("=", "`=`", "=") > expr_r[set_<&field_decl::init>]) >
                                  anchors_r[set_<&field_decl::anchors>]];
-auto const field_value_r_def = name_r[set_<&field_value::field>] > P("=", "`=`", "=") > expr_r[set_<&field_value::value>];
+auto const field_value_r_def = name_r[set_<&field_value::field>] > P("=", "`=`", "=") > expr_r[set_<&field_value::value>] >>
+                                *data_mark_r[push_<&field_value::marks>];
+auto const data_mark_r_def = spanned[(WP_KW("standin")[const_<&data_mark::missing, false>] |
+                                      WP_KW("missing")[const_<&data_mark::missing, true>]) >
+                                     named("the reason in quotes", string_lit[set_<&data_mark::why>])];
 auto const record_r_def =
     spanned[WP_KW("record") > name_r[set_<&record_decl::id>] > anchors_r[set_<&record_decl::anchors>] > WP_P("{") >
             *(field_r[push_<&record_decl::fields>] >> -comma) > P("}", "a field or `}`")] >
@@ -1321,11 +1326,17 @@ auto const state_r_def = spanned[WP_KW("state") > -(WP_KW("per") > name_r[set_<&
 
 // ---- components
 // The display name is required: without it `… x` (a count missing its number) would read as a new entry `x`.
+// A mark goes after the display name; one after the values or the count is kept so the compiler can
+// say so (it used to be read as a second entry named `standin`).
 auto const entity_r_def = spanned[name_r[set_<&entity_entry::id>] >
                                   named("the display name in quotes", string_lit[set_<&entity_entry::display>]) >>
+                                  *data_mark_r[push_<&entity_entry::marks>] >>
+                                  anchors_r[append_<&entity_entry::anchors>] >>
                                   -values_p<&entity_entry::values>() >>
                                   -raw[lexeme[WP_P("x") >> +digit >> !ident_char]][count_f{}] >>
-                                  anchors_r[set_<&entity_entry::anchors>] >> -comma];
+                                  anchors_r[append_<&entity_entry::anchors>] >>
+                                  *data_mark_r[push_<&entity_entry::late_marks>] >>
+                                  anchors_r[append_<&entity_entry::anchors>] >> -comma];
 auto const entities_r_def =
     spanned[(WP_KW("cards")[const_<&entities_decl::pieces, false>] |
              WP_KW("pieces")[const_<&entities_decl::pieces, true>]) > name_r[set_<&entities_decl::id>] > WP_KW("of") >
@@ -1544,7 +1555,7 @@ BOOST_SPIRIT_DEFINE(type_r, base_type, param_r, params_r, binders_r)
 BOOST_SPIRIT_DEFINE(body_r, stmt_r, block_s, let_s, if_s, for_s, repeat_s, while_s, zone_s, choose_s, may_s, invoke_s,
                     end_s, expr_s, assign_op)
 BOOST_SPIRIT_DEFINE(decl_r, file_r, ruleset_r, layer_r, outline_r, outline_entry_r, enum_r, enum_member_r, type_decl_r,
-                    field_r, field_value_r, record_r, state_r, entities_r, entity_r, zone_r, map_r, area_r, hex_r,
+                    field_r, field_value_r, data_mark_r, record_r, state_r, entities_r, entity_r, zone_r, map_r, area_r, hex_r,
                     edge_r, hexside_r)
 BOOST_SPIRIT_DEFINE(roll_r, quantity_r, predicate_r, decision_r, action_r, event_r, procedure_r, sequence_r, option_r,
                     option_value_r, missing_r, accept_r, finding_kind_r, table_r, table_key_r, key_range_r, key_atom_r, row_r, cell_r, block_cell_r,

@@ -14,7 +14,7 @@ namespace wp::ir {
 using id = std::uint32_t;
 inline constexpr id no_id = 0xFFFFFFFFu;
 
-inline constexpr int schema_version = 4;  // 2: accepted findings (`accepts`); 3: round 2a (ranges, counted dice, natural rows, shifts, fractional odds, subset objectives, set/cap modifiers); 4: aid texts of blocks
+inline constexpr int schema_version = 5;  // 2: accepted findings (`accepts`); 3: round 2a (ranges, counted dice, natural rows, shifts, fractional odds, subset objectives, set/cap modifiers); 4: aid texts of blocks; 5: stand-in and missing marks on one entity or one of its fields
 
 // ---------------------------------------------------------------- provenance
 
@@ -424,10 +424,20 @@ struct option {
     provenance prov;
 };
 
+enum class element_kind : std::uint8_t {
+    none, enumeration, alias, record, slot, entity_kind, entity, zone, map, roll, derived, decision,
+    action, event, procedure, sequence, table, option, missing, rule,
+};
+
+// A `missing` declaration, or a `missing "why"` mark on one entity (`element`) or one of its
+// fields (`field`, else empty); a declaration has kind none.
 struct missing {
     std::string name;
     std::string what;
     provenance prov;
+    element_kind kind = element_kind::none;
+    id element = no_id;
+    std::string field;
 };
 
 // A checker finding accepted with a reason (`accept`): reported, marked accepted, not an error.
@@ -445,16 +455,12 @@ inline constexpr const char* finding_kinds[] = {
     "invariant-violation",
 };
 
-enum class element_kind : std::uint8_t {
-    none, enumeration, alias, record, slot, entity_kind, entity, zone, map, roll, derived, decision,
-    action, event, procedure, sequence, table, option, missing, rule,
-};
-
 struct standin {
     element_kind kind = element_kind::none;
     id element = no_id;
     std::string why;
     provenance prov;
+    std::string field;  // one field of an entity, else empty (the whole element)
 };
 
 // ---------------------------------------------------------------- rules

@@ -214,17 +214,29 @@ struct state_decl {
     span where;
 };
 
+// `standin "why"` or `missing "why"` on one card or piece, or on one of its values
+// (docs/language.md §14). The grammar keeps marks wherever they may be written by mistake so that
+// the compiler can say where they belong.
+struct data_mark {
+    bool missing = false;  // `missing` rather than `standin`
+    std::string why;
+    span where;
+};
+
 struct field_value {
     name field;
     expr value;
+    std::vector<data_mark> marks;
 };
 
 struct entity_entry {
     name id;
     std::string display;
+    std::vector<data_mark> marks;       // after the display name, where they belong
     std::vector<field_value> values;
     std::int64_t count = 1;
     anchor_list anchors;
+    std::vector<data_mark> late_marks;  // after the values or the count: misplaced
     span where;
 };
 
