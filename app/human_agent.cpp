@@ -45,6 +45,12 @@ std::string own_fields(const engine::state& s, int seat) {
         if (slot.scope != ir::slot_scope::per_player) continue;
         const ir::type& t = rs.types[slot.type];
         out += " " + slot.name + "=";
+        if (t.kind == ir::type_kind::list_of) {
+            std::vector<std::int64_t> at;
+            for (std::uint32_t k = 0; k < g.slots[sl].width; ++k) at.push_back(s.slot_value(slot.name, seat, static_cast<int>(k)));
+            out += g.list_text(slot.type, at.data());
+            continue;
+        }
         if (t.kind != ir::type_kind::map_of) {
             out += g.value_text(slot.type, s.slot_value(slot.name, seat));
             continue;

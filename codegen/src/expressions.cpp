@@ -123,6 +123,8 @@ std::string writer::type_capacity(id n, id t) const {
         case type_kind::enumeration: return std::to_string(std::max<std::size_t>(1, rs_.enums.at(ty.ref).members.size()));
         case type_kind::entity: return std::to_string(std::max<std::uint32_t>(1, g_.kind_count.at(ty.ref)));
         case type_kind::node: return std::to_string(std::max<std::size_t>(1, rs_.maps.at(ty.ref).nodes.size()));
+        case type_kind::boolean: return "2";
+        case type_kind::range: return std::to_string(std::max<std::int64_t>(1, ty.hi - ty.lo + 1));
         default: refuse(n, "a list of " + ir::type_name(rs_, t));
     }
 }
@@ -131,6 +133,7 @@ std::string writer::type_capacity(id n, id t) const {
 std::string writer::set_capacity(id n) const {
     const ir::node& nd = N(n);
     if (nd.code == op::local && kind_of(n) == type_kind::list_of) return type_capacity(n, rs_.types[nd.type].value);
+    if (stored_list(n)) return type_capacity(n, rs_.types[nd.type].value);
     if (kind_of(n) == type_kind::zone) {
         const id kind = rs_.types[nd.type].ref;
         return std::to_string(std::max<std::uint32_t>(1, g_.kind_count.at(kind)));
@@ -176,6 +179,14 @@ std::string writer::for_set(id n, const std::string& var, const std::string& bod
                quoted(" reaches past " + std::to_string(el.lo) + ".." + std::to_string(el.hi) + ", the span its ends can have (" +
                       g_.statement_owner(n) + ")") +
                "); for (i64 " + i + " = " + lo + "; " + i + " <= " + hi + "; ++" + i + ") { " + var + " = " + i + "; " + body + " } }";
+    }
+    if (stored_list(n)) {
+        // A stored list (engine::game::slots): its length, then its members. Copied first, as the
+        // interpreter does, so that a body that replaces the list does not change this loop.
+        const std::string at = fresh("at"), copy = fresh("copy"), size = fresh("n");
+        return "{ const i64* " + at + " = s.v + " + A(n) + "; i64 " + copy + "[" + set_capacity(n) + "]; const i64 " + size +
+               " = " + at + "[0]; std::copy(" + at + " + 1, " + at + " + 1 + " + size + ", " + copy + "); for (i64 " + i +
+               " = 0; " + i + " < " + size + "; ++" + i + ") { " + var + " = " + copy + "[" + i + "]; " + body + " } }";
     }
     if (nd.code == op::local && kind_of(n) == type_kind::list_of) {
         const std::string h = fresh("h");
@@ -224,6 +235,11 @@ std::string writer::for_set(id n, const std::string& var, const std::string& bod
                " }";
     }
     refuse(n, std::string("this kind of set (") + ir::name_of(nd.code) + ")");
+}
+
+bool writer::stored_list(id n) const {
+    const op c = N(n).code;
+    return kind_of(n) == type_kind::list_of && (c == op::global || c == op::player_field || c == op::entity_field);
 }
 
 bool writer::players_set(id n) const {

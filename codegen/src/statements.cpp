@@ -68,6 +68,21 @@ void writer::store(id stmt, id target, const std::string& value, std::string& o,
     o += pad(in + 1) + "s.v[at] = v;\n" + pad(in) + "}\n";
 }
 
+// `list = value;` (engine: interp::store_list): the members of value copied in, at most as many as
+// the element type has (the players in this game for a list of players).
+void writer::store_list(id stmt, id target, id value, std::string& o, int in) {
+    const id slot = slot_of(target);
+    const ir::type& element = rs_.types.at(rs_.types.at(N(target).type).value);
+    const std::string room = element.kind == type_kind::player ? "s.np" : std::to_string(g_.slots[slot].width - 1);
+    const std::string P = pad(in + 1);
+    o += pad(in) + "{\n" + P + "const std::size_t at = " + A(target) + ";\n" + P + "i64 buf[" + set_capacity(value) + "];\n" + P +
+         "i64 count = 0;\n" + P + "i64 x = 0;\n" + P + for_set(value, "x", "buf[count++] = x;") + "\n" + P + "if (count > " +
+         room + ") fail(" + where(stmt) + ", " + quoted("the list " + rs_.slots[slot].name + " would hold ") +
+         " + std::to_string(count) + " + quoted(" members, more than the ") + " + std::to_string(" + room + ") + " +
+         quoted(" its type has (a member twice?) (" + g_.statement_owner(stmt) + ")") + ");\n" + P +
+         "s.v[at] = count;\n" + P + "std::copy(buf, buf + count, s.v + at + 1);\n" + pad(in) + "}\n";
+}
+
 // The zone instances a statement acts on: one, or each seat's for a per-player zone.
 std::string writer::each_target(id n, const std::string& var, const std::string& body) {
     if (kind_of(n) == type_kind::map_of) {
@@ -99,7 +114,10 @@ void writer::statement(id n, std::string& o, int in) {
             return;
         }
         case op::let: o += P + "l" + std::to_string(nd.ref) + " = " + E(child(n, 0)) + ";\n"; return;
-        case op::assign: store(n, child(n, 0), E(child(n, 1)), o, in); return;
+        case op::assign:
+            if (kind_of(child(n, 0)) == type_kind::list_of) return store_list(n, child(n, 0), child(n, 1), o, in);
+            store(n, child(n, 0), E(child(n, 1)), o, in);
+            return;
         case op::add_assign:
         case op::sub_assign: {
             // the value first, then the old value (the interpreter's order)

@@ -110,6 +110,8 @@ private:
 
     // The number of elements set expression n can hold at most.
     std::string set_capacity(id n) const;
+    bool stored_list(id n) const;  // a state field of type `list of T`
+    void store_list(id stmt, id target, id value, std::string& o, int in);
 
     // A loop over the elements of set expression n, each assigned to `var` before `body` runs.
     std::string for_set(id n, const std::string& var, const std::string& body);

@@ -1015,11 +1015,32 @@ ir::id resolve_type(context& cx, const dsl::type_expr& t, bool state_field, bool
                               "or `player`, not " + cx.type_text(k));
                 return error_type;
             }
+            if (cx.type_at(v).kind == ir::type_kind::list_of) {
+                cx.sink.error(dsl::diag_kind::type_mismatch, t.args[1].where,
+                              "a map keeps one value per member; a list is not such a value",
+                              {{std::nullopt, "keep the lists in a `state per …` field instead"}});
+                return error_type;
+            }
             return cx.map_of(k, v);
         }
         case dsl::type_kind::list_of: {
             if (t.args.size() != 1) return error_type;
-            return cx.list_of(resolve_type(cx, t.args[0]));
+            const ir::id e = resolve_type(cx, t.args[0]);
+            if (e == error_type || !state_field) return cx.list_of(e);
+            // A stored list holds distinct members (docs/language.md §2): its element type must have
+            // few enough members to bound the field.
+            const ir::type& et = cx.type_at(e);
+            const bool finite = et.kind == ir::type_kind::player || et.kind == ir::type_kind::enumeration ||
+                                et.kind == ir::type_kind::entity || et.kind == ir::type_kind::node ||
+                                et.kind == ir::type_kind::boolean ||
+                                (et.kind == ir::type_kind::range && et.hi - et.lo < 4096);
+            if (!finite) {
+                cx.sink.error(dsl::diag_kind::type_mismatch, t.args[0].where,
+                              "a stored list holds distinct members of a type with few of them (a player, an enum, a "
+                              "card or piece, a location, a range of at most 4096 numbers), not " + cx.type_text(e));
+                return error_type;
+            }
+            return cx.list_of(e);
         }
         case dsl::type_kind::flag:
         case dsl::type_kind::counter: {

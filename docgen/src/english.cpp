@@ -871,6 +871,12 @@ std::string english::statement(ir::id n, std::vector<ir::id>* nested) const {
                 const std::string name = kid(0);
                 return "you are " + std::string(name.find("player") != std::string::npos ? "the " : "") + name;
             }
+            // A stored list takes the members in the order they come: "turn order becomes the chosen players".
+            {
+                const ir::node& t = rs_.nodes[kids[0]];
+                if (t.type < rs_.types.size() && rs_.types[t.type].kind == ir::type_kind::list_of)
+                    return kid(0) + " becomes " + kid(1) + ", in that order";
+            }
             return kid(0) + " = " + kid(1);
         }
         case ir::op::fix_roll: return kid(0) + " = " + kid(1);

@@ -39,6 +39,13 @@ std::size_t interp::push_set(id n, std::uint32_t fb) {
             return start;
         }
     }
+    if (k == ir::type_kind::list_of && (nd.code == op::global || nd.code == op::player_field || nd.code == op::entity_field)) {
+        // A stored list: its length, then its members (game::slots).
+        const std::uint32_t a = addr(n, fb);
+        const std::int64_t* at = s.values_.data() + a;
+        s.scratch_.insert(s.scratch_.end(), at + 1, at + 1 + at[0]);
+        return start;
+    }
     if (nd.code == op::local && k == ir::type_kind::list_of) {
         // A list chosen by `choose subset|order`: a handle into the loop store.
         const std::int64_t h = s.locals_[fb + nd.ref];

@@ -81,6 +81,7 @@ game::game(ir::ruleset rs, int players, const std::map<std::string, std::string>
         l.offset = value_count;
         const ir::type& t = rs_.types.at(s.type);
         if (t.kind == ir::type_kind::map_of) l.width = key_width(rs_, t.key, players);
+        if (t.kind == ir::type_kind::list_of) l.width = 1 + list_capacity(t.value);
         std::uint32_t copies = 1;
         switch (s.scope) {
             case ir::slot_scope::global: break;
@@ -354,6 +355,26 @@ void game::number_blocks() {
         if (q.body != ir::no_id) walk(q.body, "", count);
 }
 
+std::uint32_t game::list_capacity(ir::id element) const {
+    const ir::type& e = rs_.types.at(element);
+    switch (e.kind) {
+        case ir::type_kind::player: return static_cast<std::uint32_t>(players_);
+        case ir::type_kind::enumeration: return static_cast<std::uint32_t>(rs_.enums.at(e.ref).members.size());
+        case ir::type_kind::entity: return kind_count.at(e.ref);
+        case ir::type_kind::node: return static_cast<std::uint32_t>(rs_.maps.at(e.ref).nodes.size());
+        case ir::type_kind::boolean: return 2;
+        case ir::type_kind::range: return static_cast<std::uint32_t>(e.hi - e.lo + 1);
+        default: throw engine_error("a stored list of " + ir::type_name(rs_, element) + " has no bound");
+    }
+}
+
+std::string game::list_text(ir::id list_type, const std::int64_t* at) const {
+    const ir::id element = rs_.types.at(list_type).value;
+    std::string out = "[";
+    for (std::int64_t i = 0; i < at[0]; ++i) out += (i ? ", " : "") + value_text(element, at[1 + i]);
+    return out + "]";
+}
+
 std::string game::value_place(std::uint32_t address, bool& players_own) const {
     players_own = false;
     for (ir::id sl = 0; sl < rs_.slots.size(); ++sl) {
@@ -363,7 +384,9 @@ std::string game::value_place(std::uint32_t address, bool& players_own) const {
         const std::uint32_t copy = (address - l.offset) / l.width, k = (address - l.offset) % l.width;
         std::string name = slot.name;
         const ir::type& t = rs_.types.at(slot.type);
-        if (t.kind == ir::type_kind::map_of) {
+        if (t.kind == ir::type_kind::list_of) {
+            // the list as a whole (interp::store_list traces it so)
+        } else if (t.kind == ir::type_kind::map_of) {
             const ir::type& key = rs_.types.at(t.key);
             name += "[" + value_text(t.key, static_cast<std::int64_t>(k) + (key.kind == ir::type_kind::range ? key.lo : 0)) + "]";
         }

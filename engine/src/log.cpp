@@ -159,6 +159,12 @@ std::vector<std::pair<std::string, std::string>> player_fields(const state& s, i
         const ir::type& t = rs.types[slot.type];
         const ir::id vt = t.kind == ir::type_kind::map_of ? t.value : slot.type;
         std::string text;
+        if (t.kind == ir::type_kind::list_of) {
+            std::vector<std::int64_t> at;
+            for (std::uint32_t k = 0; k < g.slots[sl].width; ++k) at.push_back(s.slot_value(slot.name, seat, static_cast<int>(k)));
+            out.emplace_back(slot.name, g.list_text(slot.type, at.data()));
+            continue;
+        }
         for (std::uint32_t k = 0; k < g.slots[sl].width; ++k)
             text += (k ? "," : "") + g.value_text(vt, s.slot_value(slot.name, seat, static_cast<int>(k)));
         out.emplace_back(slot.name, text);

@@ -571,6 +571,10 @@ std::string state::view(int viewer) const {
             out << slot.name;
             if (slot.scope == ir::slot_scope::per_player) out << "[P" << c + 1 << "]";
             out << " =";
+            if (t.kind == ir::type_kind::list_of) {
+                out << ' ' << g_->list_text(slot.type, values_.data() + l.offset + static_cast<std::uint32_t>(c) * l.width) << '\n';
+                continue;
+            }
             for (std::uint32_t k = 0; k < l.width; ++k)
                 out << ' ' << g_->value_text(vt, values_[l.offset + static_cast<std::uint32_t>(c) * l.width + k]);
             out << '\n';

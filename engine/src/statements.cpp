@@ -55,13 +55,49 @@ void interp::store(id target, std::uint32_t fb, std::int64_t v, id stmt) {
     changed_value(a, stmt);
 }
 
+// `list = value;`: the members of `value` as they are now, copied into the stored list.
+void interp::store_list(id target, std::uint32_t fb, id value, id stmt) {
+    const std::uint32_t a = addr(target, fb);
+    const std::size_t start = push_set(value, fb);
+    const std::size_t len = s.scratch_.size() - start;
+    const std::uint32_t width = g.slots[slot_of(target)].width;
+    if (len + 1 > width) {
+        s.scratch_.resize(start);
+        fail(stmt, "the list " + rs.slots[slot_of(target)].name + " would hold " + std::to_string(len) + " members, more than the " +
+                       std::to_string(width - 1) + " its type has (a member twice?) (" + g.statement_owner(stmt) + ")");
+    }
+    std::int64_t* at = s.values_.data() + a;
+    const bool same = at[0] == static_cast<std::int64_t>(len) && std::equal(at + 1, at + 1 + len, s.scratch_.begin() + static_cast<std::ptrdiff_t>(start));
+    if (!same) {
+        if (tracing()) [[unlikely]] {
+            std::vector<std::int64_t> now{static_cast<std::int64_t>(len)};
+            now.insert(now.end(), s.scratch_.begin() + static_cast<std::ptrdiff_t>(start), s.scratch_.end());
+            bool own = false;
+            const std::string place = g.value_place(a, own);
+            if (own || s.opt_.trace_verbose) {
+                const id type = N(target).type;
+                id b = ir::no_id;
+                std::string why = g.statement_owner(stmt, &b);
+                if (b != ir::no_id) why = rs.blocks[b].path.substr(rs.blocks[b].path.rfind('.') + 1);
+                trace(place + " " + g.list_text(type, at) + " \u2192 " + g.list_text(type, now.data()) + " (" + why + ")");
+            }
+        }
+        at[0] = static_cast<std::int64_t>(len);
+        std::copy(s.scratch_.begin() + static_cast<std::ptrdiff_t>(start), s.scratch_.end(), at + 1);
+        for (std::uint32_t i = 0; i <= len; ++i) changed_value(a + i, stmt);
+    }
+    s.scratch_.resize(start);
+}
+
 // "phase 2: negotiations (P1)"; steps only in the verbose account.
 void interp::trace_block(id b) const {
     const ir::block& blk = rs.blocks.at(b);
     if (blk.word != "phase" && !(blk.word == "step" && s.opt_.trace_verbose)) return;
     const std::string& number = g.block_number.at(b);
-    trace(blk.word + " " + (number.empty() ? "" : number + ": ") + (blk.name.empty() ? blk.path : blk.name) + " (P" +
-          std::to_string(active_player() + 1) + ")");
+    // no player before the first decision of a game whose turns are not the players' (P0 before)
+    const std::int64_t p = active_player();
+    trace(blk.word + " " + (number.empty() ? "" : number + ": ") + (blk.name.empty() ? blk.path : blk.name) +
+          (p < 0 ? "" : " (P" + std::to_string(p + 1) + ")"));
 }
 
 // "P2 gold 7 → 4 (pay_upkeep)": a player's own field by default, every value when verbose.
@@ -222,8 +258,8 @@ void interp::step_frame(std::size_t fi) {
                 if (turn) {
                     ++s.turns_;
                     if (tracing())
-                        trace("turn " + std::to_string(s.turns_) + ": P" + std::to_string(active_player() + 1) + " (" +
-                              rs.blocks[N(f.node).ref].path + ")");
+                        trace("turn " + std::to_string(s.turns_) + (active_player() < 0 ? "" : ": P" + std::to_string(active_player() + 1)) +
+                              " (" + rs.blocks[N(f.node).ref].path + ")");
                     for (std::size_t i = fi; i-- > 0;)
                         if (s.frames_[i].kind == state::frame_kind::for_each && players_loop(s.frames_[i].node)) {
                             s.frames_[i].round = true;
@@ -365,6 +401,11 @@ void interp::statement(std::size_t fi, id n, std::uint32_t fb) {
         case op::assign:
         case op::add_assign:
         case op::sub_assign: {
+            if (kind_of(child(n, 0)) == ir::type_kind::list_of) {  // only `=` (the compiler)
+                store_list(child(n, 0), fb, child(n, 1), n);
+                advance();
+                return;
+            }
             trace_lookup = tracing() && N(child(n, 1)).code == op::lookup;
             std::int64_t v = eval(child(n, 1), fb);
             trace_lookup = false;

@@ -645,8 +645,12 @@ TEST_CASE("lower: the all-constructs ruleset compiles", "[compiler][lower]") {
     CHECK(rs.maps.size() == 2);
     CHECK(rs.tables.size() == 3);
     CHECK(rs.options.size() == 3);
-    CHECK(rs.missing_data.size() == 1);
-    CHECK(rs.standins.size() == 2);
+    CHECK(rs.missing_data.size() == 2);  // a declaration, and a card marked `missing`
+    CHECK(rs.standins.size() == 3);  // two lists, and one card's strength
+    CHECK(rs.standins[0].kind == wp::ir::element_kind::entity);
+    CHECK(rs.standins[0].field == "strength");
+    CHECK(rs.missing_data[0].kind == wp::ir::element_kind::entity);
+    CHECK(rs.missing_data[0].field.empty());
     CHECK(rs.errata.size() == 6);
     CHECK(rs.blocks.size() == 7);
     CHECK(wp::ir::check_integrity(rs).empty());

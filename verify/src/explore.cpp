@@ -692,9 +692,39 @@ struct exec_impl {
         for (const fact& f : nf) add_fact(p, f.e, f.why);
     }
 
+    // `list = value;` (engine: interp::store_list): the members of value, packed in order. A
+    // member's position is the number of members present before it.
+    void assign_list(id n, env& e, path& p) {
+        const id target = child(n, 0);
+        std::vector<place> places = S.places(target, e, p.st);
+        const std::vector<member> members = S.set_members(child(n, 1), e, p.st);
+        drain(p, n);
+        const std::uint32_t width = S.lay.slots.at(slot_of(target)).width;
+        std::vector<z3::expr> cells(width, S.num(0));
+        z3::expr before = S.num(0);
+        std::vector<z3::expr> position;
+        for (const member& m : members) {
+            position.push_back(before);
+            before = before + z3::ite(m.in, S.num(1), S.num(0));
+        }
+        cells[0] = before.simplify();
+        for (std::uint32_t j = 1; j < width; ++j)
+            for (std::size_t i = members.size(); i-- > 0;)
+                cells[j] = z3::ite(members[i].in && position[i] == S.num(j - 1), members[i].value, cells[j]);
+        for (const place& pl : places)
+            for (std::uint32_t k = 0; k < width; ++k) {
+                const z3::expr old = p.st.values.at(pl.index + k);
+                p.st.values[pl.index + k] = fold_.is_true(pl.when) ? cells[k] : z3::ite(pl.when, cells[k], old);
+            }
+        // the sets a list is given from hold distinct members: it always fits (the engine checks)
+        add_fact(p, cells[0] <= S.num(width - 1), "the list fits at " + at(n));
+    }
+
     void assign(id n, env& e, path& p) {
         const ir::node& nd = N(n);
         const id target = child(n, 0);
+        const id target_type = N(target).type;
+        if (target_type != ir::no_id && S.rs.types.at(target_type).kind == ir::type_kind::list_of) return assign_list(n, e, p);
         const std::size_t variables_from = S.variables.size();
         std::vector<place> places = S.places(target, e, p.st);
         z3::expr v = S.integer(child(n, 1), e, p.st);

@@ -27,6 +27,16 @@ std::uint32_t layout::key_width(const ir::ruleset& rs, id key_type) const {
     }
 }
 
+// As engine::game::list_capacity, for the most players.
+std::uint32_t layout::list_capacity(const ir::ruleset& rs, id element) const {
+    const ir::type& e = rs.types.at(element);
+    switch (e.kind) {
+        case ir::type_kind::entity: return kind_count.at(e.ref);
+        case ir::type_kind::range: return static_cast<std::uint32_t>(e.hi - e.lo + 1);
+        default: return key_width(rs, element);
+    }
+}
+
 layout::layout(const ir::ruleset& rs, int seats) : players(seats) {
     for (const ir::entity_kind& k : rs.entity_kinds) {
         kind_first.push_back(static_cast<std::uint32_t>(instance_entity.size()));
@@ -43,6 +53,7 @@ layout::layout(const ir::ruleset& rs, int seats) : players(seats) {
         p.offset = value_count;
         const ir::type& t = rs.types.at(s.type);
         if (t.kind == ir::type_kind::map_of) p.width = key_width(rs, t.key);
+        if (t.kind == ir::type_kind::list_of) p.width = 1 + list_capacity(rs, t.value);
         switch (s.scope) {
             case ir::slot_scope::global: break;
             case ir::slot_scope::per_player: p.copies = static_cast<std::uint32_t>(players); break;
@@ -96,9 +107,11 @@ symbolic::symbolic(z3::context& c, const ir::ruleset& r, int players)
         const ir::slot& sl = rs.slots[s];
         const layout::slot_place& p = lay.slots[s];
         const ir::type& t = rs.types.at(sl.type);
-        const id elem = t.kind == ir::type_kind::map_of ? t.value : sl.type;
+        const bool list = t.kind == ir::type_kind::list_of;
+        const id elem = t.kind == ir::type_kind::map_of || list ? t.value : sl.type;
         std::int64_t init = sl.initial;
-        if (rs.types.at(elem).kind == ir::type_kind::entity && init >= 0) init = lay.entity_first.at(static_cast<std::size_t>(init));
+        if (!list && rs.types.at(elem).kind == ir::type_kind::entity && init >= 0)
+            init = lay.entity_first.at(static_cast<std::size_t>(init));
         for (std::uint32_t c = 0; c < p.copies; ++c)
             for (std::uint32_t k = 0; k < p.width; ++k) {
                 std::string text = sl.name;
@@ -106,8 +119,10 @@ symbolic::symbolic(z3::context& c, const ir::ruleset& r, int players)
                 if (sl.scope == ir::slot_scope::per_entity) text = instance_text(lay.kind_first[sl.entity_kind] + c) + ": " + text;
                 if (sl.scope == ir::slot_scope::per_node) text = rs.maps.at(sl.map).nodes.at(c).name + ": " + text;
                 if (t.kind == ir::type_kind::map_of) text += "[" + value_text(t.key, k) + "]";
+                if (list) text += k == 0 ? " length" : "[" + std::to_string(k) + "]";
+                if (list && k == 0) list_lengths_.emplace(static_cast<std::uint32_t>(value_names.size()), stored_list{p.width - 1, elem});
                 value_names.push_back(text);
-                value_types.push_back(elem);
+                value_types.push_back(list && k == 0 ? ir::no_id : elem);
                 initial_values_.push_back(init);
                 value_seat_.push_back(sl.scope == ir::slot_scope::per_player ? static_cast<int>(c) : 0);
             }
@@ -271,7 +286,7 @@ void symbolic::forget(store& st, const std::set<std::uint32_t>* values, const st
         tick();
         const id type = value_types[i];
         variable::show as = variable::show::value;
-        switch (rs.types.at(type).kind) {
+        switch (type == ir::no_id ? ir::type_kind::integer : rs.types.at(type).kind) {  // no_id: a list's length
             case ir::type_kind::boolean: as = variable::show::boolean; break;
             case ir::type_kind::enumeration: as = variable::show::member; break;
             case ir::type_kind::player: as = variable::show::player; break;
@@ -282,7 +297,19 @@ void symbolic::forget(store& st, const std::set<std::uint32_t>* values, const st
         z3::expr v = fresh("v" + std::to_string(i), type, value_names[i], as, initial_values_[i]);
         st.values[i] = v;
         bounds.push_back(in_type(v, type));
+        if (const auto length = list_lengths_.find(i); length != list_lengths_.end()) {
+            bounds.push_back(v >= num(0) && v <= num(length->second.capacity));
+            if (rs.types.at(length->second.element).kind == ir::type_kind::player) bounds.push_back(v <= n_players);
+        }
         if (value_seat_[i] > 0) bounds.push_back(z3::implies(n_players <= value_seat_[i], v == num(initial_values_[i])));
+    }
+    // A stored list holds distinct members (every set it is given from does): pairwise, for the
+    // short lists where that is cheap (a turn order), none for a list of hundreds of hexes.
+    for (const auto& [at, list] : list_lengths_) {
+        if ((values && !values->count(at)) || list.capacity > 16) continue;
+        for (std::uint32_t i = 0; i < list.capacity; ++i)
+            for (std::uint32_t j = i + 1; j < list.capacity; ++j)
+                bounds.push_back(z3::implies(num(j) < st.values[at], st.values[at + 1 + i] != st.values[at + 1 + j]));
     }
     if (!bounds.empty()) facts.push_back({z3::mk_and(bounds), "the declared ranges of the state" + when});
     z3::expr_vector where(ctx);
@@ -370,8 +397,9 @@ sv symbolic::slot_value(id slot, const z3::expr& index, const store& st) {
     const ir::slot& sl = rs.slots.at(slot);
     const layout::slot_place& p = lay.slots.at(slot);
     const ir::type& t = rs.types.at(sl.type);
-    const bool map = t.kind == ir::type_kind::map_of;
-    const bool boolean_value = rs.types.at(map ? t.value : sl.type).kind == ir::type_kind::boolean;
+    // A stored list reads as its cells (its length, then its members), as a map does.
+    const bool map = t.kind == ir::type_kind::map_of || t.kind == ir::type_kind::list_of;
+    const bool boolean_value = t.kind != ir::type_kind::list_of && rs.types.at(map ? t.value : sl.type).kind == ir::type_kind::boolean;
     std::int64_t base = sl.scope == ir::slot_scope::per_entity ? lay.kind_first.at(sl.entity_kind) : 0;
     const std::optional<std::int64_t> known = terms::number(index);
     auto element = [&](std::uint32_t k) {
@@ -431,6 +459,13 @@ std::vector<member> symbolic::set_members(id n, env& e, const store& st) {
     const ir::node& nd = N(n);
     const ir::type_kind k = kind_of(n);
     if (nd.code == op::local && nd.ref < e.lists.size() && e.lists[nd.ref]) return *e.lists[nd.ref];
+    if (k == ir::type_kind::list_of && (nd.code == op::global || nd.code == op::player_field || nd.code == op::entity_field)) {
+        // a stored list: position i holds a member while i is below the length
+        const sv cells = value(n, e, st);
+        for (std::size_t i = 1; i < cells.elems.size(); ++i)
+            out.push_back({cells.elems[i], terms::lt(num(static_cast<std::int64_t>(i - 1)), cells.elems[0])});
+        return out;
+    }
     if (k == ir::type_kind::zone) {
         const z3::expr zi = zone_instance(n, e, st);
         const id kind = rs.types.at(N(n).type).ref;

@@ -42,6 +42,7 @@ struct layout {
     std::uint32_t instances() const { return static_cast<std::uint32_t>(instance_entity.size()); }
     std::uint32_t zone_instances() const { return static_cast<std::uint32_t>(zone_instance_zone.size()); }
     std::uint32_t key_width(const ir::ruleset& rs, id key_type) const;
+    std::uint32_t list_capacity(const ir::ruleset& rs, id element) const;
 };
 
 // A conjunct of a path condition, with what it stands for (for "why never" reasons).
@@ -334,6 +335,8 @@ public:
     std::unordered_set<unsigned> assumed_ids;
     std::vector<std::string> value_names;  // per store value: "P1 gold"
     std::vector<id> value_types;           // per store value: its scalar type
+    struct stored_list { std::uint32_t capacity = 0; id element = ir::no_id; };
+    std::map<std::uint32_t, stored_list> list_lengths_;  // a stored list's length cell
     z3::expr n_players;
     std::vector<variable> variables;     // every fresh variable, in creation order
     std::unordered_map<unsigned, std::size_t> variable_of;  // by the variable's term id (printing a term is slow)

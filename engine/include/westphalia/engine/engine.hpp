@@ -154,6 +154,10 @@ public:
     // A state value's place in words, for the account: "P2 gold", "bav_foot#1 at",
     // "arms[Pikemen] of P1", "game_turn"; and whether it is a player's own field.
     std::string value_place(std::uint32_t address, bool& players_own) const;
+    // A stored list (docs/language.md §2) at `at`: its length, then its members. "[P2, P1]".
+    std::string list_text(ir::id list_type, const std::int64_t* at) const;
+    // The most members a stored list of `element` can hold: the members the type has.
+    std::uint32_t list_capacity(ir::id element) const;
 
 private:
     ir::ruleset rs_;
