@@ -1162,7 +1162,7 @@ void turn_endings(context& cx) {
                                              : who + " calls `" + rs.procedures[rs.nodes[n].ref].name + "` here, which can end the turn"});
         }
     };
-    auto report = [&](ir::id root, const std::string& where_run, bool sequence) {
+    auto report = [&](ir::id root, const std::string& where_run, bool sequence, const std::string& why = {}) {
         for (ir::id n : ir::turn_exits(rs, root, ending)) {
             const std::optional<dsl::span> at = span_of(n);
             if (!at) continue;
@@ -1176,17 +1176,21 @@ void turn_endings(context& cx) {
                 cx.sink.error(dsl::diag_kind::misplaced_end_turn, *at, what + " is not inside a `turn` block: there is no turn to end",
                               std::move(notes));
             } else {
-                notes.push_back({std::nullopt, "only the sequence of play and procedures may end a turn: " + where_run +
-                                                   " runs wherever it is used, with no turn of its own"});
+                notes.push_back({std::nullopt, "only the sequence of play and procedures may end a turn: " + why});
                 cx.sink.error(dsl::diag_kind::misplaced_end_turn, *at, what + " is in " + where_run, std::move(notes));
             }
         }
     };
     for (const ir::sequence& q : rs.sequences) report(q.body, "the sequence", true);
-    for (const ir::action& a : rs.actions) report(a.body, "action `" + a.name + "`", false);
-    for (const ir::rule& r : rs.rules) report(r.body, std::string(ir::name_of(r.kind)) + " `" + r.name + "`", false);
+    for (const ir::action& a : rs.actions)
+        report(a.body, "action `" + a.name + "`", false, "an action runs wherever it is done, with no turn of its own");
+    for (const ir::rule& r : rs.rules)
+        report(r.body, std::string(ir::name_of(r.kind)) + " `" + r.name + "`", false,
+               r.kind == ir::rule_kind::example ? "an example's `given` sets up one situation, outside any turn"
+                                                : "a trigger runs wherever its event is raised, with no turn of its own");
     for (const ir::table& t : rs.tables)
-        for (const ir::table_cell& c : t.cells) report(c.effects, "a row of table `" + t.name + "`", false);
+        for (const ir::table_cell& c : t.cells)
+            report(c.effects, "a row of table `" + t.name + "`", false, "a table's rows run wherever it is resolved, with no turn of their own");
 }
 
 }  // namespace wp::compiler::detail
