@@ -94,6 +94,7 @@ public:
     std::uint64_t decisions = 0, max_decisions = 0;
     bool done = false, limit = false;
     int end_at = 0;
+    bool turn_ends = false;  // an `end turn` in a procedure: its callers return up to the turn's function
     const char* end_reason = "";
     const char* pending_end = "";
     // The lists `choose subset` and `choose order` make, as a stack: a list local holds its

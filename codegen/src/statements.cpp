@@ -109,7 +109,20 @@ void writer::statement(id n, std::string& o, int in) {
             if (!in_sequence_) refuse(n, "a turn outside the main sequence");
             o += P + "{  // turn " + rs_.blocks[nd.ref].path + "\n";
             if (!round_flags_.empty()) o += P + "    " + round_flags_.back() + " = true;\n";
-            statement(child(n, 0), o, in + 1);
+            if (ir::turn_exits(rs_, child(n, 0), ending_).empty()) {
+                statement(child(n, 0), o, in + 1);
+            } else {
+                // `end turn` jumps past the turn's statements, leaving the loops and choices it
+                // is in: the seat they made active and the lists they made go with them.
+                const std::string label = fresh("turn_end"), active = fresh("turn_active"), lists = fresh("turn_lists");
+                o += P + "    const i64 " + active + " = s.active;\n" + P + "    const std::uint32_t " + lists + " = s.list_top;\n";
+                o += P + "    {\n";
+                turn_ends_.push_back(label);
+                statement(child(n, 0), o, in + 2);
+                turn_ends_.pop_back();
+                o += P + "    }\n" + P + "    " + label + ": __attribute__((unused));\n";  // (unused where a known `if` drops the jump)
+                o += P + "    s.active = " + active + ";\n" + P + "    s.list_top = " + lists + ";\n" + P + "    s.turn_ends = false;\n";
+            }
             o += P + "    if (s.end_at == 1) { finish(s, s.pending_end); return; }\n" + P + "}\n";
             return;
         }
@@ -224,9 +237,17 @@ void writer::statement(id n, std::string& o, int in) {
             }
             const std::string call = nd.code == op::resolve ? call_at(stem + std::to_string(nd.ref), where(n), padded(nd.ref, names))
                                                             : call_text(stem + std::to_string(nd.ref), names);
-            o += P + "    " + call + ";\n" + P + "    if (s.done) return;\n" + P + "}\n";
+            o += P + "    " + call + ";\n" + P + "    if (s.done) return;\n";
+            if (nd.code == op::call && ending_[nd.ref])  // the procedure ended the turn: on to its end
+                o += P + "    if (s.turn_ends) " + (turn_ends_.empty() ? std::string("return;") : "goto " + turn_ends_.back() + ";") + "\n";
+            o += P + "}\n";
             return;
         }
+        case op::end_turn:
+            // in the sequence, to the end of the innermost turn; in a procedure, back to its caller
+            if (!turn_ends_.empty()) o += P + "goto " + turn_ends_.back() + ";\n";
+            else o += P + "s.turn_ends = true;\n" + P + "return;\n";
+            return;
         case op::end_game: {
             const bool named = nd.value >= 0 && static_cast<std::size_t>(nd.value) < rs_.strings.size();
             const std::string reason = quoted(named ? rs_.strings[static_cast<std::size_t>(nd.value)] : std::to_string(nd.value));

@@ -211,7 +211,7 @@ inline i64 odds_value(const char* where, i64 a, i64 d) {
                 << " + s.zs[" << zi << "]++] = static_cast<std::int32_t>(" << g_.kind_first[k] << " + i);\n";
             break;
         }
-    out << "    s.np = players;\n    s.decisions = 0;\n    s.done = s.limit = false;\n    s.end_at = 0;\n"
+    out << "    s.np = players;\n    s.decisions = 0;\n    s.done = s.limit = s.turn_ends = false;\n    s.end_at = 0;\n"
         << "    s.end_reason = s.pending_end = \"\";\n    s.active = s.pending_player = -1;\n"
         << "    s.broken = 0;\n    s.broken_count = 0;\n    s.list_top = 0;\n    s.reached_decision = false;\n"
         << "    if (s.count_fires) {\n        std::fill(s.fires, s.fires + WP_RULES, 0ull);\n        std::fill(s.fire_stamp, s.fire_stamp + WP_RULES, 0ull);\n"

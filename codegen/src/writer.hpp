@@ -36,6 +36,7 @@ class writer {
 public:
     writer(const ir::ruleset& rs, const engine::game& g, const translate_options& o) : rs_(rs), g_(g), o_(o) {
         for (const ir::table& t : rs.tables) natural_rows_ = natural_rows_ || !t.natural_map.dense.empty();
+        ending_ = ir::procedures_ending_turn(rs);
     }
 
     std::string run();
@@ -52,6 +53,8 @@ private:
     std::vector<std::int8_t> chance_quantity_;
     std::vector<std::string> round_flags_;   // enclosing loops over the players (for `turn`)
     bool in_sequence_ = false;               // translating the main sequence
+    std::vector<bool> ending_;               // per procedure: it can end the turn (ir::procedures_ending_turn)
+    std::vector<std::string> turn_ends_;     // enclosing turns of the sequence: the label an `end turn` jumps to
     std::vector<std::uint8_t> map_emitted_;  // per map: its data arrays are written
     std::vector<std::size_t> table_arity_;   // per table: the arguments res<t> and look<t> take
     bool natural_rows_ = false;              // some table has natural rows: rolls keep s.natural

@@ -64,6 +64,9 @@ struct context {
     // Where each call of a quantity, decision or roll (or a predicate named by a built-in) is
     // written, by IR node: recursive_definitions() points at them.
     std::map<ir::id, dsl::span> call_spans;
+    // Where each `end turn` and each call of a procedure is written, by IR node: turn_endings()
+    // points at them.
+    std::map<ir::id, dsl::span> statement_spans;
 
     ir::id t_void = 0, t_bool = 0, t_int = 0, t_string = 0, t_player = 0, t_odds = 0;
 
@@ -185,5 +188,6 @@ bool compatible(const context& cx, ir::id from, ir::id to);
 // ---- lower.cpp
 void lower_bodies(context& cx);
 void recursive_definitions(context& cx);  // after lower_bodies: no cycle of value definitions
+void turn_endings(context& cx);           // after lower_bodies: every `end turn` has a `turn` around it
 
 }  // namespace wp::compiler::detail

@@ -3,6 +3,7 @@
 
 #include "ir_names.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <limits>
 #include <numeric>
@@ -39,6 +40,38 @@ std::span<const id> children_of(const ruleset& rs, id n) {
     const node& x = rs.nodes[n];
     if (x.first_child > rs.children.size() || x.child_count > rs.children.size() - x.first_child) return {};
     return {rs.children.data() + x.first_child, x.child_count};
+}
+
+std::vector<id> turn_exits(const ruleset& rs, id root, const std::vector<bool>& ending) {
+    std::vector<id> out;
+    if (root >= rs.nodes.size()) return out;
+    std::vector<id> todo{root};
+    while (!todo.empty()) {
+        const id n = todo.back();
+        todo.pop_back();
+        const node& x = rs.nodes[n];
+        if (x.code == op::end_turn) out.push_back(n);
+        if (x.code == op::call && x.ref < ending.size() && ending[x.ref]) out.push_back(n);
+        // a `turn` of its own ends there (expressions hold no statements: not searched)
+        if (x.code == op::block && x.ref < rs.blocks.size() && rs.blocks[x.ref].word == "turn") continue;
+        if (x.code < op::seq || x.code == op::range || x.code == op::dice_count) continue;
+        const std::span<const id> kids = children_of(rs, n);
+        for (std::size_t i = kids.size(); i-- > 0;)
+            if (kids[i] < n) todo.push_back(kids[i]);  // children come first (a malformed IR stops here)
+    }
+    return out;
+}
+
+std::vector<bool> procedures_ending_turn(const ruleset& rs) {
+    std::vector<bool> ending(rs.procedures.size(), false);
+    if (std::none_of(rs.nodes.begin(), rs.nodes.end(), [](const node& x) { return x.code == op::end_turn; })) return ending;
+    // to a fixed point: a procedure ends the turn when its body has an exit, given those known
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (std::size_t p = 0; p < rs.procedures.size(); ++p)
+            if (!ending[p] && !turn_exits(rs, rs.procedures[p].body, ending).empty()) ending[p] = changed = true;
+    }
+    return ending;
 }
 
 bool odds_whole(const key_range& k) {

@@ -224,6 +224,7 @@ struct printer {
                 if (x.ref == 2) s += " at end of round";
                 return s + ";";
             }
+            case op::end_turn: return "end turn;";
             default: return expr(n) + ";";
         }
     }

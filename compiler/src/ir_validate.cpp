@@ -86,7 +86,7 @@ struct checker {
         switch (o) {
             case op::absent: case op::const_int: case op::const_bool: case op::const_string: case op::const_member:
             case op::const_entity: case op::const_node: case op::dice: case op::local: case op::global:
-            case op::zone: case op::option: case op::type_members:
+            case op::zone: case op::option: case op::type_members: case op::end_turn:
                 return 0;
             case op::player_field: case op::entity_field: case op::attribute: case op::record_field:
             case op::node_attribute: case op::neg: case op::not_: case op::block: case op::let: case op::shuffle:
@@ -480,6 +480,23 @@ struct checker {
              "the " + describe(rs, first) + " calls itself (" + path + "): only procedures, triggers and tables may recurse");
     }
 
+    // Every `end turn` has a `turn` around it (the compiler's end-turn-outside-turn): in the sequence
+    // directly, in a procedure through its callers; never in an action, rule or table row.
+    void turn_endings() const {
+        const std::vector<bool> ending = procedures_ending_turn(rs);
+        auto none = [&](const std::string& path, id root) {
+            const std::vector<id> exits = turn_exits(rs, root, ending);
+            if (!exits.empty())
+                fail(path, "node " + std::to_string(exits[0]) + " ends a turn (`end turn`, or a call of a procedure that does) with no `turn` block around it");
+        };
+        for (std::size_t i = 0; i < rs.sequences.size(); ++i) none("sequences[" + std::to_string(i) + "].body", rs.sequences[i].body);
+        for (std::size_t i = 0; i < rs.actions.size(); ++i) none("actions[" + std::to_string(i) + "].body", rs.actions[i].body);
+        for (std::size_t i = 0; i < rs.rules.size(); ++i) none("rules[" + std::to_string(i) + "].body", rs.rules[i].body);
+        for (std::size_t i = 0; i < rs.tables.size(); ++i)
+            for (std::size_t c = 0; c < rs.tables[i].cells.size(); ++c)
+                none("tables[" + std::to_string(i) + "].cells[" + std::to_string(c) + "].effects", rs.tables[i].cells[c].effects);
+    }
+
     void run() const {
         if (rs.min_players < 0 || rs.max_players < rs.min_players)
             fail("min_players", "the players must be N..M with 0 <= N <= M (found " + std::to_string(rs.min_players) + ".." +
@@ -779,6 +796,7 @@ struct checker {
             prov(path + ".prov", rs.errata[i].prov);
         }
         recursion();
+        turn_endings();
     }
 };
 

@@ -9,6 +9,7 @@
 #include <functional>
 #include <limits>
 #include <numeric>
+#include <optional>
 #include <set>
 
 namespace wp::compiler::detail {
@@ -1132,6 +1133,66 @@ void recursive_definitions(context& cx) {
     }
 }
 
+// `end turn;` ends the innermost `turn` block around it, so one must be there when it runs: in the
+// sequence, an `end turn` outside every `turn` block, or a call there of a procedure that can end
+// the turn (ir::procedures_ending_turn), is an error; actions, rules (triggers, examples) and table
+// rows run wherever they are used and may not end a turn at all. A procedure that ends the turn
+// is itself checked at its calls. Each error points at the statement, with notes down the calls
+// to the `end turn` a procedure reaches.
+void turn_endings(context& cx) {
+    const ir::ruleset& rs = cx.rs;
+    const std::vector<bool> ending = ir::procedures_ending_turn(rs);
+    auto span_of = [&](ir::id n) -> std::optional<dsl::span> {
+        if (auto it = cx.statement_spans.find(n); it != cx.statement_spans.end()) return it->second;
+        return std::nullopt;
+    };
+    // From a call of a procedure that ends the turn down to the `end turn` it reaches.
+    auto chain = [&](ir::id call, std::vector<dsl::diag_note>& notes) {
+        std::vector<bool> seen(rs.procedures.size(), false);
+        for (ir::id n = call; rs.nodes[n].code == ir::op::call;) {
+            const ir::id p = rs.nodes[n].ref;
+            if (seen[p]) break;
+            seen[p] = true;
+            const std::vector<ir::id> exits = ir::turn_exits(rs, rs.procedures[p].body, ending);
+            if (exits.empty()) break;
+            n = exits.front();
+            const std::string who = "`" + rs.procedures[p].name + "`";
+            notes.push_back({span_of(n), rs.nodes[n].code == ir::op::end_turn
+                                             ? who + " ends the turn here"
+                                             : who + " calls `" + rs.procedures[rs.nodes[n].ref].name + "` here, which can end the turn"});
+        }
+    };
+    auto report = [&](ir::id root, const std::string& where_run, bool sequence, const std::string& why = {}) {
+        for (ir::id n : ir::turn_exits(rs, root, ending)) {
+            const std::optional<dsl::span> at = span_of(n);
+            if (!at) continue;
+            const bool call = rs.nodes[n].code == ir::op::call;
+            const std::string what = call ? "procedure `" + rs.procedures[rs.nodes[n].ref].name + "` can end the turn, but this call"
+                                          : "`end turn`";
+            std::vector<dsl::diag_note> notes;
+            if (call) chain(n, notes);
+            if (sequence) {
+                notes.push_back({std::nullopt, "`end turn;` ends the innermost `turn { … }` block around it: put it (or the call) inside the turn it ends"});
+                cx.sink.error(dsl::diag_kind::misplaced_end_turn, *at, what + " is not inside a `turn` block: there is no turn to end",
+                              std::move(notes));
+            } else {
+                notes.push_back({std::nullopt, "only the sequence of play and procedures may end a turn: " + why});
+                cx.sink.error(dsl::diag_kind::misplaced_end_turn, *at, what + " is in " + where_run, std::move(notes));
+            }
+        }
+    };
+    for (const ir::sequence& q : rs.sequences) report(q.body, "the sequence", true);
+    for (const ir::action& a : rs.actions)
+        report(a.body, "action `" + a.name + "`", false, "an action runs wherever it is done, with no turn of its own");
+    for (const ir::rule& r : rs.rules)
+        report(r.body, std::string(ir::name_of(r.kind)) + " `" + r.name + "`", false,
+               r.kind == ir::rule_kind::example ? "an example's `given` sets up one situation, outside any turn"
+                                                : "a trigger runs wherever its event is raised, with no turn of its own");
+    for (const ir::table& t : rs.tables)
+        for (const ir::table_cell& c : t.cells)
+            report(c.effects, "a row of table `" + t.name + "`", false, "a table's rows run wherever it is resolved, with no turn of their own");
+}
+
 }  // namespace wp::compiler::detail
 
 namespace wp::compiler {
@@ -1144,6 +1205,7 @@ std::optional<ir::ruleset> lower_ruleset(const loaded_ruleset& loaded, const out
     detail::lower_bodies(cx);
     if (sink.has_errors()) return std::nullopt;
     detail::recursive_definitions(cx);
+    detail::turn_endings(cx);
     if (sink.has_errors()) return std::nullopt;
     std::string problem = ir::check_integrity(cx.rs);
     if (!problem.empty()) {

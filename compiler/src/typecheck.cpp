@@ -1173,10 +1173,20 @@ ir::id body_checker::stmt(const dsl::stmt& s) {
         case dsl::stmt_kind::do_action: return invoke(sym::action, "action", ir::op::do_action);
         case dsl::stmt_kind::resolve: return invoke(sym::table, "table", ir::op::resolve);
         case dsl::stmt_kind::emit: return invoke(sym::event, "event", ir::op::emit);
-        case dsl::stmt_kind::call: return invoke(sym::procedure, "procedure", ir::op::call);
+        case dsl::stmt_kind::call: {
+            const ir::id n = invoke(sym::procedure, "procedure", ir::op::call);
+            if (n != ir::no_id) cx_.statement_spans[n] = s.id.where;  // turn_endings() may point here (at the name)
+            return n;
+        }
         case dsl::stmt_kind::end_game: {
             const ir::id when = s.word == "turn" ? 1 : s.word == "round" ? 2 : 0;
             return emit(ir::op::end_game, cx_.t_void, cx_.string_id(s.id.text), when, {}, s.where);
+        }
+        case dsl::stmt_kind::end_turn: {
+            // whether a `turn` is around it is checked over the whole ruleset (turn_endings)
+            const ir::id n = emit(ir::op::end_turn, cx_.t_void, 0, ir::no_id, {}, s.where);
+            cx_.statement_spans[n] = s.where;
+            return n;
         }
     }
     return ir::no_id;

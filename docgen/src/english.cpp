@@ -1038,7 +1038,8 @@ std::string english::statement(ir::id n, std::vector<ir::id>* nested) const {
                 visit(rs_, pr.body, [&](ir::id m) { decided = decided || inner.unrolled(m).has_value(); });
                 if (decided) return inner.statements(pr.body);
             }
-            return humanize(pr.name) + args(n);
+            if (!ending_) ending_ = std::make_shared<const std::vector<bool>>(ir::procedures_ending_turn(rs_));
+            return humanize(pr.name) + args(n) + (x.ref < ending_->size() && (*ending_)[x.ref] ? " (it can end the turn at once)" : "");
         }
         case ir::op::end_game: {
             const std::string reason = x.value >= 0 && static_cast<std::size_t>(x.value) < rs_.strings.size()
@@ -1046,6 +1047,7 @@ std::string english::statement(ir::id n, std::vector<ir::id>* nested) const {
             return std::string("the game ends") + (x.ref == 1 ? " at the end of the turn" : x.ref == 2 ? " at the end of the round" : "") +
                    " (" + reason + ")";
         }
+        case ir::op::end_turn: return "the turn ends at once";
         default: return expr(n);
     }
 }

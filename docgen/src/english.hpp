@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -135,6 +136,8 @@ private:
     mutable local_values bound_;  // a `let` of a decided value binds it as it is read
     int expand_ = 0;
     const local_values* globals_ = nullptr;
+    // per procedure: running it can end the turn (ir::procedures_ending_turn), found when first asked
+    mutable std::shared_ptr<const std::vector<bool>> ending_;
 };
 
 }  // namespace wp::docgen

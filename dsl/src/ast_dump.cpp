@@ -119,6 +119,7 @@ const char* stmt_kind_name(stmt_kind k) {
         case stmt_kind::emit: return "emit";
         case stmt_kind::call: return "call";
         case stmt_kind::end_game: return "end-game";
+        case stmt_kind::end_turn: return "end-turn";
     }
     return "?";
 }

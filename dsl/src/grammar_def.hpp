@@ -1266,10 +1266,14 @@ auto const may_s_def = WP_KW("may")[stmt_kind_f<stmt_kind::may>{}] >
                        body_r[set_<&stmt::body>];
 auto const invoke_s_def = words("a statement", "do", "resolve", "emit")[stmt_word_kind_f{}] >
                           name_r[set_<&stmt::id>] > -args_r[set_<&stmt::exprs>] > stmt_end;
-auto const end_s_def = WP_KW("end")[stmt_kind_f<stmt_kind::end_game>{}] > WP_KW("game") > name_r[set_<&stmt::id>] >
-                       -(WP_KW("at") > WP_KW("end") > WP_KW("of") >
-                         words("`turn` or `round`", "turn", "round")[set_<&stmt::word>]) >
-                       stmt_end;
+// `end game r [at end of turn|round];` or `end turn;` (the innermost `turn` block ends at once)
+auto const end_s_def = WP_KW("end") >
+                       named("`game` or `turn`",
+                             (WP_KW("turn")[stmt_kind_f<stmt_kind::end_turn>{}] > stmt_end) |
+                                 (WP_KW("game")[stmt_kind_f<stmt_kind::end_game>{}] > name_r[set_<&stmt::id>] >
+                                  -(WP_KW("at") > WP_KW("end") > WP_KW("of") >
+                                    words("`turn` or `round`", "turn", "round")[set_<&stmt::word>]) >
+                                  stmt_end));
 auto const assign_op_def = raw[P("=", "`=`", "=") | WP_P("+=") | WP_P("-=")][range_to_string];
 auto const expr_s_def = (postfix_e[push_<&stmt::exprs>] >>
                          -(assign_op[set_<&stmt::word>] > expr_r[push_<&stmt::exprs>])) >

@@ -1,9 +1,9 @@
 // The interpreter (interp.hpp): statements. The frame machine: one step of a loop or block
 // frame (step_frame; a statement list steps in the header), one statement (`let`, assignments,
-// `if`, loops, blocks, choices, `may`, `do`, calls, table `resolve`, `end game`, fixed rolls),
-// whether a `choose` or `may` can start and the options a `choose` lists, and a pending
-// decision or ownerless choice and its answer. Zone statements are in zones.cpp, events and
-// their triggers in rules.cpp.
+// `if`, loops, blocks, choices, `may`, `do`, calls, table `resolve`, `end game`, `end turn`,
+// fixed rolls), whether a `choose` or `may` can start and the options a `choose` lists, and a
+// pending decision or ownerless choice and its answer. Zone statements are in zones.cpp, events
+// and their triggers in rules.cpp.
 #include "interp.hpp"
 
 namespace wp::engine {
@@ -541,6 +541,22 @@ void interp::statement(std::size_t fi, id n, std::uint32_t fb) {
                 s.end_at_ = static_cast<std::uint8_t>(nd.ref);
                 s.pending_end_ = reason;
             }
+            return;
+        }
+        case op::end_turn: {
+            // The frames above the innermost turn's are dropped (the rest of its statements, loops,
+            // choices and procedure calls); the turn's frame ends at its next step, as at its end.
+            std::size_t t = s.frames_.size();
+            while (t-- > 0 && !(s.frames_[t].kind == state::frame_kind::block && g.block_is_turn[N(s.frames_[t].node).ref])) {
+            }
+            if (t == static_cast<std::size_t>(-1)) fail(n, "`end turn` outside a turn");
+            if (tracing()) [[unlikely]] {
+                id b = ir::no_id;
+                std::string why = g.statement_owner(n, &b);
+                if (b != ir::no_id) why = rs.blocks[b].path.substr(rs.blocks[b].path.rfind('.') + 1);
+                trace("turn " + std::to_string(s.turns_) + " ends at once (" + why + ")");
+            }
+            while (s.frames_.size() > t + 1) pop();
             return;
         }
         case op::fix_roll: {

@@ -1,7 +1,7 @@
 // Symbolic execution of the sequence of play and of the examples' `given` blocks: statements
 // update a store of Z3 terms, branches are followed on both sides and merged, loops forget
-// what their bodies write, and every use of a rule, table, block, choice, assignment and
-// game end is recorded with its path condition.
+// what their bodies write, an `end turn` takes its path to the end of its turn, and every use of
+// a rule, table, block, choice, assignment and game end is recorded with its path condition.
 #include "symbolic.hpp"
 #include "folding.hpp"
 #include "terms.hpp"
@@ -325,6 +325,50 @@ struct exec_impl {
         merge(p, t, f, c, n);
     }
 
+    // ------------------------------------------------------------ ending the turn
+
+    // `end turn;` leaves the innermost turn being run: the path, as it is there, waits in that
+    // turn's list and joins the path that ran the turn to its end; the rest of the turn runs on
+    // with the path dead (what it reaches there is never reached that way). A summary's run has
+    // no turn around it (nullptr): its exits are the caller's, taken where the call only forgets.
+    std::vector<std::vector<path>*> turn_ends_;
+    const std::vector<bool> ending_ = ir::procedures_ending_turn(rs);
+    std::set<id> ending_bodies_ = [this] {
+        std::set<id> out;
+        for (std::size_t i = 0; i < rs.procedures.size(); ++i)
+            if (ending_[i] && rs.procedures[i].body != ir::no_id) out.insert(rs.procedures[i].body);
+        return out;
+    }();
+
+    void end_turn_here(const path& p) {
+        if (!turn_ends_.empty() && turn_ends_.back() && !p.dead) turn_ends_.back()->push_back(p);
+    }
+
+    // Joins path q (which ended the turn at `at`) into p (which ran it to its end); both went on
+    // from the turn's start, with facts `base` and condition `base_pc` and call depth `depth`.
+    // A fresh Boolean says which way was taken, so either path's state is kept exactly.
+    void join_turn_end(path& p, path& q, const fact_list& base, const z3::expr& base_pc, int depth, id turn) {
+        if (q.dead) return;
+        if (p.dead) {
+            p = std::move(q);
+            p.depth = depth;
+            return;
+        }
+        z3::expr ended = ctx.bool_const(("turn_ended" + std::to_string(turn) + "_" + std::to_string(S.variables.size())).c_str());
+        S.variables.push_back({ended, "whether the turn at " + at(turn) + " ended at once", variable::show::boolean, ir::no_id, 0});
+        const z3::expr T = since(p.facts, base);
+        const z3::expr F = since(q.facts, base);
+        for (std::size_t i = 0; i < p.st.values.size(); ++i)
+            if (!z3::eq(p.st.values[i], q.st.values[i])) p.st.values[i] = z3::ite(ended, q.st.values[i], p.st.values[i]);
+        for (std::size_t i = 0; i < p.st.loc.size(); ++i)
+            if (!z3::eq(p.st.loc[i], q.st.loc[i])) p.st.loc[i] = z3::ite(ended, q.st.loc[i], p.st.loc[i]);
+        const z3::expr either = (ended && F) || (!ended && T);
+        p.facts = std::make_shared<const fact_node>(fact_node{{either, "the turn at " + at(turn) + " ran to its end or ended at once"}, base});
+        p.pc = base_pc && either;
+        p.from_setup = p.from_setup && q.from_setup;
+        p.depth = depth;
+    }
+
     // ------------------------------------------------------------ legality
 
     void record_rule(const path& p, id r, const z3::expr& extra, const z3::expr& applies, const z3::expr& guard, id n,
@@ -594,7 +638,9 @@ struct exec_impl {
         active_[key] = S.unroll_depth + 2;  // inside: every recursive call only forgets
         const std::size_t sizes[] = {S.rule_sites.size(),  S.table_sites.size(), S.bound_sites.size(), S.choice_sites.size(),
                                      S.block_sites.size(), S.end_sites.size(),   S.invariant_sites.size()};
+        turn_ends_.push_back(nullptr);
         run_it(q);
+        turn_ends_.pop_back();
         active_[key] = saved;
         // what the summary met rests on it: the checks ask about the other places first
         auto mark = [](auto& sites, std::size_t from) {
@@ -635,11 +681,13 @@ struct exec_impl {
                     run(body, e, q);
                 });
             forget(p, writes_of(body), n);
+            if (ending_bodies_.count(body)) end_turn_here(p);  // it may have ended the turn, having written anything
             return;
         }
         if (p.depth >= max_depth) {
             S.approximations.insert("calls nested deeper than " + std::to_string(max_depth) + " (their effects are forgotten)");
             forget(p, writes_of(body), n);
+            if (ending_bodies_.count(body)) end_turn_here(p);
             return;
         }
         env e;
@@ -799,7 +847,19 @@ struct exec_impl {
                 // zones, invariants), not from what the phases before it did: a sound summary
                 // that keeps every query about one phase small.
                 if (rs.blocks.at(nd.ref).word == "phase") start_phase(p, e, rs.blocks.at(nd.ref).path);
+                if (rs.blocks.at(nd.ref).word != "turn") {
+                    for (std::uint32_t i = 0; i < nd.child_count; ++i) run(child(n, i), e, p);
+                    return;
+                }
+                // a turn: the paths an `end turn` took out of it join at its end
+                const fact_list base = p.facts;
+                const z3::expr base_pc = p.pc;
+                const int depth = p.depth;
+                std::vector<path> ended;
+                turn_ends_.push_back(&ended);
                 for (std::uint32_t i = 0; i < nd.child_count; ++i) run(child(n, i), e, p);
+                turn_ends_.pop_back();
+                for (path& q : ended) join_turn_end(p, q, base, base_pc, depth, n);
                 return;
             }
             case op::let: {
@@ -1050,6 +1110,11 @@ struct exec_impl {
                 }
                 return;
             }
+            case op::end_turn:
+                end_turn_here(p);
+                p.dead = true;
+                p.pc = ctx.bool_val(false);
+                return;
             case op::fix_roll: {
                 const id roll = child(n, 0);
                 z3::expr v = S.integer(child(n, 1), e, p.st);

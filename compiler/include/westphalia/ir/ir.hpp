@@ -584,6 +584,8 @@ enum class op : std::uint8_t {
     range,          // children: lo, hi — the integers lo..hi as a set (type: list of the element type)
     dice_count,     // ref: dice term (count = the count's upper limit; low, high: the faces);
                     // value: the count's lower limit; child: the count
+    // statements added later
+    end_turn,       // no children: the innermost enclosing `turn` block ends at once
 };
 
 enum class builtin : std::uint8_t {
@@ -686,6 +688,15 @@ std::string type_name(const ruleset& rs, id t);
 // parent; each op has its arity; locals exist in the enclosing frame) and table dimensions.
 // Returns the first problem, as "rules[3].guard: node 812 does not exist", or "" when sound.
 std::string check_integrity(const ruleset& rs);
+
+// `end turn;` and the procedures it reaches. A procedure "ends the turn" when running it can end
+// the turn around its call: it has an `end turn` outside any `turn` block of its own, or calls
+// (outside one) a procedure that ends the turn. One flag per procedure.
+std::vector<bool> procedures_ending_turn(const ruleset& rs);
+// The statements under `root` that end the turn around it: each `end turn` and each call of a
+// procedure that ends the turn (`ending`, from procedures_ending_turn) that no `turn` block
+// under `root` encloses, in the order they are written.
+std::vector<id> turn_exits(const ruleset& rs, id root, const std::vector<bool>& ending);
 
 // The children of node `n` (ids into ruleset::nodes).
 std::span<const id> children_of(const ruleset& rs, id n);

@@ -121,6 +121,7 @@ enum class stmt_kind : std::uint8_t {
     emit,           // emit id(exprs...)
     call,           // id(exprs...) — a declared procedure
     end_game,       // end game id [at end of word]; word in {"", "turn", "round"}
+    end_turn,       // end turn — the innermost enclosing `turn` block ends at once
 };
 
 struct stmt {
