@@ -14,7 +14,7 @@ namespace wp::ir {
 using id = std::uint32_t;
 inline constexpr id no_id = 0xFFFFFFFFu;
 
-inline constexpr int schema_version = 5;  // 2: accepted findings (`accepts`); 3: round 2a (ranges, counted dice, natural rows, shifts, fractional odds, subset objectives, set/cap modifiers); 4: aid texts of blocks; 5: stand-in and missing marks on one entity or one of its fields
+inline constexpr int schema_version = 5;  // 2: accepted findings (`accepts`); 3: round 2a (ranges, counted dice, natural rows, shifts, fractional odds, subset objectives, set/cap modifiers); 4: aid texts of blocks; 5: stand-in and missing marks on one entity or one of its fields, the op end-turn
 
 // ---------------------------------------------------------------- provenance
 
