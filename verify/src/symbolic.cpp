@@ -870,13 +870,79 @@ z3::expr symbolic::distance_table(id map) {
     return table;
 }
 
-z3::expr symbolic::map_search_value(id n, const z3::expr& a, const z3::expr& b, const store& st) {
+std::optional<std::int64_t> symbolic::path_length_folded(id n, const z3::expr& a, const z3::expr& b,
+                                                         const std::vector<z3::expr>& extra, const store& st) {
+    const ir::node& nd = N(n);
+    const ir::map& m = rs.maps.at(rs.types.at(N(child(n, 0)).type).ref);
+    const ir::derived& pred = rs.quantities.at(static_cast<id>(nd.value));
+    const auto nodes = static_cast<std::int64_t>(m.nodes.size());
+    const auto ka = terms::number(a), kb = terms::number(b);
+    if (!ka || !kb || *ka < 0 || *kb < 0 || *ka >= nodes || *kb >= nodes) return std::nullopt;
+    if (*ka == *kb) return 0;
+    // (arguments that are not constants leave the predicate's values open: no fold below)
+    const bool steps = pred.param_count == 2 + extra.size();
+    // the predicate as play evaluates it, with no rule or table recorded as used (as a search)
+    const std::size_t side_before = side.size();
+    auto saved_rule = std::move(on_rule);
+    auto saved_table = std::move(on_table);
+    on_rule = nullptr;
+    on_table = nullptr;
+    struct restore {
+        symbolic& s;
+        std::function<void(id, const z3::expr&, const z3::expr&)> r;
+        std::function<void(id, id, const std::vector<z3::expr>&, const replay_point&)> t;
+        ~restore() { s.on_rule = std::move(r); s.on_table = std::move(t); }
+    } restorer{*this, std::move(saved_rule), std::move(saved_table)};
+    bool fixed = true;
+    auto passes = [&](std::int64_t from, std::int64_t to) {
+        env pe;
+        std::vector<z3::expr> args;
+        if (steps) args.push_back(num(from));
+        args.push_back(num(to));
+        for (const z3::expr& x : extra) args.push_back(x);
+        pe.locals.resize(std::max<std::size_t>(pred.locals.size(), args.size()));
+        for (std::size_t i = 0; i < args.size(); ++i) pe.locals[i] = args[i];
+        context_.push_back("predicate " + pred.name);
+        const z3::expr v = boolean(pred.expr, pe, st).simplify();
+        context_.pop_back();
+        const auto t = terms::truth(v);
+        if (!t) fixed = false;
+        return t.value_or(false);
+    };
+    // the engine's breadth-first search (interp::path_search), stopped at the first location
+    // whose test is not fixed
+    std::vector<std::int64_t> depth(m.nodes.size(), -1);
+    std::vector<std::uint8_t> refused(m.nodes.size(), 0);
+    std::vector<std::size_t> queue{static_cast<std::size_t>(*ka)};
+    depth[queue[0]] = 0;
+    std::optional<std::int64_t> found;
+    for (std::size_t i = 0; i < queue.size() && fixed && !found; ++i)
+        for (id nb : m.nodes[queue[i]].neighbours) {
+            if (depth[nb] >= 0 || refused[nb]) continue;
+            if (!passes(static_cast<std::int64_t>(queue[i]), nb)) {
+                if (!fixed) break;
+                if (!steps) refused[nb] = 1;
+                continue;
+            }
+            depth[nb] = depth[queue[i]] + 1;
+            if (static_cast<std::int64_t>(nb) == *kb) { found = depth[nb]; break; }
+            queue.push_back(nb);
+        }
+    const bool clean = side.size() == side_before;
+    side.erase(side.begin() + static_cast<std::ptrdiff_t>(side_before), side.end());
+    if (!fixed || !clean) return std::nullopt;
+    return found;
+}
+
+z3::expr symbolic::map_search_value(id n, const z3::expr& a, const z3::expr& b, const std::vector<z3::expr>& extra, const store& st) {
     const ir::node& nd = N(n);
     const bool line = static_cast<ir::builtin>(nd.ref) == ir::builtin::line_blocked;
     const id map = rs.types.at(N(child(n, 0)).type).ref;
     const ir::map& m = rs.maps.at(map);
     const ir::derived& pred = rs.quantities.at(static_cast<id>(nd.value));
-    const std::string what = std::string(line ? "line_blocked" : "path_exists") + "(…, " + pred.name + ")";
+    // the number of location parameters: the predicate's own arguments follow them
+    const std::size_t places = pred.param_count - extra.size();
+    const std::string what = std::string(line ? "line_blocked" : "path_exists") + "(…, " + pred.name + (extra.empty() ? "" : "(_, …)") + ")";
     // The predicate at one location (or step), encoded as play would evaluate it there. Its
     // rules and tables are not recorded as used here (play visits only some locations); an
     // encoding that needs side constraints (a cell that must exist) is left as any value.
@@ -892,6 +958,7 @@ z3::expr symbolic::map_search_value(id n, const z3::expr& a, const z3::expr& b, 
         ~restore() { s.on_rule = std::move(r); s.on_table = std::move(t); }
     } restorer{*this, std::move(saved_rule), std::move(saved_table)};
     auto call = [&](std::vector<z3::expr> args) {
+        for (const z3::expr& x : extra) args.push_back(x);
         env pe;
         pe.locals.resize(std::max<std::size_t>(pred.locals.size(), args.size()));
         for (std::size_t i = 0; i < args.size() && i < pe.locals.size(); ++i) pe.locals[i] = args[i];
@@ -909,7 +976,7 @@ z3::expr symbolic::map_search_value(id n, const z3::expr& a, const z3::expr& b, 
     s.map = map;
     s.a = a;
     s.b = b;
-    if (line && pred.param_count == 3 && !(known(ka) && known(kb)) &&
+    if (line && places == 3 && !(known(ka) && known(kb)) &&
         line_predicate_cost(static_cast<id>(nd.value), static_cast<std::uint64_t>(nodes)) > 1) {
         // encoded anew at every hex for each line: past the unfolding budget, any value
         const std::uint64_t body = std::max<std::uint64_t>(1, unfold_cost(pred.expr));
@@ -920,7 +987,7 @@ z3::expr symbolic::map_search_value(id n, const z3::expr& a, const z3::expr& b, 
         return bool_of(v);
     }
     if (line) {
-        const bool three = pred.param_count == 3;
+        const bool three = places == 3;
         // a line between two known hexes: its steps are known, the answer is a formula
         if (known(ka) && known(kb)) {
             auto blocks = [&](std::int64_t h) {
@@ -936,14 +1003,15 @@ z3::expr symbolic::map_search_value(id n, const z3::expr& a, const z3::expr& b, 
                 s.at.push_back(terms::ne(a, num(h)) && terms::ne(b, num(h)) && call({num(h), a, b}));
         }
     } else {
-        s.steps = pred.param_count == 2;
+        s.steps = places == 2;
         for (std::int64_t h = 0; h < nodes && s.steps; ++h) {
             s.step_first.push_back(static_cast<std::uint32_t>(count));
             count += m.nodes[static_cast<std::size_t>(h)].neighbours.size();
         }
     }
-    if (!line || pred.param_count == 1) {
+    if (!line || places == 1) {
         // the predicate reads only its locations: the same terms for every search on this store
+        // (with arguments of its own, terms for this search only)
         std::vector<unsigned> ids;
         ids.reserve(st.values.size() + st.loc.size());
         for (const z3::expr& x : st.values) ids.push_back(x.id());
@@ -952,15 +1020,17 @@ z3::expr symbolic::map_search_value(id n, const z3::expr& a, const z3::expr& b, 
             search_places_.clear();
             search_places_store_ = std::move(ids);
         }
-        auto it = search_places_.find(static_cast<id>(nd.value));
-        if (it == search_places_.end()) {
+        std::map<id, place_values> own;
+        auto& places_of = extra.empty() ? search_places_ : own;
+        auto it = places_of.find(static_cast<id>(nd.value));
+        if (it == places_of.end()) {
             place_values pv;
             for (std::int64_t h = 0; h < nodes; ++h) {
                 if (!s.steps) { pv.values.push_back(call({num(h)})); continue; }
                 for (id nb : m.nodes[static_cast<std::size_t>(h)].neighbours) pv.values.push_back(call({num(h), num(nb)}));
             }
             pv.exact = side.size() == side_before;
-            it = search_places_.emplace(static_cast<id>(nd.value), std::move(pv)).first;
+            it = places_of.emplace(static_cast<id>(nd.value), std::move(pv)).first;
         }
         if (!it->second.exact) side.push_back(ctx.bool_val(true));  // falls back below
         for (std::size_t i = 0; i < it->second.values.size(); ++i) {
@@ -1531,7 +1601,29 @@ sv symbolic::value_uncached(id n, env& e, const store& st) {
                 case ir::builtin::line_blocked: {
                     if (!map_searches) return opaque(std::string("the built-in `") + ir::name_of(b) + "`");
                     const auto [a, c] = I2();
-                    return sv(map_search_value(n, a, c, st));
+                    return sv(map_search_value(n, a, c, args_of(2), st));
+                }
+                case ir::builtin::path_length: {
+                    // exact when the search is fixed (known ends, arguments and predicate values:
+                    // the map is data); else any value, listed as approximated
+                    const auto [a, c] = I2();
+                    const std::vector<z3::expr> extra = args_of(2);
+                    if (const auto k = path_length_folded(n, a, c, extra, st)) return sv(num(*k));
+                    const std::string why = "the built-in `path_length` (its ends or its predicate not fixed)";
+                    approximations.insert(why);
+                    std::vector<z3::expr> keep{a, c};
+                    for (const z3::expr& x : extra) keep.push_back(x);
+                    for (const z3::expr& x : st.values) keep.push_back(x);
+                    for (const z3::expr& x : st.loc) keep.push_back(x);
+                    std::vector<unsigned> key{static_cast<unsigned>(nd.value), static_cast<unsigned>(extra.size())};
+                    for (const z3::expr& x : keep) key.push_back(x.id());
+                    auto it = path_lengths_.find(key);
+                    if (it == path_lengths_.end())
+                        it = path_lengths_.emplace(key, held_length{std::move(keep), fresh("opaque", nd.type, why, variable::show::value, 0)}).first;
+                    const z3::expr v = it->second.value;
+                    // what holds of any length play reaches (with no path, play stops)
+                    side.push_back(v >= 0 && z3::implies(a == c, v == 0) && z3::implies(a != c, v >= 1));
+                    return sv(v);
                 }
                 default: return opaque(std::string("the built-in `") + ir::name_of(b) + "`");
             }
@@ -1834,6 +1926,7 @@ std::uint64_t symbolic::unfold_cost(id n) {
                 case ir::builtin::size:
                 case ir::builtin::top: c = add_sat(c, set_size_estimate(child(n, 0))); break;
                 case ir::builtin::path_exists:
+                case ir::builtin::path_length:
                 case ir::builtin::line_blocked: {
                     // the predicate at every location (every step for a predicate of two)
                     const id t = nd.child_count > 0 ? N(child(n, 0)).type : ir::no_id;
@@ -1843,8 +1936,10 @@ std::uint64_t symbolic::unfold_cost(id n) {
                     const std::uint64_t places = m.nodes.size();
                     // a predicate of locations only is encoded once per state, shared by
                     // every search there: a search costs one per location (as any value did);
-                    // a line's predicate of three (the line's ends) is encoded anew for each
-                    const std::uint64_t body = pred.param_count == 3 ? line_predicate_cost(static_cast<id>(nd.value), places) : 1;
+                    // a line's predicate of three (the line's ends), or one given arguments of
+                    // its own, is encoded anew for each
+                    const bool own = pred.param_count == 3 + (nd.child_count - 2) || nd.child_count > 2;
+                    const std::uint64_t body = own ? line_predicate_cost(static_cast<id>(nd.value), places) : 1;
                     c = add_sat(c, mul_sat(places, body));
                     break;
                 }

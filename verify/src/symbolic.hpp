@@ -472,8 +472,13 @@ private:
     static std::int64_t hex_z(const ir::map_node& h);
     z3::expr cube_coordinate(id map, int axis, const z3::expr& node);
     z3::expr distance_table(id map);
-    // path_exists / line_blocked at node n: a map_search (see above).
-    z3::expr map_search_value(id n, const z3::expr& a, const z3::expr& b, const store& st);
+    // path_exists / line_blocked at node n: a map_search (see above). `extra`: the arguments
+    // the predicate takes after its locations (`pred(_, side)`), evaluated at the call.
+    z3::expr map_search_value(id n, const z3::expr& a, const z3::expr& b, const std::vector<z3::expr>& extra, const store& st);
+    // path_length at node n when its ends and its predicate at every location (or step) are
+    // fixed: the engine's breadth-first count; nullopt otherwise (or when there is no path).
+    std::optional<std::int64_t> path_length_folded(id n, const z3::expr& a, const z3::expr& b, const std::vector<z3::expr>& extra,
+                                                   const store& st);
     // A predicate of locations only (not a line's ends) at every location or step, shared by
     // the searches over one store (a choice over 80 targets asks it 80 times); cleared when the
     // store changes. Empty where its encoding needed side conditions.
@@ -482,6 +487,14 @@ private:
         bool exact = true;
     };
     std::map<id, place_values> search_places_;
+    // path_length where it is any value: one value per predicate, ends, arguments and state
+    // (the terms' ids), so the same search read twice over one state (a choice's guard and its
+    // options) is the same value. `keep` holds the key's terms, so their ids are not reused.
+    struct held_length {
+        std::vector<z3::expr> keep;
+        z3::expr value;
+    };
+    std::map<std::vector<unsigned>, held_length> path_lengths_;
     // The cost of a line's predicate of three at one hex (encoded anew per line), or 1 where
     // places × that is past the unfolding budget (the line is then any value).
     std::uint64_t line_predicate_cost(id pred, std::uint64_t places);
