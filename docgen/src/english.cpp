@@ -621,9 +621,9 @@ std::string english::expr(ir::id n) const {
                 case ir::builtin::line_blocked: {
                     const bool named = x.value >= 0 && static_cast<std::size_t>(x.value) < rs_.quantities.size();
                     const std::string via = named ? humanize(rs_.quantities[static_cast<std::size_t>(x.value)].name) : "?";
-                    // the predicate's own arguments (`open_to(_, side)`): "open to the side"
+                    // the predicate's own arguments (`open_to(_, side)`): "open to (the side)", as a call reads
                     std::string with;
-                    for (std::size_t i = 2; i < kids.size(); ++i) with += (i == 2 ? " " : i + 1 == kids.size() ? " and " : ", ") + kid(i);
+                    for (std::size_t i = 2; i < kids.size(); ++i) with += (i == 2 ? " (" : ", ") + kid(i) + (i + 1 == kids.size() ? ")" : "");
                     const std::size_t extra = kids.size() > 2 ? kids.size() - 2 : 0;
                     const std::uint32_t params = named ? rs_.quantities[static_cast<std::size_t>(x.value)].param_count : 0;
                     if (b == ir::builtin::line_blocked) {
