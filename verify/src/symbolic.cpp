@@ -870,16 +870,19 @@ z3::expr symbolic::distance_table(id map) {
     return table;
 }
 
-std::optional<std::int64_t> symbolic::path_length_folded(id n, const z3::expr& a, const z3::expr& b,
-                                                         const std::vector<z3::expr>& extra, const store& st) {
+std::optional<z3::expr> symbolic::path_length_exact(id n, const z3::expr& a, const z3::expr& b, const std::vector<z3::expr>& extra,
+                                                    const store& st, bool& gaps) {
+    gaps = false;
     const ir::node& nd = N(n);
-    const ir::map& m = rs.maps.at(rs.types.at(N(child(n, 0)).type).ref);
+    const id map = rs.types.at(N(child(n, 0)).type).ref;
+    const ir::map& m = rs.maps.at(map);
     const ir::derived& pred = rs.quantities.at(static_cast<id>(nd.value));
     const auto nodes = static_cast<std::int64_t>(m.nodes.size());
     const auto ka = terms::number(a), kb = terms::number(b);
-    if (!ka || !kb || *ka < 0 || *kb < 0 || *ka >= nodes || *kb >= nodes) return std::nullopt;
-    if (*ka == *kb) return 0;
-    // (arguments that are not constants leave the predicate's values open: no fold below)
+    const bool known = ka && kb && *ka >= 0 && *kb >= 0 && *ka < nodes && *kb < nodes;
+    if (known && *ka == *kb) return num(0);
+    if (!known && nodes > max_distance_matrix) return std::nullopt;
+    // (arguments that are not constants leave the predicate's values open: nothing is fixed)
     const bool steps = pred.param_count == 2 + extra.size();
     // the predicate as play evaluates it, with no rule or table recorded as used (as a search)
     const std::size_t side_before = side.size();
@@ -909,29 +912,73 @@ std::optional<std::int64_t> symbolic::path_length_folded(id n, const z3::expr& a
         if (!t) fixed = false;
         return t.value_or(false);
     };
-    // the engine's breadth-first search (interp::path_search), stopped at the first location
-    // whose test is not fixed
-    std::vector<std::int64_t> depth(m.nodes.size(), -1);
-    std::vector<std::uint8_t> refused(m.nodes.size(), 0);
-    std::vector<std::size_t> queue{static_cast<std::size_t>(*ka)};
-    depth[queue[0]] = 0;
-    std::optional<std::int64_t> found;
-    for (std::size_t i = 0; i < queue.size() && fixed && !found; ++i)
-        for (id nb : m.nodes[queue[i]].neighbours) {
-            if (depth[nb] >= 0 || refused[nb]) continue;
-            if (!passes(static_cast<std::int64_t>(queue[i]), nb)) {
-                if (!fixed) break;
-                if (!steps) refused[nb] = 1;
-                continue;
+    // The engine's breadth-first search (interp::path_search) from `from`, its tests read by
+    // `ok(from, k)` (the k-th neighbour); the steps to each location, -1 where none leads.
+    auto search = [&](std::size_t from, const auto& ok, std::int64_t until) {
+        std::vector<std::int64_t> depth(m.nodes.size(), -1);
+        std::vector<std::uint8_t> refused(m.nodes.size(), 0);
+        std::vector<std::size_t> queue{from};
+        depth[from] = 0;
+        for (std::size_t i = 0; i < queue.size() && fixed; ++i)
+            for (std::size_t k = 0; k < m.nodes[queue[i]].neighbours.size(); ++k) {
+                const id nb = m.nodes[queue[i]].neighbours[k];
+                if (depth[nb] >= 0 || refused[nb]) continue;
+                if (!ok(queue[i], k)) {
+                    if (!fixed) return depth;
+                    if (!steps) refused[nb] = 1;
+                    continue;
+                }
+                depth[nb] = depth[queue[i]] + 1;
+                if (static_cast<std::int64_t>(nb) == until) return depth;
+                queue.push_back(nb);
             }
-            depth[nb] = depth[queue[i]] + 1;
-            if (static_cast<std::int64_t>(nb) == *kb) { found = depth[nb]; break; }
-            queue.push_back(nb);
+        return depth;
+    };
+    std::optional<z3::expr> result;
+    if (known) {
+        // the tests where the search reaches, stopped at the first that is not fixed
+        const auto depth = search(static_cast<std::size_t>(*ka),
+                                  [&](std::size_t x, std::size_t k) {
+                                      return passes(static_cast<std::int64_t>(x), m.nodes[x].neighbours[k]);
+                                  },
+                                  *kb);
+        gaps = depth[static_cast<std::size_t>(*kb)] < 0;
+        result = num(depth[static_cast<std::size_t>(*kb)]);
+    } else {
+        // every test, then the table of every pair's length (made once for these tests)
+        std::vector<std::int64_t> key{static_cast<std::int64_t>(map), steps ? 1 : 0};
+        std::vector<std::uint32_t> first;
+        for (std::int64_t h = 0; h < nodes && fixed; ++h) {
+            first.push_back(static_cast<std::uint32_t>(key.size() - 2));
+            const auto& nbs = m.nodes[static_cast<std::size_t>(h)].neighbours;
+            if (!steps) { key.push_back(passes(h, h) ? 1 : 0); continue; }
+            for (id nb : nbs) key.push_back(passes(h, nb) ? 1 : 0);
         }
+        if (fixed) {
+            auto it = path_tables_.find(key);
+            if (it == path_tables_.end()) {
+                auto ok = [&](std::size_t x, std::size_t k) {
+                    return key[2 + (steps ? first[x] + k : m.nodes[x].neighbours[k])] != 0;
+                };
+                z3::expr table = z3::const_array(ctx.int_sort(), num(-1));
+                bool holes = false;
+                for (std::int64_t x = 0; x < nodes; ++x) {
+                    const auto depth = search(static_cast<std::size_t>(x), ok, -1);
+                    for (std::int64_t y = 0; y < nodes; ++y) {
+                        if (depth[static_cast<std::size_t>(y)] < 0) holes = true;
+                        else table = z3::store(table, num(x * nodes + y), num(depth[static_cast<std::size_t>(y)]));
+                    }
+                }
+                it = path_tables_.emplace(key, std::make_pair(table, holes)).first;
+            }
+            gaps = it->second.second;
+            result = z3::select(it->second.first, a * num(nodes) + b);
+        }
+    }
     const bool clean = side.size() == side_before;
     side.erase(side.begin() + static_cast<std::ptrdiff_t>(side_before), side.end());
     if (!fixed || !clean) return std::nullopt;
-    return found;
+    return result;
 }
 
 z3::expr symbolic::map_search_value(id n, const z3::expr& a, const z3::expr& b, const std::vector<z3::expr>& extra, const store& st) {
@@ -1608,8 +1655,13 @@ sv symbolic::value_uncached(id n, env& e, const store& st) {
                     // the map is data); else any value, listed as approximated
                     const auto [a, c] = I2();
                     const std::vector<z3::expr> extra = args_of(2);
-                    if (const auto k = path_length_folded(n, a, c, extra, st)) return sv(num(*k));
-                    const std::string why = "the built-in `path_length` (its ends or its predicate not fixed)";
+                    bool gaps = false;
+                    const std::optional<z3::expr> exact = path_length_exact(n, a, c, extra, st, gaps);
+                    if (exact && !gaps) return sv(*exact);
+                    // with no path (-1 in the table) play stops: any value there
+                    const std::string why = exact ? "the built-in `path_length` between locations no path joins (play stops there)"
+                                                  : "the built-in `path_length` (its predicate's answers not fixed, or ends that vary on a map of over " +
+                                                        std::to_string(max_distance_matrix) + " locations)";
                     approximations.insert(why);
                     std::vector<z3::expr> keep{a, c};
                     for (const z3::expr& x : extra) keep.push_back(x);
@@ -1623,6 +1675,7 @@ sv symbolic::value_uncached(id n, env& e, const store& st) {
                     const z3::expr v = it->second.value;
                     // what holds of any length play reaches (with no path, play stops)
                     side.push_back(v >= 0 && z3::implies(a == c, v == 0) && z3::implies(a != c, v >= 1));
+                    if (exact) return sv(terms::number(*exact) ? v : z3::ite(*exact >= 0, *exact, v));
                     return sv(v);
                 }
                 default: return opaque(std::string("the built-in `") + ir::name_of(b) + "`");

@@ -475,10 +475,13 @@ private:
     // path_exists / line_blocked at node n: a map_search (see above). `extra`: the arguments
     // the predicate takes after its locations (`pred(_, side)`), evaluated at the call.
     z3::expr map_search_value(id n, const z3::expr& a, const z3::expr& b, const std::vector<z3::expr>& extra, const store& st);
-    // path_length at node n when its ends and its predicate at every location (or step) are
-    // fixed: the engine's breadth-first count; nullopt otherwise (or when there is no path).
-    std::optional<std::int64_t> path_length_folded(id n, const z3::expr& a, const z3::expr& b, const std::vector<z3::expr>& extra,
-                                                   const store& st);
+    // path_length at node n read from the fixed map: with known ends, the engine's breadth-first
+    // count (its tests fixed where it reaches); else, with the predicate fixed at every location
+    // (or step) of a map of at most max_distance_matrix locations, the table of every pair's
+    // length selected by the ends. nullopt where a test is not fixed. `gaps`: the value may be
+    // -1, a pair no path joins (play stops there).
+    std::optional<z3::expr> path_length_exact(id n, const z3::expr& a, const z3::expr& b, const std::vector<z3::expr>& extra,
+                                              const store& st, bool& gaps);
     // A predicate of locations only (not a line's ends) at every location or step, shared by
     // the searches over one store (a choice over 80 targets asks it 80 times); cleared when the
     // store changes. Empty where its encoding needed side conditions.
@@ -495,6 +498,9 @@ private:
         z3::expr value;
     };
     std::map<std::vector<unsigned>, held_length> path_lengths_;
+    // path_length's tables (path_length_exact): per map, form and the tests' fixed answers, the
+    // array of every pair's length (a * nodes + b; -1 where no path) and whether it has a -1.
+    std::map<std::vector<std::int64_t>, std::pair<z3::expr, bool>> path_tables_;
     // The cost of a line's predicate of three at one hex (encoded anew per line), or 1 where
     // places × that is past the unfolding budget (the line is then any value).
     std::uint64_t line_predicate_cost(id pred, std::uint64_t places);
