@@ -1057,8 +1057,8 @@ z3::expr symbolic::map_search_value(id n, const z3::expr& a, const z3::expr& b, 
         }
     }
     if (!line || places == 1) {
-        // the predicate reads only its locations: the same terms for every search on this store
-        // (with arguments of its own, terms for this search only)
+        // the predicate reads only its locations (and its own arguments): the same terms for
+        // every search on this store with the same predicate and arguments
         std::vector<unsigned> ids;
         ids.reserve(st.values.size() + st.loc.size());
         for (const z3::expr& x : st.values) ids.push_back(x.id());
@@ -1067,17 +1067,18 @@ z3::expr symbolic::map_search_value(id n, const z3::expr& a, const z3::expr& b, 
             search_places_.clear();
             search_places_store_ = std::move(ids);
         }
-        std::map<id, place_values> own;
-        auto& places_of = extra.empty() ? search_places_ : own;
-        auto it = places_of.find(static_cast<id>(nd.value));
-        if (it == places_of.end()) {
+        std::vector<unsigned> key{static_cast<unsigned>(nd.value)};
+        for (const z3::expr& x : extra) key.push_back(x.id());
+        auto it = search_places_.find(key);
+        if (it == search_places_.end()) {
             place_values pv;
+            pv.keep = extra;  // the arguments' ids stay theirs while the entry lives
             for (std::int64_t h = 0; h < nodes; ++h) {
                 if (!s.steps) { pv.values.push_back(call({num(h)})); continue; }
                 for (id nb : m.nodes[static_cast<std::size_t>(h)].neighbours) pv.values.push_back(call({num(h), num(nb)}));
             }
             pv.exact = side.size() == side_before;
-            it = places_of.emplace(static_cast<id>(nd.value), std::move(pv)).first;
+            it = search_places_.emplace(std::move(key), std::move(pv)).first;
         }
         if (!it->second.exact) side.push_back(ctx.bool_val(true));  // falls back below
         for (std::size_t i = 0; i < it->second.values.size(); ++i) {
@@ -1990,8 +1991,15 @@ std::uint64_t symbolic::unfold_cost(id n) {
                     // a predicate of locations only is encoded once per state, shared by
                     // every search there: a search costs one per location (as any value did);
                     // a line's predicate of three (the line's ends), or one given arguments of
-                    // its own, is encoded anew for each
-                    const bool own = pred.param_count == 3 + (nd.child_count - 2) || nd.child_count > 2;
+                    // its own that are not constants (they may differ from search to search),
+                    // is encoded anew for each
+                    bool varying = false;
+                    for (std::uint32_t i = 2; i < nd.child_count; ++i) {
+                        const ir::op k = N(child(n, i)).code;
+                        varying = varying || !(k == op::const_int || k == op::const_bool || k == op::const_member ||
+                                               k == op::const_node || k == op::const_entity || k == op::const_string);
+                    }
+                    const bool own = pred.param_count == 3 + (nd.child_count - 2) || varying;
                     const std::uint64_t body = own ? line_predicate_cost(static_cast<id>(nd.value), places) : 1;
                     c = add_sat(c, mul_sat(places, body));
                     break;

@@ -488,8 +488,9 @@ private:
     struct place_values {
         std::vector<z3::expr> values;
         bool exact = true;
+        std::vector<z3::expr> keep;  // the predicate's own arguments (part of the key, by id)
     };
-    std::map<id, place_values> search_places_;
+    std::map<std::vector<unsigned>, place_values> search_places_;  // predicate, its arguments' ids
     // path_length where it is any value: one value per predicate, ends, arguments and state
     // (the terms' ids), so the same search read twice over one state (a choice's guard and its
     // options) is the same value. `keep` holds the key's terms, so their ids are not reused.
