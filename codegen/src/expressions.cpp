@@ -499,7 +499,8 @@ std::string writer::builtin(id n) {
         }
         case ir::builtin::odds:
             return with_operands(n, 0, [&](const auto& a) { return "odds_value(" + where(n) + ", " + a[0] + ", " + a[1] + ")"; });
-        case ir::builtin::path_exists: return path_exists(n);
+        case ir::builtin::path_exists:
+        case ir::builtin::path_length: return path_search(n);
         case ir::builtin::line_blocked: return line_blocked(n);
         default: refuse(n, std::string("the built-in ") + ir::name_of(b));
     }

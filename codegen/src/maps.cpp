@@ -1,4 +1,4 @@
-// The compiled engine's writer: maps (their data, path_exists, line_blocked) and odds (writer.hpp).
+// The compiled engine's writer: maps (their data, path_exists, path_length, line_blocked) and odds (writer.hpp).
 #include "writer.hpp"
 
 #include <algorithm>
@@ -97,28 +97,54 @@ std::string writer::map_data(id m) {
     return p;
 }
 
-// path_exists(a, b, pred) (interp::path_exists): breadth first from a, each step's target
-// (or each step) allowed by pred.
-std::string writer::path_exists(id n) {
+// path_exists(a, b, pred) and path_length (interp::path_search): breadth first from a, each
+// step's target (or each step) allowed by pred, given the extra arguments x0, x1, … after the
+// locations; path_length counts the steps (depth) and stops the game when there is no path.
+std::string writer::path_search(id n) {
     const id m = map_of_node(child(n, 0));
     const std::string p = map_data(m);
     const auto pred = static_cast<id>(N(n).value);
-    const bool steps = rs_.quantities.at(pred).param_count == 2;
+    const bool length = static_cast<ir::builtin>(N(n).ref) == ir::builtin::path_length;
+    const std::uint32_t extra = N(n).child_count - 2;
+    const bool steps = rs_.quantities.at(pred).param_count == 2 + extra;
     const std::string fn = "path" + std::to_string(n);
-    const std::string call = steps ? "q" + std::to_string(pred) + "(s, static_cast<i64>(queue[i]), static_cast<i64>(nb))"
-                                   : "q" + std::to_string(pred) + "(s, static_cast<i64>(nb))";
-    function("i64 " + fn + "(S& s, i64 a, i64 b)",
-             "    if (a < 0 || b < 0) return 0;\n    if (a == b) return 1;\n"
-             "    std::uint8_t seen[" + std::to_string(std::max<std::size_t>(1, rs_.maps[m].nodes.size())) + "] = {};\n"
-             "    std::uint32_t queue[" + std::to_string(std::max<std::size_t>(1, rs_.maps[m].nodes.size())) + "];\n"
-             "    std::size_t size = 0;\n    queue[size++] = static_cast<std::uint32_t>(a);\n    seen[a] = 1;\n"
-             "    for (std::size_t i = 0; i < size; ++i)\n"
-             "        for (std::uint32_t j = " + p + "nb_first[queue[i]]; j < " + p + "nb_first[queue[i] + 1]; ++j) {\n"
-             "            const std::uint32_t nb = " + p + "nb[j];\n            if (seen[nb]) continue;\n"
-             "            if (!" + call + ") {\n" + (steps ? "" : "                seen[nb] = 2;\n") + "                continue;\n            }\n"
-             "            if (static_cast<i64>(nb) == b) return 1;\n            seen[nb] = 1;\n            queue[size++] = nb;\n        }\n"
-             "    return 0;\n");
-    return with_operands(n, 0, [&](const auto& a) { return fn + "(s, " + a[0] + ", " + a[1] + ")"; });
+    std::string params, pass;
+    for (std::uint32_t i = 0; i < extra; ++i) {
+        params += ", i64 x" + std::to_string(i);
+        pass += ", x" + std::to_string(i);
+    }
+    const std::string call = steps ? "q" + std::to_string(pred) + "(s, static_cast<i64>(queue[i]), static_cast<i64>(nb)" + pass + ")"
+                                   : "q" + std::to_string(pred) + "(s, static_cast<i64>(nb)" + pass + ")";
+    const std::string size = std::to_string(std::max<std::size_t>(1, rs_.maps[m].nodes.size()));
+    const std::string owner_text = g_.statement_owner(n);
+    std::string body;
+    if (length)
+        body += "    if (a < 0 || b < 0) fail(where, " + quoted("a path to or from no location (" + owner_text + ")") +
+                ");\n    if (a == b) return 0;\n";
+    else
+        body += "    if (a < 0 || b < 0) return 0;\n    if (a == b) return 1;\n";
+    body += "    std::uint8_t seen[" + size + "] = {};\n    std::uint32_t queue[" + size + "];\n";
+    if (length) body += "    std::uint32_t depth[" + size + "];\n    depth[0] = 0;\n";
+    body += "    std::size_t size = 0;\n    queue[size++] = static_cast<std::uint32_t>(a);\n    seen[a] = 1;\n"
+            "    for (std::size_t i = 0; i < size; ++i)\n"
+            "        for (std::uint32_t j = " + p + "nb_first[queue[i]]; j < " + p + "nb_first[queue[i] + 1]; ++j) {\n"
+            "            const std::uint32_t nb = " + p + "nb[j];\n            if (seen[nb]) continue;\n"
+            "            if (!" + call + ") {\n" + (steps ? "" : "                seen[nb] = 2;\n") + "                continue;\n            }\n"
+            "            if (static_cast<i64>(nb) == b) return " + (length ? "static_cast<i64>(depth[i]) + 1" : "1") + ";\n"
+            "            seen[nb] = 1;\n";
+    if (length) body += "            depth[size] = depth[i] + 1;\n";
+    body += "            queue[size++] = nb;\n        }\n";
+    if (length)
+        body += "    fail(where, std::string(\"no path from \") + " + p + "names[a] + \" to \" + " + p + "names[b] + " +
+                quoted(" (" + owner_text + "): test path_exists first") + ");\n";
+    else
+        body += "    return 0;\n";
+    function("i64 " + fn + "(S& s, [[maybe_unused]] const char* where, i64 a, i64 b" + params + ")", body);
+    return with_operands(n, 0, [&](const auto& a) {
+        std::string t = fn + "(s, " + where(n);
+        for (const std::string& x : a) t += ", " + x;
+        return t + ")";
+    });
 }
 
 // line_blocked(a, b, pred) on a hex grid (interp::line_blocked, the same arithmetic).
@@ -126,10 +152,16 @@ std::string writer::line_blocked(id n) {
     const id m = map_of_node(child(n, 0));
     const std::string p = map_data(m);
     const auto pred = static_cast<id>(N(n).value);
-    const bool three = rs_.quantities.at(pred).param_count == 3;
+    const std::uint32_t extra = N(n).child_count - 2;
+    const bool three = rs_.quantities.at(pred).param_count == 3 + extra;
     const std::string fn = "line" + std::to_string(n);
-    const std::string call = three ? "q" + std::to_string(pred) + "(s, h, a, b)" : "q" + std::to_string(pred) + "(s, h)";
-    function("i64 " + fn + "(S& s, const char* where, i64 a, i64 b)",
+    std::string params, pass;
+    for (std::uint32_t i = 0; i < extra; ++i) {
+        params += ", i64 x" + std::to_string(i);
+        pass += ", x" + std::to_string(i);
+    }
+    const std::string call = three ? "q" + std::to_string(pred) + "(s, h, a, b" + pass + ")" : "q" + std::to_string(pred) + "(s, h" + pass + ")";
+    function("i64 " + fn + "(S& s, const char* where, i64 a, i64 b" + params + ")",
              "    if (a < 0 || b < 0) fail(where, \"a line to or from no location\");\n"
              "    auto cube = [](i64 col, i64 row, i64 c[3]) { c[0] = col; c[2] = row - (col + (col & 1)) / 2; c[1] = -c[0] - c[2]; };\n"
              "    i64 ca[3], cb[3];\n    cube(" + p + "col[a], " + p + "row[a], ca);\n    cube(" + p + "col[b], " + p + "row[b], cb);\n"
@@ -152,7 +184,11 @@ std::string writer::line_blocked(id n) {
              "        round_cube(plus, hp);\n        round_cube(minus, hm);\n        const i64 h1 = hex_at(hp[0], hp[2]);\n"
              "        if (hp[0] == hm[0] && hp[2] == hm[2]) {\n            if (blocks(h1)) return 1;\n"
              "        } else if (blocks(h1) && blocks(hex_at(hm[0], hm[2]))) {\n            return 1;\n        }\n    }\n    return 0;\n");
-    return with_operands(n, 0, [&](const auto& a) { return fn + "(s, " + where(n) + ", " + a[0] + ", " + a[1] + ")"; });
+    return with_operands(n, 0, [&](const auto& a) {
+        std::string t = fn + "(s, " + where(n);
+        for (const std::string& x : a) t += ", " + x;
+        return t + ")";
+    });
 }
 
 // The odds scale (interp::odds_step): a >= b is floor(a/b)-1 (ceil when rounded for the

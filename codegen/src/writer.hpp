@@ -150,9 +150,9 @@ private:
     // columns and rows, and on an area map the distances.
     std::string map_data(id m);
 
-    // path_exists(a, b, pred) (interp::path_exists): breadth first from a, each step's target
-    // (or each step) allowed by pred.
-    std::string path_exists(id n);
+    // path_exists(a, b, pred) and path_length (interp::path_search): breadth first from a, each
+    // step's target (or each step) allowed by pred; path_length counts the steps.
+    std::string path_search(id n);
 
     // line_blocked(a, b, pred) on a hex grid (interp::line_blocked, the same arithmetic).
     std::string line_blocked(id n);

@@ -67,9 +67,8 @@ std::vector<std::vector<value_call>> value_cycles(const ruleset& rs) {
                 if (nx.code == op::quantity && nx.ref < nq) to = nx.ref;
                 if (nx.code == op::decide && nx.ref < nd) to = nq + nx.ref;
                 if (nx.code == op::roll && nx.ref < nr) to = nq + nd + nx.ref;
-                // path_exists and line_blocked evaluate the predicate they name at each step
-                if (nx.code == op::builtin &&
-                    (nx.ref == static_cast<id>(builtin::path_exists) || nx.ref == static_cast<id>(builtin::line_blocked)) &&
+                // a map search evaluates the predicate it names at each step
+                if (nx.code == op::builtin && nx.ref <= static_cast<id>(last_builtin) && is_map_search(static_cast<builtin>(nx.ref)) &&
                     nx.value >= 0 && static_cast<std::uint64_t>(nx.value) < nq)
                     to = static_cast<std::size_t>(nx.value);
                 if (to != n) calls[v].push_back({to, x});

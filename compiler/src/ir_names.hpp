@@ -51,7 +51,7 @@ WP_IR_NAMES(op, "absent", "const-int", "const-bool", "const-string", "const-memb
             "range", "dice-count", "end-turn")
 WP_IR_NAMES(builtin, "players", "active_player", "opponents", "count", "size", "top", "min", "max", "abs", "ceil_div",
             "floor_div", "odds", "adjacent", "distance", "neighbours", "edge_kind", "hexside", "terrain",
-            "path_exists", "line_blocked")
+            "path_exists", "line_blocked", "path_length")
 
 #undef WP_IR_NAMES
 

@@ -133,12 +133,20 @@ struct printer {
             case op::decide: return named(rs.decisions, x.ref) + args(kids);
             case op::lookup: return named(rs.tables, x.ref) + args(kids);
             case op::builtin: {
-                const std::string b = x.ref <= static_cast<id>(builtin::line_blocked) ? name_of(static_cast<builtin>(x.ref)) : "?";
-                if (x.ref == static_cast<id>(builtin::path_exists) || x.ref == static_cast<id>(builtin::line_blocked)) {
+                const std::string b = x.ref <= static_cast<id>(last_builtin) ? name_of(static_cast<builtin>(x.ref)) : "?";
+                if (x.ref <= static_cast<id>(last_builtin) && is_map_search(static_cast<builtin>(x.ref)) && kids.size() >= 2) {
                     std::string s = b + "(" + kid(0) + ", " + kid(1) + ", ";
-                    s += x.value >= 0 && static_cast<std::uint64_t>(x.value) < rs.quantities.size()
-                             ? rs.quantities[static_cast<std::size_t>(x.value)].name
-                             : "?";
+                    const bool named = x.value >= 0 && static_cast<std::uint64_t>(x.value) < rs.quantities.size();
+                    s += named ? rs.quantities[static_cast<std::size_t>(x.value)].name : "?";
+                    if (kids.size() > 2) {
+                        // pred(_, …, extra…): a `_` for each location the search supplies
+                        const std::size_t extra = kids.size() - 2;
+                        const std::size_t params = named ? rs.quantities[static_cast<std::size_t>(x.value)].param_count : extra;
+                        s += "(";
+                        for (std::size_t i = 0; i + extra < params; ++i) s += i ? ", _" : "_";
+                        for (std::size_t i = 0; i < extra; ++i) s += ", " + kid(static_cast<std::uint32_t>(2 + i));
+                        s += ")";
+                    }
                     return s + ")";
                 }
                 if (kids.empty() && (x.ref == static_cast<id>(builtin::players) || x.ref == static_cast<id>(builtin::active_player)))

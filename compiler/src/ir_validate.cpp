@@ -211,8 +211,8 @@ struct checker {
                     params(rs.tables[x.ref].param_count);
                     break;
                 case op::builtin:
-                    if (x.ref > static_cast<id>(builtin::line_blocked)) fail(ref, "unknown built-in");
-                    if ((x.ref == static_cast<id>(builtin::path_exists) || x.ref == static_cast<id>(builtin::line_blocked)) &&
+                    if (x.ref > static_cast<id>(last_builtin)) fail(ref, "unknown built-in");
+                    if (is_map_search(static_cast<builtin>(x.ref)) &&
                         (x.value < 0 || static_cast<std::uint64_t>(x.value) >= rs.quantities.size()))
                         fail(path + ".value", std::string(name_of(static_cast<builtin>(x.ref))) + " names no predicate");
                     break;
@@ -327,12 +327,15 @@ struct checker {
                 break;
             default: want = 2; break;
         }
-        if (x.child_count != want)
+        // a map search: a, b, then the predicate's arguments after its locations
+        const std::uint32_t extra = is_map_search(b) && x.child_count > 2 ? x.child_count - 2 : 0;
+        if (x.child_count != want + extra)
             fail(path, std::string("`") + name_of(b) + "` takes " + std::to_string(want) + " arguments, not " +
                            std::to_string(x.child_count));
         switch (b) {
             case builtin::adjacent: case builtin::distance: case builtin::edge_kind: case builtin::hexside:
-            case builtin::neighbours: case builtin::terrain: case builtin::path_exists: case builtin::line_blocked: {
+            case builtin::neighbours: case builtin::terrain: case builtin::path_exists: case builtin::line_blocked:
+            case builtin::path_length: {
                 const id t = kid(x, 0).type;
                 if (kind_of(t) != type_kind::node || (want == 2 && kid(x, 1).type != t))
                     fail(path, std::string("`") + name_of(b) + "` takes map locations (of one map)");
@@ -341,14 +344,22 @@ struct checker {
                 if ((b == builtin::edge_kind || b == builtin::hexside) && m.edge_enum == no_id)
                     fail(path, std::string("`") + name_of(b) + "` on a map without edge kinds");
                 if (b == builtin::line_blocked && m.kind != map_kind::hexgrid) fail(path, "`line_blocked` on a map of areas");
-                if (b == builtin::path_exists || b == builtin::line_blocked) {
+                if (is_map_search(b)) {
+                    // pred(locations…, extra…): one or two locations for a path, one or three for a line
                     const derived& p = rs.quantities[static_cast<std::size_t>(x.value)];
-                    const std::uint32_t most = b == builtin::path_exists ? 2 : 3;
-                    if (!p.predicate || p.param_count < 1 || p.param_count > most || p.param_count > p.locals.size())
+                    const std::uint32_t other = b == builtin::line_blocked ? 3 : 2;
+                    const std::uint32_t places = p.param_count >= extra ? p.param_count - extra : 0;
+                    if (!p.predicate || (places != 1 && places != other) || p.param_count > p.locals.size())
                         fail(path + ".value", std::string("`") + name_of(b) + "` names a predicate that does not fit");
-                    for (std::uint32_t i = 0; i < p.param_count; ++i)
+                    for (std::uint32_t i = 0; i < places; ++i)
                         if (p.locals[i].type != t)
                             fail(path + ".value", std::string("`") + name_of(b) + "` names a predicate over other values");
+                    auto number = [](type_kind k) { return k == type_kind::integer || k == type_kind::range; };
+                    for (std::uint32_t i = 0; i < extra && places + i < p.param_count; ++i) {
+                        const type_kind given = kind_of(kid(x, 2 + i).type), wanted = kind_of(p.locals[places + i].type);
+                        if (given != wanted && !(number(given) && number(wanted)))
+                            fail(path, std::string("`") + name_of(b) + "` gives its predicate an argument of another kind");
+                    }
                 }
                 break;
             }

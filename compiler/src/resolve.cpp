@@ -15,7 +15,7 @@ const std::set<std::string>& builtin_value_names() {
     static const std::set<std::string> names = {
         "players", "active_player", "opponents", "count", "size", "top", "min", "max", "abs", "ceil_div",
         "floor_div", "odds", "adjacent", "distance", "neighbours", "edge_kind", "hexside", "terrain", "path_exists",
-        "line_blocked",
+        "line_blocked", "path_length",
         "true", "false", "option", "any", "all", "sum"};
     return names;
 }

@@ -594,7 +594,7 @@ typed body_checker::call_expr(const dsl::expr& e, ir::id expected) {
         {"adjacent", ir::builtin::adjacent}, {"distance", ir::builtin::distance},
         {"neighbours", ir::builtin::neighbours}, {"edge_kind", ir::builtin::edge_kind},
         {"hexside", ir::builtin::hexside}, {"terrain", ir::builtin::terrain}, {"path_exists", ir::builtin::path_exists},
-        {"line_blocked", ir::builtin::line_blocked}};
+        {"line_blocked", ir::builtin::line_blocked}, {"path_length", ir::builtin::path_length}};
     if (auto b = builtins.find(e.text); b != builtins.end()) return builtin_call(e, b->second);
     const dsl::name callee{e.text, dsl::span{e.where.file, e.where.begin, e.where.begin + static_cast<std::uint32_t>(e.text.size())}};
     auto it = cx_.values.find(e.text);
@@ -672,17 +672,90 @@ typed body_checker::builtin_call(const dsl::expr& e, ir::builtin b) {
         return t;
     };
     auto map_of_node = [&](ir::id node_type) -> const ir::map& { return cx_.rs.maps[cx_.type_at(node_type).ref]; };
-    // The predicate named by `p` when it takes `one` or `other` parameters, each of the location
-    // type `t` (path_exists, line_blocked); no_id otherwise.
-    auto predicate_over = [&](const dsl::expr& p, ir::id t, std::uint32_t one, std::uint32_t other) -> ir::id {
-        auto it = p.kind == dsl::expr_kind::name ? cx_.values.find(p.text) : cx_.values.end();
-        if (it == cx_.values.end() || it->second.kind != sym::derived || !cx_.rs.quantities[it->second.index].predicate)
+    // The predicate of a map search (path_exists, path_length, line_blocked) and the extra
+    // arguments it is given: `p` is a bare name (every parameter a location, `one` or `other`
+    // of them) or a call `pred(_, …, x, …)` whose leading `_` stand for the locations (`one`
+    // or `other` of them) and whose other arguments are typed against the parameters after
+    // them and appended to `kids`. `forms` says what the forms are, for the messages.
+    // no_id after reporting an error.
+    auto search_predicate = [&](const dsl::expr& p, ir::id t, std::uint32_t one, std::uint32_t other, const std::string& forms,
+                                std::vector<ir::id>& kids) -> ir::id {
+        const std::string third = "the third argument of `" + name + "`";
+        const bool call = p.kind == dsl::expr_kind::call;
+        if (p.kind != dsl::expr_kind::name && !call) {
+            cx_.sink.error(dsl::diag_kind::type_mismatch, p.where,
+                           third + " names a predicate of " + forms + ", with `_` for the locations when it takes more (`pred(_, x)`)");
             return ir::no_id;
+        }
+        const dsl::name callee{p.text, dsl::span{p.where.file, p.where.begin, p.where.begin + static_cast<std::uint32_t>(p.text.size())}};
+        auto it = cx_.values.find(p.text);
+        if (it == cx_.values.end()) {
+            std::vector<std::string> names;
+            for (const auto& [n, sy] : cx_.values)
+                if (sy.kind == sym::derived && cx_.rs.quantities[sy.index].predicate) names.push_back(n);
+            cx_.unknown(callee, "predicate", names);
+            return ir::no_id;
+        }
+        if (it->second.kind != sym::derived || !cx_.rs.quantities[it->second.index].predicate) {
+            cx_.sink.error(dsl::diag_kind::type_mismatch, callee.where,
+                           third + " names a predicate of " + forms + ", but `" + p.text + "` is not a predicate",
+                           {{it->second.where, "`" + p.text + "` is declared here"}});
+            return ir::no_id;
+        }
         const ir::derived& q = cx_.rs.quantities[it->second.index];
-        if (q.param_count != one && q.param_count != other) return ir::no_id;
-        for (std::uint32_t i = 0; i < q.param_count; ++i)
-            if (!compatible(cx_, t, q.locals[i].type)) return ir::no_id;
-        return it->second.index;
+        if (!call) {
+            bool fits = q.param_count == one || q.param_count == other;
+            for (std::uint32_t i = 0; fits && i < q.param_count; ++i) fits = compatible(cx_, t, q.locals[i].type);
+            if (!fits) {
+                cx_.sink.error(dsl::diag_kind::type_mismatch, p.where,
+                               third + " names a predicate of " + forms + "; give the other arguments of `" + p.text +
+                                   "` after `_` for the locations (`" + p.text + "(_, …)`)",
+                               {{it->second.where, "`" + p.text + "` is declared here"}});
+                return ir::no_id;
+            }
+            return it->second.index;
+        }
+        auto placeholder = [](const dsl::expr& a) { return a.kind == dsl::expr_kind::name && a.text == "_"; };
+        std::uint32_t places = 0;
+        while (places < p.args.size() && placeholder(p.args[places])) ++places;
+        for (std::size_t i = places; i < p.args.size(); ++i)
+            if (placeholder(p.args[i])) {
+                cx_.sink.error(dsl::diag_kind::type_mismatch, p.args[i].where,
+                               "`_` stands for a location the search supplies: the `_` come first, before the other arguments");
+                return ir::no_id;
+            }
+        if (places != one && places != other) {
+            cx_.sink.error(dsl::diag_kind::wrong_arity, p.where,
+                           "in `" + name + "`, `" + p.text + "(…)` needs " + std::to_string(one) + " or " + std::to_string(other) +
+                               " `_` first, for the locations the search supplies, not " + std::to_string(places));
+            return ir::no_id;
+        }
+        if (p.args.size() != q.param_count) {
+            std::string sig;
+            for (std::uint32_t i = 0; i < q.param_count && i < q.locals.size(); ++i)
+                sig += (i ? ", " : "") + q.locals[i].name + ": " + ir::type_name(cx_.rs, q.locals[i].type);
+            cx_.sink.error(dsl::diag_kind::wrong_arity, p.where,
+                           "`" + p.text + "` takes " + std::to_string(q.param_count) +
+                               (q.param_count == 1 ? " argument" : " arguments") + " (" + sig + "), not " + std::to_string(p.args.size()),
+                           {{it->second.where, "`" + p.text + "` is declared here"}});
+            return ir::no_id;
+        }
+        bool ok = true;
+        for (std::uint32_t i = 0; i < places; ++i)
+            if (!compatible(cx_, t, q.locals[i].type)) {
+                cx_.sink.error(dsl::diag_kind::type_mismatch, p.args[i].where,
+                               "`_` stands for " + cx_.type_text(t) + " here, but parameter `" + q.locals[i].name + "` of `" +
+                                   p.text + "` is " + cx_.type_text(q.locals[i].type),
+                               {{it->second.where, "`" + p.text + "` is declared here"}});
+                return ir::no_id;
+            }
+        for (std::uint32_t i = places; i < q.param_count; ++i) {
+            const std::string role = "argument " + std::to_string(i + 1) + " of `" + p.text + "` (" + q.locals[i].name + ")";
+            typed a = expect(p.args[i], q.locals[i].type, role.c_str());
+            if (!a.ok()) ok = false;
+            kids.push_back(a.node);
+        }
+        return ok ? it->second.index : ir::no_id;
     };
     auto enum_type = [&](ir::id en) {
         ir::type t;
@@ -761,22 +834,21 @@ typed body_checker::builtin_call(const dsl::expr& e, ir::builtin b) {
             }
             return done(enum_type(m.terrain_enum), {x.node});
         }
-        case ir::builtin::path_exists: {
+        case ir::builtin::path_exists:
+        case ir::builtin::path_length: {
+            // pred(h): the locations a path may enter; pred(from, to): the steps it may take
             if (!arity(3)) return {};
             typed x = node_arg(e.args[0], ir::no_id);
             if (!x.ok()) return {};
             typed y = node_arg(e.args[1], x.type);
             if (!y.ok()) return {};
-            const dsl::expr& p = e.args[2];
-            // pred(h): the locations a path may enter; pred(from, to): the steps it may take
-            const ir::id pred = predicate_over(p, x.type, 1, 2);
-            if (pred == ir::no_id) {
-                cx_.sink.error(dsl::diag_kind::type_mismatch, p.where,
-                               "the third argument of `path_exists` names a predicate of one " + cx_.type_text(x.type) +
-                                   " (the locations a path may enter) or of two (the steps it may take, from and to)");
-                return {};
-            }
-            return done(cx_.t_bool, {x.node, y.node}, pred);
+            std::vector<ir::id> kids{x.node, y.node};
+            const ir::id pred = search_predicate(e.args[2], x.type, 1, 2,
+                                                 "one " + cx_.type_text(x.type) +
+                                                     " (the locations a path may enter) or of two (the steps it may take, from and to)",
+                                                 kids);
+            if (pred == ir::no_id) return {};
+            return done(b == ir::builtin::path_length ? cx_.t_int : cx_.t_bool, kids, pred);
         }
         case ir::builtin::line_blocked: {
             // line_blocked(a, b, pred): pred(h) or pred(h, a, b), h a hex strictly between a and b.
@@ -791,15 +863,13 @@ typed body_checker::builtin_call(const dsl::expr& e, ir::builtin b) {
                                    "` is a map of areas");
                 return {};
             }
-            const dsl::expr& p = e.args[2];
-            const ir::id pred = predicate_over(p, x.type, 1, 3);
-            if (pred == ir::no_id) {
-                cx_.sink.error(dsl::diag_kind::type_mismatch, p.where,
-                               "the third argument of `line_blocked` names a predicate of one " + cx_.type_text(x.type) +
-                                   " (a hex the line crosses), or of three (that hex, the line's start and its end)");
-                return {};
-            }
-            return done(cx_.t_bool, {x.node, y.node}, pred);
+            std::vector<ir::id> kids{x.node, y.node};
+            const ir::id pred = search_predicate(e.args[2], x.type, 1, 3,
+                                                 "one " + cx_.type_text(x.type) +
+                                                     " (a hex the line crosses), or of three (that hex, the line's start and its end)",
+                                                 kids);
+            if (pred == ir::no_id) return {};
+            return done(cx_.t_bool, kids, pred);
         }
     }
     return {};

@@ -616,18 +616,27 @@ std::string english::expr(ir::id n) const {
                 case ir::builtin::edge_kind: return "the kind of edge between " + kid(0) + " and " + kid(1);
                 case ir::builtin::hexside: return "the hexside between " + kid(0) + " and " + kid(1);
                 case ir::builtin::terrain: return "the terrain of " + kid(0);
-                case ir::builtin::path_exists: {
-                    const std::string via = x.value >= 0 && static_cast<std::size_t>(x.value) < rs_.quantities.size()
-                                                ? humanize(rs_.quantities[static_cast<std::size_t>(x.value)].name) : "?";
-                    const bool steps = x.value >= 0 && static_cast<std::size_t>(x.value) < rs_.quantities.size() &&
-                                       rs_.quantities[static_cast<std::size_t>(x.value)].param_count == 2;
-                    if (steps) return "a path leads from " + kid(0) + " to " + kid(1) + " by " + via + " steps";
-                    return "a path leads from " + kid(0) + " to " + kid(1) + " through " + via + " spaces";
-                }
+                case ir::builtin::path_exists:
+                case ir::builtin::path_length:
                 case ir::builtin::line_blocked: {
-                    const std::string by = x.value >= 0 && static_cast<std::size_t>(x.value) < rs_.quantities.size()
-                                               ? humanize(rs_.quantities[static_cast<std::size_t>(x.value)].name) : "?";
-                    return "the line from " + kid(0) + " to " + kid(1) + " is blocked by " + by + " hexes";
+                    const bool named = x.value >= 0 && static_cast<std::size_t>(x.value) < rs_.quantities.size();
+                    const std::string via = named ? humanize(rs_.quantities[static_cast<std::size_t>(x.value)].name) : "?";
+                    // the predicate's own arguments (`open_to(_, side)`): "open to (the side)", as a call reads
+                    std::string with;
+                    for (std::size_t i = 2; i < kids.size(); ++i) with += (i == 2 ? " (" : ", ") + kid(i) + (i + 1 == kids.size() ? ")" : "");
+                    const std::size_t extra = kids.size() > 2 ? kids.size() - 2 : 0;
+                    const std::uint32_t params = named ? rs_.quantities[static_cast<std::size_t>(x.value)].param_count : 0;
+                    if (b == ir::builtin::line_blocked) {
+                        if (extra) return "the line from " + kid(0) + " to " + kid(1) + " is blocked by hexes that are " + via + with;
+                        return "the line from " + kid(0) + " to " + kid(1) + " is blocked by " + via + " hexes";
+                    }
+                    const bool steps = params == 2 + extra;
+                    std::string route;
+                    if (extra) route = steps ? " by steps that are " + via + with : " through spaces that are " + via + with;
+                    else route = steps ? " by " + via + " steps" : " through " + via + " spaces";
+                    if (b == ir::builtin::path_length)
+                        return "the number of steps of the shortest path from " + kid(0) + " to " + kid(1) + route;
+                    return "a path leads from " + kid(0) + " to " + kid(1) + route;
                 }
             }
             return "?";

@@ -560,6 +560,7 @@ std::int64_t interp::builtin(id n, std::uint32_t fb) {
         case ir::builtin::terrain:
         case ir::builtin::edge_kind:
         case ir::builtin::path_exists:
+        case ir::builtin::path_length:
         case ir::builtin::line_blocked: return map_builtin(n, fb);
         case ir::builtin::odds: return odds_value(n, fb);
         default: fail(n, std::string("built-in ") + ir::name_of(b) + " is not supported by the engine yet");

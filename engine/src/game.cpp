@@ -205,9 +205,9 @@ void game::collect_reads(ir::id n, std::vector<std::uint8_t>& seen_slot, std::ve
             break;
         case ir::op::decide: rules_of(group_of_decision[nd.ref]); break;
         case ir::op::builtin: {
-            // path_exists and line_blocked call the predicate named in value
+            // a map search calls the predicate named in value
             const auto b = static_cast<ir::builtin>(nd.ref);
-            const bool calls = b == ir::builtin::path_exists || b == ir::builtin::line_blocked;
+            const bool calls = ir::is_map_search(b);
             if (calls && nd.value >= 0 && static_cast<std::size_t>(nd.value) < rs_.quantities.size() &&
                 !seen_call.at(static_cast<std::size_t>(nd.value))) {
                 seen_call[static_cast<std::size_t>(nd.value)] = 1;

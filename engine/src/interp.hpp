@@ -320,7 +320,7 @@ struct interp {
     static inline bool joins(const ir::map& m, const ir::map_edge& e, std::int64_t a, std::int64_t b);
     void map_set(id n, std::uint32_t fb, std::size_t start);
     std::int64_t map_builtin(id n, std::uint32_t fb);
-    inline std::int64_t path_exists(id n, std::uint32_t fb);
+    inline std::int64_t path_search(id n, std::uint32_t fb, bool length);
     inline std::int64_t line_blocked(id n, std::uint32_t fb);
     inline std::int64_t distance(id n, const ir::map& m, std::int64_t a, std::int64_t b) const;
 

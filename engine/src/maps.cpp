@@ -1,5 +1,5 @@
 // The interpreter (interp.hpp): maps. Neighbours and hexsides (as sets), adjacency, distance,
-// terrain, edge kinds, path_exists (breadth-first) and line_blocked (line of sight on a hex
+// terrain, edge kinds, path_exists and path_length (breadth-first) and line_blocked (line of sight on a hex
 // grid). A location's attributes are read in expressions.cpp.
 #include "interp.hpp"
 
@@ -81,7 +81,8 @@ std::int64_t interp::map_builtin(id n, std::uint32_t fb) {
             fail(n, "no edge of a known kind from " + m.nodes.at(static_cast<std::size_t>(a)).name + " to " +
                         m.nodes.at(static_cast<std::size_t>(c)).name);
         }
-        case ir::builtin::path_exists: return path_exists(n, fb);
+        case ir::builtin::path_exists: return path_search(n, fb, false);
+        case ir::builtin::path_length: return path_search(n, fb, true);
         case ir::builtin::line_blocked: return line_blocked(n, fb);
         default: break;
     }
@@ -90,31 +91,48 @@ std::int64_t interp::map_builtin(id n, std::uint32_t fb) {
 
 // path_exists(a, b, pred): a path of adjacent locations from a to b whose every location
 // after a (b included) satisfies pred(h), or whose every step satisfies pred(from, to).
-// From a to a itself: true.
-std::int64_t interp::path_exists(id n, std::uint32_t fb) {
+// From a to a itself: true. path_length (length): the number of steps of the shortest such
+// path, breadth first (a location is first queued at its least number of steps); no path is
+// an error. The predicate's extra arguments (children after a and b) are evaluated once,
+// before the search, and follow the locations in each call.
+std::int64_t interp::path_search(id n, std::uint32_t fb, bool length) {
     const std::int64_t a = eval(child(n, 0), fb);
     const std::int64_t b = eval(child(n, 1), fb);
-    if (a < 0 || b < 0) return 0;
-    if (a == b) return 1;
-    const ir::map& m = rs.maps.at(rs.types[N(child(n, 0)).type].ref);
+    std::int64_t args[16];
     const auto pred = static_cast<id>(N(n).value);
-    const bool steps = rs.quantities[pred].param_count == 2;
+    const std::uint32_t extra = N(n).child_count - 2;
+    const bool steps = rs.quantities[pred].param_count == 2 + extra;
+    const std::size_t places = steps ? 2 : 1;
+    if (places + extra > 16) fail(n, "too many arguments");
+    for (std::uint32_t i = 0; i < extra; ++i) args[places + i] = eval(child(n, 2 + i), fb);
+    const ir::map& m = rs.maps.at(rs.types[N(child(n, 0)).type].ref);
+    if (a < 0 || b < 0) {
+        if (length) fail(n, "a path to or from no location (" + g.statement_owner(n) + ")");
+        return 0;
+    }
+    if (a == b) return length ? 0 : 1;
     std::vector<std::uint8_t> seen(m.nodes.size(), 0);  // 1 queued, 2 refused by pred(h)
     std::vector<id> queue{static_cast<id>(a)};
+    std::vector<std::uint32_t> depth;  // path_length: the steps to each queued location
+    if (length) depth.push_back(0);
     seen[static_cast<std::size_t>(a)] = 1;
     for (std::size_t i = 0; i < queue.size(); ++i)
         for (id nb : m.nodes[queue[i]].neighbours) {
             if (seen[nb]) continue;
-            const std::int64_t args[2] = {steps ? static_cast<std::int64_t>(queue[i]) : static_cast<std::int64_t>(nb),
-                                          static_cast<std::int64_t>(nb)};
-            if (!call_quantity(pred, steps ? args : args + 1, steps ? 2 : 1)) {
+            if (steps) args[0] = static_cast<std::int64_t>(queue[i]);
+            args[places - 1] = static_cast<std::int64_t>(nb);
+            if (!call_quantity(pred, args, places + extra)) {
                 if (!steps) seen[nb] = 2;  // a step refused from here may be taken from elsewhere
                 continue;
             }
-            if (static_cast<std::int64_t>(nb) == b) return 1;
+            if (static_cast<std::int64_t>(nb) == b) return length ? static_cast<std::int64_t>(depth[i]) + 1 : 1;
             seen[nb] = 1;
             queue.push_back(nb);
+            if (length) depth.push_back(depth[i] + 1);
         }
+    if (length)
+        fail(n, "no path from " + m.nodes[static_cast<std::size_t>(a)].name + " to " + m.nodes[static_cast<std::size_t>(b)].name +
+                    " (" + g.statement_owner(n) + "): test path_exists first");
     return 0;
 }
 
@@ -128,11 +146,16 @@ std::int64_t interp::line_blocked(id n, std::uint32_t fb) {
     if (a < 0 || b < 0) fail(n, "a line to or from no location");
     const ir::map& m = rs.maps.at(rs.types[N(child(n, 0)).type].ref);
     const auto pred = static_cast<id>(N(n).value);
-    const bool three = rs.quantities[pred].param_count == 3;
+    const std::uint32_t extra = N(n).child_count - 2;
+    const bool three = rs.quantities[pred].param_count == 3 + extra;
+    const std::size_t places = three ? 3 : 1;
+    std::int64_t args[16] = {0, a, b};
+    if (places + extra > 16) fail(n, "too many arguments");
+    for (std::uint32_t i = 0; i < extra; ++i) args[places + i] = eval(child(n, 2 + i), fb);
     auto blocks = [&](std::int64_t h) -> bool {
         if (h < 0 || h == a || h == b) return false;
-        const std::int64_t args[3] = {h, a, b};
-        return call_quantity(pred, args, three ? 3 : 1) != 0;
+        args[0] = h;
+        return call_quantity(pred, args, places + extra) != 0;
     };
     for (const ir::line_step& st : ir::line_steps(m, a, b)) {
         if (st.second == ir::line_step::no_step) {

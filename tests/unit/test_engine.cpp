@@ -520,6 +520,34 @@ TEST_CASE("engine: hexsides, edge kinds, paths, hex attributes and line of sight
     CHECK(s.slot_value("los_no_hill") == 1);
 }
 
+TEST_CASE("engine: path_length, and map searches whose predicate takes arguments of its own", "[engine][maps]") {
+    const engine::game g(compile("tests/rulesets/engine-paths/lengths.wph"), 2);
+    const engine::state s(g, 1);
+    REQUIRE(s.is_terminal());
+    // from a to a: 0 steps, whatever the predicate (a itself is never tested)
+    CHECK(s.slot_value("same") == 0);
+    CHECK(s.slot_value("same_nowhere") == 0);
+    CHECK(s.slot_value("next") == 1);       // 0101-0102
+    CHECK(s.slot_value("straight") == 2);   // 0101-0102-0103
+    CHECK(s.slot_value("round") == 3);      // round the Woods: 0101-0201-0202-0103
+    // pred(_, x): the argument is evaluated once and passed with each location tried
+    CHECK(s.slot_value("without_leave") == 3);
+    CHECK(s.slot_value("with_leave") == 2);
+    CHECK(s.slot_value("step_without") == 3);  // pred(_, _, x): each step
+    CHECK(s.slot_value("step_with") == 2);
+    CHECK(s.slot_value("far") == 3);           // 0203-0202-0201-0101
+    CHECK(s.slot_value("exists_leave") == 1);
+    CHECK(s.slot_value("exists_no_leave") == 0);
+    CHECK(s.slot_value("woods_between") == 1);  // line_blocked(…, pred(_, x))
+    CHECK(s.slot_value("woods_excused") == 0);
+}
+
+TEST_CASE("engine: path_length with no path is an engine error naming both locations", "[engine][maps]") {
+    const engine::game g(compile("tests/rulesets/engine-errors/no_path.wph"), 2);
+    CHECK_THROWS_WITH(engine::state(g, 1, sampled_chance()),
+                      Catch::Contains("no_path.wph:13:11") && Catch::Contains("no path from 0101 to 0103 (sequence game)"));
+}
+
 namespace {
 
 template <class Named>

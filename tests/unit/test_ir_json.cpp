@@ -311,3 +311,40 @@ TEST_CASE("ir json: every field of every table is checked (fuzz by deletion)", "
     }
     CHECK(tried > 100);
 }
+
+TEST_CASE("ir json: path_length and a predicate's own arguments round-trip and are validated", "[ir][json][maps]") {
+    wp::dsl::source_manager sources;
+    wp::dsl::diagnostic_sink sink;
+    const auto rs = wp::compiler::compile_ruleset(std::filesystem::path(WP_SOURCE_DIR) / "tests" / "rulesets" / "engine-paths" / "lengths.wph",
+                                                  {}, sources, sink);
+    REQUIRE(rs);
+    const nlohmann::json once = wp::ir::to_json(*rs);
+    wp::ir::read_error error;
+    const auto back = wp::ir::from_json(once, error);
+    INFO(error.message);
+    REQUIRE(back);
+    CHECK(wp::ir::to_json(*back) == once);
+    // the text dump writes the arguments back with `_` for the locations
+    std::ostringstream text;
+    wp::ir::print(text, *back);
+    CHECK(text.str().find("path_length(h0101, h0103, passable(_, 0))") != std::string::npos);
+    CHECK(text.str().find("path_length(h0101, h0103, stepping(_, _, false))") != std::string::npos);
+    CHECK(text.str().find("line_blocked(h0101, h0103, woods_unless(_, true))") != std::string::npos);
+    // a search whose arguments do not fit its predicate is refused
+    wp::ir::id search = wp::ir::no_id;
+    for (wp::ir::id i = 0; i < rs->nodes.size(); ++i)
+        if (rs->nodes[i].code == wp::ir::op::builtin && rs->nodes[i].ref == static_cast<wp::ir::id>(wp::ir::builtin::path_length) &&
+            rs->nodes[i].child_count == 3)
+            search = i;
+    REQUIRE(search != wp::ir::no_id);
+    wp::ir::id clear = wp::ir::no_id;
+    for (wp::ir::id i = 0; i < rs->quantities.size(); ++i)
+        if (rs->quantities[i].name == "clear") clear = i;
+    REQUIRE(clear != wp::ir::no_id);
+    nlohmann::json j = once;
+    j["nodes"][search]["value"] = clear;  // clear(h) given one more argument
+    expect_invalid(j, "names a predicate that does not fit");
+    j = once;
+    j["nodes"][search]["ref"] = static_cast<int>(wp::ir::last_builtin) + 1;
+    expect_invalid(j, "unknown built-in");
+}

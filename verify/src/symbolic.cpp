@@ -905,13 +905,126 @@ z3::expr symbolic::distance_table(id map) {
     return table;
 }
 
-z3::expr symbolic::map_search_value(id n, const z3::expr& a, const z3::expr& b, const store& st) {
+std::optional<z3::expr> symbolic::path_length_exact(id n, const z3::expr& a, const z3::expr& b, const std::vector<z3::expr>& extra,
+                                                    const store& st, bool& gaps) {
+    gaps = false;
+    const ir::node& nd = N(n);
+    const id map = rs.types.at(N(child(n, 0)).type).ref;
+    const ir::map& m = rs.maps.at(map);
+    const ir::derived& pred = rs.quantities.at(static_cast<id>(nd.value));
+    const auto nodes = static_cast<std::int64_t>(m.nodes.size());
+    const auto ka = terms::number(a), kb = terms::number(b);
+    const bool known = ka && kb && *ka >= 0 && *kb >= 0 && *ka < nodes && *kb < nodes;
+    if (known && *ka == *kb) return num(0);
+    if (!known && nodes > max_distance_matrix) return std::nullopt;
+    // (arguments that are not constants leave the predicate's values open: nothing is fixed)
+    const bool steps = pred.param_count == 2 + extra.size();
+    // the predicate as play evaluates it, with no rule or table recorded as used (as a search)
+    const std::size_t side_before = side.size();
+    auto saved_rule = std::move(on_rule);
+    auto saved_table = std::move(on_table);
+    on_rule = nullptr;
+    on_table = nullptr;
+    struct restore {
+        symbolic& s;
+        std::function<void(id, const z3::expr&, const z3::expr&)> r;
+        std::function<void(id, id, const std::vector<z3::expr>&, const replay_point&)> t;
+        ~restore() { s.on_rule = std::move(r); s.on_table = std::move(t); }
+    } restorer{*this, std::move(saved_rule), std::move(saved_table)};
+    bool fixed = true;
+    auto passes = [&](std::int64_t from, std::int64_t to) {
+        env pe;
+        std::vector<z3::expr> args;
+        if (steps) args.push_back(num(from));
+        args.push_back(num(to));
+        for (const z3::expr& x : extra) args.push_back(x);
+        pe.locals.resize(std::max<std::size_t>(pred.locals.size(), args.size()));
+        for (std::size_t i = 0; i < args.size(); ++i) pe.locals[i] = args[i];
+        context_.push_back("predicate " + pred.name);
+        const z3::expr v = boolean(pred.expr, pe, st).simplify();
+        context_.pop_back();
+        const auto t = terms::truth(v);
+        if (!t) fixed = false;
+        return t.value_or(false);
+    };
+    // The engine's breadth-first search (interp::path_search) from `from`, its tests read by
+    // `ok(from, k)` (the k-th neighbour); the steps to each location, -1 where none leads.
+    auto search = [&](std::size_t from, const auto& ok, std::int64_t until) {
+        std::vector<std::int64_t> depth(m.nodes.size(), -1);
+        std::vector<std::uint8_t> refused(m.nodes.size(), 0);
+        std::vector<std::size_t> queue{from};
+        depth[from] = 0;
+        for (std::size_t i = 0; i < queue.size() && fixed; ++i)
+            for (std::size_t k = 0; k < m.nodes[queue[i]].neighbours.size(); ++k) {
+                const id nb = m.nodes[queue[i]].neighbours[k];
+                if (depth[nb] >= 0 || refused[nb]) continue;
+                if (!ok(queue[i], k)) {
+                    if (!fixed) return depth;
+                    if (!steps) refused[nb] = 1;
+                    continue;
+                }
+                depth[nb] = depth[queue[i]] + 1;
+                if (static_cast<std::int64_t>(nb) == until) return depth;
+                queue.push_back(nb);
+            }
+        return depth;
+    };
+    std::optional<z3::expr> result;
+    if (known) {
+        // the tests where the search reaches, stopped at the first that is not fixed
+        const auto depth = search(static_cast<std::size_t>(*ka),
+                                  [&](std::size_t x, std::size_t k) {
+                                      return passes(static_cast<std::int64_t>(x), m.nodes[x].neighbours[k]);
+                                  },
+                                  *kb);
+        gaps = depth[static_cast<std::size_t>(*kb)] < 0;
+        result = num(depth[static_cast<std::size_t>(*kb)]);
+    } else {
+        // every test, then the table of every pair's length (made once for these tests)
+        std::vector<std::int64_t> key{static_cast<std::int64_t>(map), steps ? 1 : 0};
+        std::vector<std::uint32_t> first;
+        for (std::int64_t h = 0; h < nodes && fixed; ++h) {
+            first.push_back(static_cast<std::uint32_t>(key.size() - 2));
+            const auto& nbs = m.nodes[static_cast<std::size_t>(h)].neighbours;
+            if (!steps) { key.push_back(passes(h, h) ? 1 : 0); continue; }
+            for (id nb : nbs) key.push_back(passes(h, nb) ? 1 : 0);
+        }
+        if (fixed) {
+            auto it = path_tables_.find(key);
+            if (it == path_tables_.end()) {
+                auto ok = [&](std::size_t x, std::size_t k) {
+                    return key[2 + (steps ? first[x] + k : m.nodes[x].neighbours[k])] != 0;
+                };
+                z3::expr table = z3::const_array(ctx.int_sort(), num(-1));
+                bool holes = false;
+                for (std::int64_t x = 0; x < nodes; ++x) {
+                    const auto depth = search(static_cast<std::size_t>(x), ok, -1);
+                    for (std::int64_t y = 0; y < nodes; ++y) {
+                        if (depth[static_cast<std::size_t>(y)] < 0) holes = true;
+                        else table = z3::store(table, num(x * nodes + y), num(depth[static_cast<std::size_t>(y)]));
+                    }
+                }
+                it = path_tables_.emplace(key, std::make_pair(table, holes)).first;
+            }
+            gaps = it->second.second;
+            result = z3::select(it->second.first, a * num(nodes) + b);
+        }
+    }
+    const bool clean = side.size() == side_before;
+    side.erase(side.begin() + static_cast<std::ptrdiff_t>(side_before), side.end());
+    if (!fixed || !clean) return std::nullopt;
+    return result;
+}
+
+z3::expr symbolic::map_search_value(id n, const z3::expr& a, const z3::expr& b, const std::vector<z3::expr>& extra, const store& st) {
     const ir::node& nd = N(n);
     const bool line = static_cast<ir::builtin>(nd.ref) == ir::builtin::line_blocked;
     const id map = rs.types.at(N(child(n, 0)).type).ref;
     const ir::map& m = rs.maps.at(map);
     const ir::derived& pred = rs.quantities.at(static_cast<id>(nd.value));
-    const std::string what = std::string(line ? "line_blocked" : "path_exists") + "(…, " + pred.name + ")";
+    // the number of location parameters: the predicate's own arguments follow them
+    const std::size_t places = pred.param_count - extra.size();
+    const std::string what = std::string(line ? "line_blocked" : "path_exists") + "(…, " + pred.name + (extra.empty() ? "" : "(_, …)") + ")";
     // The predicate at one location (or step), encoded as play would evaluate it there. Its
     // rules and tables are not recorded as used here (play visits only some locations); an
     // encoding that needs side constraints (a cell that must exist) is left as any value.
@@ -927,6 +1040,7 @@ z3::expr symbolic::map_search_value(id n, const z3::expr& a, const z3::expr& b, 
         ~restore() { s.on_rule = std::move(r); s.on_table = std::move(t); }
     } restorer{*this, std::move(saved_rule), std::move(saved_table)};
     auto call = [&](std::vector<z3::expr> args) {
+        for (const z3::expr& x : extra) args.push_back(x);
         env pe;
         pe.locals.resize(std::max<std::size_t>(pred.locals.size(), args.size()));
         for (std::size_t i = 0; i < args.size() && i < pe.locals.size(); ++i) pe.locals[i] = args[i];
@@ -944,7 +1058,7 @@ z3::expr symbolic::map_search_value(id n, const z3::expr& a, const z3::expr& b, 
     s.map = map;
     s.a = a;
     s.b = b;
-    if (line && pred.param_count == 3 && !(known(ka) && known(kb)) &&
+    if (line && places == 3 && !(known(ka) && known(kb)) &&
         line_predicate_cost(static_cast<id>(nd.value), static_cast<std::uint64_t>(nodes)) > 1) {
         // encoded anew at every hex for each line: past the unfolding budget, any value
         const std::uint64_t body = std::max<std::uint64_t>(1, unfold_cost(pred.expr));
@@ -955,7 +1069,7 @@ z3::expr symbolic::map_search_value(id n, const z3::expr& a, const z3::expr& b, 
         return bool_of(v);
     }
     if (line) {
-        const bool three = pred.param_count == 3;
+        const bool three = places == 3;
         // a line between two known hexes: its steps are known, the answer is a formula
         if (known(ka) && known(kb)) {
             auto blocks = [&](std::int64_t h) {
@@ -971,14 +1085,15 @@ z3::expr symbolic::map_search_value(id n, const z3::expr& a, const z3::expr& b, 
                 s.at.push_back(terms::ne(a, num(h)) && terms::ne(b, num(h)) && call({num(h), a, b}));
         }
     } else {
-        s.steps = pred.param_count == 2;
+        s.steps = places == 2;
         for (std::int64_t h = 0; h < nodes && s.steps; ++h) {
             s.step_first.push_back(static_cast<std::uint32_t>(count));
             count += m.nodes[static_cast<std::size_t>(h)].neighbours.size();
         }
     }
-    if (!line || pred.param_count == 1) {
-        // the predicate reads only its locations: the same terms for every search on this store
+    if (!line || places == 1) {
+        // the predicate reads only its locations (and its own arguments): the same terms for
+        // every search on this store with the same predicate and arguments
         std::vector<unsigned> ids;
         ids.reserve(st.values.size() + st.loc.size());
         for (const z3::expr& x : st.values) ids.push_back(x.id());
@@ -987,15 +1102,18 @@ z3::expr symbolic::map_search_value(id n, const z3::expr& a, const z3::expr& b, 
             search_places_.clear();
             search_places_store_ = std::move(ids);
         }
-        auto it = search_places_.find(static_cast<id>(nd.value));
+        std::vector<unsigned> key{static_cast<unsigned>(nd.value)};
+        for (const z3::expr& x : extra) key.push_back(x.id());
+        auto it = search_places_.find(key);
         if (it == search_places_.end()) {
             place_values pv;
+            pv.keep = extra;  // the arguments' ids stay theirs while the entry lives
             for (std::int64_t h = 0; h < nodes; ++h) {
                 if (!s.steps) { pv.values.push_back(call({num(h)})); continue; }
                 for (id nb : m.nodes[static_cast<std::size_t>(h)].neighbours) pv.values.push_back(call({num(h), num(nb)}));
             }
             pv.exact = side.size() == side_before;
-            it = search_places_.emplace(static_cast<id>(nd.value), std::move(pv)).first;
+            it = search_places_.emplace(std::move(key), std::move(pv)).first;
         }
         if (!it->second.exact) side.push_back(ctx.bool_val(true));  // falls back below
         for (std::size_t i = 0; i < it->second.values.size(); ++i) {
@@ -1566,7 +1684,35 @@ sv symbolic::value_uncached(id n, env& e, const store& st) {
                 case ir::builtin::line_blocked: {
                     if (!map_searches) return opaque(std::string("the built-in `") + ir::name_of(b) + "`");
                     const auto [a, c] = I2();
-                    return sv(map_search_value(n, a, c, st));
+                    return sv(map_search_value(n, a, c, args_of(2), st));
+                }
+                case ir::builtin::path_length: {
+                    // exact when the search is fixed (known ends, arguments and predicate values:
+                    // the map is data); else any value, listed as approximated
+                    const auto [a, c] = I2();
+                    const std::vector<z3::expr> extra = args_of(2);
+                    bool gaps = false;
+                    const std::optional<z3::expr> exact = path_length_exact(n, a, c, extra, st, gaps);
+                    if (exact && !gaps) return sv(*exact);
+                    // with no path (-1 in the table) play stops: any value there
+                    const std::string why = exact ? "the built-in `path_length` between locations no path joins (play stops there)"
+                                                  : "the built-in `path_length` (its predicate's answers not fixed, or ends that vary on a map of over " +
+                                                        std::to_string(max_distance_matrix) + " locations)";
+                    approximations.insert(why);
+                    std::vector<z3::expr> keep{a, c};
+                    for (const z3::expr& x : extra) keep.push_back(x);
+                    for (const z3::expr& x : st.values) keep.push_back(x);
+                    for (const z3::expr& x : st.loc) keep.push_back(x);
+                    std::vector<unsigned> key{static_cast<unsigned>(nd.value), static_cast<unsigned>(extra.size())};
+                    for (const z3::expr& x : keep) key.push_back(x.id());
+                    auto it = path_lengths_.find(key);
+                    if (it == path_lengths_.end())
+                        it = path_lengths_.emplace(key, held_length{std::move(keep), fresh("opaque", nd.type, why, variable::show::value, 0)}).first;
+                    const z3::expr v = it->second.value;
+                    // what holds of any length play reaches (with no path, play stops)
+                    side.push_back(v >= 0 && z3::implies(a == c, v == 0) && z3::implies(a != c, v >= 1));
+                    if (exact) return sv(terms::number(*exact) ? v : z3::ite(*exact >= 0, *exact, v));
+                    return sv(v);
                 }
                 default: return opaque(std::string("the built-in `") + ir::name_of(b) + "`");
             }
@@ -1869,6 +2015,7 @@ std::uint64_t symbolic::unfold_cost(id n) {
                 case ir::builtin::size:
                 case ir::builtin::top: c = add_sat(c, set_size_estimate(child(n, 0))); break;
                 case ir::builtin::path_exists:
+                case ir::builtin::path_length:
                 case ir::builtin::line_blocked: {
                     // the predicate at every location (every step for a predicate of two)
                     const id t = nd.child_count > 0 ? N(child(n, 0)).type : ir::no_id;
@@ -1878,8 +2025,17 @@ std::uint64_t symbolic::unfold_cost(id n) {
                     const std::uint64_t places = m.nodes.size();
                     // a predicate of locations only is encoded once per state, shared by
                     // every search there: a search costs one per location (as any value did);
-                    // a line's predicate of three (the line's ends) is encoded anew for each
-                    const std::uint64_t body = pred.param_count == 3 ? line_predicate_cost(static_cast<id>(nd.value), places) : 1;
+                    // a line's predicate of three (the line's ends), or one given arguments of
+                    // its own that are not constants (they may differ from search to search),
+                    // is encoded anew for each
+                    bool varying = false;
+                    for (std::uint32_t i = 2; i < nd.child_count; ++i) {
+                        const ir::op k = N(child(n, i)).code;
+                        varying = varying || !(k == op::const_int || k == op::const_bool || k == op::const_member ||
+                                               k == op::const_node || k == op::const_entity || k == op::const_string);
+                    }
+                    const bool own = pred.param_count == 3 + (nd.child_count - 2) || varying;
+                    const std::uint64_t body = own ? line_predicate_cost(static_cast<id>(nd.value), places) : 1;
                     c = add_sat(c, mul_sat(places, body));
                     break;
                 }

@@ -475,16 +475,36 @@ private:
     static std::int64_t hex_z(const ir::map_node& h);
     z3::expr cube_coordinate(id map, int axis, const z3::expr& node);
     z3::expr distance_table(id map);
-    // path_exists / line_blocked at node n: a map_search (see above).
-    z3::expr map_search_value(id n, const z3::expr& a, const z3::expr& b, const store& st);
+    // path_exists / line_blocked at node n: a map_search (see above). `extra`: the arguments
+    // the predicate takes after its locations (`pred(_, side)`), evaluated at the call.
+    z3::expr map_search_value(id n, const z3::expr& a, const z3::expr& b, const std::vector<z3::expr>& extra, const store& st);
+    // path_length at node n read from the fixed map: with known ends, the engine's breadth-first
+    // count (its tests fixed where it reaches); else, with the predicate fixed at every location
+    // (or step) of a map of at most max_distance_matrix locations, the table of every pair's
+    // length selected by the ends. nullopt where a test is not fixed. `gaps`: the value may be
+    // -1, a pair no path joins (play stops there).
+    std::optional<z3::expr> path_length_exact(id n, const z3::expr& a, const z3::expr& b, const std::vector<z3::expr>& extra,
+                                              const store& st, bool& gaps);
     // A predicate of locations only (not a line's ends) at every location or step, shared by
     // the searches over one store (a choice over 80 targets asks it 80 times); cleared when the
     // store changes. Empty where its encoding needed side conditions.
     struct place_values {
         std::vector<z3::expr> values;
         bool exact = true;
+        std::vector<z3::expr> keep;  // the predicate's own arguments (part of the key, by id)
     };
-    std::map<id, place_values> search_places_;
+    std::map<std::vector<unsigned>, place_values> search_places_;  // predicate, its arguments' ids
+    // path_length where it is any value: one value per predicate, ends, arguments and state
+    // (the terms' ids), so the same search read twice over one state (a choice's guard and its
+    // options) is the same value. `keep` holds the key's terms, so their ids are not reused.
+    struct held_length {
+        std::vector<z3::expr> keep;
+        z3::expr value;
+    };
+    std::map<std::vector<unsigned>, held_length> path_lengths_;
+    // path_length's tables (path_length_exact): per map, form and the tests' fixed answers, the
+    // array of every pair's length (a * nodes + b; -1 where no path) and whether it has a -1.
+    std::map<std::vector<std::int64_t>, std::pair<z3::expr, bool>> path_tables_;
     // The cost of a line's predicate of three at one hex (encoded anew per line), or 1 where
     // places × that is past the unfolding budget (the line is then any value).
     std::uint64_t line_predicate_cost(id pred, std::uint64_t places);

@@ -550,7 +550,7 @@ enum class op : std::uint8_t {
     quantity,       // ref: derived; children: args (quantities and predicates)
     decide,         // ref: decision; children: args
     lookup,         // ref: table; children: args — the outcome, without effects
-    builtin,        // ref: builtin code; children: args (path_exists, line_blocked: value = predicate id)
+    builtin,        // ref: builtin code; children: args (map searches: value = predicate id, see is_map_search)
     neg, not_,
     add, sub, mul, div, mod,
     eq, ne, lt, le, gt, ge, in,
@@ -591,7 +591,16 @@ enum class op : std::uint8_t {
 enum class builtin : std::uint8_t {
     players, active_player, opponents, count, size, top, min, max, abs, ceil_div, floor_div, odds,
     adjacent, distance, neighbours, edge_kind, hexside, terrain, path_exists, line_blocked,
+    path_length,  // added later (kept at the end so earlier codes keep their numbers)
 };
+inline constexpr builtin last_builtin = builtin::path_length;
+
+// The map searches: path_exists, path_length and line_blocked call the predicate their node's
+// value names at each location (or step) they try. Their children are a, b, then the extra
+// arguments given to the predicate after the locations (`pred(_, side)`), evaluated once.
+inline constexpr bool is_map_search(builtin b) {
+    return b == builtin::path_exists || b == builtin::path_length || b == builtin::line_blocked;
+}
 
 struct node {
     op code = op::absent;
