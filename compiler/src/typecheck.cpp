@@ -62,6 +62,15 @@ void out_of_bounds(context& cx, const dsl::span& where, std::int64_t v, const ir
 
 // ---------------------------------------------------------------- constants
 
+// `none`: no player, card, piece or location (docs/language.md §2), typed by where it stands.
+static bool is_none(const dsl::expr& e) { return e.kind == dsl::expr_kind::name && e.text == "none"; }
+
+static bool none_type(const context& cx, ir::id t) {
+    if (t == ir::no_id || t == error_type) return false;
+    const ir::type_kind k = cx.rs.types.at(t).kind;
+    return k == ir::type_kind::player || k == ir::type_kind::entity || k == ir::type_kind::node;
+}
+
 std::optional<std::int64_t> constant(context& cx, const dsl::expr& e, ir::id want, const std::string& what) {
     if (want == error_type) return std::nullopt;
     const ir::type& t = cx.type_at(want);
@@ -97,8 +106,12 @@ std::optional<std::int64_t> constant(context& cx, const dsl::expr& e, ir::id wan
                        {{std::nullopt, "the members are " + member_list(cx, t.ref)}});
             return std::nullopt;
         }
+        case ir::type_kind::player:
+            if (is_none(e)) return -1;
+            return mismatch("`none` (players are not named in the rules; their seats are given in play)");
         case ir::type_kind::entity: {
             if (e.kind != dsl::expr_kind::name) return mismatch("a " + cx.rs.entity_kinds[t.ref].name);
+            if (is_none(e) && !cx.values.count(e.text)) return -1;
             auto it = cx.values.find(e.text);
             if (it == cx.values.end() || it->second.kind != sym::entity ||
                 cx.rs.entities[it->second.index].kind != t.ref) {
@@ -118,6 +131,7 @@ std::optional<std::int64_t> constant(context& cx, const dsl::expr& e, ir::id wan
                 wanted.insert(0, 4 - wanted.size(), '0');
             }
             if (wanted.empty()) return mismatch("a location of map `" + m.name + "`");
+            if (is_none(e) && !cx.values.count(e.text)) return -1;
             for (std::size_t i = 0; i < m.nodes.size(); ++i)
                 if (m.nodes[i].name == wanted) return static_cast<std::int64_t>(i);
             std::vector<std::string> names;
@@ -312,6 +326,12 @@ typed body_checker::name_expr(const dsl::expr& e, ir::id expected) {
         if (t == error_type) return {};  // its definition already failed
         return {emit(ir::op::local, t, 0, *l, {}, e.where), t};
     }
+    // `none` of the expected player, card, piece or location type (a declared value of that name wins).
+    if (is_none(e) && none_type(cx_, expected) && !cx_.values.count(e.text) && !member_only(e)) {
+        const ir::type_kind k = cx_.type_at(expected).kind;
+        const ir::op code = k == ir::type_kind::entity ? ir::op::const_entity : k == ir::type_kind::node ? ir::op::const_node : ir::op::const_int;
+        return {emit(code, expected, -1, ir::no_id, {}, e.where), expected};
+    }
     // An enum member of the expected type wins over other meanings of the name.
     if (expected != ir::no_id && expected != error_type && cx_.type_at(expected).kind == ir::type_kind::enumeration &&
         !cx_.values.count(e.text)) {
@@ -420,6 +440,14 @@ typed body_checker::name_expr(const dsl::expr& e, ir::id expected) {
             return {emit(ir::op::type_members, lt, 0, element, {}, e.where), lt};
         }
         cx_.wrong_kind({e.text, e.where}, s, "a value");
+        return {};
+    }
+    if (is_none(e)) {
+        cx_.sink.error(dsl::diag_kind::type_mismatch, e.where,
+                       expected == ir::no_id || expected == error_type
+                           ? "`none` of what? nothing here says whether it is no player, no card or piece, or no location"
+                           : "`none` is no player, card, piece or location; this is " + cx_.type_text(expected),
+                       {{std::nullopt, "compare it with, or give it to, a value of that type (`leader == none`, `home = none;`)"}});
         return {};
     }
     std::vector<std::string> candidates = cx_.value_names();
@@ -907,7 +935,8 @@ typed body_checker::binary_expr(const dsl::expr& e) {
     }
     if (o == "==" || o == "!=") {
         typed a, b;
-        if (member_only(l) && !member_only(r)) {
+        const auto typed_by_other = [&](const dsl::expr& x) { return member_only(x) || (is_none(x) && !lookup_local(x.text) && !cx_.values.count(x.text)); };
+        if (typed_by_other(l) && !typed_by_other(r)) {
             b = expr(r);
             a = expr(l, b.ok() ? b.type : ir::no_id);
         } else {

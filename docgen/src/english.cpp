@@ -505,7 +505,9 @@ std::string english::expr(ir::id n) const {
     auto named = [&](const auto& table) { return x.ref < table.size() ? humanize(table[x.ref].name) : std::string("?"); };
     switch (x.code) {
         case ir::op::absent: return "";
-        case ir::op::const_int: return number(x.value);
+        case ir::op::const_int:
+            if (x.type < rs_.types.size() && rs_.types[x.type].kind == ir::type_kind::player) return "no one";  // `none`
+            return number(x.value);
         case ir::op::const_bool: return x.value ? "true" : "false";
         case ir::op::const_string:
             return x.value >= 0 && static_cast<std::size_t>(x.value) < rs_.strings.size() ? "“" + rs_.strings[static_cast<std::size_t>(x.value)] + "”" : "?";

@@ -281,6 +281,7 @@ struct interp {
     void call(id body, std::size_t locals, const std::int64_t* args, std::size_t count);
     void store(id target, std::uint32_t fb, std::int64_t v, id stmt);
     void store_list(id target, std::uint32_t fb, id value, id stmt);
+    std::string cause(id stmt) const;
     void statement(std::size_t fi, id n, std::uint32_t fb);
     inline void await_choice(id node, std::uint32_t fb, std::int64_t player);
     void resolve_pending(int i);

@@ -76,10 +76,7 @@ void interp::store_list(id target, std::uint32_t fb, id value, id stmt) {
             const std::string place = g.value_place(a, own);
             if (own || s.opt_.trace_verbose) {
                 const id type = N(target).type;
-                id b = ir::no_id;
-                std::string why = g.statement_owner(stmt, &b);
-                if (b != ir::no_id) why = rs.blocks[b].path.substr(rs.blocks[b].path.rfind('.') + 1);
-                trace(place + " " + g.list_text(type, at) + " \u2192 " + g.list_text(type, now.data()) + " (" + why + ")");
+                trace(place + " " + g.list_text(type, at) + " \u2192 " + g.list_text(type, now.data()) + " (" + cause(stmt) + ")");
             }
         }
         at[0] = static_cast<std::int64_t>(len);
@@ -100,15 +97,21 @@ void interp::trace_block(id b) const {
           (p < 0 ? "" : " (P" + std::to_string(p + 1) + ")"));
 }
 
+// What the account names as the cause of a statement's effect: the element holding it, a block
+// by its own name ("pay_upkeep", "procedure offer_peace").
+std::string interp::cause(id stmt) const {
+    id b = ir::no_id;
+    std::string why = g.statement_owner(stmt, &b);
+    if (b != ir::no_id) why = rs.blocks[b].path.substr(rs.blocks[b].path.rfind('.') + 1);
+    return why;
+}
+
 // "P2 gold 7 → 4 (pay_upkeep)": a player's own field by default, every value when verbose.
 void interp::trace_change(std::uint32_t a, id type, std::int64_t v, id stmt) const {
     bool own = false;
     const std::string place = g.value_place(a, own);
     if (!own && !s.opt_.trace_verbose) return;
-    id b = ir::no_id;
-    std::string why = g.statement_owner(stmt, &b);
-    if (b != ir::no_id) why = rs.blocks[b].path.substr(rs.blocks[b].path.rfind('.') + 1);  // the block's own name
-    trace(place + " " + g.value_text(type, s.values_[a]) + " \u2192 " + g.value_text(type, v) + " (" + why + ")");
+    trace(place + " " + g.value_text(type, s.values_[a]) + " \u2192 " + g.value_text(type, v) + " (" + cause(stmt) + ")");
 }
 
 // Whether the first statement of `body` can be done: a `do` that is legal, a `choose`
@@ -551,10 +554,7 @@ void interp::statement(std::size_t fi, id n, std::uint32_t fb) {
             }
             if (t == static_cast<std::size_t>(-1)) fail(n, "`end turn` outside a turn");
             if (tracing()) [[unlikely]] {
-                id b = ir::no_id;
-                std::string why = g.statement_owner(n, &b);
-                if (b != ir::no_id) why = rs.blocks[b].path.substr(rs.blocks[b].path.rfind('.') + 1);
-                trace("turn " + std::to_string(s.turns_) + " ends at once (" + why + ")");
+                trace("turn " + std::to_string(s.turns_) + " ends at once (" + cause(n) + ")");
             }
             while (s.frames_.size() > t + 1) pop();
             return;
