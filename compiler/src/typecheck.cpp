@@ -699,6 +699,14 @@ typed body_checker::builtin_call(const dsl::expr& e, ir::builtin b) {
         }
         return t;
     };
+    // `n` arguments, the first two locations of one map.
+    auto two_locations = [&](std::size_t n, typed& x, typed& y) {
+        if (!arity(n)) return false;
+        x = node_arg(e.args[0], ir::no_id);
+        if (!x.ok()) return false;
+        y = node_arg(e.args[1], x.type);
+        return y.ok();
+    };
     auto map_of_node = [&](ir::id node_type) -> const ir::map& { return cx_.rs.maps[cx_.type_at(node_type).ref]; };
     // The predicate of a map search (path_exists, path_length, line_blocked) and the extra
     // arguments it is given: `p` is a bare name (every parameter a location, `one` or `other`
@@ -833,11 +841,8 @@ typed body_checker::builtin_call(const dsl::expr& e, ir::builtin b) {
             return done(cx_.t_int, {x.node});
         }
         case ir::builtin::adjacent: case ir::builtin::distance: case ir::builtin::edge_kind: case ir::builtin::hexside: {
-            if (!arity(2)) return {};
-            typed x = node_arg(e.args[0], ir::no_id);
-            if (!x.ok()) return {};
-            typed y = node_arg(e.args[1], x.type);
-            if (!y.ok()) return {};
+            typed x, y;
+            if (!two_locations(2, x, y)) return {};
             const ir::map& m = map_of_node(x.type);
             if (b == ir::builtin::adjacent) return done(cx_.t_bool, {x.node, y.node});
             if (b == ir::builtin::distance) return done(cx_.t_int, {x.node, y.node});
@@ -865,11 +870,8 @@ typed body_checker::builtin_call(const dsl::expr& e, ir::builtin b) {
         case ir::builtin::path_exists:
         case ir::builtin::path_length: {
             // pred(h): the locations a path may enter; pred(from, to): the steps it may take
-            if (!arity(3)) return {};
-            typed x = node_arg(e.args[0], ir::no_id);
-            if (!x.ok()) return {};
-            typed y = node_arg(e.args[1], x.type);
-            if (!y.ok()) return {};
+            typed x, y;
+            if (!two_locations(3, x, y)) return {};
             std::vector<ir::id> kids{x.node, y.node};
             const ir::id pred = search_predicate(e.args[2], x.type, 1, 2,
                                                  "one " + cx_.type_text(x.type) +
@@ -880,11 +882,8 @@ typed body_checker::builtin_call(const dsl::expr& e, ir::builtin b) {
         }
         case ir::builtin::line_blocked: {
             // line_blocked(a, b, pred): pred(h) or pred(h, a, b), h a hex strictly between a and b.
-            if (!arity(3)) return {};
-            typed x = node_arg(e.args[0], ir::no_id);
-            if (!x.ok()) return {};
-            typed y = node_arg(e.args[1], x.type);
-            if (!y.ok()) return {};
+            typed x, y;
+            if (!two_locations(3, x, y)) return {};
             if (map_of_node(x.type).kind != ir::map_kind::hexgrid) {
                 cx_.sink.error(dsl::diag_kind::type_mismatch, e.args[0].where,
                                "`line_blocked` draws a line across a hex grid, but map `" + map_of_node(x.type).name +

@@ -12,6 +12,28 @@
 
 namespace wp::verify::detail {
 
+namespace {
+
+// While a map search evaluates its predicate at every location, the rules and tables that reads
+// are not recorded as used (play visits only some locations); recording resumes on leaving.
+struct recording_paused {
+    symbolic& s;
+    decltype(symbolic::on_rule) rule;
+    decltype(symbolic::on_table) table;
+    explicit recording_paused(symbolic& x) : s(x), rule(std::move(x.on_rule)), table(std::move(x.on_table)) {
+        s.on_rule = nullptr;
+        s.on_table = nullptr;
+    }
+    recording_paused(const recording_paused&) = delete;
+    recording_paused& operator=(const recording_paused&) = delete;
+    ~recording_paused() {
+        s.on_rule = std::move(rule);
+        s.on_table = std::move(table);
+    }
+};
+
+}  // namespace
+
 using ir::op;
 
 // ---------------------------------------------------------------- layout
@@ -921,16 +943,7 @@ std::optional<z3::expr> symbolic::path_length_exact(id n, const z3::expr& a, con
     const bool steps = pred.param_count == 2 + extra.size();
     // the predicate as play evaluates it, with no rule or table recorded as used (as a search)
     const std::size_t side_before = side.size();
-    auto saved_rule = std::move(on_rule);
-    auto saved_table = std::move(on_table);
-    on_rule = nullptr;
-    on_table = nullptr;
-    struct restore {
-        symbolic& s;
-        std::function<void(id, const z3::expr&, const z3::expr&)> r;
-        std::function<void(id, id, const std::vector<z3::expr>&, const replay_point&)> t;
-        ~restore() { s.on_rule = std::move(r); s.on_table = std::move(t); }
-    } restorer{*this, std::move(saved_rule), std::move(saved_table)};
+    const recording_paused paused{*this};
     bool fixed = true;
     auto passes = [&](std::int64_t from, std::int64_t to) {
         env pe;
@@ -1029,16 +1042,7 @@ z3::expr symbolic::map_search_value(id n, const z3::expr& a, const z3::expr& b, 
     // rules and tables are not recorded as used here (play visits only some locations); an
     // encoding that needs side constraints (a cell that must exist) is left as any value.
     const std::size_t side_before = side.size();
-    auto saved_rule = std::move(on_rule);
-    auto saved_table = std::move(on_table);
-    on_rule = nullptr;
-    on_table = nullptr;
-    struct restore {
-        symbolic& s;
-        std::function<void(id, const z3::expr&, const z3::expr&)> r;
-        std::function<void(id, id, const std::vector<z3::expr>&, const replay_point&)> t;
-        ~restore() { s.on_rule = std::move(r); s.on_table = std::move(t); }
-    } restorer{*this, std::move(saved_rule), std::move(saved_table)};
+    const recording_paused paused{*this};
     auto call = [&](std::vector<z3::expr> args) {
         for (const z3::expr& x : extra) args.push_back(x);
         env pe;
