@@ -276,6 +276,7 @@ struct interp {
 
     [[gnu::noinline]] void step_frame(std::size_t fi);
     std::int64_t active_player() const;
+    std::int64_t looping_player() const;
     inline bool players_loop(id for_each) const;
     void push_frame(state::frame_kind k, id node, std::uint32_t fb, std::uint32_t mark = npos);
     void call(id body, std::size_t locals, const std::int64_t* args, std::size_t count);

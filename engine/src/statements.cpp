@@ -9,6 +9,13 @@
 namespace wp::engine {
 
 std::int64_t interp::active_player() const {
+    const std::int64_t p = looping_player();
+    return p >= 0 ? p : s.pending_player_;
+}
+
+// The player a loop over players has reached, else -1: whose turn or phase the account names
+// (the last player to decide, active_player's fallback, is not whose turn it is).
+std::int64_t interp::looping_player() const {
     for (std::size_t i = s.frames_.size(); i-- > 0;) {
         const state::frame& f = s.frames_[i];
         if (f.kind != state::frame_kind::for_each || f.pc == 0) continue;
@@ -19,7 +26,7 @@ std::int64_t interp::active_player() const {
             rs.types[rs.types[t].value].kind == ir::type_kind::player)
             return s.locals_[f.fb + nd.ref];
     }
-    return s.pending_player_;
+    return -1;
 }
 
 void interp::push_frame(state::frame_kind k, id node, std::uint32_t fb, std::uint32_t mark) {
@@ -91,8 +98,8 @@ void interp::trace_block(id b) const {
     const ir::block& blk = rs.blocks.at(b);
     if (blk.word != "phase" && !(blk.word == "step" && s.opt_.trace_verbose)) return;
     const std::string& number = g.block_number.at(b);
-    // no player before the first decision of a game whose turns are not the players' (P0 before)
-    const std::int64_t p = active_player();
+    // a player only inside a loop over players
+    const std::int64_t p = looping_player();
     trace(blk.word + " " + (number.empty() ? "" : number + ": ") + (blk.name.empty() ? blk.path : blk.name) +
           (p < 0 ? "" : " (P" + std::to_string(p + 1) + ")"));
 }
@@ -261,7 +268,7 @@ void interp::step_frame(std::size_t fi) {
                 if (turn) {
                     ++s.turns_;
                     if (tracing())
-                        trace("turn " + std::to_string(s.turns_) + (active_player() < 0 ? "" : ": P" + std::to_string(active_player() + 1)) +
+                        trace("turn " + std::to_string(s.turns_) + (looping_player() < 0 ? "" : ": P" + std::to_string(looping_player() + 1)) +
                               " (" + rs.blocks[N(f.node).ref].path + ")");
                     for (std::size_t i = fi; i-- > 0;)
                         if (s.frames_[i].kind == state::frame_kind::for_each && players_loop(s.frames_[i].node)) {
