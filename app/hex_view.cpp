@@ -207,7 +207,24 @@ std::string pictures(const hex_scene& s, const std::vector<std::size_t>& focus, 
             shown.push_back(std::move(group));
             continue;
         }
-        for (std::size_t f : group.first) shown.push_back({{f}, g.around(f)});  // too wide: one per focus hex
+        // Too wide: windows that fit, the focus hexes taken from left to right (a deployment
+        // row of 20 hexes is three pictures, not 20 overlapping ones).
+        std::vector<std::size_t> order(group.first.begin(), group.first.end());
+        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return s.hexes[a].col < s.hexes[b].col; });
+        std::pair<hex_set, hex_set> window;
+        for (std::size_t f : order) {
+            const hex_set near = g.around(f);
+            hex_set hs;
+            std::set_union(window.second.begin(), window.second.end(), near.begin(), near.end(), std::back_inserter(hs));
+            if (!window.first.empty() && picture_width(s, hs, o.cell) > o.max_width) {
+                shown.push_back(std::move(window));
+                window = {{f}, near};
+                continue;
+            }
+            window.first.insert(std::lower_bound(window.first.begin(), window.first.end(), f), f);
+            window.second = std::move(hs);
+        }
+        if (!window.first.empty()) shown.push_back(std::move(window));
     }
     std::string out;
     std::set<std::string> used;
