@@ -34,25 +34,30 @@ bool names_a_location(const engine::state& s, const std::string& text) {
     return false;
 }
 
-// The seat's own fields on one line: " gold=14 traits=[Leadership 1, Inheritance 1]", a map by
-// its entries that differ from their start (the rest are as the game began).
+// The seat's own fields on one line, those that changed since the game began (the rest are
+// as it started; `s` shows them all): " gold=14 traits=[Leadership 1, Inheritance 1]", a map
+// by its entries that changed, a list whole.
 std::string own_fields(const engine::state& s, int seat) {
     const engine::game& g = s.the_game();
     const ir::ruleset& rs = g.ruleset();
     std::string out;
+    bool any = false;  // a ruleset with no field of a player's has no line
     for (ir::id sl = 0; sl < rs.slots.size(); ++sl) {
         const ir::slot& slot = rs.slots[sl];
         if (slot.scope != ir::slot_scope::per_player) continue;
+        any = true;
         const ir::type& t = rs.types[slot.type];
-        out += " " + slot.name + "=";
         if (t.kind == ir::type_kind::list_of) {
             std::vector<std::int64_t> at;
             for (std::uint32_t k = 0; k < g.slots[sl].width; ++k) at.push_back(s.slot_value(slot.name, seat, static_cast<int>(k)));
-            out += g.list_text(slot.type, at.data());
+            if (at[0] != 0) out += " " + slot.name + "=" + g.list_text(slot.type, at.data());
             continue;
         }
         if (t.kind != ir::type_kind::map_of) {
-            out += g.value_text(slot.type, s.slot_value(slot.name, seat));
+            std::int64_t initial = slot.initial;
+            if (t.kind == ir::type_kind::entity && initial >= 0) initial = g.entity_first.at(static_cast<std::size_t>(initial));
+            const std::int64_t v = s.slot_value(slot.name, seat);
+            if (v != initial) out += " " + slot.name + "=" + g.value_text(slot.type, v);
             continue;
         }
         const ir::type& key = rs.types.at(t.key);
@@ -63,9 +68,9 @@ std::string own_fields(const engine::state& s, int seat) {
             entries += (entries.empty() ? "" : ", ") + g.value_text(t.key, k + (key.kind == ir::type_kind::range ? key.lo : 0)) + " " +
                        g.value_text(t.value, v);
         }
-        out += "[" + entries + "]";
+        if (!entries.empty()) out += " " + slot.name + "=[" + entries + "]";
     }
-    return out;
+    return out.empty() && any ? " (as at the start)" : out;
 }
 
 }  // namespace
