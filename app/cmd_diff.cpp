@@ -170,6 +170,7 @@ void add_diff_command(CLI::App& app, context& ctx) {
     struct settings {
         std::string from_path, to_path;
         std::vector<std::string> options;
+        std::vector<std::string> with;  // expansions on both sides
         std::string from_layer, to_layer;
         std::string format = "human";
         std::string output;
@@ -187,8 +188,11 @@ void add_diff_command(CLI::App& app, context& ctx) {
                 "witness), the checker's findings that appear and disappear, and with --sim the change in play");
     command->add_option("ruleset", s->from_path, "A ruleset folder or a single .wph file")->required();
     command->add_option("other", s->to_path, "A second ruleset folder to compare the first with (instead of --from/--to)");
-    command->add_option("--from", s->from_layer, "The old stack: the layers up to and including this one");
-    command->add_option("--to", s->to_layer, "The new stack: the layers up to and including this one (default: all)");
+    command->add_option("--from", s->from_layer, "The old stack: the layers up to and including this one, "
+                                                 "+ each expansion to apply (base+court)");
+    command->add_option("--to", s->to_layer, "The new stack: the layers up to and including this one (default: all), "
+                                             "+ each expansion to apply (base+court, or +court: all layers)");
+    add_with_option(*command, s->with);
     command->add_option("--option", s->options, "Choose an option's value on both sides: --option name=value (repeatable)");
     command->add_option("--format", s->format, "Report as human text or json; a ruleset that does not compile gets its diagnostics in the same form")
         ->check(CLI::IsMember({"human", "json"}))
@@ -223,8 +227,28 @@ void add_diff_command(CLI::App& app, context& ctx) {
         }
         // both sides, compiled with their diagnostics reported
         // a stack up to a layer keeps the options layers past it: errata may read their options
-        auto load = [&](const std::string& path, const std::string& upto, dsl::source_manager& sources) {
+        // A side `layer+exp+exp`: the stack up to the layer, with these expansions and --with's.
+        struct side {
+            std::string upto;
+            std::vector<std::string> with;
+        };
+        auto side_of = [&](const std::string& spec) {
+            side x{spec, s->with};
+            if (const auto plus = spec.find('+'); plus != std::string::npos) {
+                x.upto = spec.substr(0, plus);
+                std::string rest = spec.substr(plus + 1);
+                for (std::size_t at = 0; at <= rest.size();) {
+                    const auto next = std::min(rest.find('+', at), rest.size());
+                    if (next > at) x.with.push_back(rest.substr(at, next - at));
+                    at = next + 1;
+                }
+            }
+            return x;
+        };
+        auto load = [&](const std::string& path, const side& sd, dsl::source_manager& sources) {
+            const std::string& upto = sd.upto;
             compiler::compile_options o;
+            o.with = sd.with;
             dsl::diagnostic_sink sink;
             for (const std::string& x : s->options) {
                 const auto eq = x.find('=');
@@ -253,9 +277,11 @@ void add_diff_command(CLI::App& app, context& ctx) {
                 return;
             }
         dsl::source_manager sa, sb;
-        const auto from = load(s->from_path, s->to_path.empty() ? s->from_layer : "", sa);
+        const side side_a = side_of(s->to_path.empty() ? s->from_layer : "");
+        const side side_b = side_of(s->to_layer);
+        const auto from = load(s->from_path, side_a, sa);
         if (!from) return;
-        const auto to = load(s->to_path.empty() ? s->from_path : s->to_path, s->to_layer, sb);
+        const auto to = load(s->to_path.empty() ? s->from_path : s->to_path, side_b, sb);
         if (!to) return;
         const std::string to_path = s->to_path.empty() ? s->from_path : s->to_path;
         std::vector<std::string> inputs = input_files({s->from_path, to_path}, sa);
@@ -277,6 +303,8 @@ void add_diff_command(CLI::App& app, context& ctx) {
             ia.options = s->options;
             ruleset_input ib = ia;
             ib.path = to_path;
+            ia.with = side_a.with;
+            ib.with = side_b.with;
             co.compile_upto = upto_compiler(ia);
             const verify::check_result ca = verify::check(*from, co);
             co.compile_upto = upto_compiler(ib);
