@@ -321,6 +321,22 @@ void add_diff_command(CLI::App& app, context& ctx) {
 
         const std::string name_a = s->to_path.empty() ? stack_name(*from) : s->from_path;
         const std::string name_b = s->to_path.empty() ? stack_name(*to) : to_path;
+        // The sequence's named blocks one side has and the other not (an expansion's new steps).
+        struct block_change {
+            std::string change, word, path, layer, at;
+        };
+        std::vector<block_change> blocks;
+        auto block_changes = [&](const ir::ruleset& x, const ir::ruleset& y, const char* change, const paths& p) {
+            std::set<std::string> there;
+            for (const ir::block& b : y.blocks) there.insert(b.path);
+            for (const ir::block& b : x.blocks) {
+                if (there.count(b.path)) continue;
+                const std::string layer = b.prov.layer < x.layers.size() ? x.layers[b.prov.layer].name : "";
+                blocks.push_back({change, b.word, b.path, layer, at(b.prov, p)});
+            }
+        };
+        block_changes(*to, *from, "added", pb);
+        block_changes(*from, *to, "removed", pa);
         std::ostringstream report;
         auto elem_path = [&](const verify::outcome_change& c, const verify::involved& e) {
             return c.change == "removed" ? at(e.prov, pa) : at(e.prov, pb);
@@ -340,6 +356,12 @@ void add_diff_command(CLI::App& app, context& ctx) {
                     for (const std::string& w : c.witness) report << "      " << w << '\n';
                 }
                 if (!c.replay.empty()) report << "    replay: " << c.replay << '\n';
+            }
+            if (!blocks.empty()) {
+                report << "sequence: " << blocks.size() << " block" << (blocks.size() == 1 ? "" : "s") << " added or removed\n";
+                for (const block_change& b : blocks)
+                    report << "  " << b.at << ": " << b.change << ": " << b.word << ' ' << b.path
+                           << (b.layer.empty() ? "" : " (layer " + b.layer + ")") << '\n';
             }
             if (!s->no_check) {
                 auto list = [&](const char* title, const std::vector<verify::finding>& v, const paths& p) {
@@ -397,6 +419,12 @@ void add_diff_command(CLI::App& app, context& ctx) {
                 changes.push_back(x);
             }
             j["outcomes"] = {{"compared", d.subjects}, {"changes", changes}};
+            if (!blocks.empty()) {
+                json a = json::array();
+                for (const block_change& b : blocks)
+                    a.push_back({{"change", b.change}, {"word", b.word}, {"path", b.path}, {"layer", b.layer}, {"at", b.at}});
+                j["blocks"] = a;
+            }
             if (!s->no_check) {
                 auto list = [&](const std::vector<verify::finding>& v, const paths& p) {
                     json a = json::array();
@@ -433,7 +461,7 @@ void add_diff_command(CLI::App& app, context& ctx) {
         } else if (!write_output(ctx, "--output", s->output, report.str(), inputs)) {
             return;
         }
-        const bool differs = !d.changes.empty() || !fc.appeared.empty() || !fc.disappeared.empty();
+        const bool differs = !d.changes.empty() || !blocks.empty() || !fc.appeared.empty() || !fc.disappeared.empty();
         ctx.exit_code = differs ? exit_findings : exit_clean;
     });
 }
