@@ -148,6 +148,7 @@ void add_check_command(CLI::App& app, context& ctx) {
     command->add_option("ruleset", s->input.path, "A ruleset folder, a single .wph file, or an IR file (.json)")->required();
     command->add_option("--option", s->input.options, "Choose an option's value: --option name=value (repeatable)");
     command->add_option("--upto", s->input.upto, "Check the layers only up to and including this one (e.g. base)");
+    add_with_option(*command, s->input.with);
     command->add_flag("--all-options", s->all_options,
                       "Check every combination of option values (or, past 32 combinations, each value alone)");
     command->add_option("--format", s->format, "Report as human text, json or sarif (SARIF 2.1.0); a ruleset that does not compile gets its diagnostics in the same form")

@@ -170,6 +170,7 @@ void add_diff_command(CLI::App& app, context& ctx) {
     struct settings {
         std::string from_path, to_path;
         std::vector<std::string> options;
+        std::vector<std::string> with;  // expansions on both sides
         std::string from_layer, to_layer;
         std::string format = "human";
         std::string output;
@@ -187,8 +188,11 @@ void add_diff_command(CLI::App& app, context& ctx) {
                 "witness), the checker's findings that appear and disappear, and with --sim the change in play");
     command->add_option("ruleset", s->from_path, "A ruleset folder or a single .wph file")->required();
     command->add_option("other", s->to_path, "A second ruleset folder to compare the first with (instead of --from/--to)");
-    command->add_option("--from", s->from_layer, "The old stack: the layers up to and including this one");
-    command->add_option("--to", s->to_layer, "The new stack: the layers up to and including this one (default: all)");
+    command->add_option("--from", s->from_layer, "The old stack: the layers up to and including this one, "
+                                                 "+ each expansion to apply (base+court)");
+    command->add_option("--to", s->to_layer, "The new stack: the layers up to and including this one (default: all), "
+                                             "+ each expansion to apply (base+court, or +court: all layers)");
+    add_with_option(*command, s->with);
     command->add_option("--option", s->options, "Choose an option's value on both sides: --option name=value (repeatable)");
     command->add_option("--format", s->format, "Report as human text or json; a ruleset that does not compile gets its diagnostics in the same form")
         ->check(CLI::IsMember({"human", "json"}))
@@ -223,8 +227,28 @@ void add_diff_command(CLI::App& app, context& ctx) {
         }
         // both sides, compiled with their diagnostics reported
         // a stack up to a layer keeps the options layers past it: errata may read their options
-        auto load = [&](const std::string& path, const std::string& upto, dsl::source_manager& sources) {
+        // A side `layer+exp+exp`: the stack up to the layer, with these expansions and --with's.
+        struct side {
+            std::string upto;
+            std::vector<std::string> with;
+        };
+        auto side_of = [&](const std::string& spec) {
+            side x{spec, s->with};
+            if (const auto plus = spec.find('+'); plus != std::string::npos) {
+                x.upto = spec.substr(0, plus);
+                std::string rest = spec.substr(plus + 1);
+                for (std::size_t at = 0; at <= rest.size();) {
+                    const auto next = std::min(rest.find('+', at), rest.size());
+                    if (next > at) x.with.push_back(rest.substr(at, next - at));
+                    at = next + 1;
+                }
+            }
+            return x;
+        };
+        auto load = [&](const std::string& path, const side& sd, dsl::source_manager& sources) {
+            const std::string& upto = sd.upto;
             compiler::compile_options o;
+            o.with = sd.with;
             dsl::diagnostic_sink sink;
             for (const std::string& x : s->options) {
                 const auto eq = x.find('=');
@@ -253,9 +277,11 @@ void add_diff_command(CLI::App& app, context& ctx) {
                 return;
             }
         dsl::source_manager sa, sb;
-        const auto from = load(s->from_path, s->to_path.empty() ? s->from_layer : "", sa);
+        const side side_a = side_of(s->to_path.empty() ? s->from_layer : "");
+        const side side_b = side_of(s->to_layer);
+        const auto from = load(s->from_path, side_a, sa);
         if (!from) return;
-        const auto to = load(s->to_path.empty() ? s->from_path : s->to_path, s->to_layer, sb);
+        const auto to = load(s->to_path.empty() ? s->from_path : s->to_path, side_b, sb);
         if (!to) return;
         const std::string to_path = s->to_path.empty() ? s->from_path : s->to_path;
         std::vector<std::string> inputs = input_files({s->from_path, to_path}, sa);
@@ -277,6 +303,8 @@ void add_diff_command(CLI::App& app, context& ctx) {
             ia.options = s->options;
             ruleset_input ib = ia;
             ib.path = to_path;
+            ia.with = side_a.with;
+            ib.with = side_b.with;
             co.compile_upto = upto_compiler(ia);
             const verify::check_result ca = verify::check(*from, co);
             co.compile_upto = upto_compiler(ib);
@@ -293,6 +321,22 @@ void add_diff_command(CLI::App& app, context& ctx) {
 
         const std::string name_a = s->to_path.empty() ? stack_name(*from) : s->from_path;
         const std::string name_b = s->to_path.empty() ? stack_name(*to) : to_path;
+        // The sequence's named blocks one side has and the other not (an expansion's new steps).
+        struct block_change {
+            std::string change, word, path, layer, at;
+        };
+        std::vector<block_change> blocks;
+        auto block_changes = [&](const ir::ruleset& x, const ir::ruleset& y, const char* change, const paths& p) {
+            std::set<std::string> there;
+            for (const ir::block& b : y.blocks) there.insert(b.path);
+            for (const ir::block& b : x.blocks) {
+                if (there.count(b.path)) continue;
+                const std::string layer = b.prov.layer < x.layers.size() ? x.layers[b.prov.layer].name : "";
+                blocks.push_back({change, b.word, b.path, layer, at(b.prov, p)});
+            }
+        };
+        block_changes(*to, *from, "added", pb);
+        block_changes(*from, *to, "removed", pa);
         std::ostringstream report;
         auto elem_path = [&](const verify::outcome_change& c, const verify::involved& e) {
             return c.change == "removed" ? at(e.prov, pa) : at(e.prov, pb);
@@ -312,6 +356,12 @@ void add_diff_command(CLI::App& app, context& ctx) {
                     for (const std::string& w : c.witness) report << "      " << w << '\n';
                 }
                 if (!c.replay.empty()) report << "    replay: " << c.replay << '\n';
+            }
+            if (!blocks.empty()) {
+                report << "sequence: " << blocks.size() << " block" << (blocks.size() == 1 ? "" : "s") << " added or removed\n";
+                for (const block_change& b : blocks)
+                    report << "  " << b.at << ": " << b.change << ": " << b.word << ' ' << b.path
+                           << (b.layer.empty() ? "" : " (layer " + b.layer + ")") << '\n';
             }
             if (!s->no_check) {
                 auto list = [&](const char* title, const std::vector<verify::finding>& v, const paths& p) {
@@ -369,6 +419,12 @@ void add_diff_command(CLI::App& app, context& ctx) {
                 changes.push_back(x);
             }
             j["outcomes"] = {{"compared", d.subjects}, {"changes", changes}};
+            if (!blocks.empty()) {
+                json a = json::array();
+                for (const block_change& b : blocks)
+                    a.push_back({{"change", b.change}, {"word", b.word}, {"path", b.path}, {"layer", b.layer}, {"at", b.at}});
+                j["blocks"] = a;
+            }
             if (!s->no_check) {
                 auto list = [&](const std::vector<verify::finding>& v, const paths& p) {
                     json a = json::array();
@@ -405,7 +461,7 @@ void add_diff_command(CLI::App& app, context& ctx) {
         } else if (!write_output(ctx, "--output", s->output, report.str(), inputs)) {
             return;
         }
-        const bool differs = !d.changes.empty() || !fc.appeared.empty() || !fc.disappeared.empty();
+        const bool differs = !d.changes.empty() || !blocks.empty() || !fc.appeared.empty() || !fc.disappeared.empty();
         ctx.exit_code = differs ? exit_findings : exit_clean;
     });
 }

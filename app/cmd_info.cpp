@@ -70,6 +70,21 @@ void print_info(std::ostream& out, const ir::ruleset& rs) {
         for (ir::id f : l.files) out << ' ' << rs.files.at(f);
         out << '\n';
     }
+    if (!rs.expansions.empty()) {
+        // The selected ones in the order applied (as the layers list them), or none.
+        std::string selected;
+        for (const ir::layer& l : rs.layers)
+            if (l.kind == ir::layer_kind::expansion) selected += (selected.empty() ? "" : ", ") + l.name;
+        out << "expansions " << rs.expansions.size() << ", selected: " << (selected.empty() ? "none (--with)" : selected)
+            << '\n';
+        for (const ir::expansion& e : rs.expansions) {
+            out << "  " << e.name;
+            for (std::size_t a = 0; a < e.after.size(); ++a) out << (a ? ", " : " after ") << e.after[a];
+            out << ':';
+            for (const std::string& f : e.files) out << ' ' << f;
+            out << (e.selected ? " (selected)" : " (not selected)") << '\n';
+        }
+    }
     out << "options   " << rs.options.size() << '\n';
     for (const ir::option& o : rs.options) {
         out << "  " << o.name << " :";
@@ -114,6 +129,11 @@ nlohmann::ordered_json info_json(const ir::ruleset& rs) {
         ordered_json files = ordered_json::array();
         for (ir::id f : l.files) files.push_back(rs.files.at(f));
         j["layers"].push_back({{"name", l.name}, {"kind", ir::name_of(l.kind)}, {"files", files}});
+    }
+    if (!rs.expansions.empty()) {
+        j["expansions"] = ordered_json::array();
+        for (const ir::expansion& e : rs.expansions)
+            j["expansions"].push_back({{"name", e.name}, {"after", e.after}, {"files", e.files}, {"selected", e.selected}});
     }
     j["options"] = ordered_json::array();
     for (const ir::option& o : rs.options) {

@@ -154,6 +154,7 @@ void add_play_command(CLI::App& app, context& ctx) {
         header.ruleset_path = args->input.path;
         header.fingerprint = engine::ir_fingerprint(*rs);
         header.upto = args->input.upto;
+        header.with = args->input.with;
         for (const std::string& o : args->input.options) {
             const auto eq = o.find('=');
             header.options[o.substr(0, eq)] = o.substr(eq + 1);

@@ -50,7 +50,9 @@ std::string header_mismatch(const std::string& path, const engine::log_header& h
     if ((header.upto.empty() && header.options.empty()) || std::filesystem::path(path).extension() == ".json") return {};
     dsl::source_manager sources;
     dsl::diagnostic_sink sink;
-    const auto rs = compiler::compile_ruleset(path, {}, sources, sink);
+    compiler::compile_options with;
+    with.with = header.with;
+    const auto rs = compiler::compile_ruleset(path, with, sources, sink);
     if (!rs || sink.has_errors()) return {};
     if (!header.upto.empty()) {
         std::string names;
@@ -120,6 +122,7 @@ void add_replay_command(CLI::App& app, context& ctx) {
         input.path = args->ruleset.empty() ? header->ruleset_path : args->ruleset;
         for (const auto& [k, v] : header->options) input.options.push_back(k + "=" + v);
         input.upto = header->upto;
+        input.with = header->with;
         input.diagnostics = args->diagnostics;
         if (const std::string why = header_mismatch(input.path, *header); !why.empty()) return fail({1, why, "log-ruleset"});
         dsl::source_manager sources;

@@ -10,7 +10,13 @@ void ruleset_input::add_to(CLI::App& command) {
     command.add_option("ruleset", path, "A ruleset folder, a single .wph file, or an IR file (.json)")->required();
     command.add_option("--option", options, "Choose an option's value: --option name=value (repeatable)");
     command.add_option("--upto", upto, "Compile the layers only up to and including this one (e.g. base)");
+    add_with_option(command, with);
     diagnostics.add_to(command);
+}
+
+void add_with_option(CLI::App& command, std::vector<std::string>& with) {
+    command.add_option("--with", with, "Apply these expansions: --with court,cards (in their declared order)")
+        ->delimiter(',');
 }
 
 std::optional<ir::ruleset> ruleset_input::load(context& ctx, dsl::source_manager& sources,
@@ -18,9 +24,9 @@ std::optional<ir::ruleset> ruleset_input::load(context& ctx, dsl::source_manager
     std::optional<ir::ruleset> result;
     const std::filesystem::path p(path);
     if (p.extension() == ".json") {
-        if (!options.empty() || !upto.empty()) {
+        if (!options.empty() || !upto.empty() || !with.empty()) {
             sink.error(dsl::diag_kind::unknown_option_value,
-                       "--option and --upto apply when compiling rule files, not when reading an IR file");
+                       "--option, --upto and --with apply when compiling rule files, not when reading an IR file");
         } else if (const auto id = dsl::load_source(p, path, sources, sink)) {
             ir::read_error error;
             result = ir::from_json_text(sources.get(*id).text, error);
@@ -40,6 +46,7 @@ std::optional<ir::ruleset> ruleset_input::load(context& ctx, dsl::source_manager
             opts.options[o.substr(0, eq)] = o.substr(eq + 1);
         }
         if (!upto.empty()) opts.upto_layer = upto;
+        opts.with = with;
         if (!sink.has_errors()) result = compiler::compile_ruleset(p, opts, sources, sink);
     }
     if (!result || sink.has_errors()) {
@@ -57,6 +64,7 @@ std::function<std::optional<ir::ruleset>(const std::string&)> upto_compiler(cons
             if (const auto eq = x.find('='); eq != std::string::npos) o.options[x.substr(0, eq)] = x.substr(eq + 1);
         o.upto_layer = layer;
         o.upto_keeps_options = true;
+        o.with = in.with;
         dsl::source_manager sources;
         dsl::diagnostic_sink sink;
         auto rs = compiler::compile_ruleset(in.path, o, sources, sink);

@@ -7,7 +7,7 @@ namespace wp::compiler {
 
 std::optional<ir::ruleset> compile_ruleset(const std::filesystem::path& folder, const compile_options& options,
                                            dsl::source_manager& sources, dsl::diagnostic_sink& sink) {
-    const loaded_ruleset loaded = load(folder, options.upto_layer, sources, sink, options.upto_keeps_options);
+    const loaded_ruleset loaded = load(folder, options.upto_layer, sources, sink, options.upto_keeps_options, options.with);
     if (!loaded.manifest) return std::nullopt;
     outline_index outline;
     if (loaded.outline) outline.build(*loaded.outline, sink);

@@ -376,6 +376,12 @@ template <class V> void fields(V& v, node& x) {
     v("where", x.where);
     v("layer", x.layer);
 }
+template <class V> void fields(V& v, expansion& x) {
+    v("name", x.name);
+    v("after", x.after);
+    v("files", x.files);
+    v("selected", x.selected);
+}
 template <class V> void fields(V& v, selected_option& x) {
     v("name", x.name);
     v("value", x.value);
@@ -390,6 +396,9 @@ template <class V> void fields(V& v, ruleset& x) {
     v("files", x.files);
     v("layers", x.layers);
     v("upto", x.upto);
+    // Optional (a `?` before the key): written only when the manifest declares an expansion, so
+    // the IR of a ruleset without one, and the fingerprints of its logs, are as before.
+    v("?expansions", x.expansions);
     v("selected_options", x.selected_options);
     v("sections", x.sections);
     v("types", x.types);
@@ -432,7 +441,14 @@ template <class T> json put(const T& x);
 
 struct writer {
     json& out;
-    template <class T> void operator()(const char* key, const T& value) { out[key] = put(value); }
+    template <class T> void operator()(const char* key, const T& value) {
+        if (key[0] == '?') {
+            if constexpr (is_vector<T>::value)
+                if (value.empty()) return;
+            ++key;
+        }
+        out[key] = put(value);
+    }
 };
 
 template <class T> json put(const T& x) {
@@ -491,7 +507,10 @@ struct reader {
     const std::string& path;
     std::size_t seen = 0;
     template <class T> void operator()(const char* key, T& value) {
+        const bool optional = key[0] == '?';
+        if (optional) ++key;
         const auto it = in.find(key);
+        if (it == in.end() && optional) return;
         if (it == in.end()) fail(path, std::string("missing field `") + key + "`");
         ++seen;
         get(*it, value, path.empty() ? std::string(key) : path + "." + key);
@@ -562,7 +581,7 @@ template <class T> void get(const json& j, T& x, const std::string& path) {
                 const std::string key = it.key();  // not a structured binding: clang 14 cannot capture one
                 bool known = false;
                 auto finder = [&](const char* k, auto&) {
-                    if (key == k) known = true;
+                    if (key == (k[0] == '?' ? k + 1 : k)) known = true;
                 };
                 fields(finder, probe);
                 if (!known) fail(path, "unknown field `" + key + "`");

@@ -20,7 +20,7 @@ struct enum_names;
             names{__VA_ARGS__};                                                  \
     };
 
-WP_IR_NAMES(layer_kind, "base", "exclusive", "errata", "options")
+WP_IR_NAMES(layer_kind, "base", "exclusive", "errata", "options", "expansion")
 WP_IR_NAMES(section_status, "encoded", "flavour", "missing-data", "pending")
 WP_IR_NAMES(type_kind, "error", "void", "bool", "int", "range", "string", "enum", "record", "entity", "player",
             "zone", "node", "map", "list", "odds")

@@ -283,6 +283,13 @@ struct dumper {
             << "\n";
         out << "source " << quoted(rs.source) << " sha256 " << quoted(rs.sha256) << "\n";
         if (!rs.upto.empty()) out << "upto " << rs.upto << "\n";
+        for (const expansion& e : rs.expansions) {
+            out << "expansion " << e.name << (e.selected ? " selected" : " not selected");
+            for (std::size_t a = 0; a < e.after.size(); ++a) out << (a ? ", " : " after ") << e.after[a];
+            out << " files";
+            for (const std::string& f : e.files) out << " " << f;
+            out << "\n";
+        }
         for (const selected_option& o : rs.selected_options) out << "selected option " << o.name << " = " << o.value << "\n";
         for (std::size_t i = 0; i < rs.files.size(); ++i) out << "file " << i << " " << rs.files[i] << "\n";
         for (std::size_t i = 0; i < rs.layers.size(); ++i) {

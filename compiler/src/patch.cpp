@@ -452,10 +452,10 @@ struct patcher {
                 if (!f.tree) continue;
                 for (const dsl::decl& d : f.tree->decls) {
                     if (const auto* e = std::get_if<dsl::errata_decl>(&d.node)) {
-                        if (!errata_layer) {
+                        if (!errata_layer && layer.kind != ir::layer_kind::expansion) {
                             sink.error(dsl::diag_kind::errata_outside_layer, e->where,
                                        "an errata block in the " + std::string(ir::name_of(layer.kind)) + " layer `" +
-                                           layer.name + "`; errata go in a layer of kind `errata`",
+                                           layer.name + "`; errata go in a layer of kind `errata` (or `expansion`)",
                                        {{layer.where, "the layer is declared here"}});
                             continue;
                         }

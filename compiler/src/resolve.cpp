@@ -65,6 +65,7 @@ struct resolver {
             cx.rs.layers.push_back(std::move(x));
         }
         if (cx.options.upto_layer) cx.rs.upto = *cx.options.upto_layer;
+        for (const loaded_expansion& e : l.expansions) cx.rs.expansions.push_back({e.name, e.after, e.files, e.selected});
         for (const auto& [name, value] : cx.options.options) cx.rs.selected_options.push_back({name, value});
         const auto& sections = cx.outline.sections();
         for (std::size_t i = 0; i < sections.size(); ++i) {

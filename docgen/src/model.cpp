@@ -158,12 +158,23 @@ void builder::header_and_footer() {
     for (const ir::layer& l : rs.layers)
         layers += (layers.empty() ? "" : ", ") + l.name +
                   (l.kind == ir::layer_kind::base || l.name == ir::name_of(l.kind) ? "" : " (" + std::string(ir::name_of(l.kind)) + ")");
-    errata_ops = rs.errata.size();
     std::string line = doc.title;
     line += " · layers: " + layers;
     if (!rs.upto.empty()) line += " (up to " + rs.upto + ")";
+    // The expansions the aid is made for (an expansion's block operations are not errata).
+    if (!rs.expansions.empty()) {
+        std::string with;
+        for (const ir::layer& l : rs.layers)
+            if (l.kind == ir::layer_kind::expansion) with += (with.empty() ? "" : ", ") + l.name;
+        line += with.empty() ? " · no expansion" : " · expansions: " + with;
+    }
+    auto from_expansion = [&](const ir::errata_op& e) {
+        return e.layer < rs.layers.size() && rs.layers[e.layer].kind == ir::layer_kind::expansion;
+    };
     std::set<std::string> editions;
     for (const ir::errata_op& e : rs.errata) {
+        if (from_expansion(e)) continue;
+        ++errata_ops;
         std::string t = e.title;
         // "… errata 2026, no. 3: subject" -> the edition "… errata 2026"
         if (auto cut = t.find(", no."); cut != std::string::npos) t = t.substr(0, cut);

@@ -277,7 +277,9 @@ private:
         for (const auto& l : n.layers) {
             std::string files;
             for (const auto& f : l.files) files += " " + quote(f.text);
-            line(d + 1, "layer " + l.id.text + " : " + l.kind.text + files);
+            std::string after;
+            for (const auto& a : l.after) after += (after.empty() ? " after " : ", ") + a.text;
+            line(d + 1, "layer " + l.id.text + " : " + l.kind.text + after + files);
         }
     }
     void node(int d, const outline_decl& n) {

@@ -1285,7 +1285,8 @@ auto const stmt_r_def =
 
 // ---- manifest and outline
 auto const layer_r_def = spanned[WP_KW("layer") > name_r[set_<&ruleset_layer::id>] > WP_P(":") >
-                                 name_r[set_<&ruleset_layer::kind>] > WP_P("{") >
+                                 name_r[set_<&ruleset_layer::kind>] >
+                                 -(WP_KW("after") > (name_r[push_<&ruleset_layer::after>] % comma)) > WP_P("{") >
                                  -(string_name[push_<&ruleset_layer::files>] % comma) > P("}", "`,` or `}`")];
 auto const ruleset_r_def =
     spanned[WP_KW("ruleset") > name_r[set_<&ruleset_decl::id>] > -string_lit[set_<&ruleset_decl::title>] >

@@ -60,6 +60,7 @@ std::string header_line(const log_header& h) {
     j["schema"] = log_schema;
     j["version"] = log_version;
     j["ruleset"] = {{"name", h.ruleset_name}, {"path", h.ruleset_path}, {"fingerprint", h.fingerprint}, {"upto", h.upto}};
+    if (!h.with.empty()) j["ruleset"]["with"] = h.with;
     j["players"] = h.players;
     j["seed"] = h.seed;
     j["options"] = ojson::object();
@@ -313,6 +314,7 @@ std::optional<log_header> read_log_header(const std::string& text, log_error& er
         h.ruleset_path = r.at("path").get<std::string>();
         h.fingerprint = r.at("fingerprint").get<std::string>();
         h.upto = r.at("upto").get<std::string>();
+        if (r.contains("with")) h.with = r.at("with").get<std::vector<std::string>>();
         h.players = integer_field<int>(j, "players");
         h.seed = integer_field<std::uint64_t>(j, "seed");
         for (const auto& [k, v] : j.at("options").items()) h.options[k] = v.get<std::string>();

@@ -240,9 +240,78 @@ TEST_CASE("load: a manifest with something else in it", "[compiler][load]") {
     CHECK(r->count(diag_kind::manifest_invalid) >= 1);
 }
 
+// Expansions (docs/language.md §11): applied only when selected, in their declared order, and
+// never cut by --upto; an expansion not selected is not read.
+TEST_CASE("load: expansions are applied when selected, in their declared order", "[compiler][load][expansion]") {
+    const std::map<std::string, std::string> extra = {
+        {"b.wph", "state { b_seen: bool = false }\n"},
+        {"a.wph", "state { a_seen: bool = false }\n"},
+        {"late.wph", "state { late_seen: bool = false }\n"},
+        {"broken.wph", "this does not parse"}};
+    // `b` is listed first but comes after `a`; `c` is never selected (its file does not parse).
+    const std::string layers = "  layer b : expansion after a { \"b.wph\" }\n"
+                               "  layer a : expansion { \"a.wph\" }\n"
+                               "  layer c : expansion { \"broken.wph\" }\n"
+                               "  layer late : exclusive { \"late.wph\" }\n";
+    auto layer_names = [](const wp::ir::ruleset& rs) {
+        std::string s;
+        for (const auto& l : rs.layers) s += (s.empty() ? "" : " ") + l.name;
+        return s;
+    };
+    {
+        auto r = compile_text("enum e { A }\n", extra, layers);
+        INFO(r->rendered());
+        REQUIRE(r->ir);
+        CHECK(layer_names(*r->ir) == "base late");
+        REQUIRE(r->ir->expansions.size() == 3);
+        CHECK_FALSE(r->ir->expansions[0].selected);
+        CHECK(r->ir->expansions[0].after == std::vector<std::string>{"a"});
+    }
+    for (const std::vector<std::string>& with : {std::vector<std::string>{"a", "b"}, std::vector<std::string>{"b", "a"}}) {
+        wp::compiler::compile_options o;
+        o.with = with;
+        auto r = compile_text("enum e { A }\n", extra, layers, o);
+        INFO(r->rendered());
+        REQUIRE(r->ir);
+        CHECK(layer_names(*r->ir) == "base a b late");
+    }
+    {
+        wp::compiler::compile_options o;
+        o.with = {"b"};
+        o.upto_layer = "base";
+        auto r = compile_text("enum e { A }\n", extra, layers, o);
+        INFO(r->rendered());
+        REQUIRE(r->ir);
+        CHECK(layer_names(*r->ir) == "base b");  // --upto never cuts a selected expansion
+    }
+    {
+        wp::compiler::compile_options o;
+        o.with = {"d"};
+        auto r = compile_text("enum e { A }\n", extra, layers, o);
+        CHECK_FALSE(r->ir);
+        CHECK(r->count(diag_kind::unknown_name) == 1);
+    }
+    {
+        wp::compiler::compile_options o;
+        o.upto_layer = "a";  // an expansion not selected
+        auto r = compile_text("enum e { A }\n", extra, layers, o);
+        CHECK_FALSE(r->ir);
+        CHECK(r->count(diag_kind::unknown_name) == 1);
+    }
+}
+
+TEST_CASE("load: an order between expansions that forms a cycle is located", "[compiler][load][expansion]") {
+    auto r = compile_text("enum e { A }\n", {{"a.wph", "enum f { B }\n"}, {"b.wph", "enum g { C }\n"}},
+                          "  layer a : expansion after b { \"a.wph\" }\n  layer b : expansion after a { \"b.wph\" }\n");
+    CHECK_FALSE(r->ir);
+    REQUIRE(r->count(diag_kind::manifest_invalid) == 1);
+    CHECK(r->first(diag_kind::manifest_invalid)->where);
+    CHECK(r->rendered().find("a after b after a") != std::string::npos);
+}
+
 TEST_CASE("load: bad layer kind and missing files", "[compiler][load]") {
     temp_ruleset folder({{"ruleset.wph", manifest("  layer base : base { \"base.wph\", \"gone.wph\" }\n"
-                                                  "  layer extra : expansion { \"base2.wph\" }\n")},
+                                                  "  layer extra : patches { \"base2.wph\" }\n")},
                          {"outline.wph", standard_outline},
                          {"base.wph", "enum e { A }\n"},
                          {"base2.wph", "enum f { B }\n"}});

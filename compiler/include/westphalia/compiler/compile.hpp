@@ -11,6 +11,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace wp::compiler {
 
@@ -22,6 +23,9 @@ struct compile_options {
     // With upto_layer: keep the `options` layers past it (the stack before an errata layer,
     // whose rules may read options declared last; `westphalia diff`, errata obligations).
     bool upto_keeps_options = false;
+    // --with a,b: the expansions to apply (any order; applied in their declared order, then
+    // manifest order). An expansion not named here is not read.
+    std::vector<std::string> with;
 };
 
 // Reports every problem of every file to `sink` (one syntax error per file at most; other

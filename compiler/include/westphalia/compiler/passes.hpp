@@ -36,8 +36,16 @@ struct loaded_layer {
     dsl::span where;
 };
 
+struct loaded_expansion {
+    std::string name;
+    std::vector<std::string> after;
+    std::vector<std::string> files;
+    bool selected = false;
+};
+
 struct loaded_ruleset {
     std::optional<dsl::ruleset_decl> manifest;
+    std::vector<loaded_expansion> expansions;  // every declared expansion, in manifest order
     std::optional<loaded_file> manifest_file;
     std::optional<loaded_file> outline_file;
     std::optional<dsl::outline_decl> outline;
@@ -50,8 +58,10 @@ struct loaded_ruleset {
 // `folder` is a ruleset folder, or a single .wph file: then the file alone is the base layer of
 // a ruleset named after it, with no manifest and no outline (anchors are not checked).
 // With `keep_options`, the `options` layers past `upto` are read too.
+// `with` names the expansions to apply; the others are not read (docs/language.md §11).
 loaded_ruleset load(const std::filesystem::path& folder, const std::optional<std::string>& upto,
-                    dsl::source_manager& sources, dsl::diagnostic_sink& sink, bool keep_options = false);
+                    dsl::source_manager& sources, dsl::diagnostic_sink& sink, bool keep_options = false,
+                    const std::vector<std::string>& with = {});
 
 // ---------------------------------------------------------------- outline
 // Sections are points or ranges of line numbers (`L52`, `L52-54`) or of dotted section numbers

@@ -47,13 +47,22 @@ struct provenance {
 
 // ---------------------------------------------------------------- metadata
 
-enum class layer_kind : std::uint8_t { base, exclusive, errata, options };
+enum class layer_kind : std::uint8_t { base, exclusive, errata, options, expansion };
 
 struct layer {
     std::string name;
     layer_kind kind = layer_kind::base;
     std::vector<id> files;  // indices into ruleset::files
     provenance prov;        // the manifest line
+};
+
+// An expansion the manifest declares, selected (`--with`) or not: selected ones are also layers.
+struct expansion {
+    std::string name;
+    std::vector<std::string> after;  // the expansions it is declared to come after
+    std::vector<std::string> files;  // as the manifest writes them
+    bool selected = false;
+    bool operator==(const expansion&) const = default;
 };
 
 enum class section_status : std::uint8_t { encoded, flavour, missing_data, pending };
@@ -632,6 +641,7 @@ struct ruleset {
     std::vector<std::string> files;   // [0] the manifest, then the outline, then layer files
     std::vector<layer> layers;        // the stack as compiled (up to --upto)
     std::string upto;                 // the --upto layer, empty for the whole stack
+    std::vector<expansion> expansions;  // every declared expansion (none: written nowhere in the JSON)
     std::vector<selected_option> selected_options;  // --option values given
     std::vector<section> sections;
 

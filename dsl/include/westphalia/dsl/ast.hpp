@@ -143,7 +143,8 @@ struct decl;
 
 struct ruleset_layer {
     name id;
-    name kind;  // base | exclusive | errata | options
+    name kind;  // base | exclusive | errata | options | expansion
+    std::vector<name> after;  // an expansion's declared order: `after court, cards`
     std::vector<name> files;  // text is the path as written
     span where;
 };

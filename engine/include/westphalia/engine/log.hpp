@@ -26,6 +26,7 @@ struct log_header {
     std::string ruleset_path;  // as given on the command line
     std::string fingerprint;   // of the IR: 16 hex digits
     std::string upto;          // --upto, empty for the whole stack
+    std::vector<std::string> with;  // --with, the expansions selected (written only when some are)
     std::map<std::string, std::string> options;  // --option name=value
     int players = 2;
     std::uint64_t seed = 1;
