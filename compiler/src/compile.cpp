@@ -17,8 +17,9 @@ std::optional<ir::ruleset> compile_ruleset(const std::filesystem::path& folder, 
     bool all_parsed = loaded.outline.has_value() || loaded.single_file;
     for (const loaded_file& f : loaded.files) all_parsed = all_parsed && f.tree.has_value();
     if (loaded.unreadable > 0) all_parsed = false;
-    const patched_ruleset patched = patch(loaded, sink);
+    patched_ruleset patched = patch(loaded, sink);
     if (!all_parsed) return std::nullopt;
+    plan_card_events(patched, sink);
     return lower_ruleset(loaded, outline, patched, options, sources, sink);
 }
 

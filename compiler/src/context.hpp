@@ -178,6 +178,12 @@ private:
     ir::id element_type(ir::id collection) const;  // of a list or zone, error_type otherwise
     ir::id stmt(const dsl::stmt& s);
     ir::id lvalue_assign(const dsl::stmt& s);
+    // card_event_checks.cpp: `play event of`, `cancel event of`, `in_force`
+    ir::id card_kind_of(const typed& c, const dsl::expr& e, const char* what);
+    std::vector<std::pair<ir::id, ir::id>> in_force_flags(const typed& c, const dsl::expr& e, const char* what);
+    typed in_force_expr(const dsl::expr& e);
+    ir::id play_event_stmt(const dsl::stmt& s);
+    ir::id cancel_event_stmt(const dsl::stmt& s);
     bool member_only(const dsl::expr& e) const;
 };
 

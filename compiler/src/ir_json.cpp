@@ -239,6 +239,21 @@ template <class V> void fields(V& v, block& x) {
     v("aid", x.aid);
     v("prov", x.prov);
 }
+template <class V> void fields(V& v, card_event& x) {
+    v("card", x.card);
+    v("title", x.title);
+    v("procedure", x.procedure);
+    v("duration", x.duration);
+    v("flag", x.flag);
+    v("lifts", x.lifts);
+    v("rules", x.rules);
+    v("aid", x.aid);
+    v("prov", x.prov);
+}
+template <class V> void fields(V& v, event_precedence& x) {
+    v("except", x.except);
+    v("prov", x.prov);
+}
 template <class V> void fields(V& v, key_range& x) {
     v("kind", x.kind);
     v("lo", x.lo);
@@ -418,6 +433,10 @@ template <class V> void fields(V& v, ruleset& x) {
     v("procedures", x.procedures);
     v("sequences", x.sequences);
     v("blocks", x.blocks);
+    // Optional, as expansions: only a ruleset with card events writes them.
+    v("?card_events", x.card_events);
+    v("?event_dispatchers", x.event_dispatchers);
+    v("?events_outrank", x.events_outrank);
     v("tables", x.tables);
     v("options", x.options);
     v("missing_data", x.missing_data);

@@ -37,7 +37,8 @@ WP_IR_NAMES(element_kind, "none", "enum", "alias", "record", "slot", "entity-kin
 WP_IR_NAMES(rule_kind, "modifier", "define", "forbid", "permit", "require", "trigger", "invariant", "example")
 WP_IR_NAMES(modifier_kind, "add", "set", "at-most", "at-least")
 WP_IR_NAMES(target_kind, "none", "roll", "quantity", "decision", "action", "event")
-WP_IR_NAMES(override_reason, "declared", "exception", "exclusive-layer")
+WP_IR_NAMES(override_reason, "declared", "exception", "exclusive-layer", "event")
+WP_IR_NAMES(event_duration, "once", "phase", "turn", "until-cancelled")
 WP_IR_NAMES(errata_kind, "correction", "clarification", "addition")
 WP_IR_NAMES(errata_op_kind, "replace", "refine", "except", "withdraw", "amend", "add", "replace-block",
             "insert-block")

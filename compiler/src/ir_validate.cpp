@@ -800,6 +800,24 @@ struct checker {
                 index(path + ".edges", e.lower, rs.rules, "rule");
             }
         }
+        for (std::size_t i = 0; i < rs.card_events.size(); ++i) {
+            const std::string path = "card_events[" + std::to_string(i) + "]";
+            const card_event& e = rs.card_events[i];
+            index(path + ".card", e.card, rs.entities, "entity");
+            index(path + ".procedure", e.procedure, rs.procedures, "procedure");
+            if ((e.flag == no_id) != (e.duration == event_duration::once))
+                fail(path + ".flag", "an event has an in-force slot exactly when it lasts");
+            if (e.flag != no_id) index(path + ".flag", e.flag, rs.slots, "slot");
+            for (id r : e.lifts) index(path + ".lifts", r, rs.rules, "rule");
+            for (id r : e.rules) index(path + ".rules", r, rs.rules, "rule");
+            prov(path + ".prov", e.prov);
+        }
+        for (id d : rs.event_dispatchers) index("event_dispatchers", d, rs.procedures, "procedure");
+        if (rs.events_outrank.size() > 1) fail("events_outrank", "at most one `events outrank rules`");
+        for (const event_precedence& x : rs.events_outrank) {
+            for (id c : x.except) index("events_outrank.except", c, rs.entities, "entity");
+            prov("events_outrank.prov", x.prov);
+        }
         for (std::size_t i = 0; i < rs.errata.size(); ++i) {
             const std::string path = "errata[" + std::to_string(i) + "]";
             index(path + ".layer", rs.errata[i].layer, rs.layers, "layer");

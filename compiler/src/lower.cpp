@@ -819,6 +819,7 @@ struct lowerer {
             bool ok = true;
             r.guard = guard_with_refinements(p, r.locals, r.param_count, d.guard, d.where, ok);
             body_checker b(cx, frame(r.locals, r.param_count, p.text_layer, d.kind == dsl::rule_kind::example));
+            if (d.during) during(i, d, b);
             b.path_prefix = r.name;
             switch (d.kind) {
                 case dsl::rule_kind::modifier: {
@@ -870,6 +871,124 @@ struct lowerer {
             }
         }
         overrides();
+    }
+
+    // ------------------------------------------------------------ card events
+
+    // The plan of card `name`'s event, or nothing.
+    const card_event_plan* event_plan(const std::string& name) const {
+        for (const card_event_plan& c : cx.patched.card_events)
+            if (c.decl->id.text == name) return &c;
+        return nullptr;
+    }
+
+    // Rule i is `during` a card's event: it applies only while the event is in force.
+    std::map<ir::id, const card_event_plan*> during_;
+    void during(std::size_t i, const dsl::rule_decl& d, body_checker& b) {
+        ir::rule& r = cx.rs.rules[i];
+        const card_event_plan* c = event_plan(d.during->text);
+        if (!c) {
+            std::vector<std::string> names;
+            for (const card_event_plan& x : cx.patched.card_events) names.push_back(x.decl->id.text);
+            cx.unknown(*d.during, "card with an event", names);
+            return;
+        }
+        if (c->flag.empty()) {
+            cx.sink.error(dsl::diag_kind::event_never_in_force, d.during->where,
+                          "rule `" + r.name + "` is during `" + c->decl->id.text +
+                              "`'s event, which happens at once and is never in force, so the rule would never apply",
+                          {{c->decl->id.where, "give the event a duration here: `lasts phase`, `lasts turn` or `lasts until cancelled`"}});
+            return;
+        }
+        dsl::expr flag;
+        flag.kind = dsl::expr_kind::name;
+        flag.text = c->flag;
+        flag.where = d.during->where;
+        const typed f = b.expect(flag, cx.t_bool, "an event in force");
+        if (!f.ok()) return;
+        r.guard = r.guard == ir::no_id ? f.node : b.and_all({f.node, r.guard}, d.during->where);
+        during_[static_cast<ir::id>(i)] = c;
+    }
+
+    // The IR's table of card events, its dispatchers and precedence; `lifts` rewrites each
+    // invariant it names to `in force or …`.
+    void card_events() {
+        auto value = [&](const std::string& name, sym kind) {
+            auto it = cx.values.find(name);
+            return it != cx.values.end() && it->second.kind == kind ? it->second.index : ir::no_id;
+        };
+        for (const card_event_plan& c : cx.patched.card_events) {
+            ir::card_event e;
+            e.card = value(c.decl->id.text, sym::entity);
+            e.title = c.decl->title.value_or("");
+            e.procedure = value(c.procedure, sym::procedure);
+            e.duration = c.decl->until_cancelled    ? ir::event_duration::until_cancelled
+                         : c.decl->lasts == "turn"  ? ir::event_duration::turn
+                         : c.decl->lasts == "phase" ? ir::event_duration::phase
+                                                    : ir::event_duration::once;
+            if (!c.flag.empty()) e.flag = value(c.flag, sym::slot);
+            e.aid = c.decl->aid.value_or("");
+            e.prov = cx.prov(c.decl->where, c.decl->anchors, c.layer);
+            for (const dsl::name& n : c.decl->names) {
+                auto r = rule_named(n);
+                if (!r) continue;
+                ir::rule& inv = cx.rs.rules[*r];
+                if (inv.kind != ir::rule_kind::invariant) {
+                    cx.sink.error(dsl::diag_kind::bad_rule_target, n.where,
+                                  "an event lifts invariants only, but `" + n.text + "` is " + article(ir::name_of(inv.kind)) + " " +
+                                      ir::name_of(inv.kind) + " rule");
+                    continue;
+                }
+                if (c.flag.empty()) {
+                    cx.sink.error(dsl::diag_kind::event_never_in_force, n.where,
+                                  "`" + c.decl->id.text + "`'s event happens at once and is never in force, so it can't lift invariant `" +
+                                      n.text + "`",
+                                  {{c.decl->id.where, "give the event a duration here: `lasts phase`, `lasts turn` or `lasts until cancelled`"}});
+                    continue;
+                }
+                if (inv.value != ir::no_id && e.flag != ir::no_id) {
+                    body_checker b(cx, frame(inv.locals, inv.param_count, c.layer));
+                    dsl::expr flag;
+                    flag.kind = dsl::expr_kind::name;
+                    flag.text = c.flag;
+                    flag.where = n.where;
+                    const typed f = b.expect(flag, cx.t_bool, "an event in force");
+                    if (f.ok()) {
+                        ir::node o;
+                        o.code = ir::op::or_;
+                        o.type = cx.t_bool;
+                        o.first_child = static_cast<ir::id>(cx.rs.children.size());
+                        o.child_count = 2;
+                        o.where = cx.rs.nodes[f.node].where;
+                        o.layer = cx.rs.nodes[inv.value].layer;
+                        cx.rs.children.push_back(f.node);
+                        cx.rs.children.push_back(inv.value);
+                        inv.value = static_cast<ir::id>(cx.rs.nodes.size());
+                        cx.rs.nodes.push_back(o);
+                    }
+                }
+                e.lifts.push_back(*r);
+            }
+            for (const auto& [rule, plan] : during_)
+                if (plan == &c) e.rules.push_back(rule);
+            cx.rs.card_events.push_back(std::move(e));
+        }
+        for (const auto& [kind, name] : cx.patched.event_dispatchers)
+            if (const ir::id d = value(name, sym::procedure); d != ir::no_id) cx.rs.event_dispatchers.push_back(d);
+        if (const dsl::event_decl* o = cx.patched.outrank) {
+            ir::event_precedence x;
+            x.prov = cx.prov(o->where, o->anchors, cx.patched.outrank_layer);
+            for (const dsl::name& n : o->names) {
+                if (!event_plan(n.text)) {
+                    std::vector<std::string> names;
+                    for (const card_event_plan& c : cx.patched.card_events) names.push_back(c.decl->id.text);
+                    cx.unknown(n, "card with an event", names);
+                    continue;
+                }
+                x.except.push_back(value(n.text, sym::entity));
+            }
+            cx.rs.events_outrank.push_back(std::move(x));
+        }
     }
 
     std::optional<ir::id> rule_named(const dsl::name& n) {
@@ -960,6 +1079,23 @@ struct lowerer {
                     const placed_decl& lp = *cx.rule_src[l];
                     if (cx.rs.layers[lp.origin_layer].kind != ir::layer_kind::base || !legality(cx.rs.rules[l].kind)) continue;
                     add_edge(h, l, ir::override_reason::exclusive_layer, edge_site[h]);
+                }
+            }
+        }
+        // `events outrank rules`: a rule during an event over the other rules of its target, the
+        // other way round for the excepted cards.
+        if (const dsl::event_decl* o = cx.patched.outrank) {
+            for (const ir::rule_group& g : std::vector<ir::rule_group>(cx.rs.groups)) {
+                for (ir::id h : g.rules) {
+                    auto e = during_.find(h);
+                    if (e == during_.end()) continue;
+                    const bool excepted = std::any_of(o->names.begin(), o->names.end(),
+                                                      [&](const dsl::name& n) { return n.text == e->second->decl->id.text; });
+                    for (ir::id l : g.rules) {
+                        if (during_.count(l)) continue;
+                        if (excepted) add_edge(l, h, ir::override_reason::event, edge_site[l]);
+                        else add_edge(h, l, ir::override_reason::event, edge_site[h]);
+                    }
                 }
             }
         }
@@ -1074,6 +1210,7 @@ struct lowerer {
         sequences();
         tables();
         rules();
+        card_events();
         errata();
     }
 };
@@ -1081,7 +1218,7 @@ struct lowerer {
 }  // namespace
 
 void lower_bodies(context& cx) {
-    lowerer l{cx};
+    lowerer l{cx, {}};
     l.run();
 }
 

@@ -202,7 +202,8 @@ struct anchor_walker {
                     check(x.anchors);
                     for (const auto& e : x.entries) check(e.anchors);
                 } else if constexpr (std::is_same_v<T, dsl::action_decl> || std::is_same_v<T, dsl::procedure_decl> ||
-                                     std::is_same_v<T, dsl::sequence_decl> || std::is_same_v<T, dsl::rule_decl>) {
+                                     std::is_same_v<T, dsl::sequence_decl> || std::is_same_v<T, dsl::rule_decl> ||
+                                     std::is_same_v<T, dsl::event_decl>) {
                     check(x.anchors);
                     stmts(x.body);
                 } else if constexpr (std::is_same_v<T, dsl::table_decl>) {

@@ -332,6 +332,7 @@ struct resolver {
         cx.rs.actions.back().aid = x.aid.value_or("");
     }
     void collect_one(const placed_decl& p, const dsl::event_decl& x) {
+        if (x.of_card || x.outrank) return;  // plan_card_events made their declarations
         if (!named_entry(p, x.id, sym::event, cx.rs.events, cx.event_src)) return;
         cx.rs.events.back().prov = prov(p, x.where, x.anchors);
     }

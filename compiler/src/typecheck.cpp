@@ -624,6 +624,7 @@ typed body_checker::call_expr(const dsl::expr& e, ir::id expected) {
         {"hexside", ir::builtin::hexside}, {"terrain", ir::builtin::terrain}, {"path_exists", ir::builtin::path_exists},
         {"line_blocked", ir::builtin::line_blocked}, {"path_length", ir::builtin::path_length}};
     if (auto b = builtins.find(e.text); b != builtins.end()) return builtin_call(e, b->second);
+    if (e.text == "in_force" && !cx_.values.count(e.text)) return in_force_expr(e);
     const dsl::name callee{e.text, dsl::span{e.where.file, e.where.begin, e.where.begin + static_cast<std::uint32_t>(e.text.size())}};
     auto it = cx_.values.find(e.text);
     if (it == cx_.values.end()) {
@@ -1280,6 +1281,8 @@ ir::id body_checker::stmt(const dsl::stmt& s) {
             const ir::id when = s.word == "turn" ? 1 : s.word == "round" ? 2 : 0;
             return emit(ir::op::end_game, cx_.t_void, cx_.string_id(s.id.text), when, {}, s.where);
         }
+        case dsl::stmt_kind::play_event: return play_event_stmt(s);
+        case dsl::stmt_kind::cancel_event: return cancel_event_stmt(s);
         case dsl::stmt_kind::end_turn: {
             // whether a `turn` is around it is checked over the whole ruleset (turn_endings)
             const ir::id n = emit(ir::op::end_turn, cx_.t_void, 0, ir::no_id, {}, s.where);

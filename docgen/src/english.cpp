@@ -411,6 +411,19 @@ std::string english::owner_field(ir::id owner_node, const std::string& field) co
     return owner + (owner.empty() || owner.back() == 's' ? "’ " : "’s ") + field;
 }
 
+// The card whose event's in-force value slot `s` is (docs/language.md, "Events on cards").
+const ir::card_event* event_of_flag(const ir::ruleset& rs, ir::id s) {
+    for (const ir::card_event& e : rs.card_events)
+        if (e.flag == s && s != ir::no_id) return &e;
+    return nullptr;
+}
+
+std::string event_card_name(const ir::ruleset& rs, const ir::card_event& e) {
+    if (e.card >= rs.entities.size()) return "?";
+    const ir::entity& c = rs.entities[e.card];
+    return c.display.empty() ? humanize(c.name) : c.display;
+}
+
 std::optional<std::string> english::flag_phrase(ir::id n, bool negate) const {
     if (n >= rs_.nodes.size()) return std::nullopt;
     const ir::node& x = rs_.nodes[n];
@@ -418,6 +431,9 @@ std::optional<std::string> english::flag_phrase(ir::id n, bool negate) const {
     const bool negated = not_node != negate;
     const ir::id field_node = not_node ? ir::children_of(rs_, n)[0] : n;
     const ir::node& f = rs_.nodes[field_node];
+    if (f.code == ir::op::global)
+        if (const ir::card_event* e = event_of_flag(rs_, f.ref))
+            return event_card_name(rs_, *e) + "’s event is " + (negated ? "not " : "") + "in force";
     const bool field = f.code == ir::op::player_field || f.code == ir::op::entity_field || f.code == ir::op::attribute ||
                        f.code == ir::op::record_field || f.code == ir::op::node_attribute;
     const bool flag = f.type < rs_.types.size() && rs_.types[f.type].kind == ir::type_kind::boolean;
@@ -529,7 +545,9 @@ std::string english::expr(ir::id n) const {
             if (const auto it = bound_.find(x.ref); it != bound_.end() && x.ref < frame_.size())
                 return constant_english(rs_, frame_[x.ref].type, it->second);
             return local_name(x.ref);
-        case ir::op::global: return named(rs_.slots);
+        case ir::op::global:
+            if (const ir::card_event* e = event_of_flag(rs_, x.ref)) return event_card_name(rs_, *e) + "’s event is in force";
+            return named(rs_.slots);
         case ir::op::player_field: case ir::op::entity_field: {
             const std::string field = x.ref < rs_.slots.size() ? field_name(rs_.slots[x.ref].name) : "?";
             return kids.empty() ? field : owner_field(kids[0], field);
@@ -871,6 +889,12 @@ std::string english::statement(ir::id n, std::vector<ir::id>* nested) const {
             // `u.disrupted = true` reads "the unit is disrupted"; `campaign_on = false`,
             // "campaign on: no".
             const ir::node& v = rs_.nodes[kids[1]];
+            if (rs_.nodes[kids[0]].code == ir::op::global)
+                if (const ir::card_event* e = event_of_flag(rs_, rs_.nodes[kids[0]].ref))
+                    return event_card_name(rs_, *e) + "’s event " +
+                           (v.code != ir::op::const_bool ? "is in force only if " + condition(kids[1])
+                            : v.value                    ? "is in force"
+                                                         : "ends");
             if (v.code == ir::op::const_bool) {
                 if (auto phrase = flag_phrase(kids[0], v.value == 0)) return *phrase;
                 const ir::node& t = rs_.nodes[kids[0]];
@@ -902,6 +926,13 @@ std::string english::statement(ir::id n, std::vector<ir::id>* nested) const {
             return (x.code == ir::op::add_assign ? "add " + kid(1) + " to " : "take " + kid(1) + " from ") + kid(0);
         }
         case ir::op::if_: {
+            // `if c.in_force { c.in_force = false; }` after a turn or phase: "C19's event ends".
+            if (!present(2) && rs_.nodes[kids[0]].code == ir::op::global)
+                if (const ir::card_event* e = event_of_flag(rs_, rs_.nodes[kids[0]].ref)) {
+                    const auto body = ir::children_of(rs_, kids[1]);
+                    if (body.size() == 1 && rs_.nodes[body[0]].code == ir::op::assign)
+                        return event_card_name(rs_, *e) + "’s event ends (if in force)";
+                }
             if (const auto known = static_value(rs_, kids[0], nullptr, &bound_, globals_)) {
                 if (*known) return kids.size() > 1 ? statements(kids[1], nested) : "";
                 return present(2) ? statements(kids[2], nested) : "";
@@ -1029,6 +1060,8 @@ std::string english::statement(ir::id n, std::vector<ir::id>* nested) const {
             return "→ " + (x.ref < rs_.events.size() ? humanize(rs_.events[x.ref].name) : "?");
         case ir::op::call: {
             if (x.ref >= rs_.procedures.size()) return "?";
+            if (std::find(rs_.event_dispatchers.begin(), rs_.event_dispatchers.end(), x.ref) != rs_.event_dispatchers.end())
+                return "the event of " + kid(0) + " happens (the card says what)";
             const ir::procedure& pr = rs_.procedures[x.ref];
             if (expand_ > 0 && pr.body != ir::no_id) {
                 english inner(rs_, pr.locals);

@@ -59,6 +59,9 @@ std::string role_noun(const ir::ruleset& rs, ir::id t);
 // "cards", "hexes", "armies".
 std::string plural(const std::string& noun);
 
+// The card event whose in-force value slot `s` is, or nothing; a card event's card as printed.
+const ir::card_event* event_of_flag(const ir::ruleset& rs, ir::id s);
+std::string event_card_name(const ir::ruleset& rs, const ir::card_event& e);
 // Renders nodes of one element (its locals in `frame`) as English.
 //
 // A local with a one-letter name, perhaps numbered or plural (`p`, `u2`, `cs`), is the rule language's shorthand, not a

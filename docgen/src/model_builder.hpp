@@ -111,6 +111,7 @@ struct builder {
     std::string field_value(const ir::field& f, std::int64_t v) const;
     void components();
     std::string entity_mark_signs(ir::id e) const;
+    std::string card_event_text(ir::id card) const;
     void entity_mark_notes(const ir::entity_kind& kind, std::vector<std::string>& notes) const;
     void components_section();
     void maps();

@@ -133,6 +133,39 @@ void builder::entity_mark_notes(const ir::entity_kind& kind, std::vector<std::st
     if (!missing.empty()) notes.push_back("* Not in the rulebook; the values shown are placeholders: " + missing + ".");
 }
 
+// "Event, lasts the turn, lifts no mixed stacks: …; while in force: english aid raised" for a
+// card with an event (docs/language.md, "Events on cards"); empty for one without.
+std::string builder::card_event_text(ir::id card) const {
+    for (const ir::card_event& ev : rs.card_events) {
+        if (ev.card != card || ev.procedure >= rs.procedures.size()) continue;
+        const ir::procedure& pr = rs.procedures[ev.procedure];
+        std::string head = "Event";
+        if (!ev.title.empty()) head += " “" + ev.title + "”";
+        switch (ev.duration) {
+            case ir::event_duration::once: break;
+            case ir::event_duration::phase: head += ", lasts the phase"; break;
+            case ir::event_duration::turn: head += ", lasts the turn"; break;
+            case ir::event_duration::until_cancelled: head += ", lasts until cancelled"; break;
+        }
+        std::string lifts;
+        for (ir::id r : ev.lifts) lifts += (lifts.empty() ? "" : ", ") + humanize(rs.rules[r].name);
+        if (!lifts.empty()) head += ", lifts " + lifts;
+        std::string what = ev.aid;
+        if (what.empty() && pr.body != ir::no_id) {
+            english en(rs, pr.locals);
+            en.scope_roles({pr.body});
+            what = en.statements(pr.body);
+        }
+        std::string text = head + ": " + (what.empty() ? "nothing at once" : what);
+        std::string rules;
+        for (ir::id r : ev.rules) rules += (rules.empty() ? "" : ", ") + humanize(rs.rules[r].name);
+        if (!rules.empty()) text += "; while in force: " + rules;
+        const std::string where = anchors_text(ev.prov);
+        return text + (where.empty() ? "" : " (" + where + ")");
+    }
+    return {};
+}
+
 void builder::components() {
     for (std::size_t k = 0; k < rs.entity_kinds.size(); ++k) {
         const ir::entity_kind& kind = rs.entity_kinds[k];
@@ -189,6 +222,7 @@ void builder::components() {
                 const std::string v = field_value(fd, x.values[f]);
                 if (!v.empty()) effect += (effect.empty() ? "" : ", ") + v;
             }
+            if (const std::string ev = card_event_text(e); !ev.empty()) effect += (effect.empty() ? "" : ". ") + ev;
             const std::int64_t gv = grouped ? x.values[group_field] : -1;
             auto it = std::find_if(lines.begin(), lines.end(), [&](const merged& m) { return m.group == gv && m.effect == effect; });
             if (it == lines.end()) it = lines.insert(lines.end(), merged{gv, effect, "", 0});
@@ -218,6 +252,18 @@ void builder::components() {
         if (kind.standin != ir::no_id && kind.standin < rs.standins.size())
             g.notes.push_back("Stand-in data, not from the rulebook: " + rs.standins[kind.standin].why);
         entity_mark_notes(kind, g.notes);
+        for (const ir::event_precedence& o : rs.events_outrank) {
+            bool ours = false;
+            for (const ir::card_event& ev : rs.card_events) ours = ours || (ev.card >= kind.first_entity && ev.card < kind.first_entity + kind.entity_count);
+            if (!ours) continue;
+            std::string except;
+            for (ir::id c : o.except)
+                if (c < rs.entities.size())
+                    except += (except.empty() ? "" : ", ") + (rs.entities[c].display.empty() ? humanize(rs.entities[c].name) : rs.entities[c].display);
+            const std::string where = anchors_text(o.prov);
+            g.notes.push_back("A card’s event takes precedence over the rules" + (where.empty() ? "" : " (" + where + ")") +
+                              (except.empty() ? std::string(".") : ", except on " + except + ", where the rules win."));
+        }
         g.notes.push_back(grouped ? "×: copies in the game. Those of one " + humanize(rec->fields[group_field].name) +
                                         " with the same effect share a row."
                                   : "×: copies in the game.");

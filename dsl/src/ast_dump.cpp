@@ -120,6 +120,8 @@ const char* stmt_kind_name(stmt_kind k) {
         case stmt_kind::call: return "call";
         case stmt_kind::end_game: return "end-game";
         case stmt_kind::end_turn: return "end-turn";
+        case stmt_kind::play_event: return "play-event";
+        case stmt_kind::cancel_event: return "cancel-event";
     }
     return "?";
 }
@@ -351,7 +353,23 @@ private:
         aid(d + 1, n.aid);
     }
     void node(int d, const event_decl& n) {
-        line(d, "event " + n.id.text + params_text(n.params) + anchors_text(n.anchors) + at(n.where));
+        if (n.outrank) {
+            line(d, "events outrank rules" + anchors_text(n.anchors) + (n.names.empty() ? "" : " except " + names_text(n.names)) +
+                        at(n.where));
+            return;
+        }
+        if (!n.of_card) {
+            line(d, "event " + n.id.text + params_text(n.params) + anchors_text(n.anchors) + at(n.where));
+            return;
+        }
+        std::string s = "event of " + n.id.text + (n.title ? " " + quote(*n.title) : "") + anchors_text(n.anchors);
+        if (n.player) s += " by " + n.player->text;
+        if (n.until_cancelled) s += " lasts until cancelled";
+        else if (!n.lasts.empty()) s += " lasts " + n.lasts;
+        if (!n.names.empty()) s += " lifts " + names_text(n.names);
+        line(d, s + at(n.where));
+        body(d + 1, n.body);
+        aid(d + 1, n.aid);
     }
     void node(int d, const procedure_decl& n) {
         line(d, "procedure " + n.id.text + params_text(n.params) + anchors_text(n.anchors) + at(n.where));
@@ -404,6 +422,7 @@ private:
     void node(int d, const rule_decl& n) {
         std::string s = std::string(rule_kind_name(n.kind)) + " " + n.id.text + anchors_text(n.anchors);
         if (!n.overrides.empty()) s += " overrides " + names_text(n.overrides);
+        if (n.during) s += " during " + n.during->text;
         line(d, s + at(n.where));
         if (!n.target.text.empty()) line(d + 1, "target " + n.target.text + "(" + names_text(n.target_args) + ")");
         if (n.kind == rule_kind::modifier)

@@ -1056,6 +1056,7 @@ WP_RULE(choose_s, stmt, "a statement")
 WP_RULE(may_s, stmt, "a statement")
 WP_RULE(invoke_s, stmt, "a statement")
 WP_RULE(end_s, stmt, "a statement")
+WP_RULE(card_event_s, stmt, "a statement")
 WP_RULE(expr_s, stmt, "a statement")
 WP_RULE(assign_op, std::string, "`=`, `+=` or `-=`")
 // declarations
@@ -1274,6 +1275,12 @@ auto const end_s_def = WP_KW("end") >
                                   -(WP_KW("at") > WP_KW("end") > WP_KW("of") >
                                     words("`turn` or `round`", "turn", "round")[set_<&stmt::word>]) >
                                   stmt_end));
+// `play event of c by p;` and `cancel event of c;` (a card's event; docs/language.md)
+auto const card_event_s_def =
+    ((WP_KW("play") >> WP_KW("event"))[stmt_kind_f<stmt_kind::play_event>{}] > WP_KW("of") > expr_r[push_<&stmt::exprs>] >
+     WP_KW("by") > expr_r[push_<&stmt::exprs>] > stmt_end) |
+    ((WP_KW("cancel") >> WP_KW("event"))[stmt_kind_f<stmt_kind::cancel_event>{}] > WP_KW("of") >
+     expr_r[push_<&stmt::exprs>] > stmt_end);
 auto const assign_op_def = raw[P("=", "`=`", "=") | WP_P("+=") | WP_P("-=")][range_to_string];
 auto const expr_s_def = (postfix_e[push_<&stmt::exprs>] >>
                          -(assign_op[set_<&stmt::word>] > expr_r[push_<&stmt::exprs>])) >
@@ -1281,7 +1288,7 @@ auto const expr_s_def = (postfix_e[push_<&stmt::exprs>] >>
 auto const stmt_r_def =
     spanned[block_s[move_val] | let_s[move_val] | if_s[move_val] | for_s[move_val] | repeat_s[move_val] |
             while_s[move_val] | zone_s[move_val] | choose_s[move_val] | may_s[move_val] | invoke_s[move_val] |
-            end_s[move_val] | expr_s[move_val]];
+            end_s[move_val] | card_event_s[move_val] | expr_s[move_val]];
 
 // ---- manifest and outline
 auto const layer_r_def = spanned[WP_KW("layer") > name_r[set_<&ruleset_layer::id>] > WP_P(":") >
@@ -1400,8 +1407,22 @@ auto const action_r_def =
             anchors_r[set_<&action_decl::anchors>] > -(WP_KW("when") > expr_r[set_<&action_decl::guard>]) >
             body_r[set_<&action_decl::body>] > aid_p<&action_decl::aid>()] >
     -semi;
-auto const event_r_def = spanned[WP_KW("event") > name_r[set_<&event_decl::id>] > -params_r[set_<&event_decl::params>] >
-                                 anchors_r[set_<&event_decl::anchors>] > semi];
+// `event of CARD ["title"] [§…] [by p] [lasts phase|turn|until cancelled] [lifts inv, …] { … } [aid "…"]`
+// (docs/language.md, "Events on cards"), else `event e(params) [§…];`.
+inline auto const card_event_tail =
+    WP_KW("of")[const_<&event_decl::of_card, true>] > name_r[set_<&event_decl::id>] > -string_lit[set_<&event_decl::title>] >
+    anchors_r[append_<&event_decl::anchors>] > -(WP_KW("by") > name_r[set_<&event_decl::player>]) >
+    -(WP_KW("lasts") > named("`phase`, `turn` or `until cancelled`",
+                             (WP_KW("until") > WP_KW("cancelled"))[const_<&event_decl::until_cancelled, true>] |
+                                 words("`phase`, `turn` or `until cancelled`", "phase", "turn")[set_<&event_decl::lasts>])) >
+    -(WP_KW("lifts") > (name_r[push_<&event_decl::names>] % comma)) > anchors_r[append_<&event_decl::anchors>] >
+    body_r[set_<&event_decl::body>] > aid_p<&event_decl::aid>() > -semi;
+auto const event_r_def =
+    spanned[(WP_KW("event") > (card_event_tail | (name_r[set_<&event_decl::id>] > -params_r[set_<&event_decl::params>] >
+                                                   anchors_r[set_<&event_decl::anchors>] > semi))) |
+            // `events outrank rules [§…] [except c, …];` (a card's event takes precedence over the rules)
+            (WP_KW("events")[const_<&event_decl::outrank, true>] > WP_KW("outrank") > WP_KW("rules") >
+             anchors_r[set_<&event_decl::anchors>] > -(WP_KW("except") > (name_r[push_<&event_decl::names>] % comma)) > semi)];
 auto const procedure_r_def =
     spanned[WP_KW("procedure") > name_r[set_<&procedure_decl::id>] > -params_r[set_<&procedure_decl::params>] >
             anchors_r[set_<&procedure_decl::anchors>] > body_r[set_<&procedure_decl::body>]] >
@@ -1469,6 +1490,8 @@ auto const table_r_def =
 // ---- rules
 inline auto const rule_head = name_r[set_<&rule_decl::id>] > anchors_r[append_<&rule_decl::anchors>] >
                               -(WP_KW("overrides") > (name_r[push_<&rule_decl::overrides>] % comma)) >
+                              anchors_r[append_<&rule_decl::anchors>] >
+                              -(WP_KW("during") > name_r[set_<&rule_decl::during>]) >
                               anchors_r[append_<&rule_decl::anchors>] > WP_P(":");
 inline auto const rule_guard = -(WP_KW("when") > expr_r[set_<&rule_decl::guard>]);
 inline auto const rule_tail = aid_p<&rule_decl::aid>() > semi;
@@ -1558,7 +1581,7 @@ BOOST_SPIRIT_DEFINE(expr_r, or_e, and_e, not_e, cmp_e, add_e, mul_e, neg_e, post
                     conditional_e, signed_term)
 BOOST_SPIRIT_DEFINE(type_r, base_type, param_r, params_r, binders_r)
 BOOST_SPIRIT_DEFINE(body_r, stmt_r, block_s, let_s, if_s, for_s, repeat_s, while_s, zone_s, choose_s, may_s, invoke_s,
-                    end_s, expr_s, assign_op)
+                    end_s, card_event_s, expr_s, assign_op)
 BOOST_SPIRIT_DEFINE(decl_r, file_r, ruleset_r, layer_r, outline_r, outline_entry_r, enum_r, enum_member_r, type_decl_r,
                     field_r, field_value_r, data_mark_r, record_r, state_r, entities_r, entity_r, zone_r, map_r, area_r, hex_r,
                     edge_r, hexside_r)

@@ -260,7 +260,17 @@ std::string game::statement_owner(ir::id n, ir::id* block) const {
     };
     for (const ir::rule& r : rs_.rules) consider("rule " + r.name, r.prov);
     for (ir::id b = 0; b < rs_.blocks.size(); ++b) consider(rs_.blocks[b].word + " " + rs_.blocks[b].path, rs_.blocks[b].prov, b);
-    for (const ir::procedure& p : rs_.procedures) consider("procedure " + p.name, p.prov);
+    for (ir::id i = 0; i < rs_.procedures.size(); ++i) {
+        // a card's event reads as the card's; the card kind's dispatcher is no place of its own
+        if (std::find(rs_.event_dispatchers.begin(), rs_.event_dispatchers.end(), i) != rs_.event_dispatchers.end()) continue;
+        std::string what = "procedure " + rs_.procedures[i].name;
+        for (const ir::card_event& e : rs_.card_events)
+            if (e.procedure == i) {
+                const ir::entity& c = rs_.entities.at(e.card);
+                what = "event of " + (c.display.empty() ? c.name : c.display);
+            }
+        consider(what, rs_.procedures[i].prov);
+    }
     for (const ir::action& a : rs_.actions) consider("action " + a.name, a.prov);
     for (const ir::table& t : rs_.tables) consider("table " + t.name, t.prov);
     for (const ir::roll& r : rs_.rolls) consider("roll " + r.name, r.prov);

@@ -115,6 +115,13 @@ std::string interp::cause(id stmt) const {
 
 // "P2 gold 7 → 4 (pay_upkeep)": a player's own field by default, every value when verbose.
 void interp::trace_change(std::uint32_t a, id type, std::int64_t v, id stmt) const {
+    // a card's event in force or ended (docs/language.md, "Events on cards"): always told
+    for (const ir::card_event& e : rs.card_events) {
+        if (e.flag == ir::no_id || g.slots[e.flag].offset != a) continue;
+        const ir::entity& c = rs.entities.at(e.card);
+        trace((c.display.empty() ? c.name : c.display) + "’s event " + (v ? "is in force" : "ends") + " (" + cause(stmt) + ")");
+        return;
+    }
     bool own = false;
     const std::string place = g.value_place(a, own);
     if (!own && !s.opt_.trace_verbose) return;

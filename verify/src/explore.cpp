@@ -621,16 +621,21 @@ struct exec_impl {
     // The summary of body `key`'s activations past the unrolling depth (once per body): `run_it`
     // runs it on a path that starts from any state the domain allows, marked as an approximation;
     // its own recursive calls there only forget.
-    void summary(id key, id n, const path& from, const std::string& what, const std::function<void(path&)>& run_it) {
+    void summary(id key, id n, const path& from, const std::string& what, const std::function<void(path&)>& run_it,
+                 bool recursion = true) {
         if (!summarised_.insert(key).second) return;
-        S.recursion_summarised.insert(what);
+        if (recursion) S.recursion_summarised.insert(what);
+        else S.events_summarised.insert(what);
         path q = from;
         restart(q, "");  // every deeper activation, whether or not this call is reached
         // A deeper activation may start mid-phase, where the invariants need not hold: under the
         // induction (--checks invariants) they are not assumed there; otherwise they are assumed
         // after setup everywhere, as the report says.
-        forget_all(q, " (in a call of " + what + " past the unrolling depth)", !S.prove_invariants);
-        const std::string text = "recursion past depth " + std::to_string(S.unroll_depth) + " (" + what + ", first at " + at(n) + ")";
+        forget_all(q, " (in " + std::string(recursion ? "a call of " : "") + what +
+                          (recursion ? " past the unrolling depth)" : ", summarised once)"),
+                   !S.prove_invariants);
+        const std::string text = recursion ? "recursion past depth " + std::to_string(S.unroll_depth) + " (" + what + ", first at " + at(n) + ")"
+                                           : what + " summarised once (first played at " + at(n) + ")";
         const z3::expr marker = S.fresh("deep", ir::no_id, "~ " + text, variable::show::value, 0);
         S.variables.back().approximate = true;
         add_fact(q, marker == S.num(0), "a call of " + what + " past the unrolling depth");
@@ -653,6 +658,37 @@ struct exec_impl {
         mark(S.block_sites, sizes[4]);
         mark(S.end_sites, sizes[5]);
         mark(S.invariant_sites, sizes[6]);
+    }
+
+    // `play event of c by p` (a call of a card kind's dispatcher; docs/language.md, "Events on
+    // cards"): each event of the kind is summarised once, run from any state the domain allows
+    // with any player; here the play forgets what any of them may write, and the event of the
+    // card played is in force if it lasts.
+    const std::set<id> dispatchers_{rs.event_dispatchers.begin(), rs.event_dispatchers.end()};
+    void play_event(id n, const std::vector<z3::expr>& a, path& p) {
+        const ir::procedure& d = rs.procedures.at(N(n).ref);
+        const id kind = d.locals.empty() ? ir::no_id : rs.types.at(d.locals[0].type).ref;
+        for (const ir::card_event& ev : rs.card_events) {
+            if (rs.entities.at(ev.card).kind != kind) continue;
+            const ir::procedure& pr = rs.procedures.at(ev.procedure);
+            const std::string what = "the event of card `" + rs.entities.at(ev.card).name + "`";
+            summary(pr.body, n, p, what, [&](path& q) {
+                env e;
+                const std::vector<z3::expr> any = any_arguments(pr.locals, pr.param_count, q, n);
+                e.locals.resize(std::max(pr.locals.size(), any.size()));
+                for (std::size_t i = 0; i < any.size() && i < e.locals.size(); ++i) e.locals[i] = any[i];
+                run(pr.body, e, q);
+            }, false);
+        }
+        forget(p, writes_of(d.body), n);
+        if (!a.empty())
+            for (const ir::card_event& ev : rs.card_events) {
+                if (rs.entities.at(ev.card).kind != kind || ev.flag == ir::no_id) continue;
+                const std::uint32_t at_flag = S.lay.slots.at(ev.flag).offset;
+                const z3::expr played = a[0] == S.num(static_cast<std::int64_t>(S.lay.entity_first.at(ev.card)));
+                p.st.values[at_flag] = z3::ite(played, S.num(1), p.st.values.at(at_flag));
+            }
+        if (ending_bodies_.count(d.body)) end_turn_here(p);
     }
 
     void run_body(id body, const std::vector<ir::local>& locals, std::vector<z3::expr> args, path& p, id n,
@@ -1072,6 +1108,7 @@ struct exec_impl {
             case op::call: {
                 std::vector<z3::expr> a = args_of(n, e, p.st);
                 drain(p, n);
+                if (dispatchers_.count(nd.ref)) return play_event(n, a, p);
                 const ir::procedure& pr = rs.procedures.at(nd.ref);
                 run_body(pr.body, pr.locals, a, p, n, "procedure `" + pr.name + "`");
                 return;
@@ -1241,6 +1278,10 @@ void symbolic::explore() {
     }
     on_rule = nullptr;
     on_table = nullptr;
+    if (!events_summarised.empty())
+        approximations.insert("card events summarised: each event's block checked once from any state of the domain, with any player; "
+                              "playing an event forgets what any event of its kind writes (" + std::to_string(events_summarised.size()) +
+                              " events)");
     if (!recursion_summarised.empty()) {
         std::string names;
         for (const std::string& w : recursion_summarised) names += (names.empty() ? "" : ", ") + w;

@@ -359,6 +359,7 @@ public:
     // summarised (explore.cpp, run_body).
     int unroll_depth = 0;
     std::set<std::string> recursion_summarised;  // the bodies whose deeper calls were summarised
+    std::set<std::string> events_summarised;     // the card events run once as summaries
     // The estimated size of the encoding of expression n (instances, not counting what a
     // constant argument saves): aggregates multiply their set's size by their body's.
     std::uint64_t unfold_cost(id n);

@@ -137,6 +137,15 @@ struct applied_errata {
     const dsl::decl* result = nullptr;  // the declaration it set (none for withdraw)
 };
 
+// A card's event, planned by plan_card_events() for the passes after it.
+struct card_event_plan {
+    const dsl::event_decl* decl = nullptr;
+    std::uint32_t layer = 0;
+    std::string kind;       // the card's `cards` kind
+    std::string procedure;  // the procedure holding its block ("c19.event")
+    std::string flag;       // its in-force state value ("c19.in_force"); empty when it happens at once
+};
+
 struct patched_ruleset {
     std::vector<placed_decl> decls;
     std::map<std::string, std::string> aliases;  // replaced name -> replacement's name
@@ -147,9 +156,21 @@ struct patched_ruleset {
     // (placed_decl::d points here), and the layer of each block an errata put in, by path.
     std::vector<std::unique_ptr<dsl::decl>> owned;
     std::map<std::string, std::uint32_t> block_layers;
+    // Card events (plan_card_events): the plan of each, the procedure playing the events of each
+    // card kind, and `events outrank rules` with its layer.
+    std::vector<card_event_plan> card_events;
+    std::map<std::string, std::string> event_dispatchers;
+    const dsl::event_decl* outrank = nullptr;
+    std::uint32_t outrank_layer = 0;
 };
 
 patched_ruleset patch(const loaded_ruleset& loaded, dsl::diagnostic_sink& sink);
+
+// ---------------------------------------------------------------- card events
+// After patch: each `event of CARD` becomes a procedure, its in-force state value and the card
+// kind's dispatching procedure, and turn and phase blocks end the events lasting them
+// (card_events.cpp). Unknown cards and second events are reported.
+void plan_card_events(patched_ruleset& out, dsl::diagnostic_sink& sink);
 
 // The declared name of a declaration, if it has one.
 const dsl::name* decl_name(const dsl::decl& d);

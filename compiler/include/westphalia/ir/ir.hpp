@@ -330,6 +330,31 @@ struct sequence {
     provenance prov;
 };
 
+// A card's event (docs/language.md, "Events on cards"). Its block is procedure `procedure`
+// (one parameter: the player who plays it), run by the card kind's dispatching procedure (one of
+// ruleset::event_dispatchers), which first sets `flag` (a global Boolean slot) for a lasting
+// event. The compiler ends the events lasting a turn or a phase after each such block.
+enum class event_duration : std::uint8_t { once, phase, turn, until_cancelled };
+
+struct card_event {
+    id card = no_id;       // the entity
+    std::string title;     // as declared, may be empty
+    id procedure = no_id;  // its block
+    event_duration duration = event_duration::once;
+    id flag = no_id;       // its in-force slot (no_id: at once)
+    std::vector<id> lifts;  // invariants not required while it is in force (their value reads `flag or …`)
+    std::vector<id> rules;  // the rules `during` it (their guards read `flag and …`)
+    std::string aid;
+    provenance prov;
+};
+
+// `events outrank rules … except …`: the rules during an event override the other rules of their
+// target (override_reason::event), but for the excepted cards', which those rules override.
+struct event_precedence {
+    std::vector<id> except;  // entities
+    provenance prov;
+};
+
 // A named part of a procedure (setup, turn, phase, step): a stable name errata can target.
 struct block {
     std::string word;  // setup | turn | phase | step
@@ -499,7 +524,7 @@ struct rule {
 };
 
 // An override edge: `higher` wins over `lower` where both apply.
-enum class override_reason : std::uint8_t { declared, exception, exclusive_layer };
+enum class override_reason : std::uint8_t { declared, exception, exclusive_layer, event };
 
 struct override_edge {
     id higher = no_id;
@@ -663,6 +688,9 @@ struct ruleset {
     std::vector<procedure> procedures;
     std::vector<sequence> sequences;
     std::vector<block> blocks;
+    std::vector<card_event> card_events;     // written only when there are some
+    std::vector<id> event_dispatchers;       // procedures; written only when there are some
+    std::vector<event_precedence> events_outrank;  // `events outrank rules`: none or one
     std::vector<table> tables;
     std::vector<option> options;
     std::vector<missing> missing_data;

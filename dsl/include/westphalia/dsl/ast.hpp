@@ -122,6 +122,8 @@ enum class stmt_kind : std::uint8_t {
     call,           // id(exprs...) — a declared procedure
     end_game,       // end game id [at end of word]; word in {"", "turn", "round"}
     end_turn,       // end turn — the innermost enclosing `turn` block ends at once
+    play_event,     // play event of exprs[0] by exprs[1]
+    cancel_event,   // cancel event of exprs[0]
 };
 
 struct stmt {
@@ -329,11 +331,22 @@ struct action_decl {
     span where;
 };
 
+// `event e(params);` (an event for `trigger` rules), `event of CARD … { … }` (a card's event,
+// of_card: id is the card) or `events outrank rules … except …;` (outrank: names the exceptions).
 struct event_decl {
     name id;
     std::vector<param> params;
     anchor_list anchors;
     span where;
+    bool of_card = false;
+    bool outrank = false;
+    std::optional<std::string> title;
+    std::optional<name> player;   // `by p`
+    std::string lasts;            // "", "phase" or "turn"
+    bool until_cancelled = false; // `lasts until cancelled`
+    std::vector<name> names;      // of_card: `lifts`; outrank: `except`
+    std::vector<stmt> body;
+    std::optional<std::string> aid;
 };
 
 struct procedure_decl {
@@ -452,6 +465,7 @@ struct rule_decl {
     name id;
     anchor_list anchors;
     std::vector<name> overrides;
+    std::optional<name> during;     // `during c`: a rule of card c's event
     name target;                    // modifier: roll/quantity; define: decision; forbid/permit/require: action; trigger: event
     std::vector<name> target_args;  // define/forbid/permit/require/trigger: binders for the target's parameters
     expr amount;                    // modifier: the signed term (add), or the value set / bound
