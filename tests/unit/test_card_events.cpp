@@ -34,7 +34,8 @@ bool has_text(const engine::state& s, const std::string& text) {
 
 TEST_CASE("card events: the IR holds each event, its duration, flag, lifts and rules", "[card-events][ir]") {
     const ir::ruleset rs = test::compile_repo_ruleset(game_file);
-    REQUIRE(rs.card_events.size() == 5);
+    REQUIRE(rs.card_events.size() == 6);
+    CHECK(std::any_of(rs.card_events.begin(), rs.card_events.end(), [](const ir::card_event& e) { return e.duration == ir::event_duration::phase; }));
     REQUIRE(rs.event_dispatchers.size() == 1);
     REQUIRE(rs.events_outrank.size() == 1);
     auto event_of = [&](const std::string& card) -> const ir::card_event& {
