@@ -926,12 +926,12 @@ std::string english::statement(ir::id n, std::vector<ir::id>* nested) const {
             return (x.code == ir::op::add_assign ? "add " + kid(1) + " to " : "take " + kid(1) + " from ") + kid(0);
         }
         case ir::op::if_: {
-            // `if c.in_force { c.in_force = false; }` after a turn or phase: "C19's event ends".
+            // `if c.in_force { c.in_force = false; }` after a turn or phase (the compiler's): the
+            // card's text says how long its event lasts, so the sequence says nothing here.
             if (!present(2) && rs_.nodes[kids[0]].code == ir::op::global)
-                if (const ir::card_event* e = event_of_flag(rs_, rs_.nodes[kids[0]].ref)) {
+                if (event_of_flag(rs_, rs_.nodes[kids[0]].ref)) {
                     const auto body = ir::children_of(rs_, kids[1]);
-                    if (body.size() == 1 && rs_.nodes[body[0]].code == ir::op::assign)
-                        return event_card_name(rs_, *e) + "’s event ends (if in force)";
+                    if (body.size() == 1 && rs_.nodes[body[0]].code == ir::op::assign) return "";
                 }
             if (const auto known = static_value(rs_, kids[0], nullptr, &bound_, globals_)) {
                 if (*known) return kids.size() > 1 ? statements(kids[1], nested) : "";
