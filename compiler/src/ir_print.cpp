@@ -429,6 +429,22 @@ struct dumper {
             if (b.parent != no_id) out << " in " << b.parent;
             out << prov(b.prov) << "\n";
         }
+        auto named = [](const auto& table, id i) { return i < table.size() ? table[i].name : "?" + std::to_string(i); };
+        for (std::size_t i = 0; i < rs.card_events.size(); ++i) {
+            const card_event& e = rs.card_events[i];
+            out << "card_event " << i << " of " << named(rs.entities, e.card) << " procedure " << e.procedure << " "
+                << name_of(e.duration);
+            if (e.flag != no_id) out << " flag " << e.flag;
+            for (id r : e.lifts) out << " lifts " << named(rs.rules, r);
+            for (id r : e.rules) out << " rule " << named(rs.rules, r);
+            out << prov(e.prov) << "\n";
+        }
+        for (id d : rs.event_dispatchers) out << "event_dispatcher " << named(rs.procedures, d) << "\n";
+        for (const event_precedence& o : rs.events_outrank) {
+            out << "events outrank rules";
+            for (std::size_t k = 0; k < o.except.size(); ++k) out << (k ? ", " : " except ") << named(rs.entities, o.except[k]);
+            out << prov(o.prov) << "\n";
+        }
         for (std::size_t i = 0; i < rs.tables.size(); ++i) {
             const table& t = rs.tables[i];
             out << "table " << i << " " << t.name << params(t.locals, t.param_count) << " outcome "

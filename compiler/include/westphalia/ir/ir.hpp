@@ -723,6 +723,7 @@ const char* name_of(element_kind k);
 const char* name_of(rule_kind k);
 const char* name_of(target_kind k);
 const char* name_of(override_reason r);
+const char* name_of(event_duration d);
 const char* name_of(errata_kind k);
 const char* name_of(errata_op_kind k);
 const char* name_of(op o);
