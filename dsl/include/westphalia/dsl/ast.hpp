@@ -122,6 +122,8 @@ enum class stmt_kind : std::uint8_t {
     call,           // id(exprs...) — a declared procedure
     end_game,       // end game id [at end of word]; word in {"", "turn", "round"}
     end_turn,       // end turn — the innermost enclosing `turn` block ends at once
+    simultaneous,   // simultaneous anchors body — the players decide in secret until its `reveal`
+    reveal,         // reveal — what was decided in the enclosing simultaneous block is shown
 };
 
 struct stmt {
@@ -194,6 +196,7 @@ struct type_decl {
 };
 
 struct field_decl {
+    bool hidden = false;  // `hidden name: T`: seen only by its own player (state per player)
     name id;
     type_expr type;
     std::optional<expr> init;
