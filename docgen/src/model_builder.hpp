@@ -113,6 +113,7 @@ struct builder {
     std::string entity_mark_signs(ir::id e) const;
     void entity_mark_notes(const ir::entity_kind& kind, std::vector<std::string>& notes) const;
     void components_section();
+    void secrets();
     void maps();
     void limits();
 
