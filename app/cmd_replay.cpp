@@ -26,6 +26,7 @@ struct replay_args {
     bool check = false;
     bool quiet = false;
     bool verbose = false;
+    int as_seat = 0;  // --as N: the account as seat N saw it (0: everything)
     diagnostic_options diagnostics;
 };
 
@@ -101,6 +102,9 @@ void add_replay_command(CLI::App& app, context& ctx) {
     command->add_flag("--quiet", args->quiet, "Print only the first line and the result");
     command->add_flag("--verbose", args->verbose, "Also print every step's start and every change of state, not only the players' own")
         ->excludes("--quiet");
+    command->add_option("--as", args->as_seat,
+                        "Print the account as seat N (1 = P1) saw it: others' secret decisions and hidden fields left out")
+        ->check(CLI::PositiveNumber);
     args->diagnostics.add_to(*command);
     command->callback([args, &ctx] {
         auto fail = [&](const engine::log_error& e) {
@@ -133,7 +137,12 @@ void add_replay_command(CLI::App& app, context& ctx) {
 
         const std::function<void(const std::string&)> trace = account_writer(ctx.out, ctx.colored(ctx.out));
         print_game_header(ctx.out, rs->name, header->players, header->seed, header->agents);
-        const engine::replay_result r = engine::replay_log(text, *rs, *header, args->quiet ? nullptr : &trace, args->verbose);
+        if (args->as_seat > header->players)
+            return fail({1, "--as " + std::to_string(args->as_seat) + ": the game has " + std::to_string(header->players) + " players",
+                         "log-ruleset"});
+        const int viewer = args->as_seat - 1;
+        const engine::replay_result r =
+            engine::replay_log(text, *rs, *header, args->quiet ? nullptr : &trace, args->verbose, viewer);
         if (r.error) return fail(*r.error);
         if (!r.result.error.empty()) {
             ctx.err << "westphalia: engine error: " << r.result.error << '\n';
@@ -141,7 +150,7 @@ void add_replay_command(CLI::App& app, context& ctx) {
         } else if (r.result.end_reason == "stopped") {
             ctx.out << "game abandoned after " << r.result.decisions << " decisions\n";
         } else {
-            print_summary(ctx.out, r.result);
+            print_summary(ctx.out, r.result, viewer);
         }
         if (args->check) {
             if (r.relog != text) {

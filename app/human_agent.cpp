@@ -75,9 +75,10 @@ std::string own_fields(const engine::state& s, int seat) {
 
 }  // namespace
 
-int human_agent::act(const engine::state& s, engine::rng&) {
-    const int seat = s.current_player();
-    const std::vector<engine::action_info> legal = s.legal_actions();
+int human_agent::act(const engine::seat_view& v, engine::rng&) {
+    const engine::state& s = v.seen();
+    const int seat = v.seat();
+    const std::vector<engine::action_info> legal = v.legal_actions();
     const std::vector<engine::numbered_option> groups = engine::numbered_options(legal);
     const bool hex = has_hex_map(s);
     if (const std::string fields = own_fields(s, seat); !fields.empty()) out_ << "--- P" << seat + 1 << ":" << fields << '\n';

@@ -18,9 +18,11 @@ class human_agent : public engine::agent {
 public:
     human_agent(std::istream& in, std::ostream& out) : in_(in), out_(out) {}
     // Throws engine::agent_stop (not an error) at end of input.
-    int act(const engine::state& s, engine::rng& r) override;
+    // Shows the seat's view only (engine::seat_view: hidden cards, other seats' hidden fields and
+    // secret plans masked).
+    int act(const engine::seat_view& v, engine::rng& r) override;
     // A resumed game's earlier decisions are not asked again; they count for `u`.
-    void observe(const engine::state& s, int, engine::rng&) override { ++decided_[s.current_player()]; }
+    void observe(const engine::seat_view& v, int, engine::rng&) override { ++decided_[v.seat()]; }
     // A new game (or the same one played again from its log, after `u`): no decisions yet.
     void restart() { decided_.clear(); }
 

@@ -26,7 +26,8 @@ inline void print_game_header(std::ostream& out, const std::string& ruleset, int
 
 // "end: … after N decisions", "winners: …", then one line per player with every per-player
 // state field: "P1: gold=12 reputation=3".
-inline void print_summary(std::ostream& out, const engine::play_result& r) {
+// `viewer` >= 0: as that seat sees it (other seats' hidden fields left out).
+inline void print_summary(std::ostream& out, const engine::play_result& r, int viewer = -1) {
     out << "end: " << r.end_reason << " after " << r.decisions << " decisions\n";
     out << "winners:";
     if (r.winners.empty()) out << " none";
@@ -34,7 +35,7 @@ inline void print_summary(std::ostream& out, const engine::play_result& r) {
     out << '\n';
     if (!r.final_state) return;
     for (int p = 0; p < r.final_state->the_game().players(); ++p) {
-        const auto fields = engine::player_fields(*r.final_state, p);
+        const auto fields = engine::player_fields(*r.final_state, p, viewer);
         if (fields.empty()) continue;
         out << 'P' << p + 1 << ':';
         for (const auto& [name, value] : fields) out << ' ' << name << '=' << value;

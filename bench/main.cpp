@@ -127,7 +127,7 @@ void play_engine(const engine::game& g, std::uint64_t seed, engine::random_agent
                 continue;
             }
             if (s.decisions() >= 1'000'000) break;
-            s.apply(agent.act(s, agent_rng));
+            s.apply(agent.act(engine::seat_view(s, s.current_player()), agent_rng));
         }
     } catch (const engine::engine_error&) {
         failed = true;  // counted as the end reason "engine error"

@@ -243,6 +243,13 @@ void writer::statement(id n, std::string& o, int in) {
             o += P + "}\n";
             return;
         }
+        case op::simultaneous:
+            // The compiled engine plays random agents only, which read nothing but their options:
+            // the block is its statements, the reveal nothing (docs/language.md §5).
+            o += P + "// simultaneous: the players decide in secret until the reveal\n";
+            statement(child(n, 0), o, in);
+            return;
+        case op::reveal: o += P + "// reveal\n"; return;
         case op::end_turn:
             // in the sequence, to the end of the innermost turn; in a procedure, back to its caller
             if (!turn_ends_.empty()) o += P + "goto " + turn_ends_.back() + ";\n";

@@ -124,6 +124,7 @@ struct frame_info {
     std::size_t params = 0;  // the first locals, in scope from the start
     ir::id layer = ir::no_id;
     bool example = false;  // `given` may fix rolls
+    bool secret = false;   // a sequence or procedure: `simultaneous` may stand in it
 };
 
 struct typed {
@@ -150,6 +151,9 @@ public:
 
     // The current block (for nested block paths) and the enclosing sequence's name.
     std::string path_prefix;
+    // Inside a `simultaneous` block; the `reveal;` statements standing directly in it.
+    bool in_simultaneous_ = false;
+    std::vector<const dsl::stmt*> reveals_;
 
 private:
     friend struct stmt_helper;

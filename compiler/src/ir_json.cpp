@@ -95,6 +95,7 @@ template <class V> void fields(V& v, slot& x) {
     v("initial", x.initial);
     v("flag", x.flag);
     v("counter", x.counter);
+    v("?hidden", x.hidden);  // schema 6, written only when true
     v("prov", x.prov);
 }
 template <class V> void fields(V& v, entity_kind& x) {
@@ -464,6 +465,8 @@ struct writer {
         if (key[0] == '?') {
             if constexpr (is_vector<T>::value)
                 if (value.empty()) return;
+            if constexpr (std::is_same_v<T, bool>)
+                if (!value) return;
             ++key;
         }
         out[key] = put(value);

@@ -49,7 +49,7 @@ WP_IR_NAMES(op, "absent", "const-int", "const-bool", "const-string", "const-memb
             "any", "all", "count", "sum", "min", "max", "seq", "block", "let", "assign", "add-assign", "sub-assign",
             "fix-roll", "if", "for-each", "repeat-until", "while", "shuffle", "draw", "deal", "move", "reshuffle",
             "choose-one", "choose-subset", "choose-order", "may", "do", "resolve", "emit", "call", "end-game",
-            "range", "dice-count", "end-turn")
+            "range", "dice-count", "end-turn", "simultaneous", "reveal")
 WP_IR_NAMES(builtin, "players", "active_player", "opponents", "count", "size", "top", "min", "max", "abs", "ceil_div",
             "floor_div", "odds", "adjacent", "distance", "neighbours", "edge_kind", "hexside", "terrain",
             "path_exists", "line_blocked", "path_length")

@@ -233,6 +233,8 @@ struct printer {
                 return s + ";";
             }
             case op::end_turn: return "end turn;";
+            case op::simultaneous: return "simultaneous " + (kids.empty() ? std::string("{ }") : body(kids[0]));
+            case op::reveal: return "reveal;";
             default: return expr(n) + ";";
         }
     }
@@ -329,7 +331,7 @@ struct dumper {
             if (s.scope == slot_scope::per_entity && s.entity_kind < rs.entity_kinds.size())
                 out << " " << rs.entity_kinds[s.entity_kind].name;
             if (s.scope == slot_scope::per_node && s.map < rs.maps.size()) out << " " << rs.maps[s.map].name;
-            out << " " << s.name << ": " << type_name(rs, s.type) << (s.flag ? " flag" : "") << (s.counter ? " counter" : "");
+            out << " " << s.name << ": " << type_name(rs, s.type) << (s.flag ? " flag" : "") << (s.counter ? " counter" : "") << (s.hidden ? " hidden" : "");
             id element_type = s.type;
             if (element_type < rs.types.size() && rs.types[element_type].kind == type_kind::map_of)
                 element_type = rs.types[element_type].value;

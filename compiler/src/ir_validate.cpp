@@ -87,11 +87,12 @@ struct checker {
             case op::absent: case op::const_int: case op::const_bool: case op::const_string: case op::const_member:
             case op::const_entity: case op::const_node: case op::dice: case op::local: case op::global:
             case op::zone: case op::option: case op::type_members: case op::end_turn:
+            case op::reveal:
                 return 0;
             case op::player_field: case op::entity_field: case op::attribute: case op::record_field:
             case op::node_attribute: case op::neg: case op::not_: case op::block: case op::let: case op::shuffle:
                 return 1;
-            case op::dice_count:
+            case op::dice_count: case op::simultaneous:
                 return 1;
             case op::range:
                 return 2;
@@ -508,6 +509,28 @@ struct checker {
                 none("tables[" + std::to_string(i) + "].cells[" + std::to_string(c) + "].effects", rs.tables[i].cells[c].effects);
     }
 
+    // Every `reveal` stands directly in a `simultaneous` block's statement list, one in each; only
+    // per-player fields are hidden (the compiler's reveal-outside-simultaneous, misplaced-simultaneous
+    // and hidden-field).
+    void secrets() const {
+        std::size_t blocks = 0, reveals = 0;
+        for (std::size_t n = 0; n < rs.nodes.size(); ++n) {
+            const node& x = rs.nodes[n];
+            if (x.code == op::reveal) ++reveals;
+            if (x.code != op::simultaneous) continue;
+            ++blocks;
+            const auto kids = children_of(rs, static_cast<id>(n));
+            std::size_t mine = 0;
+            if (kids.size() == 1 && rs.nodes[kids[0]].code == op::seq)
+                for (id c : children_of(rs, kids[0])) mine += rs.nodes[c].code == op::reveal;
+            if (mine != 1) fail("nodes[" + std::to_string(n) + "]", "a simultaneous block without exactly one reveal in its statements");
+        }
+        if (reveals != blocks) fail("nodes", "a reveal outside a simultaneous block");
+        for (std::size_t i = 0; i < rs.slots.size(); ++i)
+            if (rs.slots[i].hidden && rs.slots[i].scope != slot_scope::per_player)
+                fail("slots[" + std::to_string(i) + "].hidden", "only a per-player field can be hidden");
+    }
+
     void run() const {
         if (rs.min_players < 0 || rs.max_players < rs.min_players)
             fail("min_players", "the players must be N..M with 0 <= N <= M (found " + std::to_string(rs.min_players) + ".." +
@@ -826,6 +849,7 @@ struct checker {
         }
         recursion();
         turn_endings();
+        secrets();
     }
 };
 

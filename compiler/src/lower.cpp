@@ -158,7 +158,9 @@ struct lowerer {
             ir::procedure& x = cx.rs.procedures[i];
             const placed_decl& p = *cx.procedure_src[i];
             const auto& d = std::get<dsl::procedure_decl>(p.d->node);
-            body_checker b(cx, frame(x.locals, x.param_count, p.text_layer));
+            frame_info f = frame(x.locals, x.param_count, p.text_layer);
+            f.secret = true;
+            body_checker b(cx, f);
             b.path_prefix = x.name;
             x.body = b.stmts(d.body, d.where);
         }
@@ -169,7 +171,9 @@ struct lowerer {
             ir::sequence& x = cx.rs.sequences[i];
             const placed_decl& p = *cx.sequence_src[i];
             const auto& d = std::get<dsl::sequence_decl>(p.d->node);
-            body_checker b(cx, frame(x.locals, 0, p.text_layer));
+            frame_info f = frame(x.locals, 0, p.text_layer);
+            f.secret = true;
+            body_checker b(cx, f);
             b.path_prefix = x.name;
             x.body = b.stmts(d.body, d.where);
         }

@@ -417,6 +417,9 @@ struct resolver {
             const auto& decl = std::get<dsl::record_decl>(cx.record_src[i]->d->node);
             std::map<std::string, dsl::span> seen;
             for (const dsl::field_decl& f : decl.fields) {
+                if (f.hidden)
+                    cx.sink.error(dsl::diag_kind::hidden_field, f.id.where,
+                                  "`" + f.id.text + "` is a record field: only a field of `state per player` can be hidden");
                 if (auto [it, fresh] = seen.emplace(f.id.text, f.id.where); !fresh) {
                     cx.sink.error(dsl::diag_kind::duplicate_name, f.id.where,
                                   "record `" + decl.id.text + "` has two fields `" + f.id.text + "`",
@@ -498,6 +501,13 @@ struct resolver {
             s.type = resolve_type(cx, f.type, true, &flag, &counter);
             s.flag = flag;
             s.counter = counter;
+            if (f.hidden) {
+                if (s.scope == ir::slot_scope::per_player) s.hidden = true;
+                else
+                    cx.sink.error(dsl::diag_kind::hidden_field, f.id.where,
+                                  "`" + f.id.text + "` is hidden, but only a field of `state per player` can be: it is "
+                                  "then seen by its own player only");
+            }
         }
     }
 

@@ -1283,6 +1283,52 @@ ir::id body_checker::stmt(const dsl::stmt& s) {
         }
         case dsl::stmt_kind::play_event: return play_event_stmt(s);
         case dsl::stmt_kind::cancel_event: return cancel_event_stmt(s);
+        case dsl::stmt_kind::simultaneous: {
+            // docs/language.md §5: only the sequence and procedures, never nested, one reveal in it
+            bool ok = true;
+            if (!frame_.secret) {
+                cx_.sink.error(dsl::diag_kind::misplaced_simultaneous, s.where,
+                               "a `simultaneous` block stands only in the sequence or a procedure, where players decide "
+                               "(actions, rules and table rows run wherever they are used)");
+                ok = false;
+            } else if (in_simultaneous_) {
+                cx_.sink.error(dsl::diag_kind::misplaced_simultaneous, s.where,
+                               "a `simultaneous` block inside another: the inner one would reveal the outer one's secrets");
+                ok = false;
+            }
+            std::vector<const dsl::stmt*> mine;
+            for (const dsl::stmt& x : s.body)
+                if (x.kind == dsl::stmt_kind::reveal) mine.push_back(&x);
+            if (ok && mine.size() != 1) {
+                std::vector<dsl::diag_note> notes;
+                for (std::size_t i = 1; i < mine.size(); ++i) notes.push_back({mine[i]->where, "another `reveal;` here"});
+                cx_.sink.error(dsl::diag_kind::misplaced_simultaneous, s.where,
+                               mine.empty() ? "this `simultaneous` block has no `reveal;` among its own statements: "
+                                              "what the players decide in it would never be shown"
+                                            : "this `simultaneous` block has more than one `reveal;`",
+                               std::move(notes));
+                ok = false;
+            }
+            const bool saved = in_simultaneous_;
+            const std::vector<const dsl::stmt*> saved_reveals = reveals_;
+            in_simultaneous_ = true;
+            reveals_ = mine;
+            const ir::id body = stmts(s.body, s.where);
+            in_simultaneous_ = saved;
+            reveals_ = saved_reveals;
+            if (!ok || body == ir::no_id) return ir::no_id;
+            return emit(ir::op::simultaneous, cx_.t_void, 0, ir::no_id, {body}, s.where);
+        }
+        case dsl::stmt_kind::reveal: {
+            if (std::find(reveals_.begin(), reveals_.end(), &s) == reveals_.end()) {
+                cx_.sink.error(dsl::diag_kind::reveal_outside_simultaneous, s.where,
+                               in_simultaneous_ ? "`reveal;` stands directly in its `simultaneous` block, not inside an "
+                                                  "`if`, a loop or a choice there, so that it always runs"
+                                                : "`reveal;` outside a `simultaneous` block: there is nothing secret to show");
+                return ir::no_id;
+            }
+            return emit(ir::op::reveal, cx_.t_void, 0, ir::no_id, {}, s.where);
+        }
         case dsl::stmt_kind::end_turn: {
             // whether a `turn` is around it is checked over the whole ruleset (turn_endings)
             const ir::id n = emit(ir::op::end_turn, cx_.t_void, 0, ir::no_id, {}, s.where);

@@ -1092,6 +1092,10 @@ std::string english::statement(ir::id n, std::vector<ir::id>* nested) const {
                    " (" + reason + ")";
         }
         case ir::op::end_turn: return "the turn ends at once";
+        // docs/language.md §5: said in plain words, never the block's keyword
+        case ir::op::simultaneous:
+            return "all players decide secretly and at the same time (no one sees another's choices until they reveal): " + sub(0);
+        case ir::op::reveal: return "then all players reveal what they decided at once";
         default: return expr(n);
     }
 }

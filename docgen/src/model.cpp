@@ -316,6 +316,7 @@ document build_document(const ir::ruleset& rs) {
     b.zones_and_stacking();
     b.actions();
     b.components_section();
+    b.secrets();
     b.limits();
     b.end_and_victory();
     b.other_decisions();

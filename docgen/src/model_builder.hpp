@@ -114,6 +114,7 @@ struct builder {
     std::string card_event_text(ir::id card) const;
     void entity_mark_notes(const ir::entity_kind& kind, std::vector<std::string>& notes) const;
     void components_section();
+    void secrets();
     void maps();
     void limits();
 

@@ -280,6 +280,18 @@ void builder::components_section() {
     maps();
 }
 
+// Hidden per-player fields (docs/language.md §2): what each player keeps from the others.
+void builder::secrets() {
+    bool any = false;
+    for (const ir::slot& s : rs.slots) any = any || s.hidden;
+    if (!any) return;
+    section("Secret information");
+    for (const ir::slot& s : rs.slots)
+        if (s.hidden)
+            entry({bold(title_of(s.name) + ": "), text("each player's own is seen by that player alone, never by the others"),
+                   source(s.prov)});
+}
+
 // A map in a few lines: its spaces (with terrain), then its edges or hexsides by kind.
 void builder::maps() {
     for (const ir::map& m : rs.maps) {

@@ -122,6 +122,8 @@ const char* stmt_kind_name(stmt_kind k) {
         case stmt_kind::end_turn: return "end-turn";
         case stmt_kind::play_event: return "play-event";
         case stmt_kind::cancel_event: return "cancel-event";
+        case stmt_kind::simultaneous: return "simultaneous";
+        case stmt_kind::reveal: return "reveal";
     }
     return "?";
 }
@@ -225,6 +227,7 @@ private:
             case stmt_kind::resolve:
             case stmt_kind::emit:
             case stmt_kind::call: head += " " + s.id.text + join_args(s.exprs); break;
+            case stmt_kind::simultaneous: head += anchors_text(s.anchors); break;
             case stmt_kind::end_game: head += " " + s.id.text + (s.word.empty() ? "" : " at end of " + s.word); break;
             default: head += join_args(s.exprs); break;
         }
@@ -238,7 +241,7 @@ private:
 
     void fields(int d, const std::vector<field_decl>& fs) {
         for (const auto& f : fs) {
-            line(d, "field " + f.id.text + ": " + type_text(f.type) + (f.init ? " = " + expr_text(*f.init) : "") +
+            line(d, std::string(f.hidden ? "hidden " : "") + "field " + f.id.text + ": " + type_text(f.type) + (f.init ? " = " + expr_text(*f.init) : "") +
                         anchors_text(f.anchors));
         }
     }

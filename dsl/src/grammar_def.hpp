@@ -1057,6 +1057,7 @@ WP_RULE(may_s, stmt, "a statement")
 WP_RULE(invoke_s, stmt, "a statement")
 WP_RULE(end_s, stmt, "a statement")
 WP_RULE(card_event_s, stmt, "a statement")
+WP_RULE(secret_s, stmt, "a statement")
 WP_RULE(expr_s, stmt, "a statement")
 WP_RULE(assign_op, std::string, "`=`, `+=` or `-=`")
 // declarations
@@ -1281,6 +1282,13 @@ auto const card_event_s_def =
      WP_KW("by") > expr_r[push_<&stmt::exprs>] > stmt_end) |
     ((WP_KW("cancel") >> WP_KW("event"))[stmt_kind_f<stmt_kind::cancel_event>{}] > WP_KW("of") >
      expr_r[push_<&stmt::exprs>] > stmt_end);
+// `simultaneous [§…] { … reveal; … }`: the players decide in secret until the block's `reveal`
+// (docs/language.md §5). Each word starts a statement only where an assignment cannot follow, so
+// a field named `reveal` or `simultaneous` stays assignable.
+auto const secret_s_def =
+    ((WP_KW("simultaneous") >> anchors_r[set_<&stmt::anchors>] >> &WP_P("{"))[stmt_kind_f<stmt_kind::simultaneous>{}] >
+     body_r[set_<&stmt::body>]) |
+    ((WP_KW("reveal") >> &(WP_P(";") | WP_P("}")))[stmt_kind_f<stmt_kind::reveal>{}] > stmt_end);
 auto const assign_op_def = raw[P("=", "`=`", "=") | WP_P("+=") | WP_P("-=")][range_to_string];
 auto const expr_s_def = (postfix_e[push_<&stmt::exprs>] >>
                          -(assign_op[set_<&stmt::word>] > expr_r[push_<&stmt::exprs>])) >
@@ -1288,7 +1296,7 @@ auto const expr_s_def = (postfix_e[push_<&stmt::exprs>] >>
 auto const stmt_r_def =
     spanned[block_s[move_val] | let_s[move_val] | if_s[move_val] | for_s[move_val] | repeat_s[move_val] |
             while_s[move_val] | zone_s[move_val] | choose_s[move_val] | may_s[move_val] | invoke_s[move_val] |
-            end_s[move_val] | card_event_s[move_val] | expr_s[move_val]];
+            end_s[move_val] | card_event_s[move_val] | secret_s[move_val] | expr_s[move_val]];
 
 // ---- manifest and outline
 auto const layer_r_def = spanned[WP_KW("layer") > name_r[set_<&ruleset_layer::id>] > WP_P(":") >
@@ -1319,7 +1327,9 @@ auto const type_decl_r_def =
     spanned[WP_KW("type") > name_r[set_<&type_decl::id>] > anchors_r[set_<&type_decl::anchors>] > WP_P("=") >
             type_r[set_<&type_decl::type>]] >
     -semi;
-auto const field_r_def = spanned[name_r[set_<&field_decl::id>] > WP_P(":") > type_r[set_<&field_decl::type>] >
+// `hidden name: T`: a per-player field only its own player sees (a field named `hidden` stays one).
+auto const field_r_def = spanned[-(WP_KW("hidden") >> !WP_P(":"))[const_<&field_decl::hidden, true>] >>
+                                 name_r[set_<&field_decl::id>] > WP_P(":") > type_r[set_<&field_decl::type>] >
                                  -(P("=", "`=`", "=") > expr_r[set_<&field_decl::init>]) >
                                  anchors_r[set_<&field_decl::anchors>]];
 auto const field_value_r_def = name_r[set_<&field_value::field>] > P("=", "`=`", "=") > expr_r[set_<&field_value::value>] >>
@@ -1581,7 +1591,7 @@ BOOST_SPIRIT_DEFINE(expr_r, or_e, and_e, not_e, cmp_e, add_e, mul_e, neg_e, post
                     conditional_e, signed_term)
 BOOST_SPIRIT_DEFINE(type_r, base_type, param_r, params_r, binders_r)
 BOOST_SPIRIT_DEFINE(body_r, stmt_r, block_s, let_s, if_s, for_s, repeat_s, while_s, zone_s, choose_s, may_s, invoke_s,
-                    end_s, card_event_s, expr_s, assign_op)
+                    end_s, card_event_s, secret_s, expr_s, assign_op)
 BOOST_SPIRIT_DEFINE(decl_r, file_r, ruleset_r, layer_r, outline_r, outline_entry_r, enum_r, enum_member_r, type_decl_r,
                     field_r, field_value_r, data_mark_r, record_r, state_r, entities_r, entity_r, zone_r, map_r, area_r, hex_r,
                     edge_r, hexside_r)

@@ -51,13 +51,13 @@ std::string numbered_list(const std::vector<numbered_option>& options) {
     return out.str();
 }
 
-int script_agent::act(const state& s, rng&) {
-    const std::vector<numbered_option> options = numbered_options(s.legal_actions());
+int script_agent::act(const seat_view& v, rng&) {
+    const std::vector<numbered_option> options = numbered_options(v.legal_actions());
     auto legal_list = [&] { return numbered_list(options); };
-    const std::uint64_t step = s.decisions() + 1;
+    const std::uint64_t step = v.decisions() + 1;
     if (next_ >= lines_.size())
         throw agent_stop("script " + name_ + " ended before decision " + std::to_string(step) + " (P" +
-                             std::to_string(s.current_player() + 1) + " to choose; options: " + legal_list() + ")",
+                             std::to_string(v.seat() + 1) + " to choose; options: " + legal_list() + ")",
                          true);
     const std::string& line = lines_[next_];
     const std::size_t at = line_numbers_[next_];
@@ -78,7 +78,7 @@ int script_agent::act(const state& s, rng&) {
             if (o.text == line) return o.action;
     }
     throw agent_stop(name_ + ":" + std::to_string(at) + ": action `" + line + "` is not legal at decision " +
-                         std::to_string(step) + " (P" + std::to_string(s.current_player() + 1) + "); the options are " +
+                         std::to_string(step) + " (P" + std::to_string(v.seat() + 1) + "); the options are " +
                          legal_list(),
                      true);
 }

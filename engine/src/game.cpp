@@ -166,6 +166,9 @@ game::game(ir::ruleset rs, int players, const std::map<std::string, std::string>
         block_is_turn.push_back(b.word == "turn");
         has_turns = has_turns || b.word == "turn";
     }
+    for (const ir::zone& z : rs_.zones) has_hidden = has_hidden || z.vis != ir::visibility::public_;
+    for (const ir::slot& s : rs_.slots) has_hidden = has_hidden || s.hidden;
+    for (const ir::node& nd : rs_.nodes) has_hidden = has_hidden || nd.code == ir::op::simultaneous;
     table_key_first.push_back(0);
     for (const ir::table& t : rs_.tables)
         table_key_first.push_back(table_key_first.back() + static_cast<std::uint32_t>(t.rows.size() + t.columns.size()));

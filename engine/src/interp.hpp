@@ -283,6 +283,8 @@ struct interp {
     void store(id target, std::uint32_t fb, std::int64_t v, id stmt);
     void store_list(id target, std::uint32_t fb, id value, id stmt);
     std::string cause(id stmt) const;
+    bool unseen_change(std::uint32_t address) const;
+    void trace_reveal() const;
     void statement(std::size_t fi, id n, std::uint32_t fb);
     inline void await_choice(id node, std::uint32_t fb, std::int64_t player);
     void resolve_pending(int i);

@@ -84,13 +84,16 @@ std::string choice_account(const state& s, int seat, int action, const std::vect
     return line + " (" + std::to_string(action + 1) + " of " + std::to_string(legal.size()) + ")";
 }
 
-std::string decision_line(std::uint64_t step, int seat, int action, const std::string& text) {
+// A decision inside a simultaneous block before its reveal is private to its seat
+// (docs/language.md §5): `replay --as` another seat does not show it.
+std::string decision_line(std::uint64_t step, int seat, int action, const std::string& text, bool secret = false) {
     ojson j;
     j["step"] = step;
     j["kind"] = "decision";
     j["player"] = seat + 1;
     j["action"] = action;
     j["text"] = text;
+    if (secret) j["private"] = true;
     return dsl::json_text(j) + '\n';
 }
 
@@ -150,13 +153,14 @@ std::string ir_fingerprint(const ir::ruleset& rs) {
     return buf;
 }
 
-std::vector<std::pair<std::string, std::string>> player_fields(const state& s, int seat) {
+std::vector<std::pair<std::string, std::string>> player_fields(const state& s, int seat, int viewer) {
     std::vector<std::pair<std::string, std::string>> out;
     const game& g = s.the_game();
     const ir::ruleset& rs = g.ruleset();
     for (ir::id sl = 0; sl < rs.slots.size(); ++sl) {
         const ir::slot& slot = rs.slots[sl];
         if (slot.scope != ir::slot_scope::per_player) continue;
+        if (slot.hidden && viewer >= 0 && viewer != seat) continue;
         const ir::type& t = rs.types[slot.type];
         const ir::id vt = t.kind == ir::type_kind::map_of ? t.value : slot.type;
         std::string text;
@@ -221,8 +225,8 @@ logged_play play_logged(const ir::ruleset& rs, const log_header& header, const s
                     const std::vector<action_info> legal = s.legal_actions();
                     if (action < 0 || static_cast<std::size_t>(action) >= legal.size())
                         throw engine_error("the resumed log's step " + std::to_string(step + 1) + " is not legal");
-                    if (agent* a = agent_of(seat)) a->observe(s, action, agent_rng);
-                    out.log += decision_line(++step, seat, action, legal[static_cast<std::size_t>(action)].text);
+                    if (agent* a = agent_of(seat)) a->observe(seat_view(s, seat), action, agent_rng);
+                    out.log += decision_line(++step, seat, action, legal[static_cast<std::size_t>(action)].text, s.in_secret());
                     result.actions.push_back(action);
                     s.apply(action);
                 }
@@ -243,12 +247,12 @@ logged_play play_logged(const ir::ruleset& rs, const log_header& header, const s
             if (s.decisions() >= options.max_decisions) break;
             const int seat = s.current_player();
             agent* a = agent_of(seat);
-            const int choice = a ? a->act(s, agent_rng) : 0;
+            const int choice = a ? a->act(seat_view(s, seat), agent_rng) : 0;
             const std::vector<action_info> legal = s.legal_actions();
             if (choice < 0 || static_cast<std::size_t>(choice) >= legal.size())
                 throw engine_error("the agent chose action " + std::to_string(choice) + " of " +
                                    std::to_string(legal.size()));
-            out.log += decision_line(++step, seat, choice, legal[static_cast<std::size_t>(choice)].text);
+            out.log += decision_line(++step, seat, choice, legal[static_cast<std::size_t>(choice)].text, s.in_secret());
             gated(choice_account(s, seat, choice, legal));
             result.actions.push_back(choice);
             s.apply(choice);
@@ -334,7 +338,7 @@ std::optional<log_header> read_log_header(const std::string& text, log_error& er
 }
 
 replay_result replay_log(const std::string& text, const ir::ruleset& rs, const log_header& header,
-                         const std::function<void(const std::string&)>* trace, bool verbose) {
+                         const std::function<void(const std::string&)>* trace, bool verbose, int viewer) {
     replay_result out;
     play_result& result = out.result;
     std::vector<std::string> lines;
@@ -368,6 +372,7 @@ replay_result replay_log(const std::string& text, const ir::ruleset& rs, const l
         so.sampled_chance = false;
         so.trace = trace;
         so.trace_verbose = verbose;
+        so.trace_viewer = viewer;
         result.final_state = std::make_unique<state>(*g, header.seed, so);
     } catch (const engine_error& e) {
         out.error = log_error{1, std::string("cannot start the game: ") + e.what(), "log-ruleset"};
@@ -448,8 +453,11 @@ replay_result replay_log(const std::string& text, const ir::ruleset& rs, const l
                                               legal[static_cast<std::size_t>(a)].text + "`, not `" + t +
                                               "` as logged; the legal actions are " + legal_list(legal),
                                     "log-mismatch");
-                    out.relog += decision_line(k, player - 1, a, t);
-                    if (trace && *trace) (*trace)(choice_account(s, player - 1, a, legal));
+                    out.relog += decision_line(k, player - 1, a, t, s.in_secret());
+                    if (trace && *trace)
+                        (*trace)(viewer >= 0 && viewer != player - 1 && s.in_secret()
+                                     ? "P" + std::to_string(player) + " decides in secret"
+                                     : choice_account(s, player - 1, a, legal));
                     result.actions.push_back(a);
                     try {
                         s.apply(a);

@@ -3,8 +3,14 @@
 
 namespace wp::engine {
 
-int random_agent::act(const state& s, rng& r) {
-    const std::size_t n = s.num_actions();
+const state& seat_view::seen() const {
+    if (!s_->the_game().has_hidden) return *s_;
+    if (!copy_) copy_ = std::make_unique<state>(s_->masked_for(seat_));
+    return *copy_;
+}
+
+int random_agent::act(const seat_view& v, rng& r) {
+    const std::size_t n = v.num_actions();
     return n == 0 ? 0 : static_cast<int>(r.below(n));
 }
 
@@ -48,7 +54,7 @@ play_result play_game(const ir::ruleset& rs, int players, std::uint64_t seed, co
             agent* a = agents.empty() ? nullptr
                                       : agents[agents.size() == 1 ? 0 : static_cast<std::size_t>(seat) % agents.size()];
             int choice = 0;
-            if (a) choice = a->act(s, agent_rng);
+            if (a) choice = a->act(seat_view(s, seat), agent_rng);
             result.actions.push_back(choice);
             s.apply(choice);
             if (options.check_invariants) note_violations(s, result.invariant_violations);

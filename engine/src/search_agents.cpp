@@ -51,9 +51,10 @@ std::vector<double> seat_values(const state& s) {
 
 // ------------------------------------------------------------------ greedy
 
-int greedy_agent::act(const state& s, rng& r) {
-    const std::size_t n = s.num_actions();
+int greedy_agent::act(const seat_view& v, rng& r) {
+    const std::size_t n = v.num_actions();
     if (n <= 1) return 0;
+    const state& s = v.seen();
     const auto me = static_cast<std::size_t>(s.current_player());
     const std::uint64_t dice = r.next();  // the same dice after every action: a fair comparison
     double best = -1;
@@ -112,9 +113,10 @@ std::uint32_t mcts_agent::select(const node& n, rng& r) const {
     return choice;
 }
 
-int mcts_agent::act(const state& s, rng& r) {
-    const std::size_t n = s.num_actions();
+int mcts_agent::act(const seat_view& v, rng& r) {
+    const std::size_t n = v.num_actions();
     if (n <= 1) return 0;
+    const state& s = v.seen();
     nodes_.clear();
     edges_.clear();
     add_node(s.current_player(), static_cast<std::uint32_t>(n));

@@ -64,7 +64,8 @@ game_outcome play_one(const game& g, std::uint64_t seed, const std::vector<std::
                 out.end_reason = "deadline";
                 break;
             }
-            s.apply(agents[static_cast<std::size_t>(s.current_player()) % agents.size()]->act(s, agent_rng));
+            const int seat = s.current_player();
+            s.apply(agents[static_cast<std::size_t>(seat) % agents.size()]->act(seat_view(s, seat), agent_rng));
             if (o.check_invariants) note_violations(s, out.violations);
         }
         if (o.check_invariants) note_violations(s, out.violations);

@@ -312,6 +312,7 @@ void tabulate_quantities(game& g) {
 void state::finish(const std::string& reason) {
     pending_ = pending_kind::terminal;
     end_reason_ = reason;
+    secret_base_.clear();  // the game's end shows everything
     if (opt_.trace && *opt_.trace) (*opt_.trace)("end of game: " + reason);
 }
 
@@ -571,6 +572,10 @@ std::string state::view(int viewer) const {
             out << slot.name;
             if (slot.scope == ir::slot_scope::per_player) out << "[P" << c + 1 << "]";
             out << " =";
+            if (slot.hidden && viewer >= 0 && c != viewer) {
+                out << " (hidden)\n";
+                continue;
+            }
             if (t.kind == ir::type_kind::list_of) {
                 out << ' ' << g_->list_text(slot.type, values_.data() + l.offset + static_cast<std::uint32_t>(c) * l.width) << '\n';
                 continue;
@@ -595,6 +600,95 @@ std::string state::view(int viewer) const {
         out << '\n';
     }
     return out.str();
+}
+
+// ------------------------------------------------------------------ a seat's view
+
+namespace {
+
+// The zone instances whose contents seat `seat` cannot see: hidden zones, other seats' owner zones.
+std::vector<std::uint32_t> unseen_zones(const game& g, int seat) {
+    std::vector<std::uint32_t> out;
+    const ir::ruleset& rs = g.ruleset();
+    for (std::uint32_t zi = 0; zi < g.zone_instance_zone.size(); ++zi) {
+        const id z = g.zone_instance_zone[zi];
+        const ir::zone& zone = rs.zones[z];
+        const int owner = zone.per_player ? static_cast<int>(zi - g.zone_first[z]) : -1;
+        if (zone.vis == ir::visibility::hidden || (zone.vis == ir::visibility::owner && owner != seat)) out.push_back(zi);
+    }
+    return out;
+}
+
+// Calls f(slot, first value index, width) for each per-player field copy of a seat other than `seat`.
+template <class F>
+void other_seats_fields(const game& g, int seat, F f) {
+    const ir::ruleset& rs = g.ruleset();
+    for (id sl = 0; sl < rs.slots.size(); ++sl) {
+        if (rs.slots[sl].scope != ir::slot_scope::per_player) continue;
+        const game::slot_layout& l = g.slots[sl];
+        for (int c = 0; c < g.players(); ++c)
+            if (c != seat) f(sl, l.offset + static_cast<std::uint32_t>(c) * l.width, l.width);
+    }
+}
+
+}  // namespace
+
+state state::masked_for(int seat) const {
+    state m = lookahead(0);  // no trace, tracking or deadline
+    m.rng_.s = 0;
+    m.opt_.sampled_chance = opt_.sampled_chance;
+    const ir::ruleset& rs = *rs_;
+    const game& g = *g_;
+    other_seats_fields(g, seat, [&](id sl, std::uint32_t at, std::uint32_t width) {
+        const ir::slot& slot = rs.slots[sl];
+        if (slot.hidden) {  // its initial value, as set_up_storage gives it
+            std::int64_t init = slot.initial;
+            const ir::type& t = rs.types[slot.type];
+            if (t.kind == ir::type_kind::entity && init >= 0) init = g.entity_first.at(static_cast<std::size_t>(init));
+            for (std::uint32_t k = 0; k < width; ++k) m.values_[at + k] = init;
+        } else if (!secret_base_.empty()) {  // before the reveal: as the simultaneous block began
+            for (std::uint32_t k = 0; k < width; ++k) m.values_[at + k] = secret_base_[at + k];
+        }
+    });
+    const std::vector<std::uint32_t> zones = unseen_zones(g, seat);
+    std::vector<std::int32_t> cards;
+    for (std::uint32_t zi : zones)
+        for (std::uint32_t i = 0; i < zone_size_[zi]; ++i) cards.push_back(contents_[g.zone_capacity_offset[zi] + i]);
+    std::sort(cards.begin(), cards.end());
+    std::size_t next = 0;
+    for (std::uint32_t zi : zones)
+        for (std::uint32_t i = 0; i < zone_size_[zi]; ++i) m.contents_[g.zone_capacity_offset[zi] + i] = cards[next++];
+    return m;
+}
+
+state state::resample_hidden(int seat, std::uint64_t seed) const {
+    state x(*this);
+    rng r{seed};
+    const ir::ruleset& rs = *rs_;
+    const game& g = *g_;
+    auto random_value = [&](id type, std::int64_t& v) {
+        const ir::type& t = rs.types[type];
+        if (t.kind == ir::type_kind::range) v = t.lo + static_cast<std::int64_t>(r.below(static_cast<std::uint64_t>(t.hi - t.lo + 1)));
+        else if (t.kind == ir::type_kind::boolean) v = static_cast<std::int64_t>(r.below(2));
+        else if (t.kind == ir::type_kind::enumeration) v = static_cast<std::int64_t>(r.below(rs.enums[t.ref].members.size()));
+    };
+    other_seats_fields(g, seat, [&](id sl, std::uint32_t at, std::uint32_t width) {
+        const ir::slot& slot = rs.slots[sl];
+        if (!slot.hidden && secret_base_.empty()) return;
+        const ir::type& t = rs.types[slot.type];
+        if (t.kind == ir::type_kind::list_of) return;
+        const id vt = t.kind == ir::type_kind::map_of ? t.value : slot.type;
+        for (std::uint32_t k = 0; k < width; ++k) random_value(vt, x.values_[at + k]);
+    });
+    const std::vector<std::uint32_t> zones = unseen_zones(g, seat);
+    std::vector<std::int32_t> cards;
+    for (std::uint32_t zi : zones)
+        for (std::uint32_t i = 0; i < zone_size_[zi]; ++i) cards.push_back(contents_[g.zone_capacity_offset[zi] + i]);
+    for (std::size_t i = cards.size(); i > 1; --i) std::swap(cards[i - 1], cards[r.below(i)]);
+    std::size_t next = 0;
+    for (std::uint32_t zi : zones)
+        for (std::uint32_t i = 0; i < zone_size_[zi]; ++i) x.contents_[g.zone_capacity_offset[zi] + i] = cards[next++];
+    return x;
 }
 
 // ------------------------------------------------------------------ probe

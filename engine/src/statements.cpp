@@ -81,7 +81,7 @@ void interp::store_list(id target, std::uint32_t fb, id value, id stmt) {
             now.insert(now.end(), s.scratch_.begin() + static_cast<std::ptrdiff_t>(start), s.scratch_.end());
             bool own = false;
             const std::string place = g.value_place(a, own);
-            if (own || s.opt_.trace_verbose) {
+            if ((own || s.opt_.trace_verbose) && !unseen_change(a)) {
                 const id type = N(target).type;
                 trace(place + " " + g.list_text(type, at) + " \u2192 " + g.list_text(type, now.data()) + " (" + cause(stmt) + ")");
             }
@@ -91,6 +91,47 @@ void interp::store_list(id target, std::uint32_t fb, id value, id stmt) {
         for (std::uint32_t i = 0; i <= len; ++i) changed_value(a + i, stmt);
     }
     s.scratch_.resize(start);
+}
+
+// Whether the account as seat trace_viewer saw it leaves out a change to value a: another seat's
+// hidden field, or another seat's per-player field in a simultaneous block before its reveal.
+bool interp::unseen_change(std::uint32_t a) const {
+    const int viewer = s.opt_.trace_viewer;
+    if (viewer < 0) return false;
+    for (id sl = 0; sl < rs.slots.size(); ++sl) {
+        const game::slot_layout& l = g.slots[sl];
+        if (a < l.offset || a >= l.offset + l.copies * l.width) continue;
+        if (rs.slots[sl].scope != ir::slot_scope::per_player) return false;
+        const int seat = static_cast<int>((a - l.offset) / l.width);
+        return seat != viewer && (rs.slots[sl].hidden || s.in_secret());
+    }
+    return false;
+}
+
+// "all reveal what they decided", then, in the account as one seat saw it, what the others'
+// per-player fields became while they were held back: "P2 plan[taxes] 0 → 2 (revealed)".
+void interp::trace_reveal() const {
+    trace("all reveal what they decided");
+    const int viewer = s.opt_.trace_viewer;
+    if (viewer < 0 || s.secret_base_.empty()) return;
+    for (id sl = 0; sl < rs.slots.size(); ++sl) {
+        const ir::slot& slot = rs.slots[sl];
+        if (slot.scope != ir::slot_scope::per_player || slot.hidden) continue;
+        const ir::type& t = rs.types[slot.type];
+        if (t.kind == ir::type_kind::list_of) continue;
+        const id vt = t.kind == ir::type_kind::map_of ? t.value : slot.type;
+        const game::slot_layout& l = g.slots[sl];
+        for (int c = 0; c < g.players(); ++c) {
+            if (c == viewer) continue;
+            for (std::uint32_t k = 0; k < l.width; ++k) {
+                const std::uint32_t a = l.offset + static_cast<std::uint32_t>(c) * l.width + k;
+                if (s.secret_base_[a] == s.values_[a]) continue;
+                bool own = false;
+                trace(g.value_place(a, own) + " " + g.value_text(vt, s.secret_base_[a]) + " \u2192 " +
+                      g.value_text(vt, s.values_[a]) + " (revealed)");
+            }
+        }
+    }
 }
 
 // "phase 2: negotiations (P1)"; steps only in the verbose account.
@@ -125,6 +166,7 @@ void interp::trace_change(std::uint32_t a, id type, std::int64_t v, id stmt) con
     bool own = false;
     const std::string place = g.value_place(a, own);
     if (!own && !s.opt_.trace_verbose) return;
+    if (unseen_change(a)) return;
     trace(place + " " + g.value_text(type, s.values_[a]) + " \u2192 " + g.value_text(type, v) + " (" + cause(stmt) + ")");
 }
 
@@ -560,7 +602,21 @@ void interp::statement(std::size_t fi, id n, std::uint32_t fb) {
             }
             return;
         }
+        case op::simultaneous:
+            // docs/language.md §5: the values as the block begins are what other seats see of a
+            // seat's per-player fields until the reveal (state::masked_for).
+            advance();
+            s.secret_base_ = s.values_;
+            if (tracing()) [[unlikely]] trace("the players decide in secret (" + cause(n) + ")");
+            push_frame(state::frame_kind::list, child(n, 0), fb);
+            return;
+        case op::reveal:
+            advance();
+            if (tracing()) [[unlikely]] trace_reveal();
+            s.secret_base_.clear();
+            return;
         case op::end_turn: {
+            s.secret_base_.clear();  // the turn's secrets are shown as it ends
             // The frames above the innermost turn's are dropped (the rest of its statements, loops,
             // choices and procedure calls); the turn's frame ends at its next step, as at its end.
             std::size_t t = s.frames_.size();

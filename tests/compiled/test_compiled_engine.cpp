@@ -64,7 +64,7 @@ interpreted play_interpreter(const engine::game& g, std::uint64_t seed, std::uin
                 continue;
             }
             if (s.decisions() >= max_decisions) break;
-            s.apply(agent.act(s, agent_rng));
+            s.apply(agent.act(engine::seat_view(s, s.current_player()), agent_rng));
         }
         out.decisions = s.decisions();
         out.end_reason = s.is_terminal() ? s.end_reason() : "decision limit";

@@ -262,9 +262,9 @@ namespace {
 class saving_agent : public engine::agent {
 public:
     explicit saving_agent(std::uint64_t stop_at) : stop_at_(stop_at) {}
-    int act(const engine::state& s, engine::rng& r) override {
-        if (s.decisions() + 1 == stop_at_) throw engine::agent_stop("saved", false, "saved.jsonl");
-        return random_.act(s, r);
+    int act(const engine::seat_view& v, engine::rng& r) override {
+        if (v.decisions() + 1 == stop_at_) throw engine::agent_stop("saved", false, "saved.jsonl");
+        return random_.act(v, r);
     }
 
 private:
@@ -304,13 +304,13 @@ namespace {
 class undoing_agent : public engine::agent {
 public:
     explicit undoing_agent(std::uint64_t undo_at) : undo_at_(undo_at) {}
-    int act(const engine::state& s, engine::rng& r) override {
-        if (s.decisions() + 1 == undo_at_) {
+    int act(const engine::seat_view& v, engine::rng& r) override {
+        if (v.decisions() + 1 == undo_at_) {
             engine::agent_stop undo("undo", false);
-            undo.undo_seat = s.current_player();
+            undo.undo_seat = v.seat();
             throw undo;
         }
-        return random_.act(s, r);
+        return random_.act(v, r);
     }
 
 private:

@@ -130,6 +130,7 @@ struct exec_impl {
             case op::choose_subset:
             case op::choose_order:
             case op::may:
+            case op::simultaneous:
                 for (std::uint32_t i = 0; i < nd.child_count; ++i) collect(child(n, i), w);
                 break;
             default: break;
@@ -1147,6 +1148,13 @@ struct exec_impl {
                 }
                 return;
             }
+            case op::simultaneous:
+                // docs/language.md §5: for the checker the players' secret choices are their
+                // choices in the block's order, with no information between them but the state
+                // (every outcome of secret play is one of open play); the reveal does nothing.
+                run(child(n, 0), e, p);
+                return;
+            case op::reveal: return;
             case op::end_turn:
                 end_turn_here(p);
                 p.dead = true;

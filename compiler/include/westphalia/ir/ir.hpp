@@ -14,7 +14,7 @@ namespace wp::ir {
 using id = std::uint32_t;
 inline constexpr id no_id = 0xFFFFFFFFu;
 
-inline constexpr int schema_version = 5;  // 2: accepted findings (`accepts`); 3: round 2a (ranges, counted dice, natural rows, shifts, fractional odds, subset objectives, set/cap modifiers); 4: aid texts of blocks; 5: stand-in and missing marks on one entity or one of its fields, the op end-turn
+inline constexpr int schema_version = 6;  // 2: accepted findings (`accepts`); 3: round 2a (ranges, counted dice, natural rows, shifts, fractional odds, subset objectives, set/cap modifiers); 4: aid texts of blocks; 5: stand-in and missing marks on one entity or one of its fields, the op end-turn; 6: simultaneous and reveal, hidden per-player fields
 
 // ---------------------------------------------------------------- provenance
 
@@ -161,6 +161,7 @@ struct slot {
     std::int64_t initial = 0;  // for map_of types: the value of every element
     bool flag = false;         // once-per-game flag: may only go from false to true
     bool counter = false;      // turn/phase counter: 1..100000 error, starts at 1
+    bool hidden = false;       // per player: seen only by its own player (docs/language.md §2)
     provenance prov;
 };
 
@@ -620,6 +621,8 @@ enum class op : std::uint8_t {
                     // value: the count's lower limit; child: the count
     // statements added later
     end_turn,       // no children: the innermost enclosing `turn` block ends at once
+    simultaneous,   // child: seq — the players decide in secret until its reveal (docs/language.md §5)
+    reveal,         // no children: what was decided in the enclosing simultaneous block is shown
 };
 
 enum class builtin : std::uint8_t {

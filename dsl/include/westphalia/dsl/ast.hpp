@@ -124,6 +124,8 @@ enum class stmt_kind : std::uint8_t {
     end_turn,       // end turn — the innermost enclosing `turn` block ends at once
     play_event,     // play event of exprs[0] by exprs[1]
     cancel_event,   // cancel event of exprs[0]
+    simultaneous,   // simultaneous anchors body — the players decide in secret until its `reveal`
+    reveal,         // reveal — what was decided in the enclosing simultaneous block is shown
 };
 
 struct stmt {
@@ -196,6 +198,7 @@ struct type_decl {
 };
 
 struct field_decl {
+    bool hidden = false;  // `hidden name: T`: seen only by its own player (state per player)
     name id;
     type_expr type;
     std::optional<expr> init;

@@ -47,9 +47,9 @@ public:
     script_agent(std::string name, std::vector<std::string> lines);
     // Reads FILE; throws agent_stop when it cannot be read.
     static script_agent from_file(const std::string& path);
-    int act(const state& s, rng& r) override;
+    int act(const seat_view& v, rng& r) override;
     // In a resumed game the script's lines are the decisions after the resume.
-    void observe(const state&, int, rng&) override {}
+    void observe(const seat_view&, int, rng&) override {}
 
 private:
     std::string name_;

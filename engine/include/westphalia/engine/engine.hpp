@@ -96,6 +96,9 @@ public:
     // (state::keys_read); the last entry is the number of keys.
     std::vector<std::uint32_t> table_key_first;
     bool has_turns = false;
+    // Whether anything is ever hidden from a seat: a `hidden` or `owner` zone, a hidden field, a
+    // `simultaneous` block. Without, a seat's view is the state itself (seat_view: no copy).
+    bool has_hidden = false;
     // A quantity or predicate that reads only its parameters (entity attributes, constants,
     // options, other such quantities) and has no modifier is tabulated over its parameters'
     // values: quantity -> table (empty when not tabulated); parameter i takes the values
@@ -192,6 +195,10 @@ struct state_options {
     // The trace's detail: every step's start and every state change, where the default is the
     // phases and the players' own fields (docs/play-testing.md, "The account").
     bool trace_verbose = false;
+    // The account as seat `viewer` saw it (`replay --as`; -1: everything): no change to another
+    // seat's hidden field, nor to another seat's per-player fields inside a simultaneous block
+    // before its reveal.
+    int trace_viewer = -1;
     // Record which statement last changed each value and zone, so that last_change() can name
     // what broke an invariant (a little slower).
     bool track_changes = false;
@@ -286,8 +293,22 @@ public:
     std::string decision_subject() const;
 
     // What seat `viewer` sees (-1: everything): state values and zones, hidden zones (and
-    // `owner` zones of other seats) as card counts only.
+    // `owner` zones of other seats) as card counts only, other seats' hidden fields as `(hidden)`.
     std::string view(int viewer) const;
+    // Inside a `simultaneous` block, before its `reveal` (docs/language.md §5).
+    bool in_secret() const { return !secret_base_.empty(); }
+    // The state as seat `seat` may know it (docs/language.md §5, "A seat's view"): the cards it
+    // cannot see (hidden zones, other seats' owner zones) sorted and dealt back into those zones in
+    // zone order, each keeping its size; other seats' hidden fields at their initial values; inside
+    // a simultaneous block before its reveal, other seats' per-player fields as at the block's start;
+    // the generator cleared (future dice and shuffles are no one's to see); no trace or tracking.
+    // Equal for two states that differ only in what `seat` cannot see.
+    state masked_for(int seat) const;
+    // A state seat `seat` cannot tell from this one (its view is equal): the cards it cannot see
+    // shuffled among the zones it cannot see (each keeping its size), other seats' hidden fields,
+    // and inside a simultaneous block other seats' per-player fields, given random values of their
+    // types (ranges, bools and enums), all drawn from `seed`. For tests of what agents depend on.
+    state resample_hidden(int seat, std::uint64_t seed) const;
     const game& the_game() const { return *g_; }
 
 private:
@@ -311,6 +332,9 @@ private:
     state_options opt_;
     rng rng_;
     std::vector<std::int64_t> values_;
+    // Inside a `simultaneous` block before its reveal: the values as the block began (what other
+    // seats see of a seat's per-player fields); empty otherwise.
+    std::vector<std::int64_t> secret_base_;
     std::vector<std::int32_t> contents_;
     std::vector<std::uint32_t> zone_size_;
     std::vector<std::int64_t> locals_;
@@ -434,29 +458,54 @@ private:
 
 // ---------------------------------------------------------------- agents and the driver
 
+// What the deciding seat is handed at its decision (docs/language.md §5, "A seat's view"): its own
+// options, read from the game, and the state as it may know it, masked (state::masked_for) on
+// first use when the game hides anything, else the game's own state (no copy). An agent never
+// sees the state itself.
+class seat_view {
+public:
+    // `s` at a decision node of `seat`; it must outlive the view.
+    seat_view(const state& s, int seat) : s_(&s), seat_(seat) {}
+    int seat() const { return seat_; }
+    // The seat's own legal options: its to know, whatever else is hidden.
+    std::size_t num_actions() const { return s_->num_actions(); }
+    std::vector<action_info> legal_actions() const { return s_->legal_actions(); }
+    // The decisions taken so far in the game (public).
+    std::uint64_t decisions() const { return s_->decisions(); }
+    // The state as the seat may know it.
+    const state& seen() const;
+    // Whether seen() is a masked copy (the game hides something).
+    bool masked() const { return s_->the_game().has_hidden; }
+
+private:
+    const state* s_;
+    int seat_;
+    mutable std::unique_ptr<state> copy_;
+};
+
 class agent {
 public:
     virtual ~agent() = default;
-    // Index of the legal action to take at a decision node of `s`.
-    virtual int act(const state& s, rng& r) = 0;
-    // A game resumed from its log (`play --resume`): `action` was taken at `s` for this agent's
+    // Index of the legal action to take at the decision `v` is the view of.
+    virtual int act(const seat_view& v, rng& r) = 0;
+    // A game resumed from its log (`play --resume`): `action` was taken at `v` for this agent's
     // seat before. The default asks act() again and drops its answer, so that the generator is
     // where it was when the game was saved; an agent that draws nothing may do nothing.
-    virtual void observe(const state& s, int action, rng& r) {
+    virtual void observe(const seat_view& v, int action, rng& r) {
         (void)action;
-        act(s, r);
+        act(v, r);
     }
 };
 
 class random_agent : public agent {
 public:
-    int act(const state& s, rng& r) override;
+    int act(const seat_view& v, rng& r) override;
 };
 
 class first_legal_agent : public agent {
 public:
-    int act(const state&, rng&) override { return 0; }
-    void observe(const state&, int, rng&) override {}
+    int act(const seat_view&, rng&) override { return 0; }
+    void observe(const seat_view&, int, rng&) override {}
 };
 
 // Plays the given action indices in order (then the first legal action): replays a game
@@ -464,7 +513,7 @@ public:
 class scripted_agent : public agent {
 public:
     explicit scripted_agent(std::vector<int> actions) : actions_(std::move(actions)) {}
-    int act(const state&, rng&) override { return next_ < actions_.size() ? actions_[next_++] : 0; }
+    int act(const seat_view&, rng&) override { return next_ < actions_.size() ? actions_[next_++] : 0; }
 
 private:
     std::vector<int> actions_;

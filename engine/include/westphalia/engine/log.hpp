@@ -37,7 +37,8 @@ struct log_header {
 std::string ir_fingerprint(const ir::ruleset& rs);
 
 // Every per-player state field of `seat` in slot order: name -> value text (`a,b,c` for a map).
-std::vector<std::pair<std::string, std::string>> player_fields(const state& s, int seat);
+// `viewer` >= 0: as that seat sees them (another seat's hidden fields left out).
+std::vector<std::pair<std::string, std::string>> player_fields(const state& s, int seat, int viewer = -1);
 
 // A problem in a log: its line (1-based), message and kind (`log-json`, `log-schema` …).
 struct log_error {
@@ -79,7 +80,11 @@ struct replay_result {
 
 // Replays a log over `rs` (built from its header), checking the fingerprint, that every step
 // is legal and matches the engine, and the footer. `trace` receives the same lines as play.
+// `viewer` >= 0 (`replay --as`): the account as that seat saw it: another seat's private decisions
+// (in a simultaneous block before its reveal) as "P2 decides in secret", no change to another
+// seat's hidden field or, before a reveal, to its per-player fields.
 replay_result replay_log(const std::string& text, const ir::ruleset& rs, const log_header& header,
-                         const std::function<void(const std::string&)>* trace = nullptr, bool verbose = false);
+                         const std::function<void(const std::string&)>* trace = nullptr, bool verbose = false,
+                         int viewer = -1);
 
 }  // namespace wp::engine

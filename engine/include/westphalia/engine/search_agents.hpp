@@ -1,8 +1,9 @@
 // Agents that look ahead with the engine: a one-ply greedy agent and Monte Carlo tree search,
 // both judging a position by the rules' own `wins` decision. Both are seeded only by the
 // generator the driver hands them (play_game, the simulator): the same game seed gives the same
-// choices on every run and every thread count. Both see the whole state (hidden hands, the
-// deck's order): they measure what the rules allow a strong player, not what a fair one knows.
+// choices on every run and every thread count. Both search from their seat's view (seat_view:
+// hidden cards dealt in a fixed order, other seats' hidden fields and secret plans as their
+// fixed stand-ins), never from the state itself.
 #pragma once
 
 #include "westphalia/engine/engine.hpp"
@@ -23,7 +24,7 @@ std::vector<double> seat_values(const state& s);
 // which its seat is worth the most (seat_values); a tie is broken by the generator.
 class greedy_agent : public agent {
 public:
-    int act(const state& s, rng& r) override;
+    int act(const seat_view& v, rng& r) override;
 };
 
 // UCT over the engine's states: `iterations` playouts per decision, each from a copy of the
@@ -36,7 +37,7 @@ public:
 class mcts_agent : public agent {
 public:
     mcts_agent(std::uint32_t iterations, std::uint32_t rollout_depth) : iterations_(iterations), depth_(rollout_depth) {}
-    int act(const state& s, rng& r) override;
+    int act(const seat_view& v, rng& r) override;
 
 private:
     struct node {

@@ -1,0 +1,233 @@
+// Simultaneous, secret choices and hidden fields (docs/language.md §2 and §5): the IR and its JSON,
+// a seat's view (seat_view, state::masked_for), and the property that matters: no agent's input
+// depends on what its seat cannot see. Play a game; at every decision change only what the deciding
+// seat cannot see (state::resample_hidden); the seat's view, and the choice of every agent handed
+// it, are the same.
+#include "westphalia/compiler/compile.hpp"
+#include "westphalia/engine/engine.hpp"
+#include "westphalia/engine/log.hpp"
+#include "westphalia/engine/search_agents.hpp"
+#include "westphalia/ir/json.hpp"
+#include "westphalia/ir/print.hpp"
+
+#include <catch2/catch.hpp>
+
+#include "test_support.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+using namespace wp;
+
+namespace {
+
+const char* const planning = "tests/rulesets/secrets/secret_planning.wph";
+const char* const fog = "tests/rulesets/secrets/fog_of_war.wph";
+
+std::size_t count_op(const ir::ruleset& rs, ir::op o) {
+    return static_cast<std::size_t>(std::count_if(rs.nodes.begin(), rs.nodes.end(), [&](const ir::node& n) { return n.code == o; }));
+}
+
+// Plays `games` seeded games with random agents; at each of the first `decisions` decisions of
+// each, compares the deciding seat's view and the agents' choices on the state and on states that
+// differ from it only in what the seat cannot see. Returns how many of those states differed from
+// the game's own (the test is not vacuous: hidden things were there to change).
+std::size_t check_independence(const ir::ruleset& rs, int players, int games, std::uint64_t decisions, bool search) {
+    const engine::game g(rs, players);
+    REQUIRE(g.has_hidden);
+    std::size_t differed = 0;
+    for (int seed = 1; seed <= games; ++seed) {
+        engine::state s(g, static_cast<std::uint64_t>(seed), test::sampled_chance());
+        engine::rng play_rng{static_cast<std::uint64_t>(seed) * 7919};
+        engine::random_agent mover;
+        while (!s.is_terminal() && s.decisions() < decisions) {
+            if (s.is_chance_node()) {
+                s.apply_sampled();
+                continue;
+            }
+            const int seat = s.current_player();
+            const engine::seat_view here(s, seat);
+            for (std::uint64_t k = 1; k <= 3; ++k) {
+                INFO("seed " << seed << ", decision " << s.decisions() + 1 << ", P" << seat + 1 << ", resample " << k);
+                const engine::state other = s.resample_hidden(seat, k * 104729 + static_cast<std::uint64_t>(seed));
+                if (other.view(-1) != s.view(-1)) ++differed;
+                const engine::seat_view there(other, seat);
+                // what the seat sees, everything in it
+                REQUIRE(there.seen().view(-1) == here.seen().view(-1));
+                CHECK(there.seen().view(seat) == here.seen().view(seat));
+                CHECK(there.num_actions() == here.num_actions());
+                // and what each agent makes of it, from the same generator
+                engine::random_agent random;
+                engine::rng r1{k}, r2{k};
+                CHECK(random.act(here, r1) == random.act(there, r2));
+                if (search) {
+                    engine::greedy_agent greedy;
+                    engine::rng g1{k}, g2{k};
+                    CHECK(greedy.act(here, g1) == greedy.act(there, g2));
+                    engine::mcts_agent mcts(24, 6);
+                    engine::rng m1{k}, m2{k};
+                    CHECK(mcts.act(here, m1) == mcts.act(there, m2));
+                }
+            }
+            s.apply(mover.act(here, play_rng));
+        }
+    }
+    return differed;
+}
+
+}  // namespace
+
+TEST_CASE("secrets: the IR has the block, its reveal and the hidden field; JSON round trip", "[secrets][ir][json]") {
+    const ir::ruleset rs = test::compile_repo_ruleset(planning);
+    CHECK(count_op(rs, ir::op::simultaneous) == 1);
+    CHECK(count_op(rs, ir::op::reveal) == 1);
+    std::ostringstream text;
+    ir::print(text, rs);
+    CHECK(text.str().find("simultaneous {") != std::string::npos);
+    CHECK(text.str().find("reveal;") != std::string::npos);
+
+    const ir::ruleset fog_rs = test::compile_repo_ruleset(fog);
+    const auto strength = std::find_if(fog_rs.slots.begin(), fog_rs.slots.end(), [](const ir::slot& s) { return s.name == "strength"; });
+    REQUIRE(strength != fog_rs.slots.end());
+    CHECK(strength->hidden);
+    CHECK(std::count_if(fog_rs.slots.begin(), fog_rs.slots.end(), [](const ir::slot& s) { return s.hidden; }) == 1);
+
+    for (const ir::ruleset* r : {&rs, &fog_rs}) {
+        const nlohmann::json once = ir::to_json(*r);
+        ir::read_error error;
+        const auto back = ir::from_json(once, error);
+        INFO(error.message);
+        REQUIRE(back);
+        CHECK(ir::to_json(*back) == once);
+    }
+    // `hidden` is written only where it is true
+    const nlohmann::json j = ir::to_json(fog_rs);
+    std::size_t keys = 0;
+    for (const auto& s : j["slots"]) keys += s.contains("hidden");
+    CHECK(keys == 1);
+
+    // a reveal taken out of its block is refused
+    nlohmann::json broken = ir::to_json(rs);
+    for (auto& n : broken["nodes"])
+        if (n["code"] == "simultaneous") n["code"] = "block";
+    ir::read_error error;
+    CHECK_FALSE(ir::from_json(broken, error).has_value());
+}
+
+TEST_CASE("secrets: a game without anything hidden hands agents the state itself", "[secrets][view]") {
+    const engine::game g(test::compile_repo_ruleset("tests/rulesets/engine-end/truce_ends_turn.wph"), 2);
+    CHECK_FALSE(g.has_hidden);
+    engine::state s(g, 1, test::sampled_chance());
+    while (!s.is_terminal() && s.is_chance_node()) s.apply_sampled();
+    REQUIRE_FALSE(s.is_terminal());
+    const engine::seat_view v(s, s.current_player());
+    CHECK_FALSE(v.masked());
+    CHECK(&v.seen() == &s);
+}
+
+TEST_CASE("secrets: inside the block, another seat's plan reads as at its start until the reveal", "[secrets][view]") {
+    const engine::game g(test::compile_repo_ruleset(planning), 2);
+    engine::state s(g, 3, test::sampled_chance());
+    REQUIRE(s.current_player() == 0);
+    CHECK(s.in_secret());
+    // P1 lays a size-2 county in every box and bids 1
+    for (int box = 0; box < 3; ++box) s.apply(test::action_with_text(s, "2"));
+    s.apply(test::action_with_text(s, "1"));
+    REQUIRE(s.current_player() == 1);
+    CHECK(s.slot_value("plan", 0, 0) == 2);
+    const engine::seat_view p2(s, 1);
+    CHECK(p2.masked());
+    CHECK(p2.seen().slot_value("plan", 0, 0) == 0);  // as the block began
+    CHECK(p2.seen().slot_value("bid", 0) == 0);
+    CHECK(p2.seen().view(1).find("plan[P1] = 0 0 0") != std::string::npos);
+    // P1's own view of its plan is the plan
+    const engine::seat_view p1(s, 0);
+    CHECK(p1.seen().slot_value("plan", 0, 0) == 2);
+    for (int box = 0; box < 3; ++box) s.apply(test::action_with_text(s, "0"));
+    s.apply(test::action_with_text(s, "0"));
+    // revealed: the next decisions (round 2) see round 1's plans
+    CHECK(s.slot_value("round") == 2);
+    const engine::seat_view after(s, s.current_player());
+    CHECK(after.seen().slot_value("bid", 0) == 1);
+}
+
+TEST_CASE("secrets: another seat's hidden field reads as its initial value; the owner sees it", "[secrets][view]") {
+    const engine::game g(test::compile_repo_ruleset(fog), 2);
+    engine::state s(g, 5, test::sampled_chance());
+    REQUIRE(s.current_player() == 0);
+    s.apply(test::action_with_text(s, "3"));  // P1 musters 3 in secret
+    s.apply(test::action_with_text(s, "no: do not advance into the enemy's zone of control"));
+    REQUIRE(s.current_player() == 1);
+    s.apply(test::action_with_text(s, "2"));  // P2 musters 2
+    s.apply(test::action_with_text(s, "no: do not advance into the enemy's zone of control"));
+    REQUIRE(s.current_player() == 0);  // year 2: revealed, and a new block begun
+    CHECK(s.slot_value("year") == 2);
+    CHECK(s.in_secret());
+    const std::int64_t p2_strength = s.slot_value("strength", 1);
+    CHECK(p2_strength == 6);
+    const engine::seat_view p1(s, 0);
+    CHECK(p1.seen().slot_value("strength", 1) == 4);  // its initial value, whatever P2 mustered
+    CHECK(p1.seen().slot_value("strength", 0) == s.slot_value("strength", 0));
+    CHECK(p1.seen().view(0).find("strength[P2] = (hidden)") != std::string::npos);
+    const engine::seat_view p2(s, 1);
+    CHECK(p2.seen().slot_value("strength", 1) == p2_strength);
+}
+
+TEST_CASE("secrets: no agent's input depends on what its seat cannot see", "[secrets][view][agents]") {
+    SECTION("secret planning (a simultaneous block)") {
+        CHECK(check_independence(test::compile_repo_ruleset(planning), 3, 4, 1000, true) > 0);
+    }
+    SECTION("fog of war (a hidden field)") {
+        CHECK(check_independence(test::compile_repo_ruleset(fog), 2, 6, 1000, true) > 0);
+    }
+    SECTION("Contractor Cards (a hidden deck, hands seen by their owners)") {
+        CHECK(check_independence(test::compile_repo_ruleset("rulesets/contractor-cards"), 3, 2, 40, true) > 0);
+    }
+}
+
+TEST_CASE("secrets: the log marks private decisions; replay as a seat hides the others' secrets", "[secrets][log]") {
+    const ir::ruleset rs = test::compile_repo_ruleset(planning);
+    engine::log_header h;
+    h.ruleset_name = rs.name;
+    h.ruleset_path = planning;
+    h.fingerprint = engine::ir_fingerprint(rs);
+    h.players = 2;
+    h.seed = 4;
+    h.agents = {"random"};
+    engine::random_agent random;
+    const engine::logged_play played = engine::play_logged(rs, h, {&random});
+    REQUIRE(played.stop.empty());
+    // every decision of this game is taken in secret: 2 players x (3 boxes + a bid) x 3 rounds
+    auto occurrences = [](const std::string& text, const std::string& what) {
+        std::size_t n = 0, pos = 0;
+        while ((pos = text.find(what, pos)) != std::string::npos) {
+            ++n;
+            ++pos;
+        }
+        return n;
+    };
+    CHECK(played.result.decisions == 24);
+    CHECK(occurrences(played.log, "\"private\":true") == 24);
+    const std::size_t p2_decisions = occurrences(played.log, "\"player\":2");
+    std::vector<std::string> all, as_p1;
+    const std::function<void(const std::string&)> to_all = [&](const std::string& l) { all.push_back(l); };
+    const std::function<void(const std::string&)> to_p1 = [&](const std::string& l) { as_p1.push_back(l); };
+    const engine::replay_result everything = engine::replay_log(played.log, rs, h, &to_all);
+    REQUIRE_FALSE(everything.error.has_value());
+    CHECK(everything.relog == played.log);
+    const engine::replay_result seen = engine::replay_log(played.log, rs, h, &to_p1, false, 0);
+    REQUIRE_FALSE(seen.error.has_value());
+    auto count = [](const std::vector<std::string>& lines, const std::string& what) {
+        return std::count_if(lines.begin(), lines.end(), [&](const std::string& l) { return l.find(what) != std::string::npos; });
+    };
+    CHECK(count(all, "P2 decides in secret") == 0);
+    CHECK(static_cast<std::size_t>(count(as_p1, "P2 decides in secret")) == p2_decisions);
+    CHECK(p2_decisions == 12);
+    CHECK(count(as_p1, "P1 (") == count(all, "P1 ("));
+    // P2's plan changes are left out until the reveal, which shows what they came to; P1's own are there
+    CHECK(count(as_p1, "P2 plan") == count(as_p1, "(revealed)"));
+    CHECK(count(as_p1, "(revealed)") > 0);
+    CHECK(count(all, "(revealed)") == 0);
+    CHECK(count(all, "P2 plan") > 0);
+    CHECK(count(as_p1, "P1 plan") == count(all, "P1 plan"));
+}
