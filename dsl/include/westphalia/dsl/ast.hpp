@@ -122,6 +122,7 @@ enum class stmt_kind : std::uint8_t {
     call,           // id(exprs...) — a declared procedure
     end_game,       // end game id [at end of word]; word in {"", "turn", "round"}
     end_turn,       // end turn — the innermost enclosing `turn` block ends at once
+    move_all,       // move all from exprs[0] to exprs[1] — a stack moving as one
 };
 
 struct stmt {
@@ -257,6 +258,7 @@ enum class visibility : std::uint8_t { public_, hidden, owner };
 struct zone_decl {
     name id;
     bool per_player = false;
+    std::optional<name> per;  // `per <map or location type>`: one zone per location
     bool ordered = false;
     visibility vis = visibility::public_;
     name of;
