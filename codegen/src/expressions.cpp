@@ -251,9 +251,14 @@ bool writer::players_set(id n) const {
 std::string writer::Z(id n) {
     const ir::node& nd = N(n);
     if (nd.code == op::zone && kind_of(n) == type_kind::zone) return std::to_string(g_.zone_first.at(nd.ref));
-    if (nd.code == op::index && N(child(n, 0)).code == op::zone)
+    if (nd.code == op::index && N(child(n, 0)).code == op::zone) {
+        const ir::zone& z = rs_.zones.at(N(child(n, 0)).ref);
+        if (z.map != ir::no_id)  // per location
+            return "(" + std::to_string(g_.zone_first.at(N(child(n, 0)).ref)) + " + location_check(" + where(n) + ", " +
+                   E(child(n, 1)) + ", " + std::to_string(rs_.maps.at(z.map).nodes.size()) + "))";
         return "(" + std::to_string(g_.zone_first.at(N(child(n, 0)).ref)) + " + seat_check(s, " + where(n) + ", " +
                E(child(n, 1)) + ", \"zone of no player\"))";
+    }
     return "zone_check(" + where(n) + ", " + E(n) + ")";
 }
 

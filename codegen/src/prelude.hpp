@@ -169,6 +169,21 @@ inline void zadd(S& s, const char* where, i64 z, i64 inst) {
     s.c[zone_offset[z] + s.zs[z]++] = static_cast<std::int32_t>(inst);
 }
 
+// `move all from z to into`: every instance of z, in its order, onto into (a stack moving as one).
+inline void zmove_all(S& s, const char* where, i64 z, i64 into) {
+    if (z == into) return;
+    const std::int32_t* first = s.c + zone_offset[z];
+    for (std::uint32_t i = 0; i < s.zs[z]; ++i) zadd(s, where, into, first[i]);
+    s.zs[z] = 0;
+}
+
+// A location's index into a per-location zone (n locations).
+[[gnu::always_inline]] inline i64 location_check(const char* where, i64 k, i64 n) {
+    if (k < 0 || k >= n) [[unlikely]]
+        fail(where, "zone of no location");
+    return k;
+}
+
 // The topmost copy of inst's entity in zone z (inst itself when there is none).
 inline i64 copy_in(const S& s, i64 z, i64 inst) {
     const std::int32_t* first = s.c + zone_offset[z];

@@ -87,7 +87,12 @@ void writer::store_list(id stmt, id target, id value, std::string& o, int in) {
 std::string writer::each_target(id n, const std::string& var, const std::string& body) {
     if (kind_of(n) == type_kind::map_of) {
         const std::string base = fresh("base"), p = fresh("p");
-        return "{ const i64 " + base + " = " + E(n) + "; for (i64 " + p + " = 0; " + p + " < s.np; ++" + p + ") { const i64 " +
+        const ir::type& t = rs_.types[N(n).type];
+        // each seat's, or each location's for a per-location zone
+        const std::string limit = rs_.types[t.key].kind == type_kind::node
+                                      ? std::to_string(rs_.maps.at(rs_.types[t.key].ref).nodes.size())
+                                      : std::string("s.np");
+        return "{ const i64 " + base + " = " + E(n) + "; for (i64 " + p + " = 0; " + p + " < " + limit + "; ++" + p + ") { const i64 " +
                var + " = " + base + " + " + p + "; " + body + " } }";
     }
     return "{ const i64 " + var + " = " + Z(n) + "; " + body + " }";
@@ -191,6 +196,10 @@ void writer::statement(id n, std::string& o, int in) {
         }
         case op::reshuffle: {
             const std::string w = where(n);
+            if (nd.value == 1) {  // `move all from … to …`
+                o += P + "zmove_all(s, " + w + ", " + Z(child(n, 0)) + ", " + Z(child(n, 1)) + ");\n";
+                return;
+            }
             o += P + "{\n" + P + "    const i64 from = " + Z(child(n, 0)) + ";\n" + P + "    const i64 into = " + Z(child(n, 1)) + ";\n" +
                  P + "    while (s.zs[from] > 0) { const i64 top = ztop(s, from); zremove(s, " + w + ", from, top); zadd(s, " + w +
                  ", into, top); }\n" + P + "    zshuffle(s, into);\n" + P + "}\n";

@@ -151,7 +151,7 @@ std::string writer::run() {
     for (std::uint32_t z = 0; z < zones; ++z) {
         const id zone = g_.zone_instance_zone[z];
         std::string name = rs_.zones[zone].name;
-        if (rs_.zones[zone].per_player) name += "[P" + std::to_string(z - g_.zone_first[zone] + 1) + "]";
+        name += ir::zone_instance_suffix(rs_, rs_.zones[zone], z - g_.zone_first[zone]);
         zone_names.push_back(name);
     }
     texts("instance_names", instance_names);

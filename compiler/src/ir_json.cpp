@@ -118,6 +118,7 @@ template <class V> void fields(V& v, entity& x) {
 template <class V> void fields(V& v, zone& x) {
     v("name", x.name);
     v("per_player", x.per_player);
+    v("map", x.map);
     v("ordered", x.ordered);
     v("visibility", x.vis);
     v("entity_kind", x.entity_kind);

@@ -208,7 +208,9 @@ struct printer {
             case op::draw: return "draw " + kid(0) + " from " + kid(1) + " to " + kid(2) + ";";
             case op::deal: return "deal " + kid(0) + " from " + kid(1) + " to " + kid(2) + ";";
             case op::move: return "move " + kid(0) + " from " + kid(1) + " to " + kid(2) + ";";
-            case op::reshuffle: return "reshuffle " + kid(0) + " into " + kid(1) + ";";
+            case op::reshuffle:
+                if (x.value == 1) return "move all from " + kid(0) + " to " + kid(1) + ";";
+                return "reshuffle " + kid(0) + " into " + kid(1) + ";";
             case op::choose_one: case op::choose_subset: case op::choose_order: {
                 std::string s = x.code == op::choose_one ? "choose " : x.code == op::choose_subset ? "choose subset " : "choose order ";
                 s += local_name(x.ref) + (x.code == op::choose_one ? " in " : " of ") + kid(0);
@@ -355,7 +357,8 @@ struct dumper {
         }
         for (std::size_t i = 0; i < rs.zones.size(); ++i) {
             const zone& z = rs.zones[i];
-            out << "zone " << i << " " << z.name << " :" << (z.per_player ? " per-player" : "") << (z.ordered ? " ordered" : "")
+            out << "zone " << i << " " << z.name << " :" << (z.per_player ? " per-player" : "")
+                << (z.map < rs.maps.size() ? " per-" + rs.maps[z.map].name : std::string()) << (z.ordered ? " ordered" : "")
                 << " " << name_of(z.vis) << " of " << (z.entity_kind < rs.entity_kinds.size() ? rs.entity_kinds[z.entity_kind].name : "?")
                 << prov(z.prov) << "\n";
         }

@@ -192,6 +192,9 @@ struct checker {
                     const type* t = x.type < rs.types.size() ? &rs.types[x.type] : nullptr;
                     if (t && z.per_player)
                         t = t->kind == type_kind::map_of && kind_of(t->key) == type_kind::player ? &rs.types[t->value] : nullptr;
+                    else if (t && z.map != no_id)  // one per location: map_of(the map's node type, zone)
+                        t = t->kind == type_kind::map_of && z.map < rs.maps.size() && t->key == rs.maps[z.map].node_type
+                                ? &rs.types[t->value] : nullptr;
                     if (!t || t->kind != type_kind::zone || t->ref != z.entity_kind)
                         fail(path + ".type", "not the type of zone " + std::to_string(x.ref) + " `" + z.name + "`");
                     break;
@@ -603,6 +606,10 @@ struct checker {
         for (std::size_t i = 0; i < rs.zones.size(); ++i) {
             const std::string path = "zones[" + std::to_string(i) + "]";
             index(path + ".entity_kind", rs.zones[i].entity_kind, rs.entity_kinds, "entity kind");
+            if (rs.zones[i].map != no_id) {
+                index(path + ".map", rs.zones[i].map, rs.maps, "map");
+                if (rs.zones[i].per_player) fail(path + ".map", "a zone is per player or per location, not both");
+            }
             prov(path + ".prov", rs.zones[i].prov);
         }
         for (std::size_t i = 0; i < rs.maps.size(); ++i) {

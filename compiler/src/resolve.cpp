@@ -466,6 +466,20 @@ struct resolver {
         for (std::size_t i = 0; i < cx.rs.zones.size(); ++i) {
             const auto& decl = std::get<dsl::zone_decl>(cx.zone_src[i]->d->node);
             if (auto k = entity_kind_named(decl.of)) cx.rs.zones[i].entity_kind = *k;
+            if (!decl.per) continue;
+            // `per <map or its location type>`: one zone per location (docs/language.md §3)
+            auto it = cx.types.find(decl.per->text);
+            if (it != cx.types.end() && it->second.kind == sym::map) {
+                cx.rs.zones[i].map = it->second.index;
+            } else if (it == cx.types.end()) {
+                cx.unknown(*decl.per, "map", cx.type_names(),
+                           {{std::nullopt, "a zone is global, `per player`, or per location of a declared map "
+                                           "(`per area`, `per hex`, or the map's name)"}});
+                cx.rs.zones[i].entity_kind = ir::no_id;
+            } else {
+                cx.wrong_kind(*decl.per, it->second, "a map's locations (a zone is global, `per player` or per location)");
+                cx.rs.zones[i].entity_kind = ir::no_id;
+            }
         }
     }
 

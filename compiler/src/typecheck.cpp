@@ -384,6 +384,7 @@ typed body_checker::name_expr(const dsl::expr& e, ir::id expected) {
                 t.ref = z.entity_kind;
                 ir::id ty = cx_.intern(t);
                 if (z.per_player) ty = cx_.map_of(cx_.t_player, ty);
+                else if (z.map != ir::no_id) ty = cx_.map_of(cx_.rs.maps[z.map].node_type, ty);
                 return {emit(ir::op::zone, ty, 0, s.index, {}, e.where), ty};
             }
             case sym::derived: case sym::decision: case sym::table: {
@@ -1025,6 +1026,8 @@ ir::id body_checker::stmt(const dsl::stmt& s) {
             std::string msg = std::string(role) + " must be " + (per_player ? "a per-player zone (such as `hand`)" : "a zone") +
                               ", but this is " + cx_.type_text(z.type);
             if (!per_player && is_per_player) msg += "; pick one player's zone with `[p]`";
+            else if (!per_player && t.kind == ir::type_kind::map_of && cx_.type_at(t.value).kind == ir::type_kind::zone)
+                msg += "; pick one location's zone with `[c]`";
             cx_.sink.error(dsl::diag_kind::type_mismatch, e.where, msg);
             return {};
         }
@@ -1204,6 +1207,13 @@ ir::id body_checker::stmt(const dsl::stmt& s) {
             typed z2 = zone_expr(s.exprs[1], zone_role(1));
             if (!z1.ok() || !z2.ok() || !same_kind(z1, z2, s.exprs[1])) return ir::no_id;
             return emit(ir::op::reshuffle, cx_.t_void, 0, ir::no_id, {z1.node, z2.node}, s.where);
+        }
+        case dsl::stmt_kind::move_all: {  // a stack moving as one: reshuffle's node, value 1, no shuffle
+            if (s.exprs.size() != 2) return ir::no_id;
+            typed z1 = zone_expr(s.exprs[0], zone_role(0));
+            typed z2 = zone_expr(s.exprs[1], zone_role(1));
+            if (!z1.ok() || !z2.ok() || !same_kind(z1, z2, s.exprs[1])) return ir::no_id;
+            return emit(ir::op::reshuffle, cx_.t_void, 1, ir::no_id, {z1.node, z2.node}, s.where);
         }
         case dsl::stmt_kind::choose: {
             if (s.exprs.size() != 3 && s.exprs.size() != 4) return ir::no_id;

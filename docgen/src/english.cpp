@@ -576,11 +576,16 @@ std::string english::expr(ir::id n) const {
         case ir::op::zone:
             // A per-player zone without a player (`deal 5 from deck to hand`) is every player's.
             if (x.ref < rs_.zones.size() && rs_.zones[x.ref].per_player) return "each player’s " + named(rs_.zones);
+            // A per-location zone without a location is the one in every location.
+            if (x.ref < rs_.zones.size() && rs_.zones[x.ref].map != ir::no_id) return "the " + named(rs_.zones) + " in every location";
             return "the " + named(rs_.zones);
         case ir::op::index: {
             if (kids.size() < 2) return "?";
             const ir::node& base = rs_.nodes[kids[0]];
             // hand[p] -> "p's hand"; p.traits[Etiquette] -> "p's Etiquette traits".
+            // stack[c] -> "the stack in c" (one zone per location)
+            if (base.code == ir::op::zone && base.ref < rs_.zones.size() && rs_.zones[base.ref].map != ir::no_id)
+                return "the " + humanize(rs_.zones[base.ref].name) + " in " + kid(1);
             if (base.code == ir::op::zone) return owner_field(kids[1], base.ref < rs_.zones.size() ? humanize(rs_.zones[base.ref].name) : "?");
             if (base.code == ir::op::player_field || base.code == ir::op::entity_field) {
                 const auto owner = ir::children_of(rs_, kids[0]);
@@ -1008,7 +1013,9 @@ std::string english::statement(ir::id n, std::vector<ir::id>* nested) const {
         case ir::op::draw: return "draw " + kid(0) + " from " + kid(1) + " into " + kid(2);
         case ir::op::deal: return "deal " + kid(0) + " from " + kid(1) + " to " + kid(2);
         case ir::op::move: return "move " + kid(0) + " from " + kid(1) + " to " + kid(2);
-        case ir::op::reshuffle: return "shuffle " + kid(0) + " into " + kid(1);
+        case ir::op::reshuffle:
+            if (x.value == 1) return "move everything in " + kid(0) + " to " + kid(1) + ", together";
+            return "shuffle " + kid(0) + " into " + kid(1);
         case ir::op::choose_one: case ir::op::choose_subset: case ir::op::choose_order: {
             std::string s = present(1) ? kid(1) + (kid(1) == "you" ? " choose " : " chooses ") : "choose ";
             if (x.code == ir::op::choose_one && !kids.empty() && rs_.nodes[kids[0]].code == ir::op::range) {

@@ -124,6 +124,7 @@ const char* stmt_kind_name(stmt_kind k) {
         case stmt_kind::cancel_event: return "cancel-event";
         case stmt_kind::simultaneous: return "simultaneous";
         case stmt_kind::reveal: return "reveal";
+        case stmt_kind::move_all: return "move-all";
     }
     return "?";
 }
@@ -223,6 +224,7 @@ private:
                 head += join_args(s.exprs, 0, 1) + " from" + join_args(s.exprs, 1, 1) + " to" + join_args(s.exprs, 2, 1);
                 break;
             case stmt_kind::reshuffle: head += join_args(s.exprs, 0, 1) + " into" + join_args(s.exprs, 1, 1); break;
+            case stmt_kind::move_all: head += " from" + join_args(s.exprs, 0, 1) + " to" + join_args(s.exprs, 1, 1); break;
             case stmt_kind::do_action:
             case stmt_kind::resolve:
             case stmt_kind::emit:
@@ -319,7 +321,8 @@ private:
     }
     void node(int d, const zone_decl& n) {
         const char* vis = n.vis == visibility::hidden ? "hidden" : n.vis == visibility::owner ? "owner" : "public";
-        line(d, "zone " + n.id.text + (n.per_player ? " per-player" : "") + (n.ordered ? " ordered" : "") + " " + vis +
+        line(d, "zone " + n.id.text + (n.per_player ? " per-player" : "") +
+                    (n.per ? " per-" + n.per->text : std::string()) + (n.ordered ? " ordered" : "") + " " + vis +
                     " of " + n.of.text + anchors_text(n.anchors) + at(n.where));
     }
     void node(int d, const map_decl& n) {

@@ -1251,6 +1251,8 @@ auto const zone_s_def =
     (WP_KW("shuffle")[stmt_kind_f<stmt_kind::shuffle>{}] > expr_r[push_<&stmt::exprs>] > stmt_end) |
     (WP_KW("reshuffle")[stmt_kind_f<stmt_kind::reshuffle>{}] > expr_r[push_<&stmt::exprs>] > WP_KW("into") >
      expr_r[push_<&stmt::exprs>] > stmt_end) |
+    ((WP_KW("move") >> WP_KW("all"))[stmt_kind_f<stmt_kind::move_all>{}] > WP_KW("from") > expr_r[push_<&stmt::exprs>] >
+     WP_KW("to") > expr_r[push_<&stmt::exprs>] > stmt_end) |
     (words("a statement", "draw", "deal", "move")[stmt_word_kind_f{}] > expr_r[push_<&stmt::exprs>] >
      WP_KW("from") > expr_r[push_<&stmt::exprs>] > WP_KW("to") > expr_r[push_<&stmt::exprs>] > stmt_end);
 auto const choose_s_def =
@@ -1368,7 +1370,8 @@ auto const entities_r_def =
     -semi;
 auto const zone_r_def =
     spanned[WP_KW("zone") > name_r[set_<&zone_decl::id>] > anchors_r[append_<&zone_decl::anchors>] > WP_P(":") >
-            *((WP_KW("per") > WP_KW("player"))[const_<&zone_decl::per_player, true>] |
+            *((WP_KW("per") > (WP_KW("player")[const_<&zone_decl::per_player, true>] |
+                                named("`player` or a map's locations", name_r[set_<&zone_decl::per>]))) |
               WP_KW("ordered")[const_<&zone_decl::ordered, true>] |
               WP_KW("hidden")[const_<&zone_decl::vis, visibility::hidden>] |
               WP_KW("owner")[const_<&zone_decl::vis, visibility::owner>] |

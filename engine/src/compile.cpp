@@ -85,8 +85,14 @@ game::compiled_node compile_node(const game& g, id n) {
         }
         case op::index: {
             const ir::type& mt = rs.types[rs.nodes[child(0)].type];
-            if (mt.kind == ir::type_kind::map_of && rs.types[mt.value].kind == ir::type_kind::zone)
-                return binary(xop::index_zone);
+            if (mt.kind == ir::type_kind::map_of && rs.types[mt.value].kind == ir::type_kind::zone) {
+                game::compiled_node c = binary(xop::index_zone);
+                if (rs.types[mt.key].kind == ir::type_kind::node) {  // a per-location zone: flag 1, x its locations
+                    c.flag = 1;
+                    c.x = static_cast<std::uint32_t>(rs.maps.at(rs.types[mt.key].ref).nodes.size());
+                }
+                return c;
+            }
             const op base = rs.nodes[child(0)].code;
             if (is_map || (base != op::global && base != op::player_field && base != op::entity_field)) break;
             game::compiled_node c = binary(xop::index_value);
@@ -271,7 +277,7 @@ void compile_expressions(game& g) {
                     leaf = xleaf::local_player_value, payload = static_cast<std::uint32_t>(k.imm) << 8 | k.a;
                 break;
             case xop::index_zone:
-                if (second && (k.leaf & 7u) == static_cast<unsigned>(xleaf::constant) && k.a < (1u << 24) &&
+                if (second && k.flag == 0 && (k.leaf & 7u) == static_cast<unsigned>(xleaf::constant) && k.a < (1u << 24) &&
                     ((k.leaf >> 3) & 7u) == static_cast<unsigned>(xleaf::local) && k.b < 256)
                     leaf = xleaf::local_player_zone, payload = k.a << 8 | k.b;
                 break;

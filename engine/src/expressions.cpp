@@ -253,8 +253,12 @@ std::int64_t interp::eval(id n, std::uint32_t fb) {
         case xop::index_zone: {
             const std::int64_t base = arg(c, 0, c.a, fb);
             const std::int64_t k = arg(c, 1, c.b, fb);
-            if (k < 0 || k >= g.players()) [[unlikely]]
+            if (c.flag) {  // per location
+                if (k < 0 || k >= static_cast<std::int64_t>(c.x)) [[unlikely]]
+                    fail(n, "zone of no location");
+            } else if (k < 0 || k >= g.players()) [[unlikely]] {
                 fail(n, "zone of no player");
+            }
             return base + k;
         }
         case xop::neg: return neg_ck(n, arg(c, 0, c.a, fb));
@@ -412,7 +416,12 @@ std::int64_t interp::eval_node(id n, std::uint32_t fb) {
             if (mt.kind == ir::type_kind::map_of && rs.types[mt.value].kind == ir::type_kind::zone) {
                 const std::int64_t base = eval(child(n, 0), fb);
                 const std::int64_t k = eval(child(n, 1), fb);
-                if (k < 0 || k >= g.players()) fail(n, "zone of no player");
+                const ir::zone& z = rs.zones[g.zone_instance_zone.at(static_cast<std::size_t>(base))];
+                if (z.per_player) {
+                    if (k < 0 || k >= g.players()) fail(n, "zone of no player");
+                } else if (k < 0 || static_cast<std::size_t>(k) >= ir::zone_instance_count(rs, z, g.players())) {
+                    fail(n, "zone of no location");
+                }
                 return base + k;
             }
             return s.values_[addr(n, fb)];

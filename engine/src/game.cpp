@@ -98,8 +98,8 @@ game::game(ir::ruleset rs, int players, const std::map<std::string, std::string>
     for (ir::id z = 0; z < rs_.zones.size(); ++z) {
         const ir::zone& zn = rs_.zones[z];
         zone_first.push_back(static_cast<std::uint32_t>(zone_instance_zone.size()));
-        const int n = zn.per_player ? players : 1;
-        for (int i = 0; i < n; ++i) {
+        const std::size_t n = ir::zone_instance_count(rs_, zn, players);
+        for (std::size_t i = 0; i < n; ++i) {
             zone_instance_zone.push_back(z);
             zone_capacity_offset.push_back(contents_size);
             contents_size += kind_count.at(zn.entity_kind);

@@ -550,7 +550,7 @@ std::int64_t state::slot_value(const std::string& slot, int index, int key) cons
 std::vector<std::int64_t> state::zone_contents(const std::string& zone, int player) const {
     for (id z = 0; z < rs_->zones.size(); ++z) {
         if (rs_->zones[z].name != zone) continue;
-        const std::size_t zi = g_->zone_first[z] + (rs_->zones[z].per_player ? static_cast<std::size_t>(player) : 0);
+        const std::size_t zi = g_->zone_first[z] + (rs_->zones[z].per_player || rs_->zones[z].map != ir::no_id ? static_cast<std::size_t>(player) : 0);
         std::vector<std::int64_t> out;
         for (std::uint32_t i = 0; i < zone_size_.at(zi); ++i) out.push_back(contents_[g_->zone_capacity_offset[zi] + i]);
         return out;
@@ -589,8 +589,7 @@ std::string state::view(int viewer) const {
         const id z = g_->zone_instance_zone[zi];
         const ir::zone& zone = rs.zones[z];
         const int owner = zone.per_player ? static_cast<int>(zi - g_->zone_first[z]) : -1;
-        out << zone.name;
-        if (zone.per_player) out << "[P" << owner + 1 << "]";
+        out << zone.name << ir::zone_instance_suffix(rs, zone, zi - g_->zone_first[z]);
         const bool visible = viewer < 0 || zone.vis == ir::visibility::public_ ||
                              (zone.vis == ir::visibility::owner && owner == viewer);
         out << " (" << zone_size_[zi] << ")";

@@ -53,16 +53,19 @@ std::string interp::zone_text(std::int64_t zi) const {
     const auto z = static_cast<std::size_t>(zi);
     const id zone = g.zone_instance_zone.at(z);
     std::string t = rs.zones[zone].name;
-    if (rs.zones[zone].per_player) t += "[P" + std::to_string(zi - g.zone_first[zone] + 1) + "]";
+    t += ir::zone_instance_suffix(rs, rs.zones[zone], static_cast<std::size_t>(zi) - g.zone_first[zone]);
     return t;
 }
 
-// The zone instances an expression names: one, or each player's for a per-player zone.
+// The zone instances an expression names: one, or each player's for a per-player zone, or
+// each location's for a per-location zone.
 void interp::zone_targets(id n, std::uint32_t fb, std::vector<std::int64_t>& out) {
     out.clear();
     if (kind_of(n) == ir::type_kind::map_of) {
         const std::int64_t base = eval(n, fb);
-        for (int p = 0; p < g.players(); ++p) out.push_back(base + p);
+        const ir::id z = g.zone_instance_zone.at(static_cast<std::size_t>(base));
+        const auto count = static_cast<std::int64_t>(ir::zone_instance_count(rs, rs.zones[z], g.players()));
+        for (std::int64_t p = 0; p < count; ++p) out.push_back(base + p);
     } else {
         out.push_back(eval(n, fb));
     }
@@ -111,6 +114,15 @@ void interp::zone_statement(std::size_t fi, id n, std::uint32_t fb) {
             const std::int64_t into = eval(child(n, 1), fb);
             advance();
             const auto fz = static_cast<std::size_t>(from);
+            if (nd.value == 1) {  // `move all from … to …`: the whole stack, in its order, no shuffle
+                if (from == into) return;
+                const std::uint32_t off = g.zone_capacity_offset[fz];
+                const std::uint32_t k = s.zone_size_[fz];
+                for (std::uint32_t i = 0; i < k; ++i) zone_add(n, into, s.contents_[off + i]);
+                changed_zone(fz, n);
+                s.zone_size_[fz] = 0;
+                return;
+            }
             while (s.zone_size_[fz] > 0) {
                 const std::int64_t top = s.contents_[g.zone_capacity_offset[fz] + s.zone_size_[fz] - 1];
                 zone_remove(n, from, top);

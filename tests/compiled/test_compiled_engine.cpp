@@ -102,7 +102,7 @@ std::string state_differences(const engine::game& g, const engine::state& s, con
             }
     }
     for (std::uint32_t z = 0; z < rs.zones.size(); ++z) {
-        const int copies = rs.zones[z].per_player ? g.players() : 1;
+        const int copies = static_cast<int>(ir::zone_instance_count(rs, rs.zones[z], g.players()));  // each seat's or location's
         for (int copy = 0; copy < copies; ++copy)
             if (s.zone_contents(rs.zones[z].name, copy) != c.zone(z, copy))
                 out << "zone " << rs.zones[z].name << "[" << copy << "] differs; ";

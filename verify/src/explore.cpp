@@ -851,6 +851,20 @@ struct exec_impl {
         }
     }
 
+    // The per-location counts follow a move of one piece (all: of every piece of `from`) from
+    // the zone node `zf` names to the one `zt` names; counted again from membership where a zone
+    // is not named by its declaration.
+    void move_counts(path& p, id kind, id zf, const z3::expr& from, id zt, const z3::expr& to, bool all) {
+        if (kind == ir::no_id) return;
+        const id a = S.zone_of(zf), b = S.zone_of(zt);
+        if (a == ir::no_id || b == ir::no_id) {
+            S.count_resync(p.st, kind);
+            return;
+        }
+        if (S.count_cells(a).empty() && S.count_cells(b).empty()) return;
+        S.count_move(p.st, a, from, b, to, S.num(1), all);
+    }
+
     void move_instances(path& p, id kind, const std::function<z3::expr(std::uint32_t, const z3::expr&)>& new_loc) {
         if (kind == ir::no_id || kind >= S.lay.kind_first.size()) return;
         for (std::uint32_t i = 0; i < S.lay.kind_count[kind]; ++i) {
@@ -1008,6 +1022,7 @@ struct exec_impl {
                     return z3::ite(moved && old == from, dest, old);
                 });
                 drain(p, n);
+                S.count_resync(p.st, kind);  // how many a draw takes is not followed: counted again
                 return;
             }
             case op::move: {
@@ -1037,12 +1052,15 @@ struct exec_impl {
                 move_instances(p, kind, [&](std::uint32_t k, const z3::expr& old) {
                     return z3::ite(inst == S.num(static_cast<std::int64_t>(k)), to, old);
                 });
+                move_counts(p, kind, child(n, 1), from, child(n, 2), to, false);
                 return;
             }
             case op::reshuffle: {
                 const z3::expr from = S.zone_instance(child(n, 0), e, p.st);
                 const z3::expr into = S.zone_instance(child(n, 1), e, p.st);
                 drain(p, n);
+                // (also `move all from … to …`, value 1: the same in membership, the order not modelled)
+                move_counts(p, kind_of_zone_node(child(n, 0)), child(n, 0), from, child(n, 1), into, true);
                 move_instances(p, kind_of_zone_node(child(n, 0)),
                                [&](std::uint32_t, const z3::expr& old) { return z3::ite(old == from, into, old); });
                 return;

@@ -87,8 +87,17 @@ layout::layout(const ir::ruleset& rs, int seats) : players(seats) {
     }
     for (id z = 0; z < rs.zones.size(); ++z) {
         zone_first.push_back(static_cast<std::uint32_t>(zone_instance_zone.size()));
-        const int n = rs.zones[z].per_player ? players : 1;
-        for (int i = 0; i < n; ++i) zone_instance_zone.push_back(z);
+        const std::size_t n = ir::zone_instance_count(rs, rs.zones[z], players);
+        for (std::size_t i = 0; i < n; ++i) zone_instance_zone.push_back(z);
+    }
+    // the per-location counts, after the slots' values
+    for (id z = 0; z < rs.zones.size(); ++z) {
+        if (rs.zones[z].map == ir::no_id || rs.zones[z].entity_kind == ir::no_id) {
+            count_first.push_back(no_count);
+            continue;
+        }
+        count_first.push_back(value_count);
+        value_count += static_cast<std::uint32_t>(ir::zone_instance_count(rs, rs.zones[z], players));
     }
 }
 
@@ -148,6 +157,88 @@ symbolic::symbolic(z3::context& c, const ir::ruleset& r, int players)
                 initial_values_.push_back(init);
                 value_seat_.push_back(sl.scope == ir::slot_scope::per_player ? static_cast<int>(c) : 0);
             }
+    }
+    // One count per location of a per-location zone (docs/checker.md, "Per-location counts").
+    for (id z = 0; z < rs.zones.size(); ++z) {
+        if (lay.count_first[z] == layout::no_count) continue;
+        const std::uint32_t n = static_cast<std::uint32_t>(ir::zone_instance_count(rs, rs.zones[z], players));
+        for (std::uint32_t i = 0; i < n; ++i) {
+            const std::uint32_t zi = lay.zone_first[z] + i;
+            std::int64_t init = 0;
+            for (std::int64_t l : initial_loc_) init += l == static_cast<std::int64_t>(zi) ? 1 : 0;
+            count_cells_.emplace(static_cast<std::uint32_t>(value_names.size()),
+                                 count_cell{z, zi, lay.kind_count.at(rs.zones[z].entity_kind)});
+            value_names.push_back("count(" + zone_instance_text(zi) + ")");
+            value_types.push_back(ir::no_id);
+            initial_values_.push_back(init);
+            value_seat_.push_back(0);
+        }
+    }
+}
+
+id symbolic::zone_of(id n) const {
+    if (n == ir::no_id) return ir::no_id;
+    const ir::node& nd = N(n);
+    if (nd.code == op::zone) return nd.ref;
+    if (nd.code == op::index && nd.child_count == 2 && N(child(n, 0)).code == op::zone) return N(child(n, 0)).ref;
+    return ir::no_id;
+}
+
+std::vector<std::uint32_t> symbolic::count_cells(id z) const {
+    std::vector<std::uint32_t> out;
+    if (z >= lay.count_first.size() || lay.count_first[z] == layout::no_count) return out;
+    const std::size_t n = ir::zone_instance_count(rs, rs.zones[z], lay.players);
+    for (std::size_t i = 0; i < n; ++i) out.push_back(lay.count_first[z] + static_cast<std::uint32_t>(i));
+    return out;
+}
+
+z3::expr symbolic::zone_count(id z, const z3::expr& zi, const store& st) {
+    const std::vector<std::uint32_t> cells = count_cells(z);
+    if (cells.empty()) return num(0);
+    const std::int64_t first = lay.zone_first.at(z);
+    if (const auto k = terms::number(zi); k && *k >= first && *k < first + static_cast<std::int64_t>(cells.size()))
+        return st.values.at(cells[static_cast<std::size_t>(*k - first)]);
+    z3::expr acc = st.values.at(cells.front());
+    for (std::size_t i = 1; i < cells.size(); ++i)
+        acc = terms::ite(terms::eq(zi, num(first + static_cast<std::int64_t>(i))), st.values.at(cells[i]), acc);
+    return acc;
+}
+
+void symbolic::count_move(store& st, id from_zone, const z3::expr& from, id into_zone, const z3::expr& into,
+                          const z3::expr& k, bool all) {
+    // what leaves `from`: k, or its whole count (read before anything changes)
+    z3::expr moved = k;
+    if (all && !count_cells(from_zone).empty()) {
+        moved = zone_count(from_zone, from, st);
+    } else if (all) {  // a zone without counts: its pieces, from their locations (before the move)
+        moved = num(0);
+        const id kind = rs.zones.at(from_zone).entity_kind;
+        if (kind != ir::no_id && kind < lay.kind_count.size())
+            for (std::uint32_t i = 0; i < lay.kind_count[kind]; ++i)
+                moved = terms::add(moved, terms::ite(terms::eq(st.loc.at(lay.kind_first[kind] + i), from), num(1), num(0)));
+    }
+    const std::vector<std::uint32_t> out = count_cells(from_zone), in = count_cells(into_zone);
+    std::vector<z3::expr> before = st.values;
+    for (std::uint32_t c : out) {
+        const z3::expr here = num(static_cast<std::int64_t>(count_cells_.at(c).zone_instance));
+        const z3::expr left = all ? num(0) : before[c] - moved;
+        st.values[c] = terms::ite(terms::and_(terms::eq(from, here), terms::ne(from, into)), left, before[c]);
+    }
+    for (std::uint32_t c : in) {
+        const z3::expr here = num(static_cast<std::int64_t>(count_cells_.at(c).zone_instance));
+        st.values[c] = terms::ite(terms::and_(terms::eq(into, here), terms::ne(from, into)), terms::add(st.values[c], moved), st.values[c]);
+    }
+}
+
+void symbolic::count_resync(store& st, id kind) {
+    for (const auto& [cell, cc] : count_cells_) {
+        if (rs.zones.at(cc.zone).entity_kind != kind) continue;
+        z3::expr acc = num(0);
+        for (std::uint32_t i = 0; i < lay.kind_count.at(kind); ++i) {
+            const std::uint32_t inst = lay.kind_first[kind] + i;
+            acc = terms::add(acc, terms::ite(terms::eq(st.loc.at(inst), num(static_cast<std::int64_t>(cc.zone_instance))), num(1), num(0)));
+        }
+        st.values[cell] = acc;
     }
 }
 
@@ -254,9 +345,7 @@ std::string symbolic::instance_text(std::int64_t inst) const {
 std::string symbolic::zone_instance_text(std::int64_t zi) const {
     if (zi < 0 || static_cast<std::size_t>(zi) >= lay.zone_instances()) return "no zone";
     const id z = lay.zone_instance_zone[static_cast<std::size_t>(zi)];
-    std::string t = rs.zones[z].name;
-    if (rs.zones[z].per_player) t += "[P" + std::to_string(zi - lay.zone_first[z] + 1) + "]";
-    return t;
+    return rs.zones[z].name + ir::zone_instance_suffix(rs, rs.zones[z], static_cast<std::size_t>(zi) - lay.zone_first[z]);
 }
 
 std::string symbolic::value_text(id type, std::int64_t v) const {
@@ -304,7 +393,17 @@ void symbolic::forget(store& st, const std::set<std::uint32_t>* values, const st
     std::string names;
     std::set<id> slots_named;
     for (std::uint32_t i = 0; i < st.values.size(); ++i) {
-        if (values && !values->count(i)) continue;
+        const auto cell = count_cells_.find(i);
+        // a per-location count is forgotten with its kind's pieces (or with everything)
+        if (cell != count_cells_.end() ? (values || kinds) && !(kinds && kinds->count(rs.zones.at(cell->second.zone).entity_kind))
+                                       : values && !values->count(i))
+            continue;
+        if (cell != count_cells_.end()) {
+            z3::expr v = fresh("v" + std::to_string(i), ir::no_id, value_names[i], variable::show::value, initial_values_[i]);
+            st.values[i] = v;
+            bounds.push_back(v >= num(0) && v <= num(cell->second.capacity));
+            continue;
+        }
         tick();
         const id type = value_types[i];
         variable::show as = variable::show::value;
@@ -348,6 +447,8 @@ void symbolic::forget(store& st, const std::set<std::uint32_t>* values, const st
             const std::int64_t first = lay.zone_first[z];
             if (rs.zones[z].per_player)
                 can.push_back(v >= num(first) && v < num(first) + n_players);
+            else if (rs.zones[z].map != ir::no_id)
+                can.push_back(v >= num(first) && v < num(first + static_cast<std::int64_t>(ir::zone_instance_count(rs, rs.zones[z], lay.players))));
             else
                 can.push_back(v == num(first));
         }
@@ -355,6 +456,36 @@ void symbolic::forget(store& st, const std::set<std::uint32_t>* values, const st
         st.loc[i] = v;
     }
     if (!where.empty()) facts.push_back({z3::mk_and(where), "every card or piece is in one of its zones" + when});
+    // A per-location zone's counts sum to the pieces in that zone (one sum per zone, not per count).
+    z3::expr_vector sums(ctx);
+    for (id z = 0; z < rs.zones.size(); ++z) {
+        const std::vector<std::uint32_t> cells = count_cells(z);
+        if (cells.empty()) continue;
+        const id kind = rs.zones[z].entity_kind;
+        if ((values || kinds) && !(kinds && kinds->count(kind))) continue;
+        const std::int64_t first = lay.zone_first[z], last = first + static_cast<std::int64_t>(cells.size());
+        if (static_cast<std::uint64_t>(cells.size()) * lay.kind_count.at(kind) <= count_link_limit) {
+            // small enough: each count is the number of pieces whose location is that zone
+            for (std::uint32_t c : cells) {
+                z3::expr here = num(0);
+                const z3::expr zi = num(static_cast<std::int64_t>(count_cells_.at(c).zone_instance));
+                for (std::uint32_t i = 0; i < lay.kind_count.at(kind); ++i)
+                    here = terms::add(here, terms::ite(terms::eq(st.loc.at(lay.kind_first[kind] + i), zi), num(1), num(0)));
+                sums.push_back(st.values[c] == here);
+            }
+            continue;
+        }
+        approximations.insert("the counts of a per-location zone on a large map (they add up to its pieces, "
+                              "each not tied to which pieces)");
+        z3::expr total = num(0), pieces = num(0);
+        for (std::uint32_t c : cells) total = terms::add(total, st.values[c]);
+        for (std::uint32_t i = 0; i < lay.kind_count.at(kind); ++i) {
+            const z3::expr& l = st.loc.at(lay.kind_first[kind] + i);
+            pieces = terms::add(pieces, terms::ite(l >= num(first) && l < num(last), num(1), num(0)));
+        }
+        sums.push_back(total == pieces);
+    }
+    if (!sums.empty()) facts.push_back({z3::mk_and(sums), "a per-location zone's counts are its pieces" + when});
     forgotten += variables.size() - made_before;
     if (invariants) assume_invariants(st, facts, when);
 }
@@ -1471,10 +1602,11 @@ sv symbolic::value_uncached(id n, env& e, const store& st) {
         }
         case op::zone: {
             const ir::zone& z = rs.zones.at(nd.ref);
-            if (!z.per_player) return sv(num(static_cast<std::int64_t>(lay.zone_first.at(nd.ref))));
+            if (!z.per_player && z.map == ir::no_id) return sv(num(static_cast<std::int64_t>(lay.zone_first.at(nd.ref))));
             sv out(num(0));
             out.is_map = true;
-            for (int s = 0; s < lay.players; ++s)
+            const int copies = static_cast<int>(ir::zone_instance_count(rs, z, lay.players));
+            for (int s = 0; s < copies; ++s)
                 out.elems.push_back(num(static_cast<std::int64_t>(lay.zone_first.at(nd.ref) + s)));
             return out;
         }
@@ -1571,6 +1703,9 @@ sv symbolic::value_uncached(id n, env& e, const store& st) {
                 case ir::builtin::count:
                 case ir::builtin::size: {
                     if (kind_of(kid(0)) == ir::type_kind::integer) return sv(I(0));
+                    // a per-location zone's count: one value, kept by the zone statements
+                    if (const id z = zone_of(kid(0)); z != ir::no_id && !count_cells(z).empty())
+                        return sv(zone_count(z, zone_instance(kid(0), e, st), st));
                     z3::expr acc = num(0);
                     for (const member& m : set_members(kid(0), e, st)) acc = terms::add(acc, terms::ite(m.in, num(1), num(0)));
                     return sv(acc);

@@ -37,6 +37,10 @@ struct layout {
     std::vector<id> instance_entity;
     std::vector<std::uint32_t> zone_first;
     std::vector<id> zone_instance_zone;
+    // Per zone: the store value holding the count of its first instance, for a per-location zone
+    // (one count per location, kept beside membership; docs/checker.md), else no_count.
+    static constexpr std::uint32_t no_count = 0xFFFFFFFFu;
+    std::vector<std::uint32_t> count_first;
 
     layout(const ir::ruleset& rs, int players);
     std::uint32_t instances() const { return static_cast<std::uint32_t>(instance_entity.size()); }
@@ -417,6 +421,18 @@ public:
     std::vector<member> set_members(id n, env& e, const store& st);
     std::vector<place> places(id target, env& e, const store& st);
     z3::expr zone_instance(id n, env& e, const store& st);
+    // Per-location zone counts (docs/checker.md, "Per-location counts"): the count cell of zone
+    // instance zi (a number) or any instance of per-location zone z (an index term), kept current
+    // by the zone statements. count_cells(z) lists zone z's cells (none for other zones).
+    std::vector<std::uint32_t> count_cells(id z) const;
+    id zone_of(id n) const;  // the zone a zone-typed expression names (`stack[c]`, `deck`), else no_id
+    z3::expr zone_count(id z, const z3::expr& zi, const store& st);
+    // Moves `k` pieces from zone instance `from` to `into` in the counts (either may be any
+    // instance of any zone; only per-location zones have counts); `all` moves every one of from's.
+    void count_move(store& st, id from_zone, const z3::expr& from, id into_zone, const z3::expr& into,
+                    const z3::expr& k, bool all);
+    // Sets every count of zones of kind `kind` from membership (after a move the counts cannot follow).
+    void count_resync(store& st, id kind);
     z3::expr table_key(id t, std::size_t k, env& te, const store& st, z3::expr* natural = nullptr);
     z3::expr odds_key(const ir::table& tb, std::size_t k, env& te, const store& st);
     z3::expr odds_key_fractional(const ir::table& tb, std::size_t k, env& te, const store& st);
@@ -541,6 +557,11 @@ private:
     std::vector<std::int64_t> initial_loc_;
     std::vector<std::int64_t> initial_values_;
     std::vector<int> value_seat_;  // per store value: the seat of a per-player value, else 0
+    struct count_cell { id zone = ir::no_id; std::uint32_t zone_instance = 0, capacity = 0; };
+    std::map<std::uint32_t, count_cell> count_cells_;  // per-location counts, by store value
+    // Up to this many (locations × pieces), a forgotten count is tied to the pieces there;
+    // above it, only the zone's counts' sum is (docs/checker.md, "Per-location counts").
+    static constexpr std::uint64_t count_link_limit = 4096;
 };
 
 }  // namespace wp::verify::detail

@@ -14,7 +14,7 @@ namespace wp::ir {
 using id = std::uint32_t;
 inline constexpr id no_id = 0xFFFFFFFFu;
 
-inline constexpr int schema_version = 6;  // 2: accepted findings (`accepts`); 3: round 2a (ranges, counted dice, natural rows, shifts, fractional odds, subset objectives, set/cap modifiers); 4: aid texts of blocks; 5: stand-in and missing marks on one entity or one of its fields, the op end-turn; 6: simultaneous and reveal, hidden per-player fields
+inline constexpr int schema_version = 6;  // 2: accepted findings (`accepts`); 3: round 2a (ranges, counted dice, natural rows, shifts, fractional odds, subset objectives, set/cap modifiers); 4: aid texts of blocks; 5: stand-in and missing marks on one entity or one of its fields, the op end-turn; 6: simultaneous and reveal, hidden per-player fields, zones per map location (zones[].map), `move all` (reshuffle with value 1); optional card events (card_events, event_dispatchers, events_outrank)
 
 // ---------------------------------------------------------------- provenance
 
@@ -191,6 +191,7 @@ enum class visibility : std::uint8_t { public_, hidden, owner };
 struct zone {
     std::string name;
     bool per_player = false;
+    id map = no_id;  // per location: one instance per node of this map (type map_of(node, zone))
     bool ordered = false;
     visibility vis = visibility::public_;
     id entity_kind = no_id;
@@ -577,7 +578,8 @@ enum class op : std::uint8_t {
     attribute,      // ref: field index of the entity kind's record; child: entity
     record_field,   // ref: field index; child: a record value
     node_attribute, // ref: attribute index; child: map node
-    zone,           // ref: zone (a per-player zone has type map_of(player, zone))
+    zone,           // ref: zone (a per-player zone has type map_of(player, zone), a per-location
+                    // zone map_of(node, zone))
     index,          // children: map_of value, key
     option,         // ref: option
     type_members,   // every member/entity/node of type `ref` as a list (`all(t in trait: …)`)
@@ -605,7 +607,8 @@ enum class op : std::uint8_t {
     shuffle,        // children: zone
     draw, deal,     // children: count, from, to
     move,           // children: entity, from, to
-    reshuffle,      // children: from, into
+    reshuffle,      // children: from, into; value 1: `move all from … to …` (every entity of `from`,
+                    // in its order, onto `into`, no shuffle: a stack moving as one)
     choose_one, choose_subset, choose_order,  // ref: local; children: set, by, where, body
                                               // choose_subset: value 1 (maximizing) or 2 (minimizing),
                                               // with a fifth child, the objective; else value 0
@@ -778,5 +781,20 @@ bool odds_whole(const key_range& k);
 bool odds_fractional(const table& t, std::size_t axis);
 // "3-1", "1-2", "1.5-1", "1-1.5", "7-3": a ratio as a rulebook prints it.
 std::string odds_point_text(std::int64_t a, std::int64_t b);
+
+// How many instances zone z has: one, one per seat (`per player`) or one per location of its
+// map (`per city`). Instance i of a per-player zone is seat i's; of a per-location zone, node i's.
+inline std::size_t zone_instance_count(const ruleset& rs, const zone& z, int players) {
+    if (z.per_player) return static_cast<std::size_t>(players);
+    if (z.map != no_id && z.map < rs.maps.size()) return rs.maps[z.map].nodes.size();
+    return 1;
+}
+// The suffix naming instance i of zone z in messages and views: "[P2]", "[prague]", or "".
+inline std::string zone_instance_suffix(const ruleset& rs, const zone& z, std::size_t i) {
+    if (z.per_player) return "[P" + std::to_string(i + 1) + "]";
+    if (z.map != no_id && z.map < rs.maps.size() && i < rs.maps[z.map].nodes.size())
+        return "[" + rs.maps[z.map].nodes[i].name + "]";
+    return "";
+}
 
 }  // namespace wp::ir

@@ -126,6 +126,7 @@ enum class stmt_kind : std::uint8_t {
     cancel_event,   // cancel event of exprs[0]
     simultaneous,   // simultaneous anchors body — the players decide in secret until its `reveal`
     reveal,         // reveal — what was decided in the enclosing simultaneous block is shown
+    move_all,       // move all from exprs[0] to exprs[1] — a stack moving as one
 };
 
 struct stmt {
@@ -262,6 +263,7 @@ enum class visibility : std::uint8_t { public_, hidden, owner };
 struct zone_decl {
     name id;
     bool per_player = false;
+    std::optional<name> per;  // `per <map or location type>`: one zone per location
     bool ordered = false;
     visibility vis = visibility::public_;
     name of;
