@@ -998,7 +998,7 @@ std::string english::statement(ir::id n, std::vector<ir::id>* nested) const {
             // The players in seat order: "each player in turn, starting with the first player".
             const bool seats = !kids.empty() && rs_.nodes[kids[0]].code == ir::op::builtin &&
                                rs_.nodes[kids[0]].ref == static_cast<ir::id>(ir::builtin::players);
-            std::string s = seats ? "each " + local_kind(x.ref) + " in turn" : "for every " + local_kind(x.ref) + among(kids[0]);
+            std::string s = seats ? "each " + local_kind(x.ref) + (secret_depth_ > 0 ? "" : " in turn") : "for every " + local_kind(x.ref) + among(kids[0]);
             if (present(1)) s += (seats ? ", starting with " : " starting with ") + kid(1);
             return s + ": " + sub(2);
         }
@@ -1101,8 +1101,14 @@ std::string english::statement(ir::id n, std::vector<ir::id>* nested) const {
         case ir::op::end_turn: return "the turn ends at once";
         // docs/language.md §5: said in plain words, never the block's keyword
         case ir::op::simultaneous:
-            return "all players decide secretly and at the same time (no one sees another's choices until they reveal): " + sub(0);
-        case ir::op::reveal: return "then all players reveal what they decided at once";
+        {
+            // inside, a loop over the players is no longer "in turn"
+            ++secret_depth_;
+            const std::string inside = sub(0);
+            --secret_depth_;
+            return "all at once, in secret: " + inside;
+        }
+        case ir::op::reveal: return "then all reveal";
         default: return expr(n);
     }
 }

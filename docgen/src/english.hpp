@@ -136,6 +136,7 @@ private:
     };
     std::vector<role> roles_;
     bool show_events_ = true;
+    mutable int secret_depth_ = 0;  // statements inside a `simultaneous` block being read
     mutable local_values bound_;  // a `let` of a decided value binds it as it is read
     int expand_ = 0;
     const local_values* globals_ = nullptr;
