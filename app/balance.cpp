@@ -35,6 +35,7 @@ std::optional<balance_report> run_balance(const ir::ruleset& rs, engine::sim_opt
                                           distributed_simulator distributed) {
     balance_report r;
     r.ruleset = rs.name;
+    r.with = ir::expansions_applied(rs);
     r.players = base.players;
     r.games = base.games;
     r.seed = base.seed;
@@ -86,7 +87,7 @@ std::optional<balance_report> run_balance(const ir::ruleset& rs, engine::sim_opt
 
 std::string balance_text(const balance_report& r) {
     std::ostringstream out;
-    out << r.ruleset << ": balance over " << r.cells.size() << " cells of " << r.games << " games, " << r.players
+    out << r.ruleset << (r.with.empty() ? "" : " with " + r.with) << ": balance over " << r.cells.size() << " cells of " << r.games << " games, " << r.players
         << " players, seed " << r.seed << ", " << (r.agents.rfind("P1 ", 0) == 0 ? "agents " + r.agents : r.agents + " agents")
         << "\n";
     out << "each cell plays the same seeds; win shares with Wilson intervals at 95% for all seats together; a tie splits the win\n\n";

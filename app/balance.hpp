@@ -33,6 +33,7 @@ struct balance_comparison {
 
 struct balance_report {
     std::string ruleset;
+    std::string with;  // the expansions applied, or empty
     int players = 0;
     std::uint64_t games = 0, seed = 0;
     std::string agents;

@@ -54,6 +54,7 @@ nlohmann::ordered_json to_json(const engine::sim_report& r) {
     using nlohmann::ordered_json;
     ordered_json j;
     j["ruleset"] = r.ruleset;
+    if (!r.with.empty()) j["with"] = r.with;
     j["players"] = r.players;
     j["seed"] = r.seed;
     j["agent"] = r.agent;
@@ -94,7 +95,7 @@ nlohmann::ordered_json to_json(const engine::sim_report& r) {
 }
 
 void print_human(std::ostream& out, const engine::sim_report& r) {
-    out << r.ruleset << ": " << r.games << " games, " << r.players << " players, seed " << r.seed << ", "
+    out << r.ruleset << (r.with.empty() ? "" : " with " + r.with) << ": " << r.games << " games, " << r.players << " players, seed " << r.seed << ", "
         << (r.agent.rfind("P1 ", 0) == 0 ? "agents " + r.agent : r.agent + " agents") << '\n';
     out << "length in decisions: ";
     if (r.finished == 0) {

@@ -30,6 +30,13 @@ WP_NAME_OF(rule_kind)
 WP_NAME_OF(target_kind)
 WP_NAME_OF(override_reason)
 WP_NAME_OF(event_duration)
+
+std::string expansions_applied(const ruleset& rs) {
+    std::string out;
+    for (const expansion& e : rs.expansions)
+        if (e.selected) out += (out.empty() ? "" : ", ") + e.name;
+    return out;
+}
 WP_NAME_OF(errata_kind)
 WP_NAME_OF(errata_op_kind)
 WP_NAME_OF(op)

@@ -215,6 +215,7 @@ sim_report summarise(const ir::ruleset& rs, const sim_options& o, const std::vec
     const std::uint64_t n = outcomes.size();
     sim_report r;
     r.ruleset = rs.name;
+    r.with = ir::expansions_applied(rs);
     r.players = o.players;
     r.seed = o.seed;
     r.agent = agents_text(o);

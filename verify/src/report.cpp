@@ -111,6 +111,7 @@ void render_human(std::ostream& out, const ir::ruleset& rs, const check_result& 
     if (accepted) out << ", " << accepted << " accepted";
     out << " (" << rs.layers.size() << " layer" << (rs.layers.size() == 1 ? "" : "s");
     if (!rs.upto.empty()) out << " up to " << rs.upto;
+    if (const std::string with = ir::expansions_applied(rs); !with.empty()) out << "; with " << with;
     // the games checked: the ruleset's fewest players up to the most checked
     const std::int64_t fewest = std::max<std::int64_t>(1, rs.min_players);
     out << "; options " << h.options << "; ";

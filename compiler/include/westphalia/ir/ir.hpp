@@ -730,6 +730,8 @@ const char* name_of(rule_kind k);
 const char* name_of(target_kind k);
 const char* name_of(override_reason r);
 const char* name_of(event_duration d);
+// The expansions applied (`--with`), in the manifest's order: "leaders, court", or "".
+std::string expansions_applied(const ruleset& rs);
 const char* name_of(errata_kind k);
 const char* name_of(errata_op_kind k);
 const char* name_of(op o);

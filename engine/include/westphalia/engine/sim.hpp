@@ -65,6 +65,7 @@ struct sim_game {
 
 struct sim_report {
     std::string ruleset;
+    std::string with;                            // the expansions applied ("leaders, court"), or empty
     int players = 0;
     std::uint64_t seed = 0;
     std::string agent;                           // "random", or "P1 mcts:100, P2 random"
