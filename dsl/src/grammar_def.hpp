@@ -1330,8 +1330,8 @@ auto const type_decl_r_def =
             type_r[set_<&type_decl::type>]] >
     -semi;
 // `hidden name: T`: a per-player field only its own player sees (a field named `hidden` stays one).
-auto const field_r_def = spanned[-(WP_KW("hidden") >> !WP_P(":"))[const_<&field_decl::hidden, true>] >>
-                                 name_r[set_<&field_decl::id>] > WP_P(":") > type_r[set_<&field_decl::type>] >
+auto const field_r_def = spanned[(-(WP_KW("hidden") >> !WP_P(":"))[const_<&field_decl::hidden, true>] >>
+                                  name_r[set_<&field_decl::id>]) > WP_P(":") > type_r[set_<&field_decl::type>] >
                                  -(P("=", "`=`", "=") > expr_r[set_<&field_decl::init>]) >
                                  anchors_r[set_<&field_decl::anchors>]];
 auto const field_value_r_def = name_r[set_<&field_value::field>] > P("=", "`=`", "=") > expr_r[set_<&field_value::value>] >>
