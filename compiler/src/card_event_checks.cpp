@@ -6,16 +6,6 @@
 
 namespace wp::compiler::detail {
 
-namespace {
-
-const card_event_plan* plan_of(const context& cx, const std::string& card) {
-    for (const card_event_plan& c : cx.patched.card_events)
-        if (c.decl->id.text == card) return &c;
-    return nullptr;
-}
-
-}  // namespace
-
 // The card kind of a typed card expression, or no_id after reporting.
 ir::id body_checker::card_kind_of(const typed& c, const dsl::expr& e, const char* what) {
     if (!c.ok()) return ir::no_id;
@@ -39,7 +29,7 @@ std::vector<std::pair<ir::id, ir::id>> body_checker::in_force_flags(const typed&
         return it != cx_.values.end() && it->second.kind == sym::slot ? it->second.index : ir::no_id;
     };
     if (e.kind == dsl::expr_kind::name && !lookup_local(e.text) && cx_.rs.nodes[c.node].code == ir::op::const_entity) {
-        const card_event_plan* p = plan_of(cx_, e.text);
+        const card_event_plan* p = card_event_of(cx_.patched, e.text);
         if (!p) {
             cx_.sink.error(dsl::diag_kind::event_never_in_force, e.where,
                            std::string(what) + ": card `" + e.text + "` has no event, so it is never in force");

@@ -250,6 +250,12 @@ struct planner {
 
 }  // namespace
 
+const card_event_plan* card_event_of(const patched_ruleset& p, const std::string& card) {
+    for (const card_event_plan& c : p.card_events)
+        if (c.decl->id.text == card) return &c;
+    return nullptr;
+}
+
 void plan_card_events(patched_ruleset& out, dsl::diagnostic_sink& sink) {
     planner pl{out, sink, {}, {}, {}, {}};
     pl.cards();

@@ -879,18 +879,11 @@ struct lowerer {
 
     // ------------------------------------------------------------ card events
 
-    // The plan of card `name`'s event, or nothing.
-    const card_event_plan* event_plan(const std::string& name) const {
-        for (const card_event_plan& c : cx.patched.card_events)
-            if (c.decl->id.text == name) return &c;
-        return nullptr;
-    }
-
     // Rule i is `during` a card's event: it applies only while the event is in force.
     std::map<ir::id, const card_event_plan*> during_;
     void during(std::size_t i, const dsl::rule_decl& d, body_checker& b) {
         ir::rule& r = cx.rs.rules[i];
-        const card_event_plan* c = event_plan(d.during->text);
+        const card_event_plan* c = card_event_of(cx.patched, d.during->text);
         if (!c) {
             std::vector<std::string> names;
             for (const card_event_plan& x : cx.patched.card_events) names.push_back(x.decl->id.text);
@@ -983,7 +976,7 @@ struct lowerer {
             ir::event_precedence x;
             x.prov = cx.prov(o->where, o->anchors, cx.patched.outrank_layer);
             for (const dsl::name& n : o->names) {
-                if (!event_plan(n.text)) {
+                if (!card_event_of(cx.patched, n.text)) {
                     std::vector<std::string> names;
                     for (const card_event_plan& c : cx.patched.card_events) names.push_back(c.decl->id.text);
                     cx.unknown(n, "card with an event", names);

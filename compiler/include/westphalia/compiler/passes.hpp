@@ -171,6 +171,8 @@ patched_ruleset patch(const loaded_ruleset& loaded, dsl::diagnostic_sink& sink);
 // kind's dispatching procedure, and turn and phase blocks end the events lasting them
 // (card_events.cpp). Unknown cards and second events are reported.
 void plan_card_events(patched_ruleset& out, dsl::diagnostic_sink& sink);
+// The plan of card `card`'s event, or nothing when it has none.
+const card_event_plan* card_event_of(const patched_ruleset& p, const std::string& card);
 
 // The declared name of a declaration, if it has one.
 const dsl::name* decl_name(const dsl::decl& d);
