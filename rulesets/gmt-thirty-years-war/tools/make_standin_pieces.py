@@ -16,7 +16,7 @@ Pinned by the text:
     card values 1 to 3 (L1146-1155);
   - card names where the card history (L4293-4633) or the rules name them;
   - P9's aid as printed, France 7, England 3, UP 8 (L4706-4710); 8.5's correction to 0/5/8
-    belongs to an errata layer (not yet written, see README).
+    is the errata layer's (errata/living_rules.wph).
 Everything else (counts, movement factors, other ratings, card values and aid, which group a card
 belongs to) is ours.
 """
