@@ -2127,7 +2127,16 @@ std::uint64_t symbolic::unfold_cost(id n) {
             c = add_sat(unfold_cost(child(n, 0)),
                         mul_sat(set_size_estimate(child(n, 0)), std::max<std::uint64_t>(1, unfold_cost(child(n, 1)))));
             break;
-        case op::in: c = add_sat(children(0), set_size_estimate(child(n, 1))); break;
+        case op::in: {
+            // A named element (a constant, or a local: a choice's or an aggregate's variable, an
+            // argument) is compared with each member's value, and the constants fold all but
+            // one comparison away; an element computed here is compared with every member.
+            const op elem = N(child(n, 0)).code;
+            const bool named = elem == op::local || elem == op::const_entity || elem == op::const_node ||
+                               elem == op::const_int || elem == op::const_member;
+            c = add_sat(children(0), named ? 1 : set_size_estimate(child(n, 1)));
+            break;
+        }
         case op::quantity: {
             c = children(0);
             if (busy_.count(nd.ref)) break;  // recursion: counted once
