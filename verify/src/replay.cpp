@@ -65,6 +65,10 @@ std::unique_ptr<engine::probe> witness_replay::probe_at(const replay_point& at, 
         // A seat the game does not have: the question did not constrain where it is (the
         // invariants that would are not in its slice), so it is nowhere.
         if (g->zone_first.at(z) + k >= end) continue;
+        // A zone of another kind of entity: the question did not constrain where this one is
+        // either (its kind's zones are not in its slice), so it is nowhere.
+        const id kind = sym_.rs.entities.at(sym_.lay.instance_entity.at(inst)).kind;
+        if (sym_.rs.zones.at(z).entity_kind != ir::no_id && sym_.rs.zones.at(z).entity_kind != kind) continue;
         p->put(g->zone_first[z] + k, static_cast<std::int64_t>(inst));
     }
     // The dice of the rolls and dice terms encoded there, in the order they were met.
