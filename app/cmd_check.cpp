@@ -137,8 +137,10 @@ void add_check_command(CLI::App& app, context& ctx) {
         bool stats = false;
         bool cache = false;
         std::string cache_dir;
-        std::uint64_t unfold_limit = 16384;
-        int unroll_depth = 0;
+        std::uint64_t unfold_limit = 0;  // when given; else the manifest's, else 16384
+        int unroll_depth = 0;            // when given; else the manifest's, else 0
+        CLI::Option* unfold_given = nullptr;
+        CLI::Option* unroll_given = nullptr;
         unsigned jobs = 0;
     };
     auto s = std::make_shared<settings>();
@@ -190,18 +192,16 @@ void add_check_command(CLI::App& app, context& ctx) {
                       "(in .westphalia-cache/ in the ruleset's folder; see --cache-dir)");
     command->add_option("--cache-dir", s->cache_dir, "The proof cache's folder (implies --cache)");
     command->add_flag("--stats", s->stats, "Print the number of solver queries and the time taken per check");
-    command->add_option("--unfold-limit", s->unfold_limit,
+    s->unfold_given = command->add_option("--unfold-limit", s->unfold_limit,
                         "Largest unfolding of one aggregate (set size times the instances of its body, nested "
                         "aggregates multiplied) the encoder writes out; a larger one is encoded as any value and "
-                        "reported as an approximation (0: no limit)")
-        ->check(whole_number(0, std::numeric_limits<std::uint64_t>::max()))
-        ->capture_default_str();
-    command->add_option("--unroll-depth", s->unroll_depth,
+                        "reported as an approximation (0: no limit; default: the manifest's `unfold limit`, else 16384)")
+        ->check(whole_number(0, std::numeric_limits<std::uint64_t>::max()));
+    s->unroll_given = command->add_option("--unroll-depth", s->unroll_depth,
                         "How many times a procedure, action, trigger or table that leads back to itself is unrolled; "
                         "deeper calls are checked once from any state of what they write, and reported as an "
-                        "approximation")
-        ->check(whole_number(0, 64))
-        ->capture_default_str();
+                        "approximation (default: the manifest's `unroll depth`, else 0)")
+        ->check(whole_number(0, 64));
     command->callback([s, &ctx] {
         if (!s->dump_smt.empty() && !check_dump_folder(ctx, s->dump_smt)) return;
         std::vector<std::map<std::string, std::string>> runs{{}};
@@ -253,8 +253,8 @@ void add_check_command(CLI::App& app, context& ctx) {
             opts.rlimit = s->rlimit;
             opts.dump_smt_dir = s->dump_smt;
             opts.max_players = s->players;
-            opts.unfold_limit = s->unfold_limit;
-            opts.unroll_depth = s->unroll_depth;
+            if (s->unfold_given->count() > 0) opts.unfold_limit = s->unfold_limit;
+            if (s->unroll_given->count() > 0) opts.unroll_depth = s->unroll_depth;
             opts.jobs = s->jobs;
             opts.checks.insert(s->checks.begin(), s->checks.end());
             opts.prove_invariants = opts.checks.count("invariants") > 0;

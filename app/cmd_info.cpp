@@ -64,6 +64,14 @@ void print_info(std::ostream& out, const ir::ruleset& rs) {
     if (!rs.sha256.empty()) out << " (sha256 " << rs.sha256 << ")";
     out << '\n';
     out << "players   " << rs.min_players << ".." << rs.max_players << '\n';
+    if (!rs.checker.empty()) {
+        // the manifest's budgets for `check` (its command line may override them)
+        out << "checker  ";
+        for (std::size_t i = 0; i < rs.checker.size(); ++i)
+            out << (i ? "," : "") << ' ' << (rs.checker[i].name == "unfold_limit" ? "unfold limit " : "unroll depth ")
+                << rs.checker[i].value;
+        out << '\n';
+    }
     out << "layers    " << rs.layers.size() << (rs.upto.empty() ? "" : " (up to " + rs.upto + ")") << '\n';
     for (const ir::layer& l : rs.layers) {
         out << "  " << l.name << " (" << ir::name_of(l.kind) << "):";
@@ -124,6 +132,10 @@ nlohmann::ordered_json info_json(const ir::ruleset& rs) {
     };
     ordered_json j{{"ruleset", rs.name}, {"title", rs.title}, {"source", rs.source}, {"sha256", rs.sha256},
                    {"players", {{"min", rs.min_players}, {"max", rs.max_players}}}, {"upto", rs.upto}};
+    if (!rs.checker.empty()) {
+        j["checker"] = ordered_json::object();
+        for (const ir::checker_setting& c : rs.checker) j["checker"][c.name] = c.value;
+    }
     j["layers"] = ordered_json::array();
     for (const ir::layer& l : rs.layers) {
         ordered_json files = ordered_json::array();

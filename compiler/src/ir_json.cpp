@@ -403,6 +403,10 @@ template <class V> void fields(V& v, selected_option& x) {
     v("name", x.name);
     v("value", x.value);
 }
+template <class V> void fields(V& v, checker_setting& x) {
+    v("name", x.name);
+    v("value", x.value);
+}
 template <class V> void fields(V& v, ruleset& x) {
     v("name", x.name);
     v("title", x.title);
@@ -417,6 +421,8 @@ template <class V> void fields(V& v, ruleset& x) {
     // the IR of a ruleset without one, and the fingerprints of its logs, are as before.
     v("?expansions", x.expansions);
     v("selected_options", x.selected_options);
+    // Optional: only a manifest that sets the checker's budgets writes them.
+    v("?checker", x.checker);
     v("sections", x.sections);
     v("types", x.types);
     v("enums", x.enums);

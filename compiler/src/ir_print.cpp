@@ -295,6 +295,7 @@ struct dumper {
             out << "\n";
         }
         for (const selected_option& o : rs.selected_options) out << "selected option " << o.name << " = " << o.value << "\n";
+        for (const checker_setting& c : rs.checker) out << "checker " << c.name << " = " << c.value << "\n";
         for (std::size_t i = 0; i < rs.files.size(); ++i) out << "file " << i << " " << rs.files[i] << "\n";
         for (std::size_t i = 0; i < rs.layers.size(); ++i) {
             const layer& l = rs.layers[i];

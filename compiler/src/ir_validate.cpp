@@ -538,6 +538,16 @@ struct checker {
         if (rs.min_players < 0 || rs.max_players < rs.min_players)
             fail("min_players", "the players must be N..M with 0 <= N <= M (found " + std::to_string(rs.min_players) + ".." +
                                     std::to_string(rs.max_players) + ")");
+        for (std::size_t i = 0; i < rs.checker.size(); ++i) {
+            const checker_setting& c = rs.checker[i];
+            const std::string path = "checker[" + std::to_string(i) + "]";
+            if (c.name != "unfold_limit" && c.name != "unroll_depth")
+                fail(path + ".name", "a checker setting is unfold_limit or unroll_depth (found `" + c.name + "`)");
+            if (c.value < 0 || (c.name == "unroll_depth" && c.value > 64))
+                fail(path + ".value", "out of range (found " + std::to_string(c.value) + ")");
+            for (std::size_t j = 0; j < i; ++j)
+                if (rs.checker[j].name == c.name) fail(path + ".name", "`" + c.name + "` is set twice");
+        }
         for (std::size_t i = 0; i < rs.layers.size(); ++i) {
             const std::string path = "layers[" + std::to_string(i) + "]";
             for (id f : rs.layers[i].files) index(path + ".files", f, rs.files, "file");

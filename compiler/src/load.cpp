@@ -256,6 +256,22 @@ loaded_ruleset load(const std::filesystem::path& folder, const std::optional<std
                    "the manifest needs `players N..M` with 1 <= N <= M (found " + std::to_string(m.min_players) + ".." +
                        std::to_string(m.max_players) + ")");
     }
+    // The checker's budgets (docs/language.md §11): each at most once, in the command line's range.
+    for (std::size_t i = 0; i < m.checker.size(); ++i) {
+        const dsl::checker_setting& c = m.checker[i];
+        const bool depth = c.name == "unroll_depth";
+        const char* words = depth ? "unroll depth" : "unfold limit";
+        for (std::size_t j = 0; j < i; ++j)
+            if (m.checker[j].name == c.name) {
+                sink.error(dsl::diag_kind::manifest_invalid, c.where,
+                           std::string("`") + words + "` is set twice in the manifest");
+                break;
+            }
+        if (c.value < 0 || (depth && c.value > 64))
+            sink.error(dsl::diag_kind::manifest_invalid, c.where,
+                       std::string("`") + words + "` must be " + (depth ? "0 to 64" : "0 (no limit) or more") +
+                           " (found " + std::to_string(c.value) + ")");
+    }
 
     // The outline.
     if (m.outline.empty()) {

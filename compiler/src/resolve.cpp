@@ -55,6 +55,7 @@ struct resolver {
             cx.rs.sha256 = m.sha256;
             cx.rs.min_players = m.min_players;
             cx.rs.max_players = m.max_players;
+            for (const dsl::checker_setting& c : m.checker) cx.rs.checker.push_back({c.name, c.value});
         }
         for (const loaded_layer& layer : l.layers) {
             ir::layer x;

@@ -884,6 +884,20 @@ struct players_f {
     }
 };
 
+// A manifest's `unfold limit N` / `unroll depth N` (the checker's budgets; load.cpp checks them).
+struct checker_setting_f {
+    const char* setting;
+    template <typename Ctx>
+    void operator()(Ctx& ctx) const {
+        auto const& r = x3::_attr(ctx);
+        checker_setting s;
+        s.name = setting;
+        s.value = to_int(r.begin(), r.end());
+        s.where = x3::get<state_tag>(ctx).make_span(r.begin(), r.end());
+        x3::_val(ctx).checker.push_back(std::move(s));
+    }
+};
+
 struct range_type_f {  // raw text "lo .. hi"
     template <typename Ctx>
     void operator()(Ctx& ctx) const {
@@ -1312,7 +1326,10 @@ auto const ruleset_r_def =
                -(WP_KW("sha256") > string_lit[set_<&ruleset_decl::sha256>])) |
               (WP_KW("sha256") > string_lit[set_<&ruleset_decl::sha256>]) |
               (WP_KW("players") > sint_text[players_f{false}] > -(WP_P("..") > sint_text[players_f{true}])) |
-              (WP_KW("outline") > string_lit[set_<&ruleset_decl::outline>]) | layer_r[push_<&ruleset_decl::layers>]) >
+              (WP_KW("outline") > string_lit[set_<&ruleset_decl::outline>]) |
+              (WP_KW("unfold") > WP_KW("limit") > named("an integer", sint_text)[checker_setting_f{"unfold_limit"}]) |
+              (WP_KW("unroll") > WP_KW("depth") > named("an integer", sint_text)[checker_setting_f{"unroll_depth"}]) |
+              layer_r[push_<&ruleset_decl::layers>]) >
             P("}", "a manifest entry or `}`")];
 auto const outline_entry_r_def = spanned[anchor_r[set_<&outline_entry::section>] > string_lit[set_<&outline_entry::title>] >
                                          status_r[set_<&outline_entry::status>]];

@@ -20,8 +20,8 @@ void checker::explore_free_options() {
     if (free_) return;
     free_ = std::make_unique<symbolic>(ctx_, rs_, sym_.lay.players);
     free_->free_options = true;
-    free_->unfold_limit = opt_.unfold_limit;
-    free_->unroll_depth = opt_.unroll_depth;
+    free_->unfold_limit = sym_.unfold_limit;
+    free_->unroll_depth = sym_.unroll_depth;
     free_->unassumed = sym_.unassumed;
     free_->explore();
 }

@@ -46,8 +46,8 @@ class checker {
 public:
     checker(const ir::ruleset& rs, const check_options& opt, check_result& out)
         : rs_(rs), opt_(opt), out_(out), sym_(ctx_, rs, players_for(rs, opt)) {
-        sym_.unfold_limit = opt.unfold_limit;
-        sym_.unroll_depth = opt.unroll_depth;
+        sym_.unfold_limit = unfold_limit_for(rs, opt);
+        sym_.unroll_depth = unroll_depth_for(rs, opt);
         sym_.prove_invariants = opt.prove_invariants;
         out_.players_checked = sym_.lay.players;
         for (std::size_t i = 0; i < sym_.variables.size(); ++i) index_[sym_.variables[i].var.id()] = i;

@@ -27,6 +27,26 @@ const char* name_of(proof_kind p) {
     return "?";
 }
 
+namespace {
+std::optional<std::int64_t> manifest_setting(const ir::ruleset& rs, const std::string& name) {
+    for (const ir::checker_setting& s : rs.checker)
+        if (s.name == name) return s.value;
+    return std::nullopt;
+}
+}  // namespace
+
+std::uint64_t unfold_limit_for(const ir::ruleset& rs, const check_options& options) {
+    if (options.unfold_limit) return *options.unfold_limit;
+    if (const auto v = manifest_setting(rs, "unfold_limit")) return static_cast<std::uint64_t>(*v);
+    return check_options::default_unfold_limit;
+}
+
+int unroll_depth_for(const ir::ruleset& rs, const check_options& options) {
+    if (options.unroll_depth) return *options.unroll_depth;
+    if (const auto v = manifest_setting(rs, "unroll_depth")) return static_cast<int>(*v);
+    return 0;
+}
+
 std::size_t error_count(const check_result& r) {
     return static_cast<std::size_t>(std::count_if(r.findings.begin(), r.findings.end(), [](const finding& f) {
         return f.level == severity::error && !f.accepted;

@@ -661,6 +661,13 @@ struct selected_option {
     std::string value;
 };
 
+// The manifest's settings of the checker (`unfold limit N`, `unroll depth N`): the defaults of
+// `check --unfold-limit` and `--unroll-depth` for this ruleset. Nothing else reads them.
+struct checker_setting {
+    std::string name;  // unfold_limit | unroll_depth
+    std::int64_t value = 0;
+};
+
 struct ruleset {
     // metadata
     std::string name;  // the manifest's ruleset id
@@ -674,6 +681,7 @@ struct ruleset {
     std::string upto;                 // the --upto layer, empty for the whole stack
     std::vector<expansion> expansions;  // every declared expansion (none: written nowhere in the JSON)
     std::vector<selected_option> selected_options;  // --option values given
+    std::vector<checker_setting> checker;  // the manifest's settings of the checker (none: written nowhere in the JSON)
     std::vector<section> sections;
 
     // tables

@@ -154,6 +154,14 @@ struct ruleset_layer {
     span where;
 };
 
+// A manifest's setting of the checker: `unfold limit N` (name "unfold_limit") or `unroll depth N`
+// ("unroll_depth"); the command line's --unfold-limit / --unroll-depth override it.
+struct checker_setting {
+    std::string name;
+    std::int64_t value = 0;
+    span where;
+};
+
 struct ruleset_decl {  // the manifest
     name id;
     std::string title;
@@ -163,6 +171,7 @@ struct ruleset_decl {  // the manifest
     std::int64_t max_players = 0;
     std::string outline;
     std::vector<ruleset_layer> layers;
+    std::vector<checker_setting> checker;
     span where;
 };
 

@@ -81,11 +81,14 @@ struct check_options {
     // The encoder's unfolding budget per aggregate and per choice's options (instances: the set's
     // size times the instances of the body, nested aggregates multiplied): past it, the aggregate
     // is any value of its type and the report says so under `approximated:` (0: no limit).
-    // 16384 is above the largest unfolding of Contractor Cards (82 x 164).
-    std::uint64_t unfold_limit = 16384;
+    // Unset: the manifest's `unfold limit`, else default_unfold_limit (16384, above the largest
+    // unfolding of Contractor Cards, 82 x 164).
+    std::optional<std::uint64_t> unfold_limit;
+    static constexpr std::uint64_t default_unfold_limit = 16384;
     // How many times a procedure, action, trigger or table that leads back to itself is unrolled;
-    // deeper calls are summarised (checked once from any state of what they write).
-    int unroll_depth = 0;
+    // deeper calls are summarised (checked once from any state of what they write). Unset: the
+    // manifest's `unroll depth`, else 0.
+    std::optional<int> unroll_depth;
     // Invariants (by rule name) not assumed anywhere: check() sets it when it runs the parts
     // again without the invariants a run could not prove (Houdini's iteration).
     std::set<std::string> unassumed_invariants;
@@ -148,5 +151,10 @@ const char* name_of(proof_kind p);
 
 // Findings at error severity that are not accepted.
 std::size_t error_count(const check_result& r);
+
+// The budgets a check of `rs` runs with: the command line's (options), else the manifest's
+// (`unfold limit N`, `unroll depth N`), else the defaults (16384 and 0).
+std::uint64_t unfold_limit_for(const ir::ruleset& rs, const check_options& options);
+int unroll_depth_for(const ir::ruleset& rs, const check_options& options);
 
 }  // namespace wp::verify
