@@ -489,12 +489,28 @@ void add_coverage_command(CLI::App& app, context& ctx) {
                         "The rulebook text the manifest names (default: look in the folders of $WESTPHALIA_SOURCES, "
                         "then in the ruleset folder)");
     command->add_flag("--verbose", args->verbose, "List the elements citing each section");
+    command->get_option("--with")->description(
+        "The expansions to read (comma-separated; default: every expansion the manifest declares, as the text "
+        "covers them all)");
     command->add_flag("--strict", args->strict,
                       "Exit 1 when an encoded section is cited by nothing or a line of text is in no section");
     command->callback([args, &ctx] {
         dsl::source_manager sources;
         dsl::diagnostic_sink sink;
-        const auto rs = args->input.load(ctx, sources, sink);
+        auto rs = args->input.load(ctx, sources, sink);
+        // The text's coverage is the whole ruleset's: without --with, every expansion it declares
+        // is read too (an expansion's sections are cited only by its own layer).
+        if (rs && args->input.with.empty() && !rs->expansions.empty()) {
+            ruleset_input all = args->input;
+            for (const ir::expansion& e : rs->expansions) all.with.push_back(e.name);
+            dsl::source_manager again;
+            dsl::diagnostic_sink again_sink;
+            if (auto whole = all.load(ctx, again, again_sink)) {
+                rs = std::move(whole);
+                sources = std::move(again);
+                sink = std::move(again_sink);
+            }
+        }
         // In JSON the report is the one document on stdout; its diagnostics go to stderr.
         report(ctx, sources, sink, args->input.diagnostics, /*output_follows=*/rs.has_value());
         if (!rs) return;
