@@ -236,6 +236,12 @@ TEST_CASE("ir json: inconsistent but in range", "[ir][json]") {
         j["children"][j["nodes"][n]["first_child"].get<std::size_t>()] = c;
         expect_invalid(j, "must assign to a slot");
     }
+    SECTION("a checker setting the manifest cannot write") {
+        j["checker"] = nlohmann::json::array({{{"name", "unfold"}, {"value", 1}}});
+        expect_invalid(j, "a checker setting is unfold_limit or unroll_depth");
+        j["checker"] = nlohmann::json::array({{{"name", "unroll_depth"}, {"value", 65}}});
+        expect_invalid(j, "checker[0].value");
+    }
     SECTION("min_players above max_players") {
         j["min_players"] = 2147483648ll;
         expect_invalid(j, "min_players: the players must be N..M");
@@ -347,4 +353,23 @@ TEST_CASE("ir json: path_length and a predicate's own arguments round-trip and a
     j = once;
     j["nodes"][search]["ref"] = static_cast<int>(wp::ir::last_builtin) + 1;
     expect_invalid(j, "unknown built-in");
+}
+
+TEST_CASE("ir json: the manifest's checker budgets round-trip, and are written only when set", "[ir][json]") {
+    wp::dsl::source_manager sources;
+    wp::dsl::diagnostic_sink sink;
+    const auto rs = wp::compiler::compile_ruleset(
+        std::filesystem::path(WP_SOURCE_DIR) / "tests" / "rulesets" / "check-unfold" / "budget_in_manifest", {}, sources, sink);
+    REQUIRE(rs);
+    REQUIRE(rs->checker.size() == 1);
+    CHECK(rs->checker[0].name == "unfold_limit");
+    CHECK(rs->checker[0].value == 0);
+    const nlohmann::json j = wp::ir::to_json(*rs);
+    CHECK(j.contains("checker"));
+    wp::ir::read_error error;
+    const auto back = wp::ir::from_json(j, error);
+    INFO(error.message);
+    REQUIRE(back);
+    CHECK(back->checker == rs->checker);
+    CHECK_FALSE(wp::ir::to_json(all_constructs_ir()).contains("checker"));
 }

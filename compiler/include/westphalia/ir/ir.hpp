@@ -666,6 +666,7 @@ struct selected_option {
 struct checker_setting {
     std::string name;  // unfold_limit | unroll_depth
     std::int64_t value = 0;
+    bool operator==(const checker_setting&) const = default;
 };
 
 struct ruleset {
