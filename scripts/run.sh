@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The main job: set up and build, then compile every bundled ruleset (one summary line each),
-# play one seeded game of each, simulate 2000 seeded games of each (summary), check the rules as
+# play one seeded game of each, simulate 2000 seeded games of each (summary; again with every expansion it declares), check the rules as
 # printed (--upto its last base or exclusive layer; report in out/checks/), and write each one's player aid to
 # out/aids/<ruleset>.pdf, and one per scenario to out/aids/<ruleset>-<scenario>.pdf. Games are played with 4 players, or the most the ruleset allows.
 set -euo pipefail
@@ -17,6 +17,11 @@ for ruleset in rulesets/*/; do
   printed=$(sed -n 's/^  \([A-Za-z0-9_]*\) (\(base\|exclusive\)):.*/\1/p' <<<"$info" | tail -n 1)
   echo "  one game, $players players, seed 1: $("$build_dir/app/westphalia" play "${ruleset%/}" --players "$players" --seed 1 --quiet | head -n 2 | tr '\n' ' ')" || status=1
   "$build_dir/app/westphalia" sim "${ruleset%/}" -n 2000 --players "$players" --seed 1 -j "$(nproc)" || status=1
+  # With every expansion the manifest declares (they combine): the same games, the expansions' rules too.
+  expansions=$(sed -n 's/^  \([A-Za-z0-9_]*\)\( after [^:]*\)\?: .*(not selected)$/\1/p' <<<"$info" | paste -sd, -)
+  if [ -n "$expansions" ]; then
+    "$build_dir/app/westphalia" sim "${ruleset%/}" -n 2000 --players "$players" --seed 1 -j "$(nproc)" --with "$expansions" || status=1
+  fi
   # The rules as printed: findings (exit 1) are the point, not a failure of the job. The report
   # goes to out/checks/<ruleset>.txt; its summary lines are printed here. The check gets
   # ${WP_CHECK_SECONDS:-300} s (--max-time): on the SPI hex game (a 484-hex map) that runs out,
