@@ -337,6 +337,7 @@ template <class V> void fields(V& v, accepted_finding& x) {
     v("subject", x.subject);
     v("reason", x.reason);
     v("prov", x.prov);
+    v("?side", x.side);  // written only when the accept names a side
 }
 template <class V> void fields(V& v, standin& x) {
     v("kind", x.kind);
@@ -474,6 +475,8 @@ struct writer {
                 if (value.empty()) return;
             if constexpr (std::is_same_v<T, bool>)
                 if (!value) return;
+            if constexpr (std::is_same_v<T, std::string>)
+                if (value.empty()) return;
             ++key;
         }
         out[key] = put(value);

@@ -504,6 +504,7 @@ struct dumper {
                 << prov(rs.missing_data[i].prov) << "\n";
         for (std::size_t i = 0; i < rs.accepts.size(); ++i)
             out << "accept " << i << " " << rs.accepts[i].kind << " " << quoted(rs.accepts[i].subject) << " "
+                << (rs.accepts[i].side.empty() ? "" : rs.accepts[i].side + " ")
                 << quoted(rs.accepts[i].reason) << prov(rs.accepts[i].prov) << "\n";
         for (std::size_t i = 0; i < rs.standins.size(); ++i)
             out << "standin " << i << " " << name_of(rs.standins[i].kind) << " " << rs.standins[i].element

@@ -790,6 +790,9 @@ struct checker {
             if (std::find_if(std::begin(finding_kinds), std::end(finding_kinds), [&](const char* k) { return rs.accepts[i].kind == k; }) ==
                 std::end(finding_kinds))
                 fail(path + ".kind", "`" + rs.accepts[i].kind + "` is not a kind of finding");
+            const std::string& side = rs.accepts[i].side;
+            if (!side.empty() && (rs.accepts[i].kind != "bound-violation" || (side != "above" && side != "below")))
+                fail(path + ".side", "a side is `above` or `below`, of a bound-violation only (found `" + side + "`)");
             prov(path + ".prov", rs.accepts[i].prov);
         }
         for (std::size_t i = 0; i < rs.standins.size(); ++i) {

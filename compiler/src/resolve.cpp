@@ -375,7 +375,12 @@ struct resolver {
             cx.sink.error(dsl::diag_kind::accept_kind, x.where, "an accepted finding needs a reason");
             return;
         }
-        cx.rs.accepts.push_back({x.kind.text, x.subject, x.reason, prov(p, x.where, x.anchors)});
+        if (!x.side.text.empty() && x.kind.text != "bound-violation") {
+            cx.sink.error(dsl::diag_kind::accept_kind, x.side.where,
+                          "`" + x.side.text + "` names a side of a field's range: only a bound-violation has one");
+            return;
+        }
+        cx.rs.accepts.push_back({x.kind.text, x.subject, x.reason, prov(p, x.where, x.anchors), x.side.text});
     }
     void collect_one(const placed_decl& p, const dsl::rule_decl& x) {
         if (!named_entry(p, x.id, sym::rule, cx.rs.rules, cx.rule_src)) return;

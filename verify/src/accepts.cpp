@@ -8,11 +8,18 @@ namespace {
 
 bool matches(const ir::accepted_finding& a, const finding& f) {
     if (f.kind != a.kind) return false;
+    // `accept bound-violation "gold" above`: the field may overflow, never go below its range
+    if (!a.side.empty() && f.side != a.side) return false;
     // "campaign_outcome 9+" is accepted by "campaign_outcome" as well as by itself.
     if (f.subject == a.subject || f.subject.rfind(a.subject + " ", 0) == 0) return true;
     for (const involved& e : f.elements)
         if (e.name == a.subject) return true;
     return false;
+}
+
+// The accept as written: `bound-violation "gold" above`.
+std::string accept_text(const ir::accepted_finding& a) {
+    return a.kind + " \"" + a.subject + "\"" + (a.side.empty() ? "" : " " + a.side);
 }
 
 }  // namespace
@@ -27,7 +34,7 @@ void apply_accepts(const ir::ruleset& rs, check_result& out) {
             if (f.accepted) continue;  // the first accept that names it gives the reason
             f.accepted = true;
             f.accepted_reason = a.reason;
-            f.elements.push_back({"accept", a.kind + " \"" + a.subject + "\"", a.prov});
+            f.elements.push_back({"accept", accept_text(a), a.prov});
         }
         // Stale only when every check ran to its end and decided every question: one not run,
         // cut short by --max-time, or a question left undecided (an `unknown`) may have left
@@ -38,10 +45,12 @@ void apply_accepts(const ir::ruleset& rs, check_result& out) {
         s.kind = "stale-accept";
         s.level = severity::warning;
         s.subject = a.subject;
-        s.message = "the ruleset accepts a " + a.kind + " finding about `" + a.subject + "`, but the checker found none: remove the accept";
-        s.elements.push_back({"accept", a.kind + " \"" + a.subject + "\"", a.prov});
+        const std::string side = a.side.empty() ? "" : " (" + a.side + " its range)";
+        s.message = "the ruleset accepts a " + a.kind + " finding about `" + a.subject + "`" + side +
+                    ", but the checker found none: remove the accept";
+        s.elements.push_back({"accept", accept_text(a), a.prov});
         s.proof = proof_kind::proved;
-        s.because.push_back("no " + a.kind + " finding of this run has `" + a.subject + "` as its subject or involves it");
+        s.because.push_back("no " + a.kind + " finding of this run" + side + " has `" + a.subject + "` as its subject or involves it");
         stale.push_back(std::move(s));
     }
     for (finding& s : stale) out.findings.push_back(std::move(s));

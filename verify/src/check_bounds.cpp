@@ -22,71 +22,102 @@ bool checker::stays_in_range(const detail::bound_site& s) {
 }
 
 void checker::bound_checks() {
-    std::set<id> reported;
     // the places met in a recursion's summary last: their witnesses rest on it
     std::vector<const detail::bound_site*> order;
     for (const detail::bound_site& s : sym_.bound_sites) order.push_back(&s);
     std::stable_partition(order.begin(), order.end(), [](const detail::bound_site* s) { return !s->summarised; });
+    std::set<id> reported;
     for (const detail::bound_site* sp : order) {
         const detail::bound_site& s = *sp;
         if (reported.count(s.node)) continue;
         // Past the budget even this needs no more time (indexing a long path's facts is most of
         // a bound's cost): the question below is then not asked, and is an `unknown`.
         if (budget_left_ms() >= 1.0 && stays_in_range(s)) continue;
-        // One question for every place the assignment may write. Its witness is made smallest
-        // over all of them, so it shows the place that needs the fewest changes (seat P1
-        // before P6), without a question per place.
-        z3::expr_vector any(ctx_);
-        for (const z3::expr& o : s.out) any.push_back(o);
-        // A field whose violation the ruleset accepts is expected to have one: the quick tries,
-        // which only ever prove "never", are skipped there.
-        const bool accepted = accepted_bound(rs_.slots.at(s.slot).name);
-        answer found = accepted ? solve(s.facts, z3::mk_or(any), true, {}, witness_search::near)
-                                : solve_local_first(s.facts, z3::mk_or(any), true);
-        if (found.r == z3::unsat) continue;
-        if (found.r == z3::sat && found.model) {
-            // (the model holds the question, so one place is out of range in it)
-            for (std::size_t k = 0; k < s.out.size(); ++k)
-                if (found.model->eval(s.out[k], true).is_true()) {
-                    found.witness.insert(found.witness.begin(), value_line("the new value", s.value[k], *found.model));
-                    report_bound(s, k, found);
-                    reported.insert(s.node);
-                    break;
-                }
+        const std::optional<range_side> accepted = accepted_bound(rs_.slots.at(s.slot).name);
+        if (accepted && *accepted != range_side::either) {
+            // Accepted on one side only: the other side is asked as any field's is, so a real
+            // defect there is not taken for the accepted one (an accepted overflow of gold
+            // hid a gold that could go negative).
+            const range_side other = *accepted == range_side::above ? range_side::below : range_side::above;
+            const bool real = ask_bound(s, other, false);
+            if (ask_bound(s, *accepted, true) || real) reported.insert(s.node);
+            continue;
         }
-        if (reported.count(s.node)) continue;
-        // Undecided over all of them: each place is asked alone.
-        const ir::slot& sl = rs_.slots.at(s.slot);
-        for (std::size_t k = 0; k < s.out.size(); ++k) {
-            const std::vector<std::pair<std::string, z3::expr>> extra{{"the new value", s.value[k]}};
-            answer a = solve(s.facts, s.out[k], true, extra, accepted ? witness_search::near : witness_search::all);
-            if (a.r == z3::unknown) {
-                unknown("whether `" + sl.name + "` stays in range", {{"field", sl.name, sl.prov}});
-                break;
-            }
-            if (a.r != z3::sat) continue;
-            report_bound(s, k, a);
-            reported.insert(s.node);
-            break;
-        }
+        if (ask_bound(s, range_side::either, accepted.has_value())) reported.insert(s.node);
     }
+}
+
+bool checker::ask_bound(const detail::bound_site& s, range_side side, bool accepted) {
+    const ir::type& t = rs_.types.at(s.type);
+    auto beyond = [&](std::size_t k) {
+        if (side == range_side::either) return s.out[k];
+        const z3::expr past = side == range_side::above ? s.value[k] > sym_.num(t.hi) : s.value[k] < sym_.num(t.lo);
+        return s.when[k] && past;
+    };
+    // One question for every place the assignment may write. Its witness is made smallest
+    // over all of them, so it shows the place that needs the fewest changes (seat P1
+    // before P6), without a question per place.
+    z3::expr_vector any(ctx_);
+    for (std::size_t k = 0; k < s.out.size(); ++k) any.push_back(beyond(k));
+    // A field whose violation the ruleset accepts is expected to have one: the quick tries,
+    // which only ever prove "never", are skipped there.
+    answer found = accepted ? solve(s.facts, z3::mk_or(any), true, {}, witness_search::near)
+                            : solve_local_first(s.facts, z3::mk_or(any), true);
+    if (found.r == z3::unsat) return false;
+    if (found.r == z3::sat && found.model) {
+        // (the model holds the question, so one place is out of range in it)
+        for (std::size_t k = 0; k < s.out.size(); ++k)
+            if (found.model->eval(beyond(k), true).is_true()) {
+                found.witness.insert(found.witness.begin(), value_line("the new value", s.value[k], *found.model));
+                report_bound(s, k, found);
+                return true;
+            }
+    }
+    // Undecided over all of them: each place is asked alone.
+    const ir::slot& sl = rs_.slots.at(s.slot);
+    for (std::size_t k = 0; k < s.out.size(); ++k) {
+        const std::vector<std::pair<std::string, z3::expr>> extra{{"the new value", s.value[k]}};
+        answer a = solve(s.facts, beyond(k), true, extra, accepted ? witness_search::near : witness_search::all);
+        if (a.r == z3::unknown) {
+            const std::string where = side == range_side::above   ? " (above its range)"
+                                      : side == range_side::below ? " (below its range)"
+                                                                  : "";
+            unknown("whether `" + sl.name + "` stays in range" + where, {{"field", sl.name, sl.prov}});
+            return false;
+        }
+        if (a.r != z3::sat) continue;
+        report_bound(s, k, a);
+        return true;
+    }
+    return false;
 }
 
 void checker::report_bound(const detail::bound_site& s, std::size_t k, const answer& a) {
     const ir::slot& sl = rs_.slots.at(s.slot);
     const ir::type& t = rs_.types.at(s.type);
+    // the side the witness's new value leaves the range by (a question without a model: either)
+    std::string side;
+    if (a.model) side = a.model->eval(s.value[k] > sym_.num(t.hi), true).is_true() ? "above" : "below";
+    const std::string range = std::to_string(t.lo) + ".." + std::to_string(t.hi);
     finding& f = add("bound-violation", severity::error, sl.name,
-                     "this can take `" + sl.name + "` outside " + std::to_string(t.lo) + ".." + std::to_string(t.hi) +
+                     "this can take `" + sl.name + "` " + (side.empty() ? "outside " : side + " its range ") + range +
                          ", and its type has no clamp");
+    f.side = side;
     f.elements.push_back({"statement", "assignment to " + sl.name, statement_prov(s.node)});
     f.elements.push_back({"field", sl.name, sl.prov});
     f.witness = a.witness;
     if (a.model) replay_later([this, site = &s, k, m = *a.model] { return replay_.bound_violation(*site, k, m); });
 }
 
-bool checker::accepted_bound(const std::string& field) const {
-    return std::any_of(rs_.accepts.begin(), rs_.accepts.end(),
-                       [&](const ir::accepted_finding& a) { return a.kind == "bound-violation" && a.subject == field; });
+std::optional<checker::range_side> checker::accepted_bound(const std::string& field) const {
+    std::optional<range_side> out;
+    for (const ir::accepted_finding& a : rs_.accepts) {
+        if (a.kind != "bound-violation" || a.subject != field) continue;
+        const range_side side = a.side == "above" ? range_side::above : a.side == "below" ? range_side::below : range_side::either;
+        // two accepts of the two sides, or one of either side: every violation is accepted
+        out = out && *out != side ? range_side::either : side;
+    }
+    return out;
 }
 
 void checker::choice_checks() {

@@ -403,9 +403,18 @@ private:
 
     void bound_checks();
 
+    // Which side of the field's range the question asks about.
+    enum class range_side { either, above, below };
+    // Asks whether the assignment at s can leave its field's range on that side (at any place
+    // it may write), and reports it; true when it did. An accepted field's question is expected
+    // to hold: it skips the quick tries, and its witness is searched near the model.
+    bool ask_bound(const detail::bound_site& s, range_side side, bool accepted);
+
     void report_bound(const detail::bound_site& s, std::size_t k, const answer& a);
 
-    bool accepted_bound(const std::string& field) const;
+    // How the ruleset accepts a bound violation of `field`: none, on either side (an accept
+    // that names no side), or on one side only (`accept bound-violation "gold" above …`).
+    std::optional<range_side> accepted_bound(const std::string& field) const;
 
     void choice_checks();
 

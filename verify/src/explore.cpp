@@ -837,6 +837,7 @@ struct exec_impl {
                 if (rt->policy == ir::overflow::error) {
                     bs.out.push_back(pl.when && (nv < lo || nv > hi));
                     bs.value.push_back(nv);
+                    bs.when.push_back(pl.when);
                 }
                 if (rt->policy == ir::overflow::clamp) nv = z3::ite(nv < lo, lo, z3::ite(nv > hi, hi, nv));
             }

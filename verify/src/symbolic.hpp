@@ -163,6 +163,7 @@ struct bound_site : site {
     id type = ir::no_id;             // the target's range type
     std::vector<z3::expr> out;       // per candidate place: when the new value leaves the range
     std::vector<z3::expr> value;     // the new value, per candidate
+    std::vector<z3::expr> when;      // per candidate: when the assignment writes that place
     replay_point replay;             // locals: the element's
 };
 

@@ -482,6 +482,7 @@ struct accepted_finding {
     std::string subject;  // the finding's subject, or the name of an element it involves
     std::string reason;
     provenance prov;
+    std::string side;     // bound-violation: "above" or "below" its range only; empty: either
 };
 
 // The kinds of checker finding (DESIGN.md §5), as reports and `accept` name them.

@@ -400,6 +400,7 @@ struct missing_decl {
 struct accept_decl {
     name kind;            // a finding kind: bound-violation, dead-rule, …
     std::string subject;  // the finding's subject, or the name of an element it involves
+    name side;            // `above` | `below` (bound-violation only), empty: either side
     anchor_list anchors;
     std::string reason;
     span where;

@@ -47,6 +47,7 @@ struct finding {
     std::string replay;                // what replaying the witness through the engine gave
     bool accepted = false;             // accepted in the ruleset (`accept`), with a reason
     std::string accepted_reason;
+    std::string side;  // a bound-violation's side of the field's range: "above" or "below"
     // The same finding (kind, subject, message, the other elements, verdict) at other places:
     // one cause, reported once (the field's range, at the 13 rows of a table that raise it).
     std::vector<ir::provenance> also;
