@@ -431,7 +431,7 @@ TEST_CASE("aid: body text of 7.5 pt or more on every bundled ruleset, A4 and Let
         {"rulesets/spi-thirty-years-war", {{"charts", "freiburg_map"}}, 2},
         {"rulesets/cuius-regio", {}, 3},
         {"rulesets/gmt-thirty-years-war", {}, 4},
-        {"rulesets/wallenstein", {}, 3},  // Letter: the secret planning's line moves the data section over (A4: 2)
+        {"rulesets/wallenstein", {}, 2},  // each expansion selection is also 2 on both papers (issue 26; checked by hand)
     };
     std::size_t bundled = 0;
     for (const auto& e : fs::directory_iterator(source_dir + "/rulesets")) bundled += fs::exists(e.path() / "ruleset.wph");
