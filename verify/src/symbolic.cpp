@@ -2129,12 +2129,17 @@ std::uint64_t symbolic::unfold_cost(id n) {
             break;
         case op::in: {
             // A named element (a constant, or a local: a choice's or an aggregate's variable, an
-            // argument) is compared with each member's value, and the constants fold all but
-            // one comparison away; an element computed here is compared with every member.
+            // argument) in a zone or a kind's members, whose values are numbers: each comparison
+            // folds to false but the one of the element itself. Anything else (a computed element,
+            // or a set of locations found here, as the neighbours of a hex not known) compares
+            // with every member.
             const op elem = N(child(n, 0)).code;
             const bool named = elem == op::local || elem == op::const_entity || elem == op::const_node ||
                                elem == op::const_int || elem == op::const_member;
-            c = add_sat(children(0), named ? 1 : set_size_estimate(child(n, 1)));
+            const ir::node& set = N(child(n, 1));
+            const bool numbered = set.code == op::type_members ||
+                                  (set.type != ir::no_id && rs.types.at(set.type).kind == ir::type_kind::zone);
+            c = add_sat(children(0), named && numbered ? 1 : set_size_estimate(child(n, 1)));
             break;
         }
         case op::quantity: {
