@@ -39,6 +39,7 @@ struct sim_args {
     bool json = false;
     bool no_check_invariants = false;
     bool compiled = false;
+    bool no_build_cache = false;
     bool mpi = false;
 };
 
@@ -180,7 +181,10 @@ void add_sim_command(CLI::App& app, context& ctx) {
     command->add_flag("--compiled", args->compiled,
                       "Play through the compiled engine: the ruleset translated to C++ and built with the C++ compiler "
                       "($CXX, else c++) first: the same games and report, many times faster (an invariant violation does not name "
-                      "the statement that last changed what it reads)");
+                      "the statement that last changed what it reads); the built game is kept in $XDG_CACHE_HOME/westphalia/compiled "
+                      "(else ~/.cache/westphalia/compiled) and used again for the same rules and compiler");
+    command->add_flag("--no-build-cache", args->no_build_cache,
+                      "With --compiled: build the game again, and keep nothing in the build cache");
     command->footer(
         "Rule fires count the points where a rule changed or decided something, once per point however\n"
         "often it was evaluated there: a trigger once per run; a modifier once per roll (or quantity\n"
@@ -239,7 +243,9 @@ void add_sim_command(CLI::App& app, context& ctx) {
             } else if (args->compiled) {
                 options.progress = nullptr;
                 if (show_progress) ctx.err << "sim: translating and building the compiled game..." << std::flush;
-                r = codegen::simulate_compiled(*rs, options);
+                codegen::compiled_sim_options build;
+                if (!args->no_build_cache) build.cache_dir = codegen::default_build_cache();
+                r = codegen::simulate_compiled(*rs, options, build);
             } else {
                 r = engine::simulate(*rs, options);
             }

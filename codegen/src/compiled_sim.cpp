@@ -5,6 +5,7 @@
 
 #include "westphalia/codegen/translate.hpp"
 
+#include <nettle/sha2.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -98,7 +99,51 @@ std::vector<std::string> split(const std::string& line, char sep) {
     return out;
 }
 
+// The cache's name for a build: the SHA-256 of everything that decides the program.
+std::string build_key(const std::vector<std::string>& parts) {
+    sha256_ctx sha;
+    sha256_init(&sha);
+    for (const std::string& p : parts) {
+        const std::string size = std::to_string(p.size()) + ':';  // so that no two lists hash alike
+        sha256_update(&sha, size.size(), reinterpret_cast<const std::uint8_t*>(size.data()));
+        sha256_update(&sha, p.size(), reinterpret_cast<const std::uint8_t*>(p.data()));
+    }
+    std::uint8_t d[SHA256_DIGEST_SIZE];
+    sha256_digest(&sha, sizeof d, d);
+    static const char hex[] = "0123456789abcdef";
+    std::string out;
+    for (std::uint8_t b : d) {
+        out += hex[b >> 4];
+        out += hex[b & 15];
+    }
+    return out;
+}
+
+// Keeps a built program in the cache: copied beside its place, then renamed there, so that a
+// reader never finds half a program. A cache that cannot be written is no error: the next run
+// builds again.
+void keep(const fs::path& program, const fs::path& cache, const std::string& key) {
+    std::error_code ec;
+    fs::create_directories(cache, ec);
+    const fs::path tmp = cache / ("." + key + ".tmp" + std::to_string(getpid()));
+    if (ec || !fs::copy_file(program, tmp, fs::copy_options::overwrite_existing, ec) || ec) {
+        fs::remove(tmp, ec);
+        return;
+    }
+    fs::permissions(tmp, fs::perms::owner_all, fs::perm_options::replace, ec);
+    fs::rename(tmp, cache / key, ec);
+    if (ec) fs::remove(tmp, ec);
+}
+
 }  // namespace
+
+std::string default_build_cache() {
+    const char* xdg = std::getenv("XDG_CACHE_HOME");
+    if (xdg && *xdg == '/') return (fs::path(xdg) / "westphalia" / "compiled").string();
+    const char* home = std::getenv("HOME");
+    if (home && *home == '/') return (fs::path(home) / ".cache" / "westphalia" / "compiled").string();
+    return {};
+}
 
 engine::sim_report simulate_compiled(const ir::ruleset& rs, const engine::sim_options& o, const compiled_sim_options& build,
                                      compiled_sim_timing* timing) {
@@ -124,23 +169,61 @@ engine::sim_report simulate_compiled(const ir::ruleset& rs, const engine::sim_op
         const char* cxx = std::getenv("CXX");
         compiler = cxx && *cxx ? cxx : "c++";
     }
+    const std::vector<std::string> command{compiler, "-std=c++20", "-O2", "-pthread"};
+    const std::string main_source = read(dir / "main.cpp");
+    // The cache's key: the compiler as named and as it describes itself, the flags and the sources.
+    std::string key;
+    fs::path program = dir / "sim";
+    if (!build.cache_dir.empty() && run({compiler, "--version"}, dir / "version.log") == 0) {
+        std::vector<std::string> parts = command;
+        parts.push_back(read(dir / "version.log"));
+        parts.push_back(main_source);
+        parts.push_back(game);
+        key = build_key(parts);
+        std::error_code ec;
+        const fs::path kept = fs::path(build.cache_dir) / key;
+        if (fs::is_regular_file(kept, ec)) {
+            program = kept;
+            t.cached = true;
+        }
+    }
     t0 = clock_type::now();
-    const fs::path program = dir / "sim";
-    const int built = run({compiler, "-std=c++20", "-O2", "-pthread", "-o", program.string(), (dir / "main.cpp").string()},
-                          dir / "build.log");
+    if (!t.cached) {
+        std::vector<std::string> args = command;
+        for (const std::string& a : {std::string("-o"), program.string(), (dir / "main.cpp").string()}) args.push_back(a);
+        const int built = run(args, dir / "build.log");
+        if (built != 0)
+            throw build_error("the C++ compiler `" + compiler + "` could not build the compiled game" +
+                              (built == 127 ? " (it was not found; set CXX to a C++20 compiler)" : "") + ":\n" +
+                              first_lines(read(dir / "build.log"), 20));
+        if (!key.empty()) keep(program, build.cache_dir, key);
+    }
     t.build_seconds = seconds_since(t0);
-    if (built != 0)
-        throw build_error("the C++ compiler `" + compiler + "` could not build the compiled game" +
-                          (built == 127 ? " (it was not found; set CXX to a C++20 compiler)" : "") + ":\n" +
-                          first_lines(read(dir / "build.log"), 20));
 
     t0 = clock_type::now();
     const unsigned threads = o.threads == 0 ? 1 : o.threads;
     const fs::path results = dir / "games.tsv";
-    const int ran = run({program.string(), std::to_string(o.games), std::to_string(o.players), std::to_string(o.seed),
-                         std::to_string(o.max_decisions), std::to_string(threads), o.check_invariants ? "1" : "0",
-                         o.agent == "first" ? "1" : "0", results.string()},
-                        dir / "run.log");
+    auto play = [&] {
+        return run({program.string(), std::to_string(o.games), std::to_string(o.players), std::to_string(o.seed),
+                    std::to_string(o.max_decisions), std::to_string(threads), o.check_invariants ? "1" : "0",
+                    o.agent == "first" ? "1" : "0", results.string()},
+                   dir / "run.log");
+    };
+    int ran = play();
+    if (ran != 0 && t.cached) {
+        // A kept program that does not run (damaged, or built for another machine): built again.
+        std::error_code ec;
+        fs::remove(program, ec);
+        program = dir / "sim";
+        t.cached = false;
+        std::vector<std::string> args = command;
+        for (const std::string& a : {std::string("-o"), program.string(), (dir / "main.cpp").string()}) args.push_back(a);
+        if (run(args, dir / "build.log") != 0)
+            throw build_error("the C++ compiler `" + compiler + "` could not build the compiled game:\n" +
+                              first_lines(read(dir / "build.log"), 20));
+        keep(program, build.cache_dir, key);
+        ran = play();
+    }
     t.play_seconds = seconds_since(t0);
     if (ran != 0) throw build_error("the compiled game stopped with status " + std::to_string(ran) + ":\n" + first_lines(read(dir / "run.log"), 20));
 

@@ -10,8 +10,12 @@
 
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <sstream>
+
+#include <unistd.h>
 
 namespace wp::test {
 
@@ -228,4 +232,37 @@ TEST_CASE("a compiled simulation without a C++ compiler says so", "[compiled]") 
     REQUIRE_THROWS_WITH(codegen::simulate_compiled(*rs, o, build), Catch::Contains("was not found; set CXX"));
     build.compiler = "false";  // a compiler that fails
     REQUIRE_THROWS_WITH(codegen::simulate_compiled(*rs, o, build), Catch::Contains("could not build the compiled game"));
+}
+
+TEST_CASE("a compiled simulation keeps its built game and uses it again for the same rules", "[compiled]") {
+    dsl::source_manager sources;
+    dsl::diagnostic_sink sink;
+    const auto rs = compiler::compile_ruleset(std::string(WP_SOURCE_DIR) + "/tests/rulesets/engine-end/rounds.wph", {}, sources, sink);
+    REQUIRE(rs.has_value());
+    const std::filesystem::path cache =
+        std::filesystem::temp_directory_path() / ("westphalia-build-cache-test-" + std::to_string(getpid()));
+    std::filesystem::remove_all(cache);
+    codegen::compiled_sim_options build;
+    build.cache_dir = cache.string();
+    engine::sim_options o;
+    o.games = 50;
+    o.players = 2;
+    o.seed = 3;
+    codegen::compiled_sim_timing first, second, other;
+    const engine::sim_report a = codegen::simulate_compiled(*rs, o, build, &first);
+    CHECK_FALSE(first.cached);
+    o.games = 60;  // the same rules, another run: the kept game plays it
+    const engine::sim_report b = codegen::simulate_compiled(*rs, o, build, &second);
+    CHECK(second.cached);
+    o.threads = 1;
+    const engine::sim_report b_fresh = codegen::simulate_compiled(*rs, o, {}, &other);
+    CHECK_FALSE(other.cached);
+    require_same_report(b, b_fresh);
+    // a damaged game in the cache is built again, never trusted
+    for (const auto& f : std::filesystem::directory_iterator(cache)) std::ofstream(f.path(), std::ios::trunc) << "not a program";
+    const engine::sim_report c = codegen::simulate_compiled(*rs, o, build, &other);
+    CHECK_FALSE(other.cached);
+    require_same_report(c, b_fresh);
+    (void)a;
+    std::filesystem::remove_all(cache);
 }

@@ -22,10 +22,18 @@ public:
 
 struct compiled_sim_options {
     std::string compiler;  // empty: $CXX, else c++
+    // A folder that keeps built games, each under the SHA-256 of what built it (the compiler,
+    // its --version, the flags and both sources): the same rules built by the same compiler are
+    // not built again. Empty: no cache (westphalia sim passes default_build_cache()).
+    std::string cache_dir;
 };
+
+// $XDG_CACHE_HOME/westphalia/compiled, else $HOME/.cache/westphalia/compiled; empty without either.
+std::string default_build_cache();
 
 struct compiled_sim_timing {
     double translate_seconds = 0, build_seconds = 0, play_seconds = 0;
+    bool cached = false;  // the game came from the cache, not from the compiler
 };
 
 // Throws unsupported (a construct not translated), engine::engine_error (an unknown option) or
