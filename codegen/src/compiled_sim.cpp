@@ -162,17 +162,28 @@ engine::sim_report simulate_compiled(const ir::ruleset& rs, const engine::sim_op
 
     scratch_folder folder;
     const fs::path dir = folder.path();
+    const std::string main_source = "#define WP_NAMESPACE wp_sim_game\n#define WP_COUNT_FIRES 1\n" + std::string(driver_source);
     write(dir / "game.cpp", game);
-    write(dir / "main.cpp", "#define WP_NAMESPACE wp_sim_game\n#define WP_COUNT_FIRES 1\n" + std::string(driver_source));
+    write(dir / "main.cpp", main_source);
     std::string compiler = build.compiler;
     if (compiler.empty()) {
         const char* cxx = std::getenv("CXX");
         compiler = cxx && *cxx ? cxx : "c++";
     }
     const std::vector<std::string> command{compiler, "-std=c++20", "-O2", "-pthread"};
-    const std::string main_source = read(dir / "main.cpp");
+    std::string key;  // the build cache's name for this game (empty: no cache)
+    // Builds the game into the scratch folder (and keeps it in the cache when there is a key).
+    auto build_game = [&] {
+        std::vector<std::string> args = command;
+        for (const std::string& a : {std::string("-o"), (dir / "sim").string(), (dir / "main.cpp").string()}) args.push_back(a);
+        const int built = run(args, dir / "build.log");
+        if (built != 0)
+            throw build_error("the C++ compiler `" + compiler + "` could not build the compiled game" +
+                              (built == 127 ? " (it was not found; set CXX to a C++20 compiler)" : "") + ":\n" +
+                              first_lines(read(dir / "build.log"), 20));
+        if (!key.empty()) keep(dir / "sim", build.cache_dir, key);
+    };
     // The cache's key: the compiler as named and as it describes itself, the flags and the sources.
-    std::string key;
     fs::path program = dir / "sim";
     if (!build.cache_dir.empty() && run({compiler, "--version"}, dir / "version.log") == 0) {
         std::vector<std::string> parts = command;
@@ -188,16 +199,7 @@ engine::sim_report simulate_compiled(const ir::ruleset& rs, const engine::sim_op
         }
     }
     t0 = clock_type::now();
-    if (!t.cached) {
-        std::vector<std::string> args = command;
-        for (const std::string& a : {std::string("-o"), program.string(), (dir / "main.cpp").string()}) args.push_back(a);
-        const int built = run(args, dir / "build.log");
-        if (built != 0)
-            throw build_error("the C++ compiler `" + compiler + "` could not build the compiled game" +
-                              (built == 127 ? " (it was not found; set CXX to a C++20 compiler)" : "") + ":\n" +
-                              first_lines(read(dir / "build.log"), 20));
-        if (!key.empty()) keep(program, build.cache_dir, key);
-    }
+    if (!t.cached) build_game();
     t.build_seconds = seconds_since(t0);
 
     t0 = clock_type::now();
@@ -216,12 +218,7 @@ engine::sim_report simulate_compiled(const ir::ruleset& rs, const engine::sim_op
         fs::remove(program, ec);
         program = dir / "sim";
         t.cached = false;
-        std::vector<std::string> args = command;
-        for (const std::string& a : {std::string("-o"), program.string(), (dir / "main.cpp").string()}) args.push_back(a);
-        if (run(args, dir / "build.log") != 0)
-            throw build_error("the C++ compiler `" + compiler + "` could not build the compiled game:\n" +
-                              first_lines(read(dir / "build.log"), 20));
-        keep(program, build.cache_dir, key);
+        build_game();
         ran = play();
     }
     t.play_seconds = seconds_since(t0);
