@@ -171,9 +171,9 @@ void add_check_command(CLI::App& app, context& ctx) {
         ->capture_default_str();
     command->add_option("--checks", s->checks,
                         "Run only these checks (comma-separated): decisions, examples, tables, bounds, choices, "
-                        "reach, invariants, obligations (default: all)")
+                        "reach, invariants, queries, obligations, aid (default: all)")
         ->delimiter(',')
-        ->check(CLI::IsMember({"decisions", "examples", "tables", "bounds", "choices", "reach", "invariants", "obligations", "aid"}));
+        ->check(CLI::IsMember({"decisions", "examples", "tables", "bounds", "choices", "reach", "invariants", "queries", "obligations", "aid"}));
     command->add_option("--rlimit", s->rlimit,
                         "Z3 resource limit per query (0: none): the limit that decides, counted in the solver's own "
                         "steps, so a report does not depend on the machine or its load (about 7-20 s a query here)")

@@ -68,6 +68,15 @@ nlohmann::ordered_json to_json(const engine::sim_report& r) {
     j["engine_errors"] = {{"count", r.engine_errors}, {"first", messages(r.first_errors)}};
     j["invariant_violations"] = {
         {"checked", r.invariants_checked}, {"count", r.invariant_violations}, {"first", messages(r.first_violations)}};
+    if (!r.queries.empty()) {
+        ordered_json queries = ordered_json::array();
+        for (const engine::sim_query& q : r.queries) {
+            ordered_json e = {{"name", q.name}, {"kind", q.kind}, {"games", q.games}};
+            if (q.first) e["first"] = {{"game", q.first->game}, {"seed", q.first->seed}, {"message", q.first->text}};
+            queries.push_back(std::move(e));
+        }
+        j["queries"] = std::move(queries);
+    }
     ordered_json length = {{"games", r.finished},        {"mean", r.mean_decisions},
                            {"min", r.min_decisions},     {"max", r.max_decisions}};
     ordered_json percentiles = ordered_json::object();
@@ -93,6 +102,24 @@ nlohmann::ordered_json to_json(const engine::sim_report& r) {
     j["rules"] = rules;
     j["never_fired"] = r.never_fired;
     return j;
+}
+
+// The designer's queries: what the games showed of each (a game that answers it is evidence from
+// setup; none is not a proof: `check` proves).
+void print_queries(std::ostream& out, const engine::sim_report& r) {
+    if (r.queries.empty()) return;
+    out << "queries (after every decision and at the end):\n";
+    for (const engine::sim_query& q : r.queries) {
+        const bool always = q.kind == "assert always", reach = q.kind == "reachable";
+        out << "  " << q.kind << ' ' << q.name << ": ";
+        if (q.games == 0) {
+            out << (always ? "true throughout every game" : reach ? "not reached in any game" : "never true in any game") << '\n';
+            continue;
+        }
+        out << (always ? "false in " : reach ? "reached in " : "true in ") << q.games << " of " << r.games << " games";
+        if (q.first) out << ", first in game " << q.first->game << " (seed " << q.first->seed << ") " << q.first->text;
+        out << '\n';
+    }
 }
 
 void print_human(std::ostream& out, const engine::sim_report& r) {
@@ -131,6 +158,7 @@ void print_human(std::ostream& out, const engine::sim_report& r) {
         << '\n';
     for (const auto& m : r.first_violations)
         out << "  game " << m.game << " (seed " << m.seed << "): " << m.text << '\n';
+    print_queries(out, r);
     out << "rules fired: " << r.rules.size() - r.never_fired.size() << " of " << r.rules.size() << "; never fired:";
     if (r.never_fired.empty()) out << " none";
     for (std::size_t i = 0; i < r.never_fired.size(); ++i) out << (i ? ", " : " ") << r.never_fired[i];

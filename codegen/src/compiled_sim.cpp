@@ -234,7 +234,7 @@ engine::sim_report simulate_compiled(const ir::ruleset& rs, const engine::sim_op
             continue;
         }
         const std::vector<std::string> f = split(line, '\t');
-        if (f.size() != 5) throw build_error("the compiled game wrote a line that is not a game: " + line);
+        if (f.size() != 6) throw build_error("the compiled game wrote a line that is not a game: " + line);
         engine::sim_game g;
         g.decisions = std::strtoull(f[0].c_str(), nullptr, 10);
         const unsigned long winners = std::strtoul(f[1].c_str(), nullptr, 10);
@@ -243,6 +243,13 @@ engine::sim_report simulate_compiled(const ir::ruleset& rs, const engine::sim_op
         g.end_reason = f[2];
         g.error = f[3];
         if (!f[4].empty()) g.violations = split(f[4], '|');
+        if (!f[5].empty())
+            for (const std::string& h : split(f[5], '|')) {
+                const std::size_t at = h.find('@');
+                if (at == std::string::npos) throw build_error("the compiled game wrote a query that is not one: " + h);
+                g.query_hits.emplace_back(static_cast<std::uint32_t>(std::strtoul(h.c_str(), nullptr, 10)),
+                                          std::strtoull(h.c_str() + at + 1, nullptr, 10));
+            }
         games.push_back(std::move(g));
     }
     if (games.size() != o.games)
@@ -253,7 +260,7 @@ engine::sim_report simulate_compiled(const ir::ruleset& rs, const engine::sim_op
     if (rule_counts.size() < rs.rules.size() + 1) throw build_error("the compiled game did not report the rules' firings");
     for (std::size_t k = 0; k < rs.rules.size(); ++k) {
         const ir::rule& rule = rs.rules[k];
-        if (rule.kind == ir::rule_kind::invariant || rule.kind == ir::rule_kind::example) continue;
+        if (!ir::plays(rule.kind)) continue;
         engine::sim_rule sr{rule.name, ir::name_of(rule.kind), 0, 0};
         std::istringstream counts(rule_counts[k + 1]);
         counts >> sr.fires >> sr.games;

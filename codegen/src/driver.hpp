@@ -1,8 +1,9 @@
 // The main program `westphalia sim --compiled` builds around a translated game (game.cpp):
 // plays games [0, n) seeded as the simulator seeds them, on several threads, and writes one
 // line per game, in game order, to a file:
-//   decisions <TAB> winners (bit per seat) <TAB> end reason <TAB> error <TAB> violations
-// (violations "name after decision N", separated by '|'; tabs and newlines in texts become spaces),
+//   decisions <TAB> winners (bit per seat) <TAB> end reason <TAB> error <TAB> violations <TAB> queries
+// (violations "name after decision N", separated by '|'; queries answered "k@N", query k after
+// decision N, separated by '|'; tabs and newlines in texts become spaces),
 // then a line `#rules` with, per IR rule, "fires games" (its firings in all games, and the games
 // in which it fired).
 #pragma once
@@ -27,6 +28,7 @@ using namespace WP_NAMESPACE;
 struct result {
     outcome o;
     std::string violations;
+    std::string queries;
 };
 
 std::uint64_t game_seed(std::uint64_t seed, std::uint64_t index) {
@@ -67,6 +69,9 @@ int main(int argc, char** argv) {
             for (int k = 0; k < state->broken_count; ++k)
                 r.violations += std::string(k ? "|" : "") + invariant_names[state->broken_order[k]] + " after decision " +
                                 std::to_string(state->broken_after[k]);
+            for (int k = 0; k < state->answered_count; ++k)
+                r.queries += std::string(k ? "|" : "") + std::to_string(state->answered_order[k]) + "@" +
+                             std::to_string(state->answered_after[k]);
             // as the interpreter's simulator: a game stopped by an error before its first decision
             // (in the state's constructor there) leaves no firings
             if (!r.o.error.empty() && !state->reached_decision) continue;
@@ -83,8 +88,8 @@ int main(int argc, char** argv) {
     std::FILE* out = std::fopen(argv[8], "w");
     if (!out) return 3;
     for (const result& r : results)
-        std::fprintf(out, "%llu\t%u\t%s\t%s\t%s\n", static_cast<unsigned long long>(r.o.decisions), r.o.winners,
-                     flat(r.o.end_reason).c_str(), flat(r.o.error).c_str(), flat(r.violations).c_str());
+        std::fprintf(out, "%llu\t%u\t%s\t%s\t%s\t%s\n", static_cast<unsigned long long>(r.o.decisions), r.o.winners,
+                     flat(r.o.end_reason).c_str(), flat(r.o.error).c_str(), flat(r.violations).c_str(), r.queries.c_str());
     std::fprintf(out, "#rules");
     for (std::uint32_t k = 0; k < WP_RULES; ++k) {
         std::uint64_t f = 0, g = 0;

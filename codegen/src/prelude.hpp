@@ -119,6 +119,11 @@ public:
     int broken_count = 0;
     std::uint8_t broken_order[64] = {};
     std::uint64_t broken_after[64] = {};
+    // The designer's queries answered, in the order answered: their index and the decision after which.
+    std::uint64_t answered = 0;  // bit k: query k
+    int answered_count = 0;
+    std::uint8_t answered_order[64] = {};
+    std::uint64_t answered_after[64] = {};
 };
 
 using S = game_state;
@@ -261,6 +266,14 @@ inline void broken(S& s, int k) {
     s.broken |= 1ull << k;
     s.broken_after[s.broken_count] = s.decisions;
     s.broken_order[s.broken_count++] = static_cast<std::uint8_t>(k);
+}
+
+// Records query k answered after the current decision, the first time only.
+inline void answered(S& s, int k) {
+    if (s.answered & (1ull << k)) return;
+    s.answered |= 1ull << k;
+    s.answered_after[s.answered_count] = s.decisions;
+    s.answered_order[s.answered_count++] = static_cast<std::uint8_t>(k);
 }
 
 [[gnu::always_inline]] // Counting the rules' firings costs a little on every statement: it is compiled in only when

@@ -90,6 +90,7 @@ std::string writer::run() {
     // Invariants: each a predicate; check_invariants puts the generator back (a die in an
     // invariant draws nothing from the game's, as in the interpreter).
     std::vector<std::string> invariant_names;
+    std::size_t query_count = 0;
     {
         std::string check = "    const rng saved = s.r;\n    const bool was_counting = s.count_fires;\n    s.count_fires = false;\n";
         for (id r = 0; r < rs_.rules.size(); ++r) {
@@ -100,6 +101,18 @@ std::string writer::run() {
                      "    " + locals(rule.locals.size(), 0) + "\n    return " + E(rule.value) + " != 0;\n");
             check += "    if (!inv" + std::to_string(r) + "(s)) broken(s, " + std::to_string(invariant_names.size()) + ");\n";
             invariant_names.push_back(rule.name);
+        }
+        // The designer's queries, where the invariants are checked: query k answered (an `assert
+        // always` false, an `assert never` or `reachable` true) is recorded the first time.
+        for (id r = 0; r < rs_.rules.size(); ++r) {
+            const ir::rule& rule = rs_.rules[r];
+            if (!ir::is_query(rule.kind) || rule.value == ir::no_id) continue;
+            if (query_count == 64) refuse(rule.value, "more than 64 queries");
+            function("bool query" + std::to_string(r) + "(S& s)",
+                     "    " + locals(rule.locals.size(), 0) + "\n    return " + E(rule.value) + " != 0;\n");
+            check += std::string("    if (") + (rule.kind == ir::rule_kind::assert_always ? "!" : "") + "query" + std::to_string(r) +
+                     "(s)) answered(s, " + std::to_string(query_count) + ");\n";
+            ++query_count;
         }
         fns_ << "static void check_invariants([[maybe_unused]] S& s) {\n" << check << "    s.r = saved;\n    s.count_fires = was_counting;\n}\n\n";
     }
@@ -213,7 +226,7 @@ inline i64 odds_value(const char* where, i64 a, i64 d) {
         }
     out << "    s.np = players;\n    s.decisions = 0;\n    s.done = s.limit = s.turn_ends = false;\n    s.end_at = 0;\n"
         << "    s.end_reason = s.pending_end = \"\";\n    s.active = s.pending_player = -1;\n"
-        << "    s.broken = 0;\n    s.broken_count = 0;\n    s.list_top = 0;\n    s.reached_decision = false;\n"
+        << "    s.broken = 0;\n    s.broken_count = 0;\n    s.answered = 0;\n    s.answered_count = 0;\n    s.list_top = 0;\n    s.reached_decision = false;\n"
         << "    if (s.count_fires) {\n        std::fill(s.fires, s.fires + WP_RULES, 0ull);\n        std::fill(s.fire_stamp, s.fire_stamp + WP_RULES, 0ull);\n"
         << "        s.step = 1;\n        s.fire_log_size = 0;\n    }\n}\n\n";
     out << "inline constexpr int invariant_count = " << invariant_names.size() << ";\n";

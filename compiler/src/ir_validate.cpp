@@ -816,6 +816,8 @@ struct checker {
             tree(path + ".amount", r.amount, r.locals);
             if (r.mod != modifier_kind::add && r.kind != rule_kind::modifier)
                 fail(path + ".modifier", "only a modifier sets or bounds a value");
+            if (is_query(r.kind) && (r.target != target_kind::none || r.value == no_id || r.guard != no_id || r.body != no_id))
+                fail(path + ".kind", "a query has a property and nothing else: no target, guard or body");
             tree(path + ".value", r.value, r.locals);
             tree(path + ".guard", r.guard, r.locals);
             tree(path + ".body", r.body, r.locals);

@@ -716,7 +716,7 @@ struct lowerer {
 
     std::optional<target_info> rule_target(const dsl::rule_decl& d) {
         target_info t;
-        if (d.kind == dsl::rule_kind::invariant || d.kind == dsl::rule_kind::example) return t;
+        if (!ir::plays(static_cast<ir::rule_kind>(d.kind))) return t;  // invariants, examples, queries: no target
         auto it = cx.values.find(d.target.text);
         if (auto alias = cx.patched.aliases.find(d.target.text); it == cx.values.end() && alias != cx.patched.aliases.end())
             it = cx.values.find(alias->second);
@@ -823,6 +823,11 @@ struct lowerer {
             bool ok = true;
             r.guard = guard_with_refinements(p, r.locals, r.param_count, d.guard, d.where, ok);
             body_checker b(cx, frame(r.locals, r.param_count, p.text_layer, d.kind == dsl::rule_kind::example));
+            if (d.during && ir::is_query(r.kind)) {
+                cx.sink.error(dsl::diag_kind::bad_rule_target, d.during->where,
+                              "a query asks about the whole of play: it is not part of a card's event");
+                continue;
+            }
             if (d.during) during(i, d, b);
             b.path_prefix = r.name;
             switch (d.kind) {
@@ -860,6 +865,13 @@ struct lowerer {
                 case dsl::rule_kind::trigger: r.body = b.stmts(d.body, d.where); break;
                 case dsl::rule_kind::invariant: {
                     typed v = b.expect(d.value, cx.t_bool, "an invariant");
+                    if (v.ok()) r.value = v.node;
+                    break;
+                }
+                case dsl::rule_kind::assert_always:
+                case dsl::rule_kind::assert_never:
+                case dsl::rule_kind::reachable: {
+                    typed v = b.expect(d.value, cx.t_bool, "the property of a query");
                     if (v.ok()) r.value = v.node;
                     break;
                 }
@@ -1027,7 +1039,7 @@ struct lowerer {
         // Edges: declared, exceptions (errata `except`), exclusive-layer precedence.
         // Rules whose target failed are left out silently (their error is reported).
         auto target_failed = [&](const ir::rule& x) {
-            return x.target == ir::target_kind::none && x.kind != ir::rule_kind::invariant && x.kind != ir::rule_kind::example;
+            return x.target == ir::target_kind::none && ir::plays(x.kind);
         };
         auto add_edge = [&](ir::id higher, ir::id lower, ir::override_reason why, const dsl::span& where) {
             ir::rule& h = cx.rs.rules[higher];
@@ -1039,7 +1051,8 @@ struct lowerer {
             }
             if (h.group == ir::no_id || h.group != l.group) {
                 auto what = [&](const ir::rule& x) {
-                    if (x.target == ir::target_kind::none) return std::string("is an ") + ir::name_of(x.kind) + " (it applies to nothing)";
+                    if (x.target == ir::target_kind::none)
+                        return "is " + std::string(article(ir::name_of(x.kind))) + " " + ir::name_of(x.kind) + " (it applies to nothing)";
                     return std::string("applies to ") + ir::name_of(x.target) + " `" + target_name(x) + "`";
                 };
                 cx.sink.error(dsl::diag_kind::bad_rule_target, where,

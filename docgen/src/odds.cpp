@@ -228,9 +228,10 @@ std::map<ir::id, std::vector<threshold>> roll_thresholds(const ir::ruleset& rs) 
     for (const ir::sequence& s : rs.sequences) scan(rs, {s.body}, found);
     for (const ir::procedure& p : rs.procedures) scan(rs, {p.body}, found);
     for (const ir::action& a : rs.actions) scan(rs, {a.guard, a.body}, found);
-    // A worked example states an outcome; it sets no threshold the rules ask a roll to reach.
+    // A worked example states an outcome, a query asks about play: neither sets a threshold the
+    // rules ask a roll to reach.
     for (const ir::rule& r : rs.rules)
-        if (r.kind != ir::rule_kind::example) scan(rs, {r.guard, r.body, r.value}, found);
+        if (r.kind != ir::rule_kind::example && !ir::is_query(r.kind)) scan(rs, {r.guard, r.body, r.value}, found);
     for (const ir::derived& d : rs.quantities) scan(rs, {d.expr}, found);
     std::map<ir::id, std::vector<threshold>> out;
     for (auto& [roll, set] : found) out[roll].assign(set.begin(), set.end());

@@ -151,6 +151,9 @@ const char* rule_kind_name(rule_kind k) {
         case rule_kind::trigger: return "trigger";
         case rule_kind::invariant: return "invariant";
         case rule_kind::example: return "example";
+        case rule_kind::assert_always: return "assert always";
+        case rule_kind::assert_never: return "assert never";
+        case rule_kind::reachable: return "reachable";
     }
     return "?";
 }
@@ -437,7 +440,9 @@ private:
                                     : n.mod == modifier_kind::at_least ? "at least "
                                                                        : "amount ") +
                             expr_text(n.amount));
-        if (n.kind == rule_kind::define || n.kind == rule_kind::invariant) line(d + 1, "value " + expr_text(n.value));
+        if (n.kind == rule_kind::define || n.kind == rule_kind::invariant || n.kind == rule_kind::assert_always ||
+            n.kind == rule_kind::assert_never || n.kind == rule_kind::reachable)
+            line(d + 1, "value " + expr_text(n.value));
         if (n.guard) line(d + 1, "when " + expr_text(*n.guard));
         if (n.kind == rule_kind::example) line(d + 1, "given");
         body(d + 2 - (n.kind == rule_kind::trigger ? 1 : 0), n.body);

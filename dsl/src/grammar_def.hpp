@@ -1122,6 +1122,7 @@ WP_RULE(define_r, rule_decl, "a definition")
 WP_RULE(legality_r, rule_decl, "a legality rule")
 WP_RULE(trigger_r, rule_decl, "a trigger")
 WP_RULE(invariant_r, rule_decl, "an invariant")
+WP_RULE(query_r, rule_decl, "a query (`assert always`, `assert never` or `reachable`)")
 WP_RULE(example_r, rule_decl, "an example")
 WP_RULE(errata_r, errata_decl, "an errata block")
 WP_RULE(errata_op_r, errata_op, "an errata operation")
@@ -1550,6 +1551,12 @@ auto const trigger_r_def =
     -semi;
 auto const invariant_r_def = spanned[WP_KW("invariant")[const_<&rule_decl::kind, rule_kind::invariant>] > rule_head >
                                      expr_r[set_<&rule_decl::value>] > rule_tail];
+// A designer's query about play: `assert always|never name §… : property;`, `reachable name §… : property;`.
+auto const query_r_def =
+    spanned[((WP_KW("assert") > named("`always` or `never`", WP_KW("always")[const_<&rule_decl::kind, rule_kind::assert_always>] |
+                                                            WP_KW("never")[const_<&rule_decl::kind, rule_kind::assert_never>])) |
+             WP_KW("reachable")[const_<&rule_decl::kind, rule_kind::reachable>]) >
+            rule_head > expr_r[set_<&rule_decl::value>] > rule_tail];
 auto const example_r_def = spanned[WP_KW("example")[const_<&rule_decl::kind, rule_kind::example>] > rule_head >
                                    WP_KW("given") > body_r[set_<&rule_decl::body>] > WP_KW("expect") >
                                    expr_r[set_<&rule_decl::value>] > rule_tail];
@@ -1600,7 +1607,7 @@ auto const decl_r_def =
     state_r[to_decl] | entities_r[to_decl] | zone_r[to_decl] | map_r[to_decl] | roll_r[to_decl] | quantity_r[to_decl] |
     predicate_r[to_decl] | decision_r[to_decl] | action_r[to_decl] | event_r[to_decl] | procedure_r[to_decl] |
     sequence_r[to_decl] | option_r[to_decl] | missing_r[to_decl] | accept_r[to_decl] | table_r[to_decl] | modifier_r[to_decl] |
-    define_r[to_decl] | legality_r[to_decl] | trigger_r[to_decl] | invariant_r[to_decl] | example_r[to_decl] |
+    define_r[to_decl] | legality_r[to_decl] | trigger_r[to_decl] | invariant_r[to_decl] | query_r[to_decl] | example_r[to_decl] |
     deeper[errata_r][to_decl];
 auto const file_r_def = *decl_r[push_<&wp::dsl::file::decls>] > named("a declaration", x3::eoi);
 
@@ -1617,7 +1624,7 @@ BOOST_SPIRIT_DEFINE(decl_r, file_r, ruleset_r, layer_r, outline_r, outline_entry
                     edge_r, hexside_r)
 BOOST_SPIRIT_DEFINE(roll_r, quantity_r, predicate_r, decision_r, action_r, event_r, procedure_r, sequence_r, option_r,
                     option_value_r, missing_r, accept_r, finding_kind_r, table_r, table_key_r, key_range_r, key_atom_r, row_r, cell_r, block_cell_r,
-                    cell_value_r, modifier_r, define_r, legality_r, trigger_r, invariant_r, example_r, errata_r,
+                    cell_value_r, modifier_r, define_r, legality_r, trigger_r, invariant_r, query_r, example_r, errata_r,
                     errata_op_r, block_path_r, block_stmt_r)
 
 

@@ -39,10 +39,18 @@ void note_violations(const state& s, std::vector<std::string>& seen) {
     }
 }
 
+// The queries this state answers for the first time in the game, with the decisions made.
+void note_queries(const state& s, std::vector<std::pair<std::uint32_t, std::uint64_t>>& seen) {
+    for (const std::uint32_t k : s.query_hits())
+        if (std::none_of(seen.begin(), seen.end(), [&](const auto& h) { return h.first == k; })) seen.emplace_back(k, s.decisions());
+}
+
 // The same game as play_game(rs, players, seed, {agent}, options), on a shared `game`.
 game_outcome play_one(const game& g, std::uint64_t seed, const std::vector<std::unique_ptr<agent>>& agents,
                       const sim_options& o, thread_totals& totals) {
     game_outcome out;
+    const bool has_queries = std::any_of(g.ruleset().rules.begin(), g.ruleset().rules.end(),
+                                         [](const ir::rule& r) { return ir::is_query(r.kind); });
     std::vector<std::uint64_t> fires;
     std::unique_ptr<state> sp;
     try {
@@ -66,9 +74,15 @@ game_outcome play_one(const game& g, std::uint64_t seed, const std::vector<std::
             }
             const int seat = s.current_player();
             s.apply(agents[static_cast<std::size_t>(seat) % agents.size()]->act(seat_view(s, seat), agent_rng));
-            if (o.check_invariants) note_violations(s, out.violations);
+            if (o.check_invariants) {
+                note_violations(s, out.violations);
+                if (has_queries) note_queries(s, out.query_hits);
+            }
         }
-        if (o.check_invariants) note_violations(s, out.violations);
+        if (o.check_invariants) {
+            note_violations(s, out.violations);
+            if (has_queries) note_queries(s, out.query_hits);
+        }
         out.end_reason = s.is_terminal() ? s.end_reason() : out.end_reason == "deadline" ? "deadline" : "decision limit";
         out.decisions = s.decisions();
         fires = s.rule_fires();
@@ -179,7 +193,7 @@ sim_report merge_parts(const ir::ruleset& rs, const sim_options& o, std::vector<
     if (o.keep_outcomes) r.outcomes = std::move(outcomes);
     for (std::size_t k = 0; k < rule_count; ++k) {
         const ir::rule& rule = rs.rules[k];
-        if (rule.kind == ir::rule_kind::invariant || rule.kind == ir::rule_kind::example) continue;
+        if (!ir::plays(rule.kind)) continue;
         sim_rule sr{rule.name, ir::name_of(rule.kind), fires[k], fired_games[k]};
         if (sr.fires == 0) r.never_fired.push_back(sr.name);
         r.rules.push_back(std::move(sr));
@@ -248,6 +262,18 @@ sim_report summarise(const ir::ruleset& rs, const sim_options& o, const std::vec
             for (int w : go.winners)
                 if (w >= 0 && static_cast<std::size_t>(w) < r.wins.size()) r.wins[static_cast<std::size_t>(w)] += share;
         }
+    }
+    // the designer's queries, counted where the invariants are checked (after every decision, at the end)
+    if (o.check_invariants) {
+        for (const ir::rule& rule : rs.rules)
+            if (ir::is_query(rule.kind) && rule.value != ir::no_id) r.queries.push_back({rule.name, ir::query_words(rule.kind), 0, std::nullopt});
+        for (std::uint64_t i = 0; i < n; ++i)
+            for (const auto& [k, d] : outcomes[i].query_hits) {
+                if (k >= r.queries.size()) continue;
+                sim_query& q = r.queries[k];
+                ++q.games;
+                if (!q.first) q.first = sim_message{i, game_seed(o.seed, i), "after decision " + std::to_string(d)};
+            }
     }
     for (double w : r.wins)
         r.win_intervals.push_back(wilson(w, static_cast<double>(r.finished), 0.05 / static_cast<double>(r.wins.size())));

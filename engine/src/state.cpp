@@ -461,6 +461,24 @@ std::vector<int> state::winners(std::vector<std::uint64_t>* fires) const {
 
 std::vector<std::string> state::violated_invariants() const {
     std::vector<std::string> out;
+    evaluate_claims([](const ir::rule& r) { return r.kind == ir::rule_kind::invariant; },
+                    [&](const ir::rule& r, std::uint32_t, bool holds) {
+                        if (!holds) out.push_back(r.name);
+                    });
+    return out;
+}
+
+std::vector<std::uint32_t> state::query_hits() const {
+    std::vector<std::uint32_t> out;
+    evaluate_claims([](const ir::rule& r) { return ir::is_query(r.kind); },
+                    [&](const ir::rule& r, std::uint32_t k, bool holds) {
+                        if (holds != (r.kind == ir::rule_kind::assert_always)) out.push_back(k);
+                    });
+    return out;
+}
+
+void state::evaluate_claims(const std::function<bool(const ir::rule&)>& select,
+                            const std::function<void(const ir::rule&, std::uint32_t, bool)>& visit) const {
     // Evaluated on this state's own stacks, left as they were found (no copy: this runs after
     // every decision of a simulation). Expressions change nothing else but the fire counts, the
     // generator (a die in sampled mode) or the pending node (a die otherwise); those are put back.
@@ -475,21 +493,27 @@ std::vector<std::string> state::violated_invariants() const {
     weights.swap(self.weights_);
     const std::uint64_t weight_total = weight_total_;
     interp in(self);
+    std::uint32_t k = 0;  // the rule's index among those selected
     for (const ir::rule& r : rs_->rules) {
-        if (r.kind != ir::rule_kind::invariant || r.value == ir::no_id) continue;
+        if (!select(r) || r.value == ir::no_id) continue;
+        const std::uint32_t index = k++;
         const std::uint32_t fb = in.push_region(r.locals.size());
         bool holds = true;
         try {
             holds = in.eval(r.value, fb) != 0;
         } catch (const need_chance&) {
-            // an invariant that rolls a die has no value here: not reported
+            // a claim that rolls a die has no value here: not reported
+            self.locals_.resize(locals);
+            self.scratch_.resize(scratch);
+            self.rule_stack_.resize(rules);
+            continue;
         } catch (...) {
             self.options_.swap(options);
             self.weights_.swap(weights);
             self.pending_ = pending;
             throw;
         }
-        if (!holds) out.push_back(r.name);
+        visit(r, index, holds);
         self.locals_.resize(locals);
         self.scratch_.resize(scratch);
         self.rule_stack_.resize(rules);
@@ -501,7 +525,6 @@ std::vector<std::string> state::violated_invariants() const {
     self.options_.swap(options);
     self.weights_.swap(weights);
     self.weight_total_ = weight_total;
-    return out;
 }
 
 std::string state::last_change(const std::string& invariant) const {
@@ -782,7 +805,7 @@ probe::outcome probe::applicable(ir::id group, const std::vector<std::int64_t>& 
 probe::outcome probe::value(ir::id rule, const std::vector<std::int64_t>& args) {
     return attempt([&](outcome& o) {
         const ir::rule& r = g_->ruleset().rules.at(rule);
-        const id expr = r.kind == ir::rule_kind::define || r.kind == ir::rule_kind::invariant ? r.value
+        const id expr = r.kind == ir::rule_kind::define || r.kind == ir::rule_kind::invariant || ir::is_query(r.kind) ? r.value
                         : r.kind == ir::rule_kind::modifier                                     ? r.amount
                                                                                                 : ir::no_id;
         if (expr == ir::no_id) throw engine_error("probe: rule " + r.name + " gives no value");

@@ -179,6 +179,19 @@ void require_same_report(const engine::sim_report& a, const engine::sim_report& 
     REQUIRE(a.first_violations.size() == b.first_violations.size());
     for (std::size_t i = 0; i < a.first_violations.size(); ++i)
         CHECK(b.first_violations[i].text.rfind(a.first_violations[i].text, 0) == 0);
+    // the designer's queries: the games that answered each, and the first
+    REQUIRE(a.queries.size() == b.queries.size());
+    for (std::size_t i = 0; i < a.queries.size(); ++i) {
+        INFO("query " << b.queries[i].name);
+        CHECK(a.queries[i].name == b.queries[i].name);
+        CHECK(a.queries[i].kind == b.queries[i].kind);
+        CHECK(a.queries[i].games == b.queries[i].games);
+        REQUIRE(a.queries[i].first.has_value() == b.queries[i].first.has_value());
+        if (a.queries[i].first) {
+            CHECK(a.queries[i].first->game == b.queries[i].first->game);
+            CHECK(a.queries[i].first->text == b.queries[i].first->text);
+        }
+    }
 }
 
 }  // namespace
@@ -189,6 +202,7 @@ TEST_CASE("a simulation through the compiled engine reports what the interpreter
         {"rulesets/contractor-cards", "first"},
         {"tests/rulesets/engine-invariants/drained.wph", "random"},
         {"tests/rulesets/engine-errors/gap.wph", "random"},
+        {"tests/rulesets/queries/siege_claims.wph", "random"},
     };
     for (const auto& [path, agent] : cases) {
         DYNAMIC_SECTION(path << " with " << agent << " agents") {

@@ -373,3 +373,26 @@ TEST_CASE("ir json: the manifest's checker budgets round-trip, and are written o
     CHECK(back->checker == rs->checker);
     CHECK_FALSE(wp::ir::to_json(all_constructs_ir()).contains("checker"));
 }
+
+TEST_CASE("ir json: a designer's queries round-trip, and a query with a guard is invalid", "[ir][json]") {
+    wp::dsl::source_manager sources;
+    wp::dsl::diagnostic_sink sink;
+    const auto rs = wp::compiler::compile_ruleset(
+        std::filesystem::path(WP_SOURCE_DIR) / "tests" / "rulesets" / "queries" / "siege_claims.wph", {}, sources, sink);
+    REQUIRE(rs);
+    std::vector<std::string> kinds;
+    for (const wp::ir::rule& r : rs->rules)
+        if (wp::ir::is_query(r.kind)) kinds.push_back(wp::ir::name_of(r.kind));
+    CHECK(kinds == std::vector<std::string>{"assert-always", "assert-never", "reachable", "reachable"});
+    nlohmann::json j = wp::ir::to_json(*rs);
+    wp::ir::read_error error;
+    const auto back = wp::ir::from_json(j, error);
+    INFO(error.message);
+    REQUIRE(back);
+    CHECK(wp::ir::to_json(*back) == j);
+    // a query is a property and nothing else: give one the invariant's property as a guard
+    std::size_t q = 0;
+    while (!wp::ir::is_query(rs->rules[q].kind)) ++q;
+    j["rules"][q]["guard"] = j["rules"][q]["value"];
+    expect_invalid(j, "a query has a property and nothing else");
+}

@@ -836,6 +836,21 @@ example great_victory §L92 : given { roll campaign_roll = 9; } expect campaign_
     CHECK(sx(ex.value) == "(== (campaign_outcome p) \"Great Victory\")");
 }
 
+TEST_CASE("a designer's queries: assert always, assert never, reachable", "[parser]") {
+    auto p = run(R"(assert always score_not_negative §L56 : all(p in players : score[p] >= 0);
+assert never two_dead §8.3 : dead >= 2;
+reachable bankrupt §L70 : any(p in players : gold[p] == 0);)");
+    const auto& d = ok(p);
+    REQUIRE(d.size() == 3);
+    CHECK(std::get<rule_decl>(d[0].node).kind == rule_kind::assert_always);
+    CHECK(std::get<rule_decl>(d[0].node).id.text == "score_not_negative");
+    CHECK(std::get<rule_decl>(d[0].node).value.kind == expr_kind::aggregate);
+    CHECK(std::get<rule_decl>(d[1].node).kind == rule_kind::assert_never);
+    CHECK(sx(std::get<rule_decl>(d[1].node).value) == "(>= dead 2)");
+    CHECK(std::get<rule_decl>(d[2].node).kind == rule_kind::reachable);
+    CHECK(std::get<rule_decl>(d[2].node).anchors.size() == 1);
+}
+
 TEST_CASE("quantity, predicate, event", "[parser]") {
     auto p = run(R"(quantity hand_limit(p: player) §L100 : int = 7;
 predicate line_of_sight(a: hex, b: hex) §5.22 = not any(h in between(a, b) : blocks(h));

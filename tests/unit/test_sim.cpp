@@ -61,7 +61,7 @@ void require_consistent(const engine::sim_report& r, const ir::ruleset& rs) {
     REQUIRE(never == r.never_fired);
     std::size_t fireable = 0;
     for (const ir::rule& rule : rs.rules)
-        fireable += rule.kind != ir::rule_kind::invariant && rule.kind != ir::rule_kind::example;
+        fireable += ir::plays(rule.kind);
     REQUIRE(r.rules.size() == fireable);
     if (r.finished > 0) {
         REQUIRE(r.min_decisions <= r.decision_percentiles.at(5));

@@ -120,6 +120,8 @@ void checker::play_evidence() {
             engine::merge_coverage(keys_read_, r.keys_read);
             table_key_first_ = r.table_key_first;
             played_ += r.games;
+            for (const engine::sim_query& q : r.queries)
+                if (q.first && !query_played_.count(q.name)) query_played_[q.name] = {players, *q.first};
         }
     }
 }

@@ -12,9 +12,10 @@ std::string anchors_text(const ir::provenance& p) {
 void checker::run() {
     // reach needs the decisions' verdicts (a rule impossible in the domain is not asked again)
     const bool decisions = wanted("decisions") || wanted("reach");
-    if (decisions || wanted("tables")) timed("play", [&] { play_evidence(); });
+    if (decisions || wanted("tables") || wanted("queries")) timed("play", [&] { play_evidence(); });
     if (decisions) timed("decisions", [&] { domain_checks(); });
-    const bool sequence = wanted("tables") || wanted("bounds") || wanted("choices") || wanted("reach") || wanted("invariants");
+    const bool sequence =
+        wanted("tables") || wanted("bounds") || wanted("choices") || wanted("reach") || wanted("invariants") || wanted("queries");
     timed("explore", [&] {
         if (sequence) {
             if (opt_.max_seconds > 0)
@@ -27,7 +28,7 @@ void checker::run() {
         }
         if (sequence_stopped_) {
             out_.out_of_time = true;
-            unknown("the checks over the sequence of play (tables, bounds, choices, reach, invariants): its symbolic execution did not finish", {});
+            unknown("the checks over the sequence of play (tables, bounds, choices, reach, invariants, queries): its symbolic execution did not finish", {});
         }
         if (wanted("examples")) sym_.run_examples();
     });
@@ -54,14 +55,18 @@ void checker::run() {
     if (wanted("choices") && !sequence_stopped_) timed("choices", [&] { choice_checks(); });
     if (wanted("reach") && !sequence_stopped_) timed("reach", [&] { reach_checks(); });
     if (wanted("invariants") && !sequence_stopped_) timed("invariants", [&] { invariant_checks(); });
+    const bool has_queries = std::any_of(rs_.rules.begin(), rs_.rules.end(), [](const ir::rule& r) { return ir::is_query(r.kind); });
+    if (wanted("queries") && has_queries) timed("queries", [&] { query_checks(); });
     for (auto& [i, replay] : replays_) out_.findings.at(i).replay = replay();
     replays_.clear();
     // the report's order of the stages (the checks run in another order, see above)
-    static const std::vector<std::string> report_order{"decisions", "explore", "reach", "tables", "bounds", "choices", "examples", "invariants"};
+    static const std::vector<std::string> report_order{"decisions", "explore", "reach",      "tables",
+                                                       "bounds",    "choices", "examples", "invariants", "queries"};
     for (const std::string& k : stage_of_)
         ranks_.push_back(static_cast<std::size_t>(std::find(report_order.begin(), report_order.end(), k) - report_order.begin()));
     for (const std::string& a : sym_.approximations) out_.approximations.push_back(a);
-    const bool explored = wanted("tables") || wanted("bounds") || wanted("choices") || wanted("reach") || wanted("invariants");
+    const bool explored =
+        wanted("tables") || wanted("bounds") || wanted("choices") || wanted("reach") || wanted("invariants") || wanted("queries");
     if (explored && !opt_.prove_invariants && std::any_of(rs_.rules.begin(), rs_.rules.end(), [&](const ir::rule& r) {
             return r.kind == ir::rule_kind::invariant && !opt_.unassumed_invariants.count(r.name);
         }))

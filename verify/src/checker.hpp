@@ -49,6 +49,7 @@ public:
         sym_.unfold_limit = unfold_limit_for(rs, opt);
         sym_.unroll_depth = unroll_depth_for(rs, opt);
         sym_.prove_invariants = opt.prove_invariants;
+        sym_.record_queries = wanted("queries");
         out_.players_checked = sym_.lay.players;
         for (std::size_t i = 0; i < sym_.variables.size(); ++i) index_[sym_.variables[i].var.id()] = i;
         for (id r = 0; r < rs.rules.size(); ++r)
@@ -362,6 +363,16 @@ private:
 
     // Rules that apply nowhere the sequence consults them; blocks and game ends never reached.
     void reach_checks();
+
+    // The designer's queries (check_queries.cpp): random play's games from setup first, then the
+    // symbolic execution's places.
+    void query_checks();
+    // The first game of random play that answered a query (by rule name), and its player count.
+    struct played_answer {
+        int players = 0;
+        engine::sim_message first;
+    };
+    std::map<std::string, played_answer> query_played_;
 
     ir::provenance statement_prov(id n) const;
 

@@ -75,7 +75,7 @@ void run_part(const ir::ruleset& rs, const check_options& options, part_result& 
 // and every other check the other. The parts are the same whatever the number of threads, so
 // the report is too (a solver's answers and models depend on every question it was asked before).
 std::pair<check_options, std::optional<check_options>> split(const check_options& options) {
-    static const std::vector<std::string> others{"decisions", "examples", "tables", "choices", "reach", "invariants"};
+    static const std::vector<std::string> others{"decisions", "examples", "tables", "choices", "reach", "invariants", "queries"};
     auto wanted = [&](const std::string& k) { return options.checks.empty() || options.checks.count(k) > 0; };
     if (!wanted("bounds") || std::none_of(others.begin(), others.end(), wanted)) return {options, std::nullopt};
     check_options rest = options, bounds = options;
@@ -116,6 +116,7 @@ void merge(part_result& into, part_result&& other) {
     out.proved.insert(other.out.proved.begin(), other.out.proved.end());
     out.cache_hits += other.out.cache_hits;
     out.general_proofs += other.out.general_proofs;
+    if (out.answers.empty()) out.answers = std::move(other.out.answers);
 }
 
 // One run of both parts (and the errata's obligations), merged, not yet in the report's order.

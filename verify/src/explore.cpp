@@ -212,7 +212,9 @@ struct exec_impl {
     // invariant's value in the state there, unless it is the very term assumed earlier or
     // constant folding settles it. Nothing is recorded on a path already dead.
     void note_invariants(path& p, id n, const std::string& what) {
-        if (!has_invariants_ || examples_ || p.dead) return;
+        if (examples_ || p.dead) return;
+        if (S.record_queries && has_queries_) note_queries(p, n, what);
+        if (!has_invariants_) return;
         // Without the induction (S.prove_invariants), only the places play reaches from setup with
         // nothing forgotten: the base case, cheap and exact.
         if (!p.from_setup && !S.prove_invariants) return;
@@ -245,6 +247,34 @@ struct exec_impl {
         site.replay.variables_from = site.replay.variables_to = S.variables.size();
         S.invariant_sites.push_back(std::move(site));
     }
+    // The designer's queries where the invariants must hold (decisions, phase starts, loop rounds,
+    // the end), from setup or after a forgotten history: each answer not settled false by folding.
+    void note_queries(path& p, id n, const std::string& what) {
+        invariant_site site(ctx);
+        for (id r = 0; r < rs.rules.size(); ++r) {
+            const ir::rule& rule = rs.rules[r];
+            if (!ir::is_query(rule.kind) || rule.value == ir::no_id) continue;
+            z3::expr answered = S.query_answered(r, p.st);
+            if (fold_.is_false(answered)) continue;
+            // the same question of the same query on the same path (a loop's start, met again at its end) is asked once
+            if (!queried_.insert({p.facts.get(), r, answered.id()}).second) continue;
+            site.holds.emplace_back(r, std::move(answered));
+        }
+        if (site.holds.empty()) return;
+        site.node = n;
+        site.pc = p.pc;
+        site.facts = p.facts;
+        site.what = what;
+        site.from_setup = p.from_setup;
+        site.replay.recorded = true;
+        site.replay.st = S.snapshot(p.st);
+        site.replay.variables_from = site.replay.variables_to = S.variables.size();
+        S.query_sites.push_back(std::move(site));
+    }
+    std::set<std::tuple<const fact_node*, id, unsigned>> queried_;
+    const bool has_queries_ = std::any_of(rs.rules.begin(), rs.rules.end(), [](const ir::rule& r) {
+        return ir::is_query(r.kind) && r.value != ir::no_id;
+    });
     bool examples_ = false;
     std::set<std::pair<const fact_node*, unsigned>> noted_;
     const bool has_invariants_ = std::any_of(rs.rules.begin(), rs.rules.end(), [](const ir::rule& r) {

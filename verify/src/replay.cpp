@@ -227,6 +227,18 @@ std::string witness_replay::invariant_broken(const invariant_site& s, id rule, c
     });
 }
 
+std::string witness_replay::query_answered(const invariant_site& s, id rule, const z3::model& m) {
+    return replayed(s.replay, m, [&](engine::probe& p) {
+        const engine::probe::outcome o = p.value(rule, {});
+        const ir::rule& q = sym_.rs.rules.at(rule);
+        const bool want = q.kind != ir::rule_kind::assert_always;  // the property's value that answers it
+        if (o.values.empty()) return std::string("not confirmed: ") + set_up + "cannot evaluate `" + q.name + "` (" + o.error + ")";
+        if ((o.values.front() != 0) != want)
+            return std::string("not confirmed: ") + set_up + "finds `" + q.name + "` " + (want ? "false" : "true");
+        return std::string("confirmed: ") + set_up + "finds `" + q.name + "` " + (want ? "true" : "false");
+    });
+}
+
 std::string witness_replay::example_fails(const example_run& x, const z3::model& m) {
     return replayed(x.start, m, [&](engine::probe& p) {
         const std::optional<std::int64_t> active = x.active ? number(m, *x.active) : std::nullopt;

@@ -37,6 +37,9 @@ public:
     std::string example_fails(const example_run& x, const z3::model& m);
     // Invariant rule `rule` is false in the state of site s.
     std::string invariant_broken(const invariant_site& s, id rule, const z3::model& m);
+    // Query rule `rule` is answered in the state of site s (an `assert always` false, an
+    // `assert never` true).
+    std::string query_answered(const invariant_site& s, id rule, const z3::model& m);
     // No `define` rule of group `group` applies.
     std::string undecided(const replay_point& at, id group, const z3::model& m);
 

@@ -106,6 +106,16 @@ void render_human(std::ostream& out, const ir::ruleset& rs, const check_result& 
         else if (f.level == severity::error) ++errors;
         else ++warnings;
     }
+    // the designer's queries, each with its answer (those that fail or are unknown are findings too)
+    if (!r.answers.empty()) {
+        out << "queries:\n";
+        for (const query_answer& q : r.answers) {
+            const std::string where = at(q.prov, src), an = anchors(q.prov);
+            out << "  " << q.kind << ' ' << q.name << ": " << q.verdict;
+            if (!where.empty() || !an.empty()) out << " (" << where << (where.empty() || an.empty() ? "" : " ") << an << ")";
+            out << "\n    " << q.how << '\n';
+        }
+    }
     out << rs.name << ": " << errors << " error" << (errors == 1 ? "" : "s") << ", " << warnings << " warning"
         << (warnings == 1 ? "" : "s");
     if (accepted) out << ", " << accepted << " accepted";
@@ -205,6 +215,19 @@ void render_json(std::ostream& out, const ir::ruleset& rs, const check_result& r
         j["findings"].push_back(x);
     }
     j["errors"] = error_count(r);
+    if (!r.answers.empty()) {
+        j["queries"] = json::array();
+        for (const query_answer& q : r.answers) {
+            json x{{"name", q.name}, {"kind", q.kind}, {"verdict", q.verdict}, {"how", q.how}};
+            if (q.prov.where.file != ir::no_id) {
+                x["file"] = src.path(q.prov.where.file);
+                x["line"] = q.prov.where.line;
+            }
+            const std::string a = anchors(q.prov);
+            if (!a.empty()) x["anchors"] = a;
+            j["queries"].push_back(std::move(x));
+        }
+    }
     j["approximations"] = r.approximations;
     if (r.out_of_time) j["out_of_time"] = true;
     if (!r.only.empty()) j["only"] = r.only;
@@ -226,6 +249,7 @@ void render_sarif(std::ostream& out, const ir::ruleset& rs, const check_result& 
         {"stuck-state", "A mandatory choice that can face no legal option"},
         {"invariant-violation", "An invariant that a step of play can break, or that the checker cannot prove"},
         {"errata-obligation", "An errata block changes outcomes its kind (correction, clarification, addition) does not allow"},
+        {"query", "A designer's query the rules fail: an assertion false in play, or a reachable property that never holds"},
         {"unknown", "The solver could not decide a property within its limits"},
         {"stale-accept", "An accept in the ruleset that matches no finding"},
     };

@@ -544,6 +544,19 @@ z3::expr symbolic::invariant_value(id r, const store& st) {
     return inv;
 }
 
+z3::expr symbolic::query_answered(id r, const store& st) {
+    const ir::rule& rule = rs.rules.at(r);
+    env e;
+    e.locals.resize(rule.locals.size());
+    std::vector<z3::expr> saved;
+    saved.swap(side);
+    z3::expr v = boolean(rule.value, e, st);
+    z3::expr answered = rule.kind == ir::rule_kind::assert_always ? !v : v;
+    for (const z3::expr& s : side) answered = answered && s;
+    side.swap(saved);
+    return answered;
+}
+
 // ---------------------------------------------------------------- state access
 
 sv symbolic::slot_value(id slot, const z3::expr& index, const store& st) {

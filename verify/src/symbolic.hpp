@@ -191,7 +191,7 @@ struct invariant_site : site {
     using site::site;
     std::string what;                             // "the start of phase game.turn"
     bool from_setup = false;                      // nothing forgotten on the way from setup
-    std::vector<std::pair<id, z3::expr>> holds;   // per invariant rule
+    std::vector<std::pair<id, z3::expr>> holds;   // per invariant rule; per query rule, its answer (query_sites)
     replay_point replay;
 };
 
@@ -310,6 +310,9 @@ public:
     static std::vector<z3::expr> conjuncts(const z3::expr& e);
     // Invariant rule r's value over st (the dice and values it needs constrained in it).
     z3::expr invariant_value(id r, const store& st);
+    // Query rule r answered in st: an `assert always` false, an `assert never` or a `reachable`
+    // true (the dice and values it needs constrained in it).
+    z3::expr query_answered(id r, const store& st);
     // The initial state of a game (initial values, every instance in its kind's first zone).
     store initial_store();
     // st kept for a replay point, shared with an earlier one of the same terms (the table
@@ -330,6 +333,10 @@ public:
     const ir::ruleset& rs;
     layout lay;
     std::vector<invariant_site> invariant_sites;
+    // The designer's queries (`assert always|never`, `reachable`) at the places the invariants
+    // must hold, from setup or not (each site's `holds`: per query, its answer there).
+    std::vector<invariant_site> query_sites;
+    bool record_queries = false;  // the check asks the queries
     // Record the invariants' obligations everywhere (the induction), not only from setup.
     bool prove_invariants = false;
     // Invariants not assumed (forget() leaves them out): those the check could not prove.

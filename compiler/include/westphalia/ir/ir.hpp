@@ -502,7 +502,21 @@ struct standin {
 
 // ---------------------------------------------------------------- rules
 
-enum class rule_kind : std::uint8_t { modifier, define, forbid, permit, require, trigger, invariant, example };
+// assert_always, assert_never and reachable are a designer's queries (docs/language.md §9):
+// answered by the checker, counted by the simulator, never assumed or enforced by play.
+enum class rule_kind : std::uint8_t {
+    modifier, define, forbid, permit, require, trigger, invariant, example, assert_always, assert_never, reachable
+};
+// A query: a claim about play to answer, not a rule of it.
+inline bool is_query(rule_kind k) {
+    return k == rule_kind::assert_always || k == rule_kind::assert_never || k == rule_kind::reachable;
+}
+// A query's words as the source writes them: "assert always", "assert never", "reachable".
+inline const char* query_words(rule_kind k) {
+    return k == rule_kind::assert_always ? "assert always" : k == rule_kind::assert_never ? "assert never" : "reachable";
+}
+// A rule that takes part in play (fires, decides, allows): not an invariant, example or query.
+inline bool plays(rule_kind k) { return k != rule_kind::invariant && k != rule_kind::example && !is_query(k); }
 enum class target_kind : std::uint8_t { none, roll, quantity, decision, action, event };
 // A modifier's effect (docs/language.md §9): the adds sum onto the target's value, then a set
 // replaces it, then caps (at_most) and floors (at_least) bound it.
@@ -517,7 +531,7 @@ struct rule {
     std::uint32_t param_count = 0;
     id amount = no_id;  // modifier: the signed term (add), the value set, the cap or the floor
     modifier_kind mod = modifier_kind::add;
-    id value = no_id;   // define: value; invariant: property; example: expectation
+    id value = no_id;   // define: value; invariant, query: property; example: expectation
     id guard = no_id;   // `when` (refinements AND-ed in), no_id when always
     id body = no_id;    // trigger: effects; example: given
     std::vector<id> overrides;  // rules this one beats

@@ -471,7 +471,11 @@ struct table_decl {
 
 // -- rules
 
-enum class rule_kind : std::uint8_t { modifier, define, forbid, permit, require, trigger, invariant, example };
+// The last three are a designer's queries about play (docs/language.md §9): claims the checker
+// answers and the simulator counts, never rules of play. Same order as ir::rule_kind.
+enum class rule_kind : std::uint8_t {
+    modifier, define, forbid, permit, require, trigger, invariant, example, assert_always, assert_never, reachable
+};
 // What a modifier does to its target: add its amount, set the value to it, cap or floor the value.
 enum class modifier_kind : std::uint8_t { add, set, at_most, at_least };
 

@@ -61,6 +61,19 @@ struct sim_game {
     std::vector<int> winners;
     std::string error;                    // an engine error's message; empty when none
     std::vector<std::string> violations;  // "name after decision N (...)", first of each invariant
+    // The designer's queries this game answered (state::query_hits), the first time each: the
+    // query's index among the queries in rule order, and the decisions made by then.
+    std::vector<std::pair<std::uint32_t, std::uint64_t>> query_hits;
+};
+
+// One of the designer's queries over a simulation's games (with the invariants' checking): how
+// many games answered it (an `assert always` false, an `assert never` or a `reachable` true at
+// some point), and the first such game.
+struct sim_query {
+    std::string name;
+    std::string kind;        // "assert always", "assert never", "reachable"
+    std::uint64_t games = 0;  // games that answered it
+    std::optional<sim_message> first;  // game, seed, "after decision N"
 };
 
 struct sim_report {
@@ -94,6 +107,7 @@ struct sim_report {
 
     std::vector<sim_rule> rules;                 // every rule that can fire, in ruleset order
     std::vector<std::string> never_fired;        // names of the rules with fires == 0
+    std::vector<sim_query> queries;              // in rule order, when the invariants are checked
 
     // With sim_options::coverage, over all games (else empty): per ruleset::nodes, 1 when the
     // statement started in some game; per table key (game::table_key_first: a table's rows,

@@ -68,7 +68,7 @@ struct check_options {
     // system instead of being freed term by term (minutes for a big ruleset).
     bool exit_after = false;
     // The checks to run, by name (empty: all): decisions, examples, tables, bounds, choices,
-    // reach (which runs the decisions' too), invariants, obligations. Examples alone need no exploration of
+    // reach (which runs the decisions' too), invariants, queries, obligations. Examples alone need no exploration of
     // the sequence, so they are quick on any ruleset.
     std::set<std::string> checks;
     // Threads (0: two when the machine has two cores). The check runs as two parts with solvers
@@ -112,6 +112,18 @@ struct check_options {
     std::function<std::optional<ir::ruleset>(const std::string& layer)> compile_upto;
 };
 
+// A designer's query (`assert always P`, `assert never P`, `reachable P`) and its answer. A query
+// the rules fail (an assertion false in a game, a reachable property that never holds) is also an
+// error finding, and one the check cannot answer an `unknown` finding; this is what the report's
+// `queries:` list says of each.
+struct query_answer {
+    std::string name;
+    std::string kind;     // "assert always", "assert never", "reachable"
+    std::string verdict;  // "holds", "fails", "reached", "never", "unknown"
+    std::string how;      // one line: the proof's grounds, the trace, or what was not decided
+    ir::provenance prov;
+};
+
 // Per check kind: how many Z3 queries and how long they took.
 struct kind_stats {
     std::uint64_t queries = 0;
@@ -142,6 +154,8 @@ struct check_result {
     std::uint64_t cache_hits = 0;
     // Questions proved "never" from their top levels alone, before their facts were read.
     std::uint64_t general_proofs = 0;
+    // Every query of the ruleset, in rule order, with its answer (the check `queries`).
+    std::vector<query_answer> answers;
 };
 
 // Runs every check on `rs` (options as selected in the IR).
