@@ -121,6 +121,14 @@ TEST_CASE("aid: the base layer alone shows the campaign table's gap as odds", "[
     CHECK(has(text, "layers: base (up to base) · no errata"));
 }
 
+TEST_CASE("aid: a designer's queries are claims to check, not rules: the aid leaves them out", "[docgen]") {
+    const std::string text = aid_text(compiled("tests/rulesets/queries/siege_claims.wph"), wp::docgen::aid_product::text_dump);
+    CHECK(has(text, "storm the walls"));
+    for (const char* word : {"full strength", "full_strength", "fallen town", "fallen_town", "relief arrives", "relief_arrives",
+                             "town empty", "town_empty"})
+        CHECK_FALSE(has(text, word));
+}
+
 TEST_CASE("aid: chosen options decide which rules and steps it prints", "[docgen]") {
     const std::string plain = aid_text(compiled("rulesets/contractor-cards"), wp::docgen::aid_product::text_dump);
     const std::string chosen =

@@ -10,6 +10,8 @@
 #include "checker.hpp"
 #include "replay.hpp"
 
+#include <unordered_set>
+
 namespace wp::verify {
 
 namespace {
@@ -64,29 +66,46 @@ void checker::query_checks() {
 
         // 2. The symbolic execution's places.
         const auto it = by_rule.find(r);
-        std::size_t places = 0, summary_places = 0, undecided = 0;
+        std::size_t places = 0, undecided = 0;
         const detail::invariant_site* from_setup = nullptr;
         const detail::invariant_site* summary = nullptr;
         answer shown;
         if (explored && it != by_rule.end()) {
-            for (const auto& [s, answered] : it->second) {
-                ++places;
-                answer a = solve_local_first(s->facts, *answered, true);
-                if (a.r == z3::unknown) {
-                    ++undecided;
-                    continue;
-                }
-                if (a.r != z3::sat) continue;
-                if (s->from_setup) {
-                    from_setup = s;
+            // The places reached from setup first: one satisfiable there decides. Then the others,
+            // where the first satisfiable one decides (unknown: nothing from setup is left to find).
+            // A place whose facts extend those of a place found unsatisfiable for the same term
+            // is unsatisfiable too (more facts), and needs no question.
+            std::map<unsigned, std::unordered_set<const detail::fact_node*>> unsat_at;  // by term id
+            auto implied_unsat = [&](const detail::invariant_site& s, const z3::expr& e) {
+                const auto u = unsat_at.find(e.id());
+                if (u == unsat_at.end()) return false;
+                for (const detail::fact_node* f = s.facts.get(); f; f = f->prev.get())
+                    if (u->second.count(f)) return true;
+                return false;
+            };
+            for (const bool setup_pass : {true, false}) {
+                for (const auto& [s, answered] : it->second) {
+                    if (s->from_setup != setup_pass) continue;
+                    ++places;
+                    if (implied_unsat(*s, *answered)) continue;
+                    answer a = solve_local_first(s->facts, *answered, true);
+                    if (a.r == z3::unknown) {
+                        ++undecided;
+                        continue;
+                    }
+                    if (a.r != z3::sat) {
+                        unsat_at[answered->id()].insert(s->facts.get());
+                        continue;
+                    }
+                    if (s->from_setup) {
+                        from_setup = s;
+                    } else {
+                        summary = s;
+                    }
                     shown = std::move(a);
                     break;
                 }
-                ++summary_places;
-                if (!summary) {
-                    summary = s;
-                    shown = std::move(a);
-                }
+                if (from_setup || summary) break;
             }
         }
         const std::string where_met = from_setup ? from_setup->what : summary ? summary->what : "";

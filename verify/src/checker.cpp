@@ -14,6 +14,9 @@ void checker::run() {
     const bool decisions = wanted("decisions") || wanted("reach");
     if (decisions || wanted("tables") || wanted("queries")) timed("play", [&] { play_evidence(); });
     if (decisions) timed("decisions", [&] { domain_checks(); });
+    // a query a game from setup answered needs no place of the exploration
+    for (id r = 0; r < rs_.rules.size(); ++r)
+        if (ir::is_query(rs_.rules[r].kind) && query_played_.count(rs_.rules[r].name)) sym_.queries_played.insert(r);
     const bool sequence =
         wanted("tables") || wanted("bounds") || wanted("choices") || wanted("reach") || wanted("invariants") || wanted("queries");
     timed("explore", [&] {

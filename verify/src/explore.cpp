@@ -253,7 +253,7 @@ struct exec_impl {
         invariant_site site(ctx);
         for (id r = 0; r < rs.rules.size(); ++r) {
             const ir::rule& rule = rs.rules[r];
-            if (!ir::is_query(rule.kind) || rule.value == ir::no_id) continue;
+            if (!ir::is_query(rule.kind) || rule.value == ir::no_id || S.queries_played.count(r)) continue;
             z3::expr answered = S.query_answered(r, p.st);
             if (fold_.is_false(answered)) continue;
             // the same question of the same query on the same path (a loop's start, met again at its end) is asked once
@@ -272,9 +272,12 @@ struct exec_impl {
         S.query_sites.push_back(std::move(site));
     }
     std::set<std::tuple<const fact_node*, id, unsigned>> queried_;
-    const bool has_queries_ = std::any_of(rs.rules.begin(), rs.rules.end(), [](const ir::rule& r) {
-        return ir::is_query(r.kind) && r.value != ir::no_id;
-    });
+    // some query is left to ask (not answered by random play)
+    const bool has_queries_ = [this] {
+        for (id r = 0; r < rs.rules.size(); ++r)
+            if (ir::is_query(rs.rules[r].kind) && rs.rules[r].value != ir::no_id && !S.queries_played.count(r)) return true;
+        return false;
+    }();
     bool examples_ = false;
     std::set<std::pair<const fact_node*, unsigned>> noted_;
     const bool has_invariants_ = std::any_of(rs.rules.begin(), rs.rules.end(), [](const ir::rule& r) {

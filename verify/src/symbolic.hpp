@@ -337,6 +337,7 @@ public:
     // must hold, from setup or not (each site's `holds`: per query, its answer there).
     std::vector<invariant_site> query_sites;
     bool record_queries = false;  // the check asks the queries
+    std::set<id> queries_played;  // answered by random play before the exploration: not recorded
     // Record the invariants' obligations everywhere (the induction), not only from setup.
     bool prove_invariants = false;
     // Invariants not assumed (forget() leaves them out): those the check could not prove.
