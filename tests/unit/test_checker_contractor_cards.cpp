@@ -56,18 +56,22 @@ TEST_CASE("check --upto base finds the printed Contractor Cards rules' real prob
         {"bound-violation turn_number", 1},
         // §L84 repeats what the Campaign phase already ensures
         {"dead-rule one_campaign_per_phase", 1},
+        // two of the rulebook's claims (base/queries.wph) that the base layer's random games do
+        // not reach and the phase summary cannot settle: not shown either way
+        {"unknown contract_score_negative", 1},
+        {"unknown deck_out_twice", 1},
     };
     CHECK(by_kind_subject == expected);
     // the ten traits are one finding; the three gold places two, by side: gold past the top of
     // its range (two places), and below 0 (a negative contract score's income, §L56-62 §L70-74)
-    CHECK(wp::verify::error_count(r) == 9);
+    CHECK(wp::verify::error_count(r) == 11);
 
     for (const auto& f : r.findings) {
         INFO(f.kind << " " << f.subject);
         CHECK_FALSE(f.elements.empty());
         CHECK_FALSE(f.accepted);
         // the engine, set in each witness's state, does what the witness says
-        if (f.kind != "dead-rule") CHECK(f.replay.rfind("confirmed: ", 0) == 0);
+        if (f.kind != "dead-rule" && f.kind != "unknown") CHECK(f.replay.rfind("confirmed: ", 0) == 0);
         if (f.kind == "table-gap") {
             // the witness is a key below the lowest printed row (1 on both tables)
             REQUIRE(has_line_starting(f.witness, "the row key = "));
