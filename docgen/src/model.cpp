@@ -151,7 +151,7 @@ void builder::header_and_footer() {
     std::string scenario;
     for (const ir::option& o : rs.options)
         if (o.name == "scenario" && o.selected_index < o.values.size())
-            scenario = " · scenario " + constant_english(rs, o.type, o.values[o.selected_index]);
+            scenario = " · " + option_value_words(rs, o, o.selected_index);
     doc.subtitle = "Player aid · " + players + " players" + scenario + " · every entry cites its rulebook section (§)";
     std::string layers;
     std::size_t errata_ops = 0;
@@ -192,7 +192,9 @@ void builder::header_and_footer() {
         if (o.values.empty()) continue;
         ++declared;
         if (o.selected_index == o.default_index) continue;
-        chosen += (chosen.empty() ? "" : ", ") + humanize(o.name) + " = " + constant_english(rs, o.type, o.values.at(o.selected_index));
+        const std::vector<std::string> labels = option_labels(o);
+        chosen += (chosen.empty() ? "" : ", ") + humanize(o.name) + " = " +
+                  (labels.empty() ? constant_english(rs, o.type, o.values.at(o.selected_index)) : labels.at(o.selected_index));
     }
     if (declared == 0) doc.footer.push_back("options: none declared");
     else if (chosen.empty()) doc.footer.push_back("options: all " + std::to_string(declared) + " at defaults");
@@ -211,10 +213,14 @@ void builder::options_paragraph() {
         if (i) t.push_back(text("; "));
         t.push_back(text(title_of(o.name) + " "));
         if (o.values.empty()) { t.push_back(source(o.prov)); continue; }
-        t.push_back(bold(constant_english(rs, o.type, o.values.at(o.selected_index))));
+        // An aid text that names each value gives the values their words ("5 August"), and is not
+        // repeated.
+        const std::vector<std::string> labels = option_labels(o);
+        auto value = [&](std::size_t i) { return labels.empty() ? constant_english(rs, o.type, o.values.at(i)) : labels.at(i); };
+        t.push_back(bold(value(o.selected_index)));
         // Only the value in force: `westphalia info` lists the alternatives.
-        std::string note = o.selected_index == o.default_index ? "" : "chosen; default " + constant_english(rs, o.type, o.values.at(o.default_index));
-        if (!o.aid.empty()) note += (note.empty() ? "" : "; ") + o.aid;
+        std::string note = o.selected_index == o.default_index ? "" : "chosen; default " + value(o.default_index);
+        if (!o.aid.empty() && labels.empty()) note += (note.empty() ? "" : "; ") + o.aid;
         if (!note.empty()) t.push_back(text(" (" + note + ")"));
         t.push_back(muted(" " + anchors_text(o.prov)));
     }
