@@ -684,14 +684,14 @@ std::string english::expr(ir::id n) const {
             return comparison(x.code, kids[0], kids[1]);
         case ir::op::and_: {
             // An operand the chosen options make true says nothing: leave it out.
-            const auto a = static_value(rs_, kids[0]), b = static_value(rs_, kids[1]);
+            const auto a = static_value(rs_, kids[0], nullptr, nullptr, globals_), b = static_value(rs_, kids[1], nullptr, nullptr, globals_);
             if (a && *a) return expr(kids[1]);
             if (b && *b) return expr(kids[0]);
             return operand(kids[0], ir::op::and_) + " and " + operand(kids[1], ir::op::and_);
         }
         case ir::op::or_: {
             // An operand the chosen options make false says nothing either.
-            const auto a = static_value(rs_, kids[0]), b = static_value(rs_, kids[1]);
+            const auto a = static_value(rs_, kids[0], nullptr, nullptr, globals_), b = static_value(rs_, kids[1], nullptr, nullptr, globals_);
             if (a && !*a) return expr(kids[1]);
             if (b && !*b) return expr(kids[0]);
             return operand(kids[0], ir::op::or_) + " or " + operand(kids[1], ir::op::or_);

@@ -58,6 +58,7 @@ void builder::reach() {
     }
     for (const ir::roll& r : rs.rolls) from(r.expr);
     std::set<ir::id> set;
+    std::map<ir::id, std::set<std::optional<std::int64_t>>> values;  // what each global is set to (nothing: varies)
     std::function<void(ir::id)> sets = [&](ir::id n) {
         if (n >= rs.nodes.size()) return;
         const ir::node& x = rs.nodes[n];
@@ -68,8 +69,10 @@ void builder::reach() {
                 return;
             }
         if ((x.code == ir::op::assign || x.code == ir::op::add_assign || x.code == ir::op::sub_assign) && !kids.empty() &&
-            rs.nodes[kids[0]].code == ir::op::global)
+            rs.nodes[kids[0]].code == ir::op::global) {
             set.insert(rs.nodes[kids[0]].ref);
+            values[rs.nodes[kids[0]].ref].insert(x.code == ir::op::assign ? static_value(rs, kids[1]) : std::nullopt);
+        }
         for (ir::id k : kids) sets(k);
     };
     for (const ir::sequence& q : rs.sequences) sets(q.body);
@@ -87,12 +90,48 @@ void builder::reach() {
             rs.types[sl.type].kind == ir::type_kind::boolean && !set.count(static_cast<ir::id>(g)))
             fixed_flags[static_cast<ir::id>(g)] = sl.initial;
     }
+    // A value of an enum that the setup sets, whatever happens, and that nothing else under the
+    // options sets to another value (SPI's `today` in a one-day scenario) keeps it in play: a rule
+    // on another value never applies ("Morale row of" lists only the rows of 5 August).
+    std::set<ir::id> walked;
+    std::function<void(ir::id)> setup_sets = [&](ir::id n) {
+        if (n >= rs.nodes.size()) return;
+        const ir::node& x = rs.nodes[n];
+        const auto kids = ir::children_of(rs, n);
+        switch (x.code) {
+            case ir::op::seq:
+                for (ir::id k : kids) setup_sets(k);
+                return;
+            case ir::op::block:
+                if (!kids.empty()) setup_sets(kids[0]);
+                return;
+            case ir::op::if_:
+                if (kids.size() >= 2)
+                    if (const auto v = static_value(rs, kids[0])) setup_sets(*v ? kids[1] : kids.size() > 2 ? kids[2] : ir::no_id);
+                return;
+            case ir::op::call:
+                if (x.ref < rs.procedures.size() && walked.insert(x.ref).second) setup_sets(rs.procedures[x.ref].body);
+                return;
+            case ir::op::assign: {
+                if (kids.size() != 2 || rs.nodes[kids[0]].code != ir::op::global) return;
+                const ir::id g = rs.nodes[kids[0]].ref;
+                const ir::id t = rs.nodes[kids[0]].type;
+                const auto v = static_value(rs, kids[1]);
+                if (v && t < rs.types.size() && rs.types[t].kind == ir::type_kind::enumeration && values[g].size() == 1 && *values[g].begin() == v)
+                    settled[g] = *v;
+                return;
+            }
+            default: return;  // a loop, a choice, a `may`: not whatever happens
+        }
+    };
+    for (const ir::block& b : rs.blocks)
+        if (b.word == "setup") setup_sets(b.node);
 }
 
 // A rule whose guard the chosen options make false never applies: the aid leaves it out.
 bool builder::live(const ir::rule& r) const {
     if (r.guard == ir::no_id) return true;
-    const auto v = static_value(rs, r.guard);
+    const auto v = static_value(rs, r.guard, nullptr, nullptr, &settled);
     return !v || *v != 0;
 }
 
@@ -100,7 +139,7 @@ bool builder::live(const ir::rule& r) const {
 // options make true).
 std::string builder::when(const english& en, ir::id guard) const {
     if (guard == ir::no_id) return "";
-    if (const auto v = static_value(rs, guard); v && *v) return "";
+    if (const auto v = static_value(rs, guard, nullptr, nullptr, &settled); v && *v) return "";
     return " when " + en.condition(guard);
 }
 
@@ -125,6 +164,7 @@ span builder::source(const ir::provenance& p) const {
 // English for one element, with locals bound to rolls read as "the <roll>".
 english builder::speaker(const std::vector<ir::local>& frame, const std::vector<ir::id>& roots) const {
     english en(rs, frame);
+    en.fix_globals(&settled);
     std::vector<ir::id> scoped;
     for (ir::id root : roots)
         if (root != ir::no_id) scoped.push_back(root);
@@ -313,7 +353,7 @@ using detail::builder;
 using detail::text;
 
 document build_document(const ir::ruleset& rs) {
-    builder b{rs, {}, roll_thresholds(rs), readings_of(rs), {}, {}, {}, {}};
+    builder b{rs, {}, roll_thresholds(rs), readings_of(rs), {}, {}, {}, {}, {}};
     b.reach();
     b.header_and_footer();
     b.sequence_of_play();
