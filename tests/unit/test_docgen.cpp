@@ -435,6 +435,12 @@ TEST_CASE("aid: body text of 7.5 pt or more on every bundled ruleset, A4 and Let
         {"rulesets/spi-thirty-years-war", {{"scenario", "campaign"}}, 2},
         {"rulesets/spi-thirty-years-war", {{"scenario", "siege"}}, 2},
         {"rulesets/spi-thirty-years-war", {{"scenario", "siege_campaign"}}, 2},
+        // ... and with the map's printing of the charts
+        {"rulesets/spi-thirty-years-war", {{"scenario", "aug5"}, {"charts", "freiburg_map"}}, 2},
+        {"rulesets/spi-thirty-years-war", {{"scenario", "aug9"}, {"charts", "freiburg_map"}}, 2},
+        {"rulesets/spi-thirty-years-war", {{"scenario", "campaign"}, {"charts", "freiburg_map"}}, 2},
+        {"rulesets/spi-thirty-years-war", {{"scenario", "siege"}, {"charts", "freiburg_map"}}, 2},
+        {"rulesets/spi-thirty-years-war", {{"scenario", "siege_campaign"}, {"charts", "freiburg_map"}}, 2},
         {"rulesets/cuius-regio", {}, 3},
         {"rulesets/gmt-thirty-years-war", {}, 4},
         {"rulesets/wallenstein", {}, 2},  // each expansion selection is also 2 on both papers (issue 26; checked by hand)
@@ -444,8 +450,9 @@ TEST_CASE("aid: body text of 7.5 pt or more on every bundled ruleset, A4 and Let
     REQUIRE(bundled == 5);  // a ruleset added under rulesets/ gets its line above
     for (const one& aid : aids)
         for (const auto paper : {wp::docgen::paper::a4, wp::docgen::paper::letter}) {
-            INFO(aid.folder << (aid.options.empty() ? "" : " " + aid.options.begin()->first + "=" + aid.options.begin()->second)
-                            << (paper == wp::docgen::paper::a4 ? " A4" : " Letter"));
+            std::string chosen;
+            for (const auto& [k, v] : aid.options) chosen += " " + k + "=" + v;
+            INFO(aid.folder << chosen << (paper == wp::docgen::paper::a4 ? " A4" : " Letter"));
             const std::string dump = aid_text(compiled(aid.folder, aid.options), wp::docgen::aid_product::layout_dump, paper);
             std::istringstream in(dump);
             std::string first;
