@@ -59,12 +59,13 @@ void builder::reach() {
     for (const ir::roll& r : rs.rolls) from(r.expr);
     std::set<ir::id> set;
     std::map<ir::id, std::set<std::optional<std::int64_t>>> values;  // what each global is set to (nothing: varies)
+    const local_values* known = nullptr;  // the second time: the yes/no values no play sets
     std::function<void(ir::id)> sets = [&](ir::id n) {
         if (n >= rs.nodes.size()) return;
         const ir::node& x = rs.nodes[n];
         const auto kids = ir::children_of(rs, n);
         if ((x.code == ir::op::if_ || x.code == ir::op::cond) && kids.size() >= 2)
-            if (const auto v = static_value(rs, kids[0])) {
+            if (const auto v = static_value(rs, kids[0], nullptr, nullptr, known)) {
                 sets(*v ? kids[1] : kids.size() > 2 ? kids[2] : ir::no_id);
                 return;
             }
@@ -75,14 +76,17 @@ void builder::reach() {
         }
         for (ir::id k : kids) sets(k);
     };
-    for (const ir::sequence& q : rs.sequences) sets(q.body);
-    for (const ir::action& a : rs.actions) sets(a.body);
-    for (const ir::rule& r : rs.rules)
-        if (live(r) && r.kind != ir::rule_kind::example) sets(r.body);
-    for (const ir::table& tb : rs.tables)
-        for (const ir::table_cell& c : tb.cells) sets(c.effects);
-    for (std::size_t p = 0; p < rs.procedures.size(); ++p)
-        if (reached_procedures[p]) sets(rs.procedures[p].body);
+    auto walk = [&] {
+        for (const ir::sequence& q : rs.sequences) sets(q.body);
+        for (const ir::action& a : rs.actions) sets(a.body);
+        for (const ir::rule& r : rs.rules)
+            if (live(r) && r.kind != ir::rule_kind::example) sets(r.body);
+        for (const ir::table& tb : rs.tables)
+            for (const ir::table_cell& c : tb.cells) sets(c.effects);
+        for (std::size_t p = 0; p < rs.procedures.size(); ++p)
+            if (reached_procedures[p]) sets(rs.procedures[p].body);
+    };
+    walk();
     // Only yes/no values: the engine sets others itself (a table's last result).
     for (std::size_t g = 0; g < rs.slots.size(); ++g) {
         const ir::slot& sl = rs.slots[g];
@@ -90,6 +94,11 @@ void builder::reach() {
             rs.types[sl.type].kind == ir::type_kind::boolean && !set.count(static_cast<ir::id>(g)))
             fixed_flags[static_cast<ir::id>(g)] = sl.initial;
     }
+    // Again, with those decided (SPI's `siege or defends_town` outside the siege within the
+    // campaign): what the enum values below are set to.
+    values.clear();
+    known = &fixed_flags;
+    walk();
     // A value of an enum that the setup sets, whatever happens, and that nothing else under the
     // options sets to another value (SPI's `today` in a one-day scenario) keeps it in play: a rule
     // on another value never applies ("Morale row of" lists only the rows of 5 August).
@@ -107,7 +116,8 @@ void builder::reach() {
                 return;
             case ir::op::if_:
                 if (kids.size() >= 2)
-                    if (const auto v = static_value(rs, kids[0])) setup_sets(*v ? kids[1] : kids.size() > 2 ? kids[2] : ir::no_id);
+                    if (const auto v = static_value(rs, kids[0], nullptr, nullptr, &fixed_flags))
+                        setup_sets(*v ? kids[1] : kids.size() > 2 ? kids[2] : ir::no_id);
                 return;
             case ir::op::call:
                 if (x.ref < rs.procedures.size() && walked.insert(x.ref).second) setup_sets(rs.procedures[x.ref].body);

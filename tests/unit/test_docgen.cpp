@@ -600,6 +600,11 @@ TEST_CASE("aid: what a scenario settles and what repeats is said once", "[docgen
     // parameter).
     CHECK(has(aug5, "Morale row of the army: 5 Aug/Bavarian when the army is Bavarian; 5 Aug/Fr. Regular when the army is "
                     "French Regular; 5 Aug/Fr. Mercenary when the army is French Mercenary §15.14 [freiburg]\n"));
+    // 3 August too, once the yes/no values no play sets decide the setup's branches (the
+    // Bavarians defend the town only in the siege within the campaign).
+    const std::string aug3 = aid_text(compiled("rulesets/spi-thirty-years-war"), wp::docgen::aid_product::text_dump);
+    CHECK(has(aug3, "Morale row of the army: 3 Aug/Bavarian when the army is Bavarian; 3 Aug/Fr. Regular when the army is "
+                    "French Regular §15.14 [freiburg]\n"));
     // The campaign sets it day by day: every row stays.
     const std::string campaign = aid_text(compiled("rulesets/spi-thirty-years-war", {{"scenario", "campaign"}}), wp::docgen::aid_product::text_dump);
     CHECK(has(campaign, "3 Aug/Bavarian when today is 3 August and the army is Bavarian"));
