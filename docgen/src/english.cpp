@@ -684,14 +684,14 @@ std::string english::expr(ir::id n) const {
             return comparison(x.code, kids[0], kids[1]);
         case ir::op::and_: {
             // An operand the chosen options make true says nothing: leave it out.
-            const auto a = static_value(rs_, kids[0]), b = static_value(rs_, kids[1]);
+            const auto a = static_value(rs_, kids[0], nullptr, nullptr, globals_), b = static_value(rs_, kids[1], nullptr, nullptr, globals_);
             if (a && *a) return expr(kids[1]);
             if (b && *b) return expr(kids[0]);
             return operand(kids[0], ir::op::and_) + " and " + operand(kids[1], ir::op::and_);
         }
         case ir::op::or_: {
             // An operand the chosen options make false says nothing either.
-            const auto a = static_value(rs_, kids[0]), b = static_value(rs_, kids[1]);
+            const auto a = static_value(rs_, kids[0], nullptr, nullptr, globals_), b = static_value(rs_, kids[1], nullptr, nullptr, globals_);
             if (a && !*a) return expr(kids[1]);
             if (b && !*b) return expr(kids[0]);
             return operand(kids[0], ir::op::or_) + " or " + operand(kids[1], ir::op::or_);
@@ -781,7 +781,32 @@ std::string english::statements(ir::id n, std::vector<ir::id>* nested, bool top)
         s += (s.empty() ? "" : "; ") + one;
         run.clear();
     };
-    for (ir::id c : ir::children_of(rs_, n)) {
+    // In a deployment, calls that place pieces read as what each player sets up (english_setup.cpp).
+    std::vector<placing> places;
+    auto flush_places = [&] {
+        if (const std::string p = placings_text(places); !p.empty()) s += (s.empty() ? "" : "; ") + p;
+        places.clear();
+    };
+    // In a deployment, the branch an `if` decided by the scenario takes is read in line, so its
+    // placings join those around it ("14 Bavarian Infantry units, …, 5 Bavarian guns, von Mercy").
+    std::vector<ir::id> children;
+    std::function<void(ir::id)> in_line = [&](ir::id c) {
+        const ir::node& y = rs_.nodes[c];
+        const auto yk = ir::children_of(rs_, c);
+        if (expand_ > 0 && y.code == ir::op::seq) {
+            for (ir::id k : yk) in_line(k);
+            return;
+        }
+        if (expand_ > 0 && y.code == ir::op::if_ && yk.size() >= 2)
+            if (const auto known = static_value(rs_, yk[0], nullptr, &bound_, globals_)) {
+                if (*known) in_line(yk[1]);
+                else if (yk.size() > 2 && rs_.nodes[yk[2]].code != ir::op::absent) in_line(yk[2]);
+                return;
+            }
+        children.push_back(c);
+    };
+    for (ir::id c : ir::children_of(rs_, n)) in_line(c);
+    for (ir::id c : children) {
         if (top && nested && rs_.nodes[c].code == ir::op::block) {
             nested->push_back(rs_.nodes[c].ref);
             continue;
@@ -790,6 +815,13 @@ std::string english::statements(ir::id n, std::vector<ir::id>* nested, bool top)
         if (one.empty()) continue;
         const ir::node& x = rs_.nodes[c];
         if (expand_ > 0 && x.code == ir::op::call && x.ref < rs_.procedures.size() && one == humanize(rs_.procedures[x.ref].name) + args(c)) {
+            if (plumbing(c)) continue;
+            if (auto p = placement(c)) {
+                flush();
+                places.push_back(std::move(*p));
+                continue;
+            }
+            flush_places();
             std::vector<std::string> a;
             for (ir::id k : ir::children_of(rs_, c))
                 if (std::string e = expr(k); e != "you") a.push_back(std::move(e));  // as args() reads them
@@ -799,9 +831,11 @@ std::string english::statements(ir::id n, std::vector<ir::id>* nested, bool top)
             continue;
         }
         flush();
+        flush_places();
         s += (s.empty() ? "" : "; ") + one;
     }
     flush();
+    flush_places();
     return s;
 }
 
@@ -906,6 +940,15 @@ std::string english::statement(ir::id n, std::vector<ir::id>* nested) const {
                 if (t.type < rs_.types.size() && rs_.types[t.type].kind == ir::type_kind::boolean)
                     return kid(0) + (v.value != 0 ? ": yes" : ": no");
             }
+            // In a deployment, a game value set for the engine's own sake (`today = aug5_rows`)
+            // is not printed; a player's part is: "the Bavarian player is the first player".
+            if (expand_ > 0 && rs_.nodes[kids[0]].code == ir::op::global && kid(1) != "you") {
+                const ir::id t = rs_.nodes[kids[0]].type;
+                if (t < rs_.types.size() && rs_.types[t].kind == ir::type_kind::player) return player_words(kid(1)) + " is " + player_words(kid(0));
+                if (static_value(rs_, kids[1], nullptr, &bound_, globals_) && t < rs_.types.size() &&
+                    rs_.types[t].kind != ir::type_kind::boolean)
+                    return "";
+            }
             // `phasing = p` reads "you are phasing"; `imperial_player = p`, "you are the imperial player".
             if (kid(1) == "you" && rs_.nodes[kids[0]].code == ir::op::global) {
                 const std::string name = kid(0);
@@ -941,6 +984,28 @@ std::string english::statement(ir::id n, std::vector<ir::id>* nested) const {
             if (const auto known = static_value(rs_, kids[0], nullptr, &bound_, globals_)) {
                 if (*known) return kids.size() > 1 ? statements(kids[1], nested) : "";
                 return present(2) ? statements(kids[2], nested) : "";
+            }
+            // Right after a `may` that sets it: "if they do".
+            if (chosen_flag_ != ir::no_id) {
+                ir::id c = kids[0];
+                for (bool more = true; more;) {  // `siege or defends_town` with the siege ruled out
+                    more = false;
+                    const ir::node& y = rs_.nodes[c];
+                    const auto yk = ir::children_of(rs_, c);
+                    if ((y.code == ir::op::or_ || y.code == ir::op::and_) && yk.size() == 2)
+                        for (int side = 0; side < 2 && !more; ++side)
+                            if (const auto v = static_value(rs_, yk[side], nullptr, &bound_, globals_);
+                                v && (*v != 0) == (y.code == ir::op::and_)) {
+                                c = yk[1 - side];
+                                more = true;
+                            }
+                }
+                if (rs_.nodes[c].code == ir::op::global && rs_.nodes[c].ref == chosen_flag_) {
+                    chosen_flag_ = ir::no_id;
+                    std::string s = "if they do: " + sub(1);
+                    if (present(2)) s += "; otherwise " + sub(2);
+                    return s;
+                }
             }
             std::string s = "if " + condition(kids[0]) + ": " + sub(1);
             if (present(2)) s += "; otherwise " + sub(2);
@@ -1057,6 +1122,18 @@ std::string english::statement(ir::id n, std::vector<ir::id>* nested) const {
         case ir::op::may: {
             const std::string label = x.value >= 0 && static_cast<std::size_t>(x.value) < rs_.strings.size()
                                           ? rs_.strings[static_cast<std::size_t>(x.value)] : "act";
+            // In a deployment, a `may` that only sets a yes/no game value is the choice itself;
+            // the `if` on the value after it reads "if they do".
+            if (expand_ > 0 && present(1)) {
+                ir::id only = kids[1];
+                if (rs_.nodes[only].code == ir::op::seq && rs_.nodes[only].child_count == 1) only = ir::children_of(rs_, only)[0];
+                const auto ok = ir::children_of(rs_, only);
+                if (rs_.nodes[only].code == ir::op::assign && ok.size() == 2 && rs_.nodes[ok[0]].code == ir::op::global &&
+                    rs_.nodes[ok[1]].code == ir::op::const_bool && rs_.nodes[ok[1]].value != 0) {
+                    chosen_flag_ = rs_.nodes[ok[0]].ref;
+                    return player_words(present(0) ? kid(0) : std::string("you")) + " may " + label;
+                }
+            }
             return (present(0) ? kid(0) : std::string("you")) + " may " + label + ": " + sub(1);
         }
         case ir::op::do_action: return (x.ref < rs_.actions.size() ? humanize(rs_.actions[x.ref].name) : "?") + args(n);

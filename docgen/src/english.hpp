@@ -32,6 +32,12 @@ std::string signed_number(std::int64_t v);
 std::string number(std::int64_t v);
 // A constant of type `t` for a reader: a member's label, an entity's display name, a number.
 std::string constant_english(const ir::ruleset& rs, ir::id t, std::int64_t v);
+// What value `index` of option `o` is called for a reader: the phrase of the option's aid text
+// that names it when that text names each value in order ("3 August, 5 August, …, or the
+// siege"), else the value humanised ("short" of `scenario` reads "short scenario").
+std::string option_value_words(const ir::ruleset& rs, const ir::option& o, std::size_t index);
+// The phrases of the option's aid text, one per value in order, or none when it is not such a list.
+std::vector<std::string> option_labels(const ir::option& o);
 // The dice of a linear roll as printed ("2d6", "1d3 − 1", "1d[0..9]").
 std::string dice_text(const ir::roll& r);
 
@@ -123,6 +129,20 @@ private:
     std::optional<std::vector<std::pair<std::int64_t, ir::id>>> unrolled(ir::id n) const;
     std::string body(ir::id n, std::vector<ir::id>* nested) const;
     std::string args(ir::id n, std::size_t from = 0) const;
+    // english_setup.cpp: a scenario's deployment, read as a player sets up.
+    // A call in a deployment that places pieces: who places them, where, and what ("11 French
+    // Regular Infantry units", "von Mercy"); nothing when the call is not one.
+    struct placing {
+        std::string who, where, what;
+    };
+    std::optional<placing> placement(ir::id call) const;
+    // A call the engine makes to prepare the map (no argument, no choice for anyone): not printed.
+    bool plumbing(ir::id call) const;
+    // "the Bavarian player" for "bavarian player": the game's words for a side keep their capitals.
+    std::string player_words(std::string words) const;
+    // Calls in a row read as placings, the same player and place shared: "the French player sets
+    // up in the French 5 August area: 11 French Regular Infantry units, …, Turenne".
+    static std::string placings_text(const std::vector<placing>& run);
     std::string comparison(ir::op code, ir::id left, ir::id right) const;
     bool is_zero_size(ir::id n) const;
 
@@ -138,6 +158,9 @@ private:
     bool show_events_ = true;
     mutable int secret_depth_ = 0;  // statements inside a `simultaneous` block being read
     mutable local_values bound_;  // a `let` of a decided value binds it as it is read
+    // A yes/no game value a `may` just set (`may "defend the town" { defends_town = true; }`):
+    // an `if` on it right after reads "if they do".
+    mutable ir::id chosen_flag_ = ir::no_id;
     int expand_ = 0;
     const local_values* globals_ = nullptr;
     // per procedure: running it can end the turn (ir::procedures_ending_turn), found when first asked

@@ -349,16 +349,18 @@ private:
     // ------------------------------------------------------------ headings and paragraphs
 
     // The height the start of the next block needs, so a heading never ends a column.
-    double opening_height(const block* next) {
+    // `ahead`: what comes before it here (a heading's band).
+    double opening_height(const block* next, double ahead) {
         if (!next) return 0;
-        if (const auto* g = std::get_if<grid>(next)) return grid_gap + grid_start(*g).need;
+        // a margin, so the grid placed after the heading splits wherever this said it would
+        if (const auto* g = std::get_if<grid>(next)) return grid_gap + grid_start(*g, ahead + grid_gap, 6).need;
         return ty_.body * ty_.leading * 3;
     }
 
     void place_heading(const heading& h, const block* next) {
         const double band = ty_.heading * 1.45;
         const double before = at_column_top() ? 0 : 4;
-        need(before + band + 2.5 + opening_height(next));
+        need(before + band + 2.5 + opening_height(next, before + band + 2.5));
         if (!at_column_top()) y_ += before;
         fill(x(), y_, w(), band, 0.22);
         const auto ls = ts_.lines({span{h.text, face::bold, false}}, ty_.heading, w() - 8, w() - 8);
@@ -556,14 +558,17 @@ private:
     }
 
     // What a grid needs where it starts: its header and first row, or all of it when it is
-    // short enough to keep whole. A heading before it asks for the same room.
+    // short enough to keep whole. A heading before it asks for the same room. A short grid
+    // of four rows or more that does not fit whole where half of it would (`ahead` points
+    // further down, with `margin` to spare) starts here with two rows and goes on in the next
+    // column under its header again, rather than leaving the rest of the column empty.
     struct grid_opening {
         fitted f;
         std::vector<laid_row> rows;
         double notes_h = 0;
         double need = 0;
     };
-    grid_opening grid_start(const grid& g) {
+    grid_opening grid_start(const grid& g, double ahead = 0, double margin = 0) {
         grid_opening o{fit(g, w()), {}, 0, 0};
         for (const auto& r : g.rows) o.rows.push_back(lay_row(r, o.f));
         double header_h = ty_.caption * ty_.leading * 2 + 1.5;
@@ -573,16 +578,21 @@ private:
         for (const std::string& n : g.notes)
             o.notes_h += static_cast<double>(ts_.lines({span{n, face::regular, true}}, ty_.small, w(), w() - hanging).size()) * ty_.small * ty_.leading + 0.8;
         const bool short_grid = header_h + body_h + o.notes_h <= (content_bottom() - column_top_) / 3;
-        o.need = header_h + (short_grid ? body_h + o.notes_h : o.rows.empty() ? 0 : o.rows[0].height);
+        const double left = content_bottom() - y_ - ahead;
+        const bool split = short_grid && o.rows.size() >= 4 && header_h + body_h + o.notes_h > left &&
+                           left >= header_h + body_h / 2 + margin;
+        o.need = header_h + (split         ? o.rows[0].height + o.rows[1].height
+                             : short_grid  ? body_h + o.notes_h
+                             : o.rows.empty() ? 0 : o.rows[0].height);
         return o;
     }
 
     void place_grid(const grid& g) {
-        const grid_opening o = grid_start(g);
+        const double before = at_column_top() ? 0 : grid_gap;
+        const grid_opening o = grid_start(g, before);
         const fitted& f = o.f;
         const std::vector<laid_row>& rows = o.rows;
         const double notes_h = o.notes_h;
-        const double before = at_column_top() ? 0 : grid_gap;
         need(before + o.need);
         if (!at_column_top()) y_ += before;
         header_block(g, f, false);

@@ -58,28 +58,35 @@ void builder::reach() {
     }
     for (const ir::roll& r : rs.rolls) from(r.expr);
     std::set<ir::id> set;
+    std::map<ir::id, std::set<std::optional<std::int64_t>>> values;  // what each global is set to (nothing: varies)
+    const local_values* known = nullptr;  // the second time: the yes/no values no play sets
     std::function<void(ir::id)> sets = [&](ir::id n) {
         if (n >= rs.nodes.size()) return;
         const ir::node& x = rs.nodes[n];
         const auto kids = ir::children_of(rs, n);
         if ((x.code == ir::op::if_ || x.code == ir::op::cond) && kids.size() >= 2)
-            if (const auto v = static_value(rs, kids[0])) {
+            if (const auto v = static_value(rs, kids[0], nullptr, nullptr, known)) {
                 sets(*v ? kids[1] : kids.size() > 2 ? kids[2] : ir::no_id);
                 return;
             }
         if ((x.code == ir::op::assign || x.code == ir::op::add_assign || x.code == ir::op::sub_assign) && !kids.empty() &&
-            rs.nodes[kids[0]].code == ir::op::global)
+            rs.nodes[kids[0]].code == ir::op::global) {
             set.insert(rs.nodes[kids[0]].ref);
+            values[rs.nodes[kids[0]].ref].insert(x.code == ir::op::assign ? static_value(rs, kids[1]) : std::nullopt);
+        }
         for (ir::id k : kids) sets(k);
     };
-    for (const ir::sequence& q : rs.sequences) sets(q.body);
-    for (const ir::action& a : rs.actions) sets(a.body);
-    for (const ir::rule& r : rs.rules)
-        if (live(r) && r.kind != ir::rule_kind::example && !ir::is_query(r.kind)) sets(r.body);
-    for (const ir::table& tb : rs.tables)
-        for (const ir::table_cell& c : tb.cells) sets(c.effects);
-    for (std::size_t p = 0; p < rs.procedures.size(); ++p)
-        if (reached_procedures[p]) sets(rs.procedures[p].body);
+    auto walk = [&] {
+        for (const ir::sequence& q : rs.sequences) sets(q.body);
+        for (const ir::action& a : rs.actions) sets(a.body);
+        for (const ir::rule& r : rs.rules)
+            if (live(r) && r.kind != ir::rule_kind::example && !ir::is_query(r.kind)) sets(r.body);
+        for (const ir::table& tb : rs.tables)
+            for (const ir::table_cell& c : tb.cells) sets(c.effects);
+        for (std::size_t p = 0; p < rs.procedures.size(); ++p)
+            if (reached_procedures[p]) sets(rs.procedures[p].body);
+    };
+    walk();
     // Only yes/no values: the engine sets others itself (a table's last result).
     for (std::size_t g = 0; g < rs.slots.size(); ++g) {
         const ir::slot& sl = rs.slots[g];
@@ -87,12 +94,54 @@ void builder::reach() {
             rs.types[sl.type].kind == ir::type_kind::boolean && !set.count(static_cast<ir::id>(g)))
             fixed_flags[static_cast<ir::id>(g)] = sl.initial;
     }
+    // Again, with those decided (SPI's `siege or defends_town` outside the siege within the
+    // campaign): what the enum values below are set to.
+    values.clear();
+    known = &fixed_flags;
+    walk();
+    // A value of an enum that the setup sets, whatever happens, and that nothing else under the
+    // options sets to another value (SPI's `today` in a one-day scenario) keeps it in play: a rule
+    // on another value never applies ("Morale row of" lists only the rows of 5 August).
+    std::set<ir::id> walked;
+    std::function<void(ir::id)> setup_sets = [&](ir::id n) {
+        if (n >= rs.nodes.size()) return;
+        const ir::node& x = rs.nodes[n];
+        const auto kids = ir::children_of(rs, n);
+        switch (x.code) {
+            case ir::op::seq:
+                for (ir::id k : kids) setup_sets(k);
+                return;
+            case ir::op::block:
+                if (!kids.empty()) setup_sets(kids[0]);
+                return;
+            case ir::op::if_:
+                if (kids.size() >= 2)
+                    if (const auto v = static_value(rs, kids[0], nullptr, nullptr, &fixed_flags))
+                        setup_sets(*v ? kids[1] : kids.size() > 2 ? kids[2] : ir::no_id);
+                return;
+            case ir::op::call:
+                if (x.ref < rs.procedures.size() && walked.insert(x.ref).second) setup_sets(rs.procedures[x.ref].body);
+                return;
+            case ir::op::assign: {
+                if (kids.size() != 2 || rs.nodes[kids[0]].code != ir::op::global) return;
+                const ir::id g = rs.nodes[kids[0]].ref;
+                const ir::id t = rs.nodes[kids[0]].type;
+                const auto v = static_value(rs, kids[1]);
+                if (v && t < rs.types.size() && rs.types[t].kind == ir::type_kind::enumeration && values[g].size() == 1 && *values[g].begin() == v)
+                    settled[g] = *v;
+                return;
+            }
+            default: return;  // a loop, a choice, a `may`: not whatever happens
+        }
+    };
+    for (const ir::block& b : rs.blocks)
+        if (b.word == "setup") setup_sets(b.node);
 }
 
 // A rule whose guard the chosen options make false never applies: the aid leaves it out.
 bool builder::live(const ir::rule& r) const {
     if (r.guard == ir::no_id) return true;
-    const auto v = static_value(rs, r.guard);
+    const auto v = static_value(rs, r.guard, nullptr, nullptr, &settled);
     return !v || *v != 0;
 }
 
@@ -100,7 +149,7 @@ bool builder::live(const ir::rule& r) const {
 // options make true).
 std::string builder::when(const english& en, ir::id guard) const {
     if (guard == ir::no_id) return "";
-    if (const auto v = static_value(rs, guard); v && *v) return "";
+    if (const auto v = static_value(rs, guard, nullptr, nullptr, &settled); v && *v) return "";
     return " when " + en.condition(guard);
 }
 
@@ -125,6 +174,7 @@ span builder::source(const ir::provenance& p) const {
 // English for one element, with locals bound to rolls read as "the <roll>".
 english builder::speaker(const std::vector<ir::local>& frame, const std::vector<ir::id>& roots) const {
     english en(rs, frame);
+    en.fix_globals(&settled);
     std::vector<ir::id> scoped;
     for (ir::id root : roots)
         if (root != ir::no_id) scoped.push_back(root);
@@ -151,7 +201,7 @@ void builder::header_and_footer() {
     std::string scenario;
     for (const ir::option& o : rs.options)
         if (o.name == "scenario" && o.selected_index < o.values.size())
-            scenario = " · scenario " + constant_english(rs, o.type, o.values[o.selected_index]);
+            scenario = " · " + option_value_words(rs, o, o.selected_index);
     doc.subtitle = "Player aid · " + players + " players" + scenario + " · every entry cites its rulebook section (§)";
     std::string layers;
     std::size_t errata_ops = 0;
@@ -192,7 +242,9 @@ void builder::header_and_footer() {
         if (o.values.empty()) continue;
         ++declared;
         if (o.selected_index == o.default_index) continue;
-        chosen += (chosen.empty() ? "" : ", ") + humanize(o.name) + " = " + constant_english(rs, o.type, o.values.at(o.selected_index));
+        const std::vector<std::string> labels = option_labels(o);
+        chosen += (chosen.empty() ? "" : ", ") + humanize(o.name) + " = " +
+                  (labels.empty() ? constant_english(rs, o.type, o.values.at(o.selected_index)) : labels.at(o.selected_index));
     }
     if (declared == 0) doc.footer.push_back("options: none declared");
     else if (chosen.empty()) doc.footer.push_back("options: all " + std::to_string(declared) + " at defaults");
@@ -211,10 +263,14 @@ void builder::options_paragraph() {
         if (i) t.push_back(text("; "));
         t.push_back(text(title_of(o.name) + " "));
         if (o.values.empty()) { t.push_back(source(o.prov)); continue; }
-        t.push_back(bold(constant_english(rs, o.type, o.values.at(o.selected_index))));
+        // An aid text that names each value gives the values their words ("5 August"), and is not
+        // repeated.
+        const std::vector<std::string> labels = option_labels(o);
+        auto value = [&](std::size_t i) { return labels.empty() ? constant_english(rs, o.type, o.values.at(i)) : labels.at(i); };
+        t.push_back(bold(value(o.selected_index)));
         // Only the value in force: `westphalia info` lists the alternatives.
-        std::string note = o.selected_index == o.default_index ? "" : "chosen; default " + constant_english(rs, o.type, o.values.at(o.default_index));
-        if (!o.aid.empty()) note += (note.empty() ? "" : "; ") + o.aid;
+        std::string note = o.selected_index == o.default_index ? "" : "chosen; default " + value(o.default_index);
+        if (!o.aid.empty() && labels.empty()) note += (note.empty() ? "" : "; ") + o.aid;
         if (!note.empty()) t.push_back(text(" (" + note + ")"));
         t.push_back(muted(" " + anchors_text(o.prov)));
     }
@@ -307,7 +363,7 @@ using detail::builder;
 using detail::text;
 
 document build_document(const ir::ruleset& rs) {
-    builder b{rs, {}, roll_thresholds(rs), readings_of(rs), {}, {}, {}, {}};
+    builder b{rs, {}, roll_thresholds(rs), readings_of(rs), {}, {}, {}, {}, {}};
     b.reach();
     b.header_and_footer();
     b.sequence_of_play();

@@ -58,6 +58,9 @@ struct builder {
     std::vector<bool> reached_procedures, reached_quantities;
     // The game's yes/no values no play under the options sets, at their first value.
     local_values fixed_flags;
+    // The game's values of an enum the setup sets and play under the options never changes (SPI's
+    // `today` in a one-day scenario), at that value: a rule on another value is left out.
+    local_values settled;
 
     // model.cpp: what play reaches, the phrasing the sections share, header and footer, options and sources
     void reach();

@@ -81,9 +81,11 @@ void builder::deployment(const english& en, ir::id body, int indent) {
         if (x.code != ir::op::call || x.ref >= rs.procedures.size()) continue;
         // what the scenario decides, or what the pieces' and spaces' data place
         const std::string what = expanded.statements(st);
-        if (what.empty() || (!reads_option(st, scenario, seen) && what == en.statements(st))) continue;
-        entry({bold("Deployment, " + constant_english(rs, o.type, o.values[o.selected_index])), text(": " + what),
-               source(rs.procedures[x.ref].prov)}, indent);
+        const bool by_scenario = reads_option(st, scenario, seen);
+        if (what.empty() || (!by_scenario && what == en.statements(st))) continue;
+        // "Deployment, 5 August"; a set-up no scenario changes says so.
+        const std::string title = by_scenario ? "Deployment, " + option_value_words(rs, o, o.selected_index) : "Deployment (every scenario)";
+        entry({bold(title), text(": " + what), source(rs.procedures[x.ref].prov)}, indent);
     }
 }
 

@@ -6,6 +6,8 @@
 #include "terrain_chart.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <sstream>
 
 namespace wp::docgen::detail {
 
@@ -76,6 +78,37 @@ std::string builder::key_label(const ir::table& tb, std::size_t k) const {
     return english(rs, tb.locals).expr(key.expr);
 }
 
+namespace {
+
+std::string lowered(std::string s) {
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+}  // namespace
+
+// "the game ends (decisive bavarian)" in the row labelled "Decisive Bavarian Victory" says the
+// label again: "the game ends". Each word of the reason must begin a word of the label, or the
+// other way round ("drawn", "Draw").
+static std::string without_repeated_reason(const std::string& effect, const std::string& label) {
+    const std::string mark = "the game ends (";
+    const std::size_t at = effect.find(mark);
+    if (label.empty() || at == std::string::npos) return effect;
+    const std::size_t open = at + mark.size() - 1, close = effect.find(')', open);
+    if (close == std::string::npos) return effect;
+    std::istringstream reason(lowered(effect.substr(open + 1, close - open - 1)));
+    std::vector<std::string> label_words;
+    {
+        std::istringstream l(lowered(label));
+        for (std::string w; l >> w;) label_words.push_back(w);
+    }
+    bool all = true;
+    for (std::string w; reason >> w;)
+        all = all && std::any_of(label_words.begin(), label_words.end(),
+                                 [&](const std::string& l) { return l.rfind(w, 0) == 0 || w.rfind(l, 0) == 0; });
+    return all ? effect.substr(0, open - 1) + effect.substr(close + 1) : effect;
+}
+
 std::string builder::cell_result(const ir::table& tb, const ir::table_cell& c) const {
     if (!c.has_outcome) return "—";
     return constant_english(rs, tb.outcome_type, c.outcome);
@@ -128,6 +161,7 @@ void builder::table_grid(ir::id t) {
             any_effects = any_effects || tb.cells[r].effects != ir::no_id;
             any_label = any_label || !tb.rows[r].label.empty() || tb.cells[r].has_outcome;
         }
+        const bool one_layer = std::all_of(tb.rows.begin(), tb.rows.end(), [&](const ir::table_row& x) { return layer_note(x.prov) == layer_note(tb.prov); });
         std::vector<cell> head{cell{{bold(key_label(tb, 0))}, align::left}};
         if (any_label) head.push_back(cell{{bold("Result")}, align::left});
         if (any_effects) head.push_back(cell{{bold("Effect")}, align::left});
@@ -139,8 +173,11 @@ void builder::table_grid(ir::id t) {
             std::vector<cell> line{cell{{bold(key_words(tb, 0, row.key, row.natural))}, align::left}};
             if (any_label) line.push_back(cell{{text(!row.label.empty() ? row.label : cell_result(tb, c))}, align::left});
             if (any_effects) {
-                const std::string effect = c.effects == ir::no_id ? "" : en.statements(c.effects);
-                line.push_back(cell{{text(effect.empty() ? "—" : effect), muted(layer_note(row.prov))}, align::left});
+                const std::string effect = c.effects == ir::no_id ? "" : without_repeated_reason(en.statements(c.effects), row.label);
+                // the layer of the rows is said once, in the caption, when every row is of the
+                // table's own (an errata that amends one row still marks that row)
+                const std::string layer = layer_note(row.prov);
+                line.push_back(cell{{text(effect.empty() ? "—" : effect), muted(one_layer ? "" : layer)}, align::left});
             }
             if (odds_column) line.push_back(cell{{text(percent_text(row_chance(roll->dist, 0, tb, r)))}, align::right});
             g.rows.push_back(std::move(line));

@@ -2,6 +2,8 @@
 // the rules take, and the triggers.
 #include "model_builder.hpp"
 
+#include <algorithm>
+
 namespace wp::docgen::detail {
 
 namespace {
@@ -75,7 +77,11 @@ void builder::decisions(bool victory) {
         std::vector<ir::id> rules;
         for (ir::id r : rules_on(ir::target_kind::decision, static_cast<ir::id>(d), {ir::rule_kind::define}))
             if (live(rs.rules[r])) rules.push_back(r);
-        rich_text t{bold(title_of(dec.name) + params_text(dec.params, dec.params.size()))};
+        // "Morale row of" with its parameter left out (a role) reads "Morale row of the army".
+        std::string title = title_of(dec.name) + params_text(dec.params, dec.params.size());
+        if (title.size() > 3 && title.compare(title.size() - 3, 3, " of") == 0 && !dec.params.empty())
+            title += " the " + role_noun(rs, dec.params[0].type);
+        rich_text t{bold(title)};
         std::string chart;
         for (ir::id r : rules) {
             const auto it = charted.find(r);
@@ -94,7 +100,8 @@ void builder::decisions(bool victory) {
             const english en = speaker(rule.locals, {rule.value, rule.guard});
             t.push_back(bold((i ? "; " : " ") + en.expr(rule.value)));
             t.push_back(text(rule.aid.empty() ? (when(en, rule.guard).empty() ? " always" : when(en, rule.guard)) : ": " + rule.aid));
-            t.push_back(source(rule.prov));
+            // rules in a row that cite the same sections in the same layer cite them once, after the last
+            if (i + 1 == rules.size() || source(rs.rules[rules[i + 1]].prov).text != source(rule.prov).text) t.push_back(source(rule.prov));
         }
         if (rules.empty()) t.push_back(text(" no rule decides it under the chosen options"));
         entry(std::move(t));
@@ -106,8 +113,46 @@ void builder::triggers() {
     for (const ir::rule& r : rs.rules) any = any || (r.kind == ir::rule_kind::trigger && !contains(rs, r.body, ir::op::end_game));
     if (!any) return;
     section("What happens when");
-    for (const ir::rule& r : rs.rules)
-        if (r.kind == ir::rule_kind::trigger && !contains(rs, r.body, ir::op::end_game)) trigger_entry(r);
+    // Triggers of one layer that do the same under the same condition share one entry: "When army
+    // demoralized, unit eliminated or movement begins, and day collapsed: fighting stops".
+    struct folded {
+        std::vector<std::string> events;
+        std::string rest;
+        ir::provenance prov;
+    };
+    std::vector<folded> entries;
+    for (const ir::rule& r : rs.rules) {
+        if (r.kind != ir::rule_kind::trigger || contains(rs, r.body, ir::op::end_game) || !live(r)) continue;
+        const english en = speaker(r.locals, {r.guard, r.body});
+        std::string event = r.target_id < rs.events.size() ? humanize(rs.events[r.target_id].name) : "?";
+        event += params_text(r.locals, r.param_count);
+        std::string rest;
+        if (const std::string w = when(en, r.guard); !w.empty()) rest += " and" + w.substr(5);
+        rest += ": " + (r.aid.empty() ? en.statements(r.body) : r.aid);
+        if (!r.overrides.empty()) {
+            std::string o;
+            for (ir::id x : r.overrides) o += (o.empty() ? "" : ", ") + humanize(rs.rules[x].name);
+            rest += " (instead of " + o + ")";
+        }
+        auto same = std::find_if(entries.begin(), entries.end(), [&](const folded& f) {
+            return f.rest == rest && f.prov.layer == r.prov.layer;
+        });
+        if (same == entries.end()) {
+            entries.push_back({{event}, rest, r.prov});
+            continue;
+        }
+        same->events.push_back(event);
+        same->prov.anchors.insert(same->prov.anchors.end(), r.prov.anchors.begin(), r.prov.anchors.end());
+    }
+    for (const folded& f : entries) {
+        std::string events;
+        for (std::size_t i = 0; i < f.events.size(); ++i)
+            events += (i == 0 ? "" : i + 1 == f.events.size() ? " or " : ", ") + f.events[i];
+        // "…, and day collapsed": the condition holds for every event listed
+        std::string rest = f.rest;
+        if (f.events.size() > 1 && rest.rfind(" and ", 0) == 0) rest.insert(0, ",");
+        entry({bold("When " + events), text(rest), source(f.prov)});
+    }
 }
 
 }  // namespace wp::docgen::detail

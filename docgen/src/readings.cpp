@@ -63,7 +63,9 @@ std::vector<int> table_use(const ir::ruleset& rs, const option_choice* chosen) {
 }
 
 std::string choice_text(const ir::ruleset& rs, const ir::option& o, std::size_t index) {
-    return humanize(o.name) + " = " + constant_english(rs, o.type, o.values.at(index));
+    // "scenario = 5 August" where the option's aid text names each value, else "charts = freiburg map"
+    const std::vector<std::string> labels = option_labels(o);
+    return humanize(o.name) + " = " + (labels.empty() ? constant_english(rs, o.type, o.values.at(index)) : labels.at(index));
 }
 
 }  // namespace

@@ -7,8 +7,13 @@
 // - a modifier of a roll or quantity whose guard tests the member ("terrain drm +1");
 // - a predicate's `any` over a collection whose condition tests it ("entrenched zone (some of the
 //   neighbours of the hex, with conditions)").
-// A test nested deeper (under another `cond`, in a procedure's statements) is not read: the chart shows
-// what the text would print as a chart, and the rules' entries elsewhere in the aid say the rest.
+// - a `cond` in the `else` of one that tests only another member;
+// - a quantifier beside other conditions in a predicate's disjunct ("hilltop (some of the
+//   neighbours of the hex, with conditions)").
+// - an `if` in a procedure's statements that tests it and calls one procedure ("straggle (with
+//   conditions)").
+// A test nested deeper (under a quantifier inside an `or`, an `if` that does more than one
+// call) is not read: the rules' entries elsewhere in the aid say the rest.
 #include "terrain_chart.hpp"
 
 #include "english.hpp"
@@ -141,6 +146,35 @@ struct chart_builder {
         }
     }
 
+    // An `if` in a procedure's statements that tests the member and calls one procedure:
+    // "straggle (with conditions)" (Cuius Regio's Hills, entered in a retreat).
+    void procedures() {
+        for (const ir::procedure& pr : rs.procedures) {
+            if (pr.body == ir::no_id) continue;
+            english en(rs, pr.locals);
+            en.scope_roles({pr.body});
+            visit(rs, pr.body, [&](ir::id n) {
+                const ir::node& x = rs.nodes[n];
+                const auto kids = ir::children_of(rs, n);
+                if (x.code != ir::op::if_ || kids.size() < 2) return;
+                ir::id then = kids[1];
+                if (rs.nodes[then].code == ir::op::seq && rs.nodes[then].child_count == 1) then = ir::children_of(rs, then)[0];
+                const ir::node& call = rs.nodes[then];
+                if (call.code != ir::op::call || call.ref >= rs.procedures.size() ||
+                    std::find(rs.event_dispatchers.begin(), rs.event_dispatchers.end(), call.ref) != rs.event_dispatchers.end())
+                    return;
+                std::vector<std::int64_t> members;
+                std::string rest;
+                if (!read_conjuncts(kids[0], en, members, rest)) return;
+                // the procedure by name, with the numbers it is given: "side pp gain 3"
+                std::string what = humanize(rs.procedures[call.ref].name);
+                for (ir::id a : ir::children_of(rs, then))
+                    if (rs.nodes[a].code == ir::op::const_int) what += " " + number(rs.nodes[a].value);
+                note(members[0], what, condition(rest));
+            });
+        }
+    }
+
     void quantities() {
         for (const ir::derived& q : rs.quantities) {
             if (q.expr == ir::no_id) continue;
@@ -156,20 +190,33 @@ struct chart_builder {
                         continue;
                     }
                     // A test under a quantifier: `any(n in neighbours(h) : terrain(n) == Entrenchment
-                    // and …)` reads "entrenched zone (some of the neighbours of the hex, with conditions)".
-                    const auto kids = ir::children_of(rs, part);
-                    if (rs.nodes[part].code != ir::op::any || kids.size() != 2 || !read_conjuncts(kids[1], en, members, rest)) continue;
+                    // and …)` reads "entrenched zone (some of the neighbours of the hex, with conditions)";
+                    // so does one under a quantifier beside other conditions (SPI's hilltop:
+                    // `not h.slope and any(n in neighbours(h) : Slope in hexside(h, n))`).
+                    const std::vector<ir::id> conjuncts = split(part, ir::op::and_);
+                    ir::id quantifier = ir::no_id;
+                    for (ir::id c : conjuncts)
+                        if (rs.nodes[c].code == ir::op::any) quantifier = quantifier == ir::no_id ? c : ir::no_id - 1;
+                    if (quantifier >= rs.nodes.size()) continue;
+                    const auto kids = ir::children_of(rs, quantifier);
+                    if (kids.size() != 2 || !read_conjuncts(kids[1], en, members, rest)) continue;
                     const std::string where = rs.nodes[kids[0]].code == ir::op::type_members ? "some other" : "some of " + en.expr(kids[0]);
-                    note(members[0], name, " (" + where + (rest.empty() ? "" : ", with conditions") + ")");
+                    note(members[0], name, " (" + where + (rest.empty() && conjuncts.size() == 1 ? "" : ", with conditions") + ")");
                 }
                 continue;
             }
-            // Each `cond` of the body's sum: `(if Stream in hexside(a, b) then 2 else 0) + …`.
+            // Each `cond` of the body's sum: `(if Stream in hexside(a, b) then 2 else 0) + …`,
+            // and each `cond` in the `else` of one (`if … then 3 else if Marsh … then 2 else 1`).
             for (ir::id part : split(q.expr, ir::op::add)) {
-                if (rs.nodes[part].code != ir::op::cond) continue;
-                const auto kids = ir::children_of(rs, part);
-                if (kids.size() != 3 || !read_conjuncts(kids[0], en, members, rest)) continue;
-                note(members[0], name, ": " + en.expr(kids[1]) + condition(rest));
+                for (ir::id c = part; rs.nodes[c].code == ir::op::cond;) {
+                    const auto kids = ir::children_of(rs, c);
+                    if (kids.size() != 3) break;
+                    if (!read_conjuncts(kids[0], en, members, rest)) break;
+                    note(members[0], name, ": " + en.expr(kids[1]) + condition(rest));
+                    // the `else` is read for another member only when this tested the member alone
+                    if (!rest.empty()) break;
+                    c = kids[2];
+                }
             }
         }
     }
@@ -189,6 +236,7 @@ std::vector<grid> terrain_charts(const ir::ruleset& rs, std::map<ir::id, std::st
             b.decisions();
             b.modifiers();
             b.quantities();
+            b.procedures();
             if (b.effects.empty()) continue;
             grid g;
             g.caption = std::string(words) + " effects chart";

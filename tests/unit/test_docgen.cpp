@@ -437,6 +437,18 @@ TEST_CASE("aid: body text of 7.5 pt or more on every bundled ruleset, A4 and Let
         {"rulesets/contractor-cards", {}, 2},
         {"rulesets/spi-thirty-years-war", {}, 2},
         {"rulesets/spi-thirty-years-war", {{"charts", "freiburg_map"}}, 2},
+        // every scenario's aid, with its deployment and its own victory conditions
+        {"rulesets/spi-thirty-years-war", {{"scenario", "aug5"}}, 2},
+        {"rulesets/spi-thirty-years-war", {{"scenario", "aug9"}}, 2},
+        {"rulesets/spi-thirty-years-war", {{"scenario", "campaign"}}, 2},
+        {"rulesets/spi-thirty-years-war", {{"scenario", "siege"}}, 2},
+        {"rulesets/spi-thirty-years-war", {{"scenario", "siege_campaign"}}, 2},
+        // ... and with the map's printing of the charts
+        {"rulesets/spi-thirty-years-war", {{"scenario", "aug5"}, {"charts", "freiburg_map"}}, 2},
+        {"rulesets/spi-thirty-years-war", {{"scenario", "aug9"}, {"charts", "freiburg_map"}}, 2},
+        {"rulesets/spi-thirty-years-war", {{"scenario", "campaign"}, {"charts", "freiburg_map"}}, 2},
+        {"rulesets/spi-thirty-years-war", {{"scenario", "siege"}, {"charts", "freiburg_map"}}, 2},
+        {"rulesets/spi-thirty-years-war", {{"scenario", "siege_campaign"}, {"charts", "freiburg_map"}}, 2},
         {"rulesets/cuius-regio", {}, 3},
         {"rulesets/gmt-thirty-years-war", {}, 4},
         {"rulesets/wallenstein", {}, 2},  // each expansion selection is also 2 on both papers (issue 26; checked by hand)
@@ -446,8 +458,9 @@ TEST_CASE("aid: body text of 7.5 pt or more on every bundled ruleset, A4 and Let
     REQUIRE(bundled == 5);  // a ruleset added under rulesets/ gets its line above
     for (const one& aid : aids)
         for (const auto paper : {wp::docgen::paper::a4, wp::docgen::paper::letter}) {
-            INFO(aid.folder << (aid.options.empty() ? "" : " " + aid.options.begin()->first + "=" + aid.options.begin()->second)
-                            << (paper == wp::docgen::paper::a4 ? " A4" : " Letter"));
+            std::string chosen;
+            for (const auto& [k, v] : aid.options) chosen += " " + k + "=" + v;
+            INFO(aid.folder << chosen << (paper == wp::docgen::paper::a4 ? " A4" : " Letter"));
             const std::string dump = aid_text(compiled(aid.folder, aid.options), wp::docgen::aid_product::layout_dump, paper);
             std::istringstream in(dump);
             std::string first;
@@ -540,9 +553,13 @@ TEST_CASE("aid: the terrain effects chart of a map game is derived from the rule
     CHECK(has(spi, "| Road | entry cost: 1 |"));
     // Cuius Regio keys tables by terrain: each row is read into the chart.
     const std::string cr = aid_text(compiled("rulesets/cuius-regio"), wp::docgen::aid_product::text_dump);
-    CHECK(has(cr, "| Hills | hex supply 0 · terrain mp 2 · road mp 1 · terrain drm +1 |"));  // and a modifier's guard
+    // and a modifier's guard, and an `if` in a procedure (a retreat into Hills off the road straggles)
+    CHECK(has(cr, "| Hills | hex supply 0 · terrain mp 2 · road mp 1 · terrain drm +1 · straggle (with conditions) |"));
+    CHECK(has(cr, "· side pp gain 3 |"));  // the numbers the procedure is given
     // A test under a quantifier of a predicate (SPI §16.1: next to an entrenchment).
     CHECK(has(spi, "entrenched zone (some of the neighbours of the hex, with conditions)"));
+    // ... and beside other conditions (§5.24: a hilltop is next to a slope hexside).
+    CHECK(has(spi, "| Slope | hexside cost: 1 (if from’s slope) · hilltop (some of the neighbours of the hex, with conditions) |"));
     // A game without a map has none.
     CHECK_FALSE(has(aid_text(compiled("rulesets/contractor-cards"), wp::docgen::aid_product::text_dump), "effects chart"));
 }
@@ -555,4 +572,99 @@ TEST_CASE("aid: a summary of zones of control and stacking from the outline's ow
     CHECK(has(spi, "Mutually controlled hexes §7.12"));  // in chapter 7.0, though its title does not say so
     CHECK(has(aid_text(compiled("rulesets/cuius-regio"), wp::docgen::aid_product::text_dump), "Primary and secondary zones of control §L579-588"));
     CHECK_FALSE(has(aid_text(compiled("rulesets/contractor-cards"), wp::docgen::aid_product::text_dump), "Zones of control"));
+}
+
+TEST_CASE("aid: a scenario's deployment says what each player sets up and where, by the scenario's name", "[docgen]") {
+    // Issue 30: no procedure name, no value set for the engine's own sake (`today`), no setup
+    // plumbing (marking distances); the heading names the scenario as a player does.
+    const std::string aug5 = aid_text(compiled("rulesets/spi-thirty-years-war", {{"scenario", "aug5"}}), wp::docgen::aid_product::text_dump);
+    CHECK(has(aug5, "Deployment, 5 August: the French player sets up in the French 5 August area: 11 French Regular Infantry units, "
+                    "10 French Regular Cavalry units, 7 French Mercenary Infantry units, 4 French Mercenary Cavalry units, "
+                    "4 French Regular guns, 2 French Mercenary guns, D'Enghien, Turenne; the Bavarian player sets up in the "
+                    "Bavarian 5 August area: 12 Bavarian Infantry units, 5 Bavarian Cavalry units, 5 Bavarian guns, von Mercy; "
+                    "the Bavarian player is the first player"));
+    CHECK(has(aug5, "Player aid · 2 players · 5 August ·"));
+    for (const char* gone : {"deploy units", "deploy guns", "deploy leader", "mark distances", "today = ", "Deployment, aug5"})
+        CHECK_FALSE(has(aug5, gone));
+    // A `may` that sets a yes/no value, then an `if` on it: "if they do … otherwise".
+    const std::string both = aid_text(compiled("rulesets/spi-thirty-years-war", {{"scenario", "siege_campaign"}}), wp::docgen::aid_product::text_dump);
+    CHECK(has(both, "Deployment, the siege within the campaign: the Bavarian player may defend Freiburg's fortifications (§20.12) "
+                    "rather than the 3 August Line; if they do: the Bavarian player sets up in Freiburg: "));
+    CHECK(has(both, "; otherwise the Bavarian player sets up on the 3 August Line: 14 Bavarian Infantry units"));
+    CHECK_FALSE(has(both, "defends town"));
+    CHECK_FALSE(has(both, "mark bavarian distances"));
+    // Cuius Regio's stand-in set-up is the same in both scenarios, and says so.
+    for (const char* scenario : {"short", "campaign"}) {
+        const std::string cuius = aid_text(compiled("rulesets/cuius-regio", {{"scenario", scenario}}), wp::docgen::aid_product::text_dump);
+        CHECK(has(cuius, "Deployment (every scenario): "));
+    }
+}
+
+TEST_CASE("aid: what a scenario settles and what repeats is said once", "[docgen]") {
+    const std::string aug5 = aid_text(compiled("rulesets/spi-thirty-years-war", {{"scenario", "aug5"}}), wp::docgen::aid_product::text_dump);
+    // `today` is set to 5 August by the setup and by nothing else in this scenario: the rows of
+    // other days never apply, and "today is 5 August" goes without saying.
+    // Its rules cite one section in one layer: once, after the last ("Morale row of" names its
+    // parameter).
+    CHECK(has(aug5, "Morale row of the army: 5 Aug/Bavarian when the army is Bavarian; 5 Aug/Fr. Regular when the army is "
+                    "French Regular; 5 Aug/Fr. Mercenary when the army is French Mercenary §15.14 [freiburg]\n"));
+    // 3 August too, once the yes/no values no play sets decide the setup's branches (the
+    // Bavarians defend the town only in the siege within the campaign).
+    const std::string aug3 = aid_text(compiled("rulesets/spi-thirty-years-war"), wp::docgen::aid_product::text_dump);
+    CHECK(has(aug3, "Morale row of the army: 3 Aug/Bavarian when the army is Bavarian; 3 Aug/Fr. Regular when the army is "
+                    "French Regular §15.14 [freiburg]\n"));
+    // The campaign sets it day by day: every row stays.
+    const std::string campaign = aid_text(compiled("rulesets/spi-thirty-years-war", {{"scenario", "campaign"}}), wp::docgen::aid_product::text_dump);
+    CHECK(has(campaign, "3 Aug/Bavarian when today is 3 August and the army is Bavarian"));
+    CHECK(has(campaign, "9 Aug/Fr. Mercenary when today is 9 August and the army is French Mercenary"));
+    // Three triggers of one layer that do the same under one condition: one entry.
+    CHECK(has(aug5, "When army demoralized, unit eliminated or movement begins, and day collapsed: fighting stops §17.13"));
+    CHECK_FALSE(has(aug5, "When unit eliminated and day collapsed"));
+    // A row's label says why the game ends; the table's caption says its layer.
+    CHECK(has(aug5, "| -3 | Decisive Bavarian Victory | victor = Bavarian; the game ends |"));
+    CHECK(has(aug5, "| 0 | Draw | draw result: yes; the game ends |"));
+    // The scenario by its words in the options paragraph, the footer and a chart's reading.
+    CHECK(has(aug5, "Options. Scenario 5 August (chosen; default 3 August) §17.0"));
+    CHECK(has(aug5, "options chosen: scenario = 5 August"));
+    const std::string both = aid_text(compiled("rulesets/spi-thirty-years-war", {{"scenario", "siege_campaign"}}), wp::docgen::aid_product::text_dump);
+    CHECK(has(both, "the level of victory table (scenario = 5 August)"));
+    // An errata that amends one row of a table still marks that row.
+    const std::string cards = aid_text(compiled("rulesets/contractor-cards"), wp::docgen::aid_product::text_dump);
+    CHECK(has(cards, "| ≤2 | Terrible Defeat | your reputation −2; your casualties = 1d6 + 2 [clarifications] |"));
+}
+
+TEST_CASE("aid layout: a short table that does not fit whole where half of it would starts there", "[docgen]") {
+    // N one-line paragraphs, then a ten-row table short enough to keep whole. Where half of it
+    // fits under the paragraphs, it starts there (two rows at least) and goes on in the next
+    // column under its caption again, rather than leaving the foot of the column empty.
+    tenth_point_metrics metrics;
+    int splits = 0;
+    for (int n = 60; n < 140; ++n) {
+        wp::docgen::document doc;
+        doc.title = "t";
+        wp::docgen::paragraph line;
+        line.text.push_back(wp::docgen::span{"line"});
+        for (int i = 0; i < n; ++i) doc.blocks.emplace_back(std::in_place_type<wp::docgen::paragraph>, line);
+        wp::docgen::grid g;
+        g.caption = "grid";
+        g.header.push_back({wp::docgen::cell{{wp::docgen::span{"k"}}}});
+        for (int r = 0; r < 10; ++r) g.rows.push_back({wp::docgen::cell{{wp::docgen::span{"row" + std::to_string(r)}}}});
+        doc.blocks.push_back(g);
+        const wp::docgen::display_list list = wp::docgen::layout(doc, metrics, wp::docgen::paper::a4);
+        // rows drawn under the first caption, before the continued one
+        int before = 0;
+        bool continued = false;
+        for (const auto& page : list.pages)
+            for (const auto& it : page.items)
+                if (const auto* t = std::get_if<wp::docgen::text_run>(&it)) {
+                    if (t->text == "grid (continued)") continued = true;
+                    if (t->text.rfind("row", 0) == 0 && !continued) ++before;
+                }
+        INFO("paragraphs: " << n);
+        if (!continued) continue;
+        ++splits;
+        CHECK(before >= 2);
+        CHECK(before <= 8);  // never the last row alone in the next column
+    }
+    CHECK(splits > 0);
 }

@@ -1,0 +1,201 @@
+// English of a scenario's deployment: the calls that place pieces read as what each player sets
+// up and where ("the French player sets up in the French 5 August area: 11 French Regular
+// Infantry units, …, Turenne"), never as the procedures that do it; the engine's preparations
+// (marking distances) are not printed.
+#include "english.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+namespace wp::docgen {
+
+namespace {
+
+bool type_is(const ir::ruleset& rs, ir::id t, std::initializer_list<ir::type_kind> kinds) {
+    if (t >= rs.types.size()) return false;
+    for (ir::type_kind k : kinds)
+        if (rs.types[t].kind == k) return true;
+    return false;
+}
+
+// Whether procedure `p`, or one it calls, lets someone choose.
+bool makes_choice(const ir::ruleset& rs, ir::id p, std::set<ir::id>& seen) {
+    if (p >= rs.procedures.size() || !seen.insert(p).second) return false;
+    bool found = false;
+    visit(rs, rs.procedures[p].body, [&](ir::id m) {
+        const ir::node& y = rs.nodes[m];
+        if (y.code == ir::op::choose_one || y.code == ir::op::choose_subset || y.code == ir::op::choose_order || y.code == ir::op::may)
+            found = true;
+        else if (y.code == ir::op::call && !found)
+            found = makes_choice(rs, y.ref, seen);
+    });
+    return found;
+}
+
+// The parameters of procedure `p` that bound where a piece goes: a place (an enum value or a
+// space) read in the condition of a choice of a space, here or in a procedure it passes it to.
+std::vector<bool> where_params(const ir::ruleset& rs, ir::id p, std::map<ir::id, std::vector<bool>>& memo) {
+    if (const auto it = memo.find(p); it != memo.end()) return it->second;
+    const ir::procedure& pr = rs.procedures[p];
+    std::vector<bool> out(pr.param_count, false);
+    memo[p] = out;  // a procedure that calls itself adds nothing
+    auto mark = [&](ir::id root) {
+        visit(rs, root, [&](ir::id m) {
+            const ir::node& y = rs.nodes[m];
+            if (y.code == ir::op::local && y.ref < pr.param_count) out[y.ref] = true;
+        });
+    };
+    visit(rs, pr.body, [&](ir::id m) {
+        const ir::node& y = rs.nodes[m];
+        const auto k = ir::children_of(rs, m);
+        if (y.code == ir::op::choose_one && k.size() > 2 && y.ref < pr.locals.size() && type_is(rs, pr.locals[y.ref].type, {ir::type_kind::node}))
+            mark(k[2]);
+        if (y.code == ir::op::call && y.ref < rs.procedures.size()) {
+            const std::vector<bool> inner = where_params(rs, y.ref, memo);
+            for (std::size_t i = 0; i < inner.size() && i < k.size(); ++i)
+                if (inner[i]) mark(k[i]);
+        }
+    });
+    for (std::size_t i = 0; i < out.size(); ++i)
+        out[i] = out[i] && type_is(rs, pr.locals[i].type, {ir::type_kind::enumeration, ir::type_kind::node});
+    memo[p] = out;
+    return out;
+}
+
+// What procedure `p` places when no piece is passed to it: the kind of piece its loop goes through.
+std::string placed_kind(const ir::ruleset& rs, ir::id p) {
+    std::string kind;
+    visit(rs, rs.procedures[p].body, [&](ir::id m) {
+        const ir::node& y = rs.nodes[m];
+        if (!kind.empty() || y.code != ir::op::for_each || y.child_count == 0) return;
+        const ir::node& set = rs.nodes[ir::children_of(rs, m)[0]];
+        if (set.code == ir::op::type_members && set.ref < rs.types.size() && rs.types[set.ref].kind == ir::type_kind::entity &&
+            rs.types[set.ref].ref < rs.entity_kinds.size())
+            kind = humanize(rs.entity_kinds[rs.types[set.ref].ref].name);
+    });
+    return kind;
+}
+
+std::string lower(std::string s) {
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+}  // namespace
+
+std::vector<std::string> option_labels(const ir::option& o) {
+    // "a, b, or c" / "a, b or c" / "a or b": one phrase per value, in order
+    std::vector<std::string> parts;
+    std::string rest = o.aid;
+    for (std::size_t cut; (cut = rest.find(", ")) != std::string::npos;) {
+        parts.push_back(rest.substr(0, cut));
+        rest.erase(0, cut + 2);
+    }
+    if (rest.rfind("or ", 0) == 0) rest.erase(0, 3);
+    else if (const std::size_t cut = rest.rfind(" or "); cut != std::string::npos) {
+        parts.push_back(rest.substr(0, cut));
+        rest.erase(0, cut + 4);
+    }
+    parts.push_back(rest);
+    if (!o.aid.empty() && parts.size() == o.values.size() && std::none_of(parts.begin(), parts.end(), [](const std::string& x) { return x.empty(); }))
+        return parts;
+    return {};
+}
+
+std::string option_value_words(const ir::ruleset& rs, const ir::option& o, std::size_t index) {
+    if (index >= o.values.size()) return "?";
+    if (const auto labels = option_labels(o); !labels.empty()) return labels[index];
+    std::string v = constant_english(rs, o.type, o.values[index]);
+    const std::string name = humanize(o.name);
+    return v.find(name) == std::string::npos && o.kind == ir::option_kind::named ? v + " " + name : v;
+}
+
+std::string english::player_words(std::string words) const {
+    if (words == "you" || words.empty()) return words;
+    // "bavarian player": a word that is a member of one of the game's enums in capitals
+    // ("Bavarian") is written as the game writes it.
+    std::string out;
+    std::size_t start = 0;
+    while (start <= words.size()) {
+        const std::size_t end = std::min(words.find(' ', start), words.size());
+        std::string word = words.substr(start, end - start);
+        for (const ir::enum_def& e : rs_.enums)
+            for (const ir::enum_member& m : e.members)
+                for (const std::string& form : {m.name, m.label})
+                    if (!form.empty() && std::isupper(static_cast<unsigned char>(form[0])) && lower(form) == lower(word)) word = form;
+        out += (out.empty() ? "" : " ") + word;
+        start = end + 1;
+    }
+    return out.rfind("the ", 0) == 0 || out.rfind("player ", 0) == 0 ? out : "the " + out;
+}
+
+std::optional<english::placing> english::placement(ir::id call) const {
+    if (call >= rs_.nodes.size() || rs_.nodes[call].code != ir::op::call || rs_.nodes[call].ref >= rs_.procedures.size()) return std::nullopt;
+    const ir::id p = rs_.nodes[call].ref;
+    const ir::procedure& pr = rs_.procedures[p];
+    std::set<ir::id> seen;
+    if (!makes_choice(rs_, p, seen)) return std::nullopt;
+    std::map<ir::id, std::vector<bool>> memo;
+    const std::vector<bool> where = where_params(rs_, p, memo);
+    const auto kids = ir::children_of(rs_, call);
+    placing out;
+    std::optional<std::int64_t> count;
+    std::string names;
+    bool piece = false;  // a piece passed by name: its name says what it is
+    for (std::size_t i = 0; i < pr.param_count && i < kids.size(); ++i) {
+        const ir::id t = pr.locals[i].type;
+        if (type_is(rs_, t, {ir::type_kind::player})) {
+            out.who = player_words(expr(kids[i]));
+            continue;
+        }
+        if (where[i]) {
+            out.where = expr(kids[i]);
+            continue;
+        }
+        if (type_is(rs_, t, {ir::type_kind::integer, ir::type_kind::range})) {
+            // `if five then 11 else 6` with `five` decided
+            ir::id n = kids[i];
+            while (rs_.nodes[n].code == ir::op::cond && rs_.nodes[n].child_count == 3) {
+                const auto ck = ir::children_of(rs_, n);
+                const auto c = static_value(rs_, ck[0], nullptr, &bound_, globals_);
+                if (!c) break;
+                n = *c ? ck[1] : ck[2];
+            }
+            if ((count = static_value(rs_, n, nullptr, &bound_, globals_))) continue;
+        }
+        piece = piece || type_is(rs_, t, {ir::type_kind::entity});
+        names += (names.empty() ? "" : " ") + expr(kids[i]);
+    }
+    if (out.who.empty() && out.where.empty()) return std::nullopt;
+    if (count && *count <= 0) return out;  // places nothing: said nowhere
+    const std::string kind = piece ? "" : placed_kind(rs_, p);
+    out.what = count ? std::to_string(*count) : "";
+    if (!names.empty()) out.what += (out.what.empty() ? "" : " ") + names;
+    if (!kind.empty()) out.what += (out.what.empty() ? "" : " ") + (count && *count == 1 ? kind : plural(kind));
+    return out;
+}
+
+bool english::plumbing(ir::id call) const {
+    if (call >= rs_.nodes.size() || rs_.nodes[call].code != ir::op::call || rs_.nodes[call].ref >= rs_.procedures.size()) return false;
+    std::set<ir::id> seen;
+    return rs_.procedures[rs_.nodes[call].ref].param_count == 0 && !makes_choice(rs_, rs_.nodes[call].ref, seen);
+}
+
+std::string english::placings_text(const std::vector<placing>& run) {
+    std::string s;
+    for (std::size_t i = 0; i < run.size();) {
+        std::size_t j = i;
+        std::string what;
+        for (; j < run.size() && run[j].who == run[i].who && run[j].where == run[i].where; ++j)
+            if (!run[j].what.empty()) what += (what.empty() ? "" : ", ") + run[j].what;
+        if (!what.empty()) {
+            const std::string who = run[i].who.empty() ? "set up" : run[i].who + (run[i].who == "you" ? " set up" : " sets up");
+            s += (s.empty() ? "" : "; ") + who + (run[i].where.empty() ? "" : " " + run[i].where) + ": " + what;
+        }
+        i = j;
+    }
+    return s;
+}
+
+}  // namespace wp::docgen
