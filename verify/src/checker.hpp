@@ -348,7 +348,8 @@ private:
     // cannot set the game up for this many players, or play broke an invariant (a state that
     // breaks one lies outside the domain the questions assume). A game stopped by an engine
     // error, a table with no row for a key say, reached every state before it.
-    std::optional<engine::sim_report> evidence_games(const ir::ruleset& rs, int players, std::uint64_t games) const;
+    std::optional<engine::sim_report> evidence_games(const ir::ruleset& rs, int players, std::uint64_t games,
+                                                     std::uint64_t seed = 1) const;
 
     // Random games through the engine: a rule that fires, a statement that starts, a table key
     // read or a game end that happens there is reached and needs no proof.
