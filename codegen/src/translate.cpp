@@ -110,8 +110,10 @@ std::string writer::run() {
             if (query_count == 64) refuse(rule.value, "more than 64 queries");
             function("bool query" + std::to_string(r) + "(S& s)",
                      "    " + locals(rule.locals.size(), 0) + "\n    return " + E(rule.value) + " != 0;\n");
-            check += std::string("    if (") + (rule.kind == ir::rule_kind::assert_always ? "!" : "") + "query" + std::to_string(r) +
-                     "(s)) answered(s, " + std::to_string(query_count) + ");\n";
+            // a query answered already in this game is not evaluated again
+            check += "    if (!(s.answered >> " + std::to_string(query_count) + " & 1) && " +
+                     (rule.kind == ir::rule_kind::assert_always ? "!" : "") + "query" + std::to_string(r) + "(s)) answered(s, " +
+                     std::to_string(query_count) + ");\n";
             ++query_count;
         }
         fns_ << "static void check_invariants([[maybe_unused]] S& s) {\n" << check << "    s.r = saved;\n    s.count_fires = was_counting;\n}\n\n";

@@ -40,8 +40,12 @@ void note_violations(const state& s, std::vector<std::string>& seen) {
 }
 
 // The queries this state answers for the first time in the game, with the decisions made.
-void note_queries(const state& s, std::vector<std::pair<std::uint32_t, std::uint64_t>>& seen) {
-    for (const std::uint32_t k : s.query_hits())
+void note_queries(const state& s, std::size_t queries, std::vector<std::pair<std::uint32_t, std::uint64_t>>& seen) {
+    if (seen.size() >= queries) return;  // every one answered in this game
+    std::uint64_t answered = 0;  // not evaluated again in this game
+    for (const auto& h : seen)
+        if (h.first < 64) answered |= 1ull << h.first;
+    for (const std::uint32_t k : s.query_hits(answered))
         if (std::none_of(seen.begin(), seen.end(), [&](const auto& h) { return h.first == k; })) seen.emplace_back(k, s.decisions());
 }
 
@@ -49,8 +53,10 @@ void note_queries(const state& s, std::vector<std::pair<std::uint32_t, std::uint
 game_outcome play_one(const game& g, std::uint64_t seed, const std::vector<std::unique_ptr<agent>>& agents,
                       const sim_options& o, thread_totals& totals) {
     game_outcome out;
-    const bool has_queries = std::any_of(g.ruleset().rules.begin(), g.ruleset().rules.end(),
-                                         [](const ir::rule& r) { return ir::is_query(r.kind); });
+    const auto queries = static_cast<std::size_t>(std::count_if(g.ruleset().rules.begin(), g.ruleset().rules.end(), [](const ir::rule& r) {
+        return ir::is_query(r.kind) && r.value != ir::no_id;
+    }));
+    const bool has_queries = queries > 0;
     std::vector<std::uint64_t> fires;
     std::unique_ptr<state> sp;
     try {
@@ -76,12 +82,12 @@ game_outcome play_one(const game& g, std::uint64_t seed, const std::vector<std::
             s.apply(agents[static_cast<std::size_t>(seat) % agents.size()]->act(seat_view(s, seat), agent_rng));
             if (o.check_invariants) {
                 note_violations(s, out.violations);
-                if (has_queries) note_queries(s, out.query_hits);
+                if (has_queries) note_queries(s, queries, out.query_hits);
             }
         }
         if (o.check_invariants) {
             note_violations(s, out.violations);
-            if (has_queries) note_queries(s, out.query_hits);
+            if (has_queries) note_queries(s, queries, out.query_hits);
         }
         out.end_reason = s.is_terminal() ? s.end_reason() : out.end_reason == "deadline" ? "deadline" : "decision limit";
         out.decisions = s.decisions();

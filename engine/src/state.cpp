@@ -468,17 +468,18 @@ std::vector<std::string> state::violated_invariants() const {
     return out;
 }
 
-std::vector<std::uint32_t> state::query_hits() const {
+std::vector<std::uint32_t> state::query_hits(std::uint64_t skip) const {
     std::vector<std::uint32_t> out;
     evaluate_claims([](const ir::rule& r) { return ir::is_query(r.kind); },
                     [&](const ir::rule& r, std::uint32_t k, bool holds) {
                         if (holds != (r.kind == ir::rule_kind::assert_always)) out.push_back(k);
-                    });
+                    },
+                    skip);
     return out;
 }
 
 void state::evaluate_claims(const std::function<bool(const ir::rule&)>& select,
-                            const std::function<void(const ir::rule&, std::uint32_t, bool)>& visit) const {
+                            const std::function<void(const ir::rule&, std::uint32_t, bool)>& visit, std::uint64_t skip) const {
     // Evaluated on this state's own stacks, left as they were found (no copy: this runs after
     // every decision of a simulation). Expressions change nothing else but the fire counts, the
     // generator (a die in sampled mode) or the pending node (a die otherwise); those are put back.
@@ -497,6 +498,7 @@ void state::evaluate_claims(const std::function<bool(const ir::rule&)>& select,
     for (const ir::rule& r : rs_->rules) {
         if (!select(r) || r.value == ir::no_id) continue;
         const std::uint32_t index = k++;
+        if (index < 64 && (skip >> index & 1)) continue;
         const std::uint32_t fb = in.push_region(r.locals.size());
         bool holds = true;
         try {

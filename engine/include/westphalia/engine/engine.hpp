@@ -264,8 +264,9 @@ public:
     std::vector<std::string> violated_invariants() const;
     // The designer's queries (docs/language.md §9) answered by this state, by their index among
     // the queries in rule order: an `assert always` whose property is false, an `assert never`
-    // or a `reachable` whose property is true.
-    std::vector<std::uint32_t> query_hits() const;
+    // or a `reachable` whose property is true. Those of the first 64 whose bit is set in `skip`
+    // (answered already in this game) are not evaluated.
+    std::vector<std::uint32_t> query_hits(std::uint64_t skip = 0) const;
     // The statement that last changed the state an invariant reads: "rule lost_all_units at
     // base/rules.wph:150:3" (the rule, action, procedure, table or step whose text holds it, and
     // its position); empty when not tracked (state_options::track_changes) or unchanged since setup.
@@ -320,7 +321,7 @@ private:
     // found; visit gets each rule, its index among those selected, and whether it holds (a
     // property that rolls a die is skipped).
     void evaluate_claims(const std::function<bool(const ir::rule&)>& select,
-                         const std::function<void(const ir::rule&, std::uint32_t, bool)>& visit) const;
+                         const std::function<void(const ir::rule&, std::uint32_t, bool)>& visit, std::uint64_t skip = 0) const;
 
     enum class pending_kind : std::uint8_t { none, decision, chance_roll, chance_choice, terminal };
     enum class frame_kind : std::uint8_t { list, for_each, while_, repeat, block, subset, order };
