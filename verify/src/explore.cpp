@@ -237,6 +237,10 @@ struct exec_impl {
             if (noted_.insert({p.facts.get(), h.second.id()}).second) fresh.push_back(std::move(h));
         if (fresh.empty()) return;
         site.holds = std::move(fresh);
+        S.invariant_sites.push_back(placed(std::move(site), p, n, what));
+    }
+    // site, at statement n of path p, with what the question and its replay need of the path
+    invariant_site placed(invariant_site site, const path& p, id n, const std::string& what) {
         site.node = n;
         site.pc = p.pc;
         site.facts = p.facts;
@@ -245,7 +249,7 @@ struct exec_impl {
         site.replay.recorded = true;
         site.replay.st = S.snapshot(p.st);
         site.replay.variables_from = site.replay.variables_to = S.variables.size();
-        S.invariant_sites.push_back(std::move(site));
+        return site;
     }
     // The designer's queries where the invariants must hold (decisions, phase starts, loop rounds,
     // the end), from setup or after a forgotten history: each answer not settled false by folding.
@@ -261,15 +265,7 @@ struct exec_impl {
             site.holds.emplace_back(r, std::move(answered));
         }
         if (site.holds.empty()) return;
-        site.node = n;
-        site.pc = p.pc;
-        site.facts = p.facts;
-        site.what = what;
-        site.from_setup = p.from_setup;
-        site.replay.recorded = true;
-        site.replay.st = S.snapshot(p.st);
-        site.replay.variables_from = site.replay.variables_to = S.variables.size();
-        S.query_sites.push_back(std::move(site));
+        S.query_sites.push_back(placed(std::move(site), p, n, what));
     }
     std::set<std::tuple<const fact_node*, id, unsigned>> queried_;
     // some query is left to ask (not answered by random play)

@@ -532,29 +532,23 @@ std::vector<z3::expr> symbolic::conjuncts(const z3::expr& e) {
     return out;
 }
 
-z3::expr symbolic::invariant_value(id r, const store& st) {
-    const ir::rule& rule = rs.rules.at(r);
-    env e;
-    e.locals.resize(rule.locals.size());
-    std::vector<z3::expr> saved;
-    saved.swap(side);
-    z3::expr inv = boolean(rule.value, e, st);
-    for (const z3::expr& s : side) inv = inv && s;
-    side.swap(saved);
-    return inv;
-}
+z3::expr symbolic::invariant_value(id r, const store& st) { return property(r, st, false); }
 
 z3::expr symbolic::query_answered(id r, const store& st) {
+    return property(r, st, rs.rules.at(r).kind == ir::rule_kind::assert_always);
+}
+
+z3::expr symbolic::property(id r, const store& st, bool negated) {
     const ir::rule& rule = rs.rules.at(r);
     env e;
     e.locals.resize(rule.locals.size());
     std::vector<z3::expr> saved;
     saved.swap(side);
     z3::expr v = boolean(rule.value, e, st);
-    z3::expr answered = rule.kind == ir::rule_kind::assert_always ? !v : v;
-    for (const z3::expr& s : side) answered = answered && s;
+    if (negated) v = !v;
+    for (const z3::expr& s : side) v = v && s;
     side.swap(saved);
-    return answered;
+    return v;
 }
 
 // ---------------------------------------------------------------- state access

@@ -313,6 +313,9 @@ public:
     // Query rule r answered in st: an `assert always` false, an `assert never` or a `reachable`
     // true (the dice and values it needs constrained in it).
     z3::expr query_answered(id r, const store& st);
+    // Rule r's property (its `value`) over st, negated or not, with the dice and values it needs
+    // constrained in it.
+    z3::expr property(id r, const store& st, bool negated);
     // The initial state of a game (initial values, every instance in its kind's first zone).
     store initial_store();
     // st kept for a replay point, shared with an earlier one of the same terms (the table
