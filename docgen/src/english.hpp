@@ -143,6 +143,10 @@ private:
     // Calls in a row read as placings, the same player and place shared: "the French player sets
     // up in the French 5 August area: 11 French Regular Infantry units, …, Turenne".
     static std::string placings_text(const std::vector<placing>& run);
+    // A loop over the pieces of a kind that puts the first one its data pick that is not yet
+    // placed on a given space while that space is empty: "one more Bavarian Cavalry unit starts
+    // in hex 2012, if it has no units"; nothing when the loop is not one.
+    std::optional<std::string> placing_loop(ir::id n) const;
     std::string comparison(ir::op code, ir::id left, ir::id right) const;
     bool is_zero_size(ir::id n) const;
 

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <functional>
 #include <set>
 
 namespace wp::docgen {
@@ -80,6 +81,58 @@ std::string placed_kind(const ir::ruleset& rs, ir::id p) {
 std::string lower(std::string s) {
     for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return s;
+}
+
+// The one statement of a block of one (`{ place_unit(u, h); }`), or the node itself.
+ir::id only_statement(const ir::ruleset& rs, ir::id n) {
+    while (n < rs.nodes.size() && rs.nodes[n].code == ir::op::seq && rs.nodes[n].child_count == 1) n = ir::children_of(rs, n)[0];
+    return n;
+}
+
+void conjuncts(const ir::ruleset& rs, ir::id n, std::vector<ir::id>& out) {
+    if (rs.nodes[n].code == ir::op::and_ && rs.nodes[n].child_count == 2) {
+        for (ir::id k : ir::children_of(rs, n)) conjuncts(rs, k, out);
+        return;
+    }
+    out.push_back(n);
+}
+
+bool reads_local(const ir::ruleset& rs, ir::id n, ir::id l) {
+    bool found = false;
+    visit(rs, n, [&](ir::id m) { found = found || (rs.nodes[m].code == ir::op::local && rs.nodes[m].ref == l); });
+    return found;
+}
+
+// Whether procedure `p`, or one it calls, has a node `pred` holds for.
+bool procedure_has(const ir::ruleset& rs, ir::id p, const std::function<bool(const ir::node&, ir::id)>& pred, std::set<ir::id>& seen) {
+    if (p >= rs.procedures.size() || !seen.insert(p).second) return false;
+    bool found = false;
+    visit(rs, rs.procedures[p].body, [&](ir::id m) {
+        if (found) return;
+        const ir::node& y = rs.nodes[m];
+        found = pred(y, m) || (y.code == ir::op::call && procedure_has(rs, y.ref, pred, seen));
+    });
+    return found;
+}
+
+// The value of a game value nothing ever sets (`outpost: hex = 2012`): its first value.
+std::optional<std::int64_t> unset_global(const ir::ruleset& rs, ir::id g) {
+    if (g >= rs.slots.size() || rs.slots[g].scope != ir::slot_scope::global) return std::nullopt;
+    for (std::size_t m = 0; m < rs.nodes.size(); ++m) {
+        const ir::op c = rs.nodes[m].code;
+        if ((c == ir::op::assign || c == ir::op::add_assign || c == ir::op::sub_assign) && rs.nodes[m].child_count > 0) {
+            const ir::node& t = rs.nodes[ir::children_of(rs, static_cast<ir::id>(m))[0]];
+            if (t.code == ir::op::global && t.ref == g) return std::nullopt;
+        }
+    }
+    return rs.slots[g].initial;
+}
+
+// "hex 2012" for a hex numbered on the map, else its name ("Vienna").
+std::string space_words(const ir::ruleset& rs, ir::id t, std::int64_t v) {
+    const std::string name = constant_english(rs, t, v);
+    const bool digits = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) { return c >= '0' && c <= '9'; });
+    return digits ? role_noun(rs, t) + " " + name : name;
 }
 
 }  // namespace
@@ -196,6 +249,119 @@ std::string english::placings_text(const std::vector<placing>& run) {
         i = j;
     }
     return s;
+}
+
+std::optional<std::string> english::placing_loop(ir::id n) const {
+    if (expand_ <= 0 || n >= rs_.nodes.size() || rs_.nodes[n].code != ir::op::for_each) return std::nullopt;
+    const ir::node& x = rs_.nodes[n];
+    const auto kids = ir::children_of(rs_, n);
+    if (kids.size() < 3 || rs_.nodes[kids[0]].code != ir::op::type_members || rs_.nodes[kids[1]].code != ir::op::absent) return std::nullopt;
+    const ir::id kind_type = rs_.nodes[kids[0]].ref;
+    if (!type_is(rs_, kind_type, {ir::type_kind::entity}) || rs_.types[kind_type].ref >= rs_.entity_kinds.size()) return std::nullopt;
+    const ir::entity_kind& kind = rs_.entity_kinds[rs_.types[kind_type].ref];
+    // for each u in unit { if <u's data> and not u.<placed> and <space>.<count> == 0 { place(u, <space>); } }
+    const ir::id test = only_statement(rs_, kids[2]);
+    const auto tk = ir::children_of(rs_, test);
+    if (rs_.nodes[test].code != ir::op::if_ || tk.size() < 2 || (tk.size() > 2 && rs_.nodes[tk[2]].code != ir::op::absent)) return std::nullopt;
+    const ir::id call = only_statement(rs_, tk[1]);
+    if (rs_.nodes[call].code != ir::op::call || rs_.nodes[call].ref >= rs_.procedures.size()) return std::nullopt;
+    const ir::id p = rs_.nodes[call].ref;
+    const ir::procedure& pr = rs_.procedures[p];
+    // The constants of the game a value here may stand for: what the options and the deployment
+    // decide, and the game values nothing sets.
+    local_values fixed = globals_ ? *globals_ : local_values{};
+    visit(rs_, test, [&](ir::id m) {
+        const ir::node& y = rs_.nodes[m];
+        if (y.code == ir::op::global && y.child_count == 0 && !fixed.count(y.ref))
+            if (const auto v = unset_global(rs_, y.ref)) fixed[y.ref] = *v;
+    });
+    // The call: the piece, and one space every argument else is decided.
+    const auto ck = ir::children_of(rs_, call);
+    std::optional<std::int64_t> space;
+    ir::id space_type = ir::no_id;
+    bool piece = false;
+    for (std::size_t i = 0; i < ck.size() && i < pr.param_count; ++i) {
+        const ir::node& a = rs_.nodes[ck[i]];
+        if (a.code == ir::op::local && a.ref == x.ref) {
+            piece = true;
+            continue;
+        }
+        const auto v = static_value(rs_, ck[i], nullptr, &bound_, &fixed);
+        if (!v) return std::nullopt;
+        if (type_is(rs_, pr.locals[i].type, {ir::type_kind::node})) {
+            if (space) return std::nullopt;
+            space = v;
+            space_type = pr.locals[i].type;
+        }
+    }
+    if (!piece || !space) return std::nullopt;
+    std::vector<ir::id> parts;
+    conjuncts(rs_, tk[0], parts);
+    std::vector<std::string> data;  // "Bavarian", "Cavalry"
+    bool another = false;           // not one already placed
+    std::string count_field;        // the space's count that the placing raises: one piece only
+    std::vector<ir::id> picked;     // the conditions the piece's data decide
+    for (ir::id c : parts) {
+        const ir::node& y = rs_.nodes[c];
+        const auto yk = ir::children_of(rs_, c);
+        if (!reads_local(rs_, c, x.ref)) {
+            // <space>.<count> == 0, where the call raises <count>
+            if (y.code != ir::op::eq || yk.size() != 2 || rs_.nodes[yk[0]].code != ir::op::entity_field || rs_.nodes[yk[0]].child_count != 1)
+                return std::nullopt;
+            const auto zero = static_value(rs_, yk[1], nullptr, &bound_, &fixed);
+            const auto where = static_value(rs_, ir::children_of(rs_, yk[0])[0], nullptr, &bound_, &fixed);
+            if (!zero || *zero != 0 || !where || *where != *space) return std::nullopt;
+            const ir::id f = rs_.nodes[yk[0]].ref;
+            std::set<ir::id> seen;
+            const bool raises = procedure_has(rs_, p, [&](const ir::node& z, ir::id m) {
+                return z.code == ir::op::add_assign && z.child_count == 2 && rs_.nodes[ir::children_of(rs_, m)[0]].code == ir::op::entity_field &&
+                       rs_.nodes[ir::children_of(rs_, m)[0]].ref == f;
+            }, seen);
+            if (!raises || f >= rs_.slots.size()) return std::nullopt;
+            count_field = field_name(rs_.slots[f].name);
+            continue;
+        }
+        // not u.<flag>, where the call sets the flag: a piece not placed yet
+        if (y.code == ir::op::not_ && yk.size() == 1 && rs_.nodes[yk[0]].code == ir::op::entity_field && rs_.nodes[yk[0]].child_count == 1 &&
+            rs_.nodes[ir::children_of(rs_, yk[0])[0]].code == ir::op::local && rs_.nodes[ir::children_of(rs_, yk[0])[0]].ref == x.ref) {
+            const ir::id f = rs_.nodes[yk[0]].ref;
+            std::set<ir::id> seen;
+            const bool sets = procedure_has(rs_, p, [&](const ir::node& z, ir::id m) {
+                if (z.code != ir::op::assign || z.child_count != 2) return false;
+                const auto zk = ir::children_of(rs_, m);
+                return rs_.nodes[zk[0]].code == ir::op::entity_field && rs_.nodes[zk[0]].ref == f && rs_.nodes[zk[1]].code == ir::op::const_bool &&
+                       rs_.nodes[zk[1]].value != 0;
+            }, seen);
+            if (!sets) return std::nullopt;
+            another = true;
+            continue;
+        }
+        // u.<attribute> == <constant>: what the piece is
+        if (y.code != ir::op::eq || yk.size() != 2) return std::nullopt;
+        const int side = rs_.nodes[yk[0]].code == ir::op::attribute ? 0 : 1;
+        const ir::node& a = rs_.nodes[yk[side]];
+        if (a.code != ir::op::attribute || a.child_count != 1 || rs_.nodes[ir::children_of(rs_, yk[side])[0]].code != ir::op::local ||
+            !static_value(rs_, yk[1 - side]))
+            return std::nullopt;
+        data.push_back(expr(yk[1 - side]));
+        picked.push_back(c);
+    }
+    if (count_field.empty()) return std::nullopt;
+    // Some piece's data must fit, or nothing is placed.
+    bool any = false;
+    for (std::int64_t m = kind.first_entity; m < kind.first_entity + kind.entity_count && !any; ++m) {
+        local_values one = bound_;
+        one[x.ref] = m;
+        any = std::all_of(picked.begin(), picked.end(), [&](ir::id c) {
+            const auto v = static_value(rs_, c, nullptr, &one, &fixed);
+            return v && *v != 0;
+        });
+    }
+    if (!any) return std::nullopt;
+    std::string what;
+    for (const std::string& d : data) what += d + " ";
+    return std::string(another ? "one more " : "one ") + what + humanize(kind.name) + " starts in " + space_words(rs_, space_type, *space) +
+           ", if it has no " + count_field;
 }
 
 }  // namespace wp::docgen

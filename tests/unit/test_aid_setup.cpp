@@ -1,0 +1,48 @@
+// The aid's setup and deployment read as what the players set up, never as the plumbing that
+// does it (issue 30): a loop that puts one more piece on a space.
+#include "test_support.hpp"
+
+#include "westphalia/compiler/compile.hpp"
+#include "westphalia/docgen/aid.hpp"
+// The English templates themselves, below the public API.
+#include "../../docgen/src/english.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <string>
+
+namespace {
+
+const std::string source_dir = WP_SOURCE_DIR;
+
+wp::ir::ruleset compiled(const std::string& folder, const std::map<std::string, std::string>& options = {}) {
+    wp::dsl::source_manager sources;
+    wp::dsl::diagnostic_sink sink;
+    wp::compiler::compile_options opts;
+    for (const auto& [k, v] : options) opts.options[k] = v;
+    auto rs = wp::compiler::compile_ruleset(source_dir + "/" + folder, opts, sources, sink);
+    REQUIRE(rs);
+    REQUIRE_FALSE(sink.has_errors());
+    return *rs;
+}
+
+std::string aid_text(const std::string& folder, const std::map<std::string, std::string>& options = {}) {
+    return wp::docgen::make_aid(compiled(folder, options), {}, wp::docgen::aid_product::text_dump).bytes;
+}
+
+bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+
+}  // namespace
+
+TEST_CASE("aid setup: a loop that puts one more piece on an empty space reads as that piece", "[docgen][aid]") {
+    // SPI §17.11: after the 3 August line, the lone Bavarian cavalry unit of the outpost.
+    for (const char* scenario : {"aug3", "campaign", "siege_campaign"}) {
+        INFO(scenario);
+        const std::string aid = aid_text("rulesets/spi-thirty-years-war", {{"scenario", scenario}});
+        CHECK(has(aid, "14 Bavarian Infantry units, 4 Bavarian Cavalry units, 5 Bavarian guns, von Mercy; "
+                       "one more Bavarian Cavalry unit starts in hex 2012, if it has no units; the French player sets up"));
+        CHECK_FALSE(has(aid, "for every unit: if the unit’s army is Bavarian"));
+        CHECK_FALSE(has(aid, "place unit"));
+    }
+}
