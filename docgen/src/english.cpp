@@ -927,6 +927,7 @@ std::string english::statement(ir::id n, std::vector<ir::id>* nested) const {
         case ir::op::assign: {
             // `u.disrupted = true` reads "the unit is disrupted"; `campaign_on = false`,
             // "campaign on: no".
+            if (auto s = piece_data(n)) return *s;  // "it is on the map"
             const ir::node& v = rs_.nodes[kids[1]];
             if (rs_.nodes[kids[0]].code == ir::op::global)
                 if (const ir::card_event* e = event_of_flag(rs_, rs_.nodes[kids[0]].ref))
@@ -1024,7 +1025,7 @@ std::string english::statement(ir::id n, std::vector<ir::id>* nested) const {
                     english one = *this;
                     one.bound_[x.ref] = m;
                     one.renamed_[x.ref] = "it";
-                    const std::string what = one.statements(then, nullptr);
+                    const std::string what = states_folded(one.statements(then, nullptr));
                     if (what.empty()) continue;
                     const std::string name = constant_english(rs_, frame_[x.ref].type, m);
                     auto g = std::find_if(groups.begin(), groups.end(), [&](const auto& y) { return y.second == what; });

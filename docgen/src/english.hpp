@@ -68,6 +68,10 @@ std::string plural(const std::string& noun);
 // The card event whose in-force value slot `s` is, or nothing; a card event's card as printed.
 const ir::card_event* event_of_flag(const ir::ruleset& rs, ir::id s);
 std::string event_card_name(const ir::ruleset& rs, const ir::card_event& e);
+// A piece's clauses of what it is, in a row, said once: "it is on the map; it is in hex 0508; it
+// is marshal" reads "it is on the map, in hex 0508, marshal".
+std::string states_folded(const std::string& clauses);
+
 // Renders nodes of one element (its locals in `frame`) as English.
 //
 // A local with a one-letter name, perhaps numbered or plural (`p`, `u2`, `cs`), is the rule language's shorthand, not a
@@ -147,6 +151,9 @@ private:
     // placed on a given space while that space is empty: "one more Bavarian Cavalry unit starts
     // in hex 2012, if it has no units"; nothing when the loop is not one.
     std::optional<std::string> placing_loop(ir::id n) const;
+    // In a deployment, a piece's field set to a constant of its data: "it is on the map", "it is
+    // in hex 0508", "its holder is Imperial"; nothing when the assignment is not one.
+    std::optional<std::string> piece_data(ir::id assign) const;
     std::string comparison(ir::op code, ir::id left, ir::id right) const;
     bool is_zero_size(ir::id n) const;
 

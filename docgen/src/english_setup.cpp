@@ -364,4 +364,39 @@ std::optional<std::string> english::placing_loop(ir::id n) const {
            ", if it has no " + count_field;
 }
 
+std::optional<std::string> english::piece_data(ir::id n) const {
+    if (expand_ <= 0 || n >= rs_.nodes.size() || rs_.nodes[n].code != ir::op::assign || rs_.nodes[n].child_count != 2) return std::nullopt;
+    const auto kids = ir::children_of(rs_, n);
+    const ir::node& t = rs_.nodes[kids[0]];
+    if ((t.code != ir::op::entity_field && t.code != ir::op::attribute) || t.child_count != 1) return std::nullopt;
+    if (expr(ir::children_of(rs_, kids[0])[0]) != "it") return std::nullopt;
+    const auto v = static_value(rs_, kids[1], nullptr, &bound_, globals_);
+    if (!v || t.type >= rs_.types.size()) return std::nullopt;
+    const ir::type& ty = rs_.types[t.type];
+    // a space: where the piece is
+    if (ty.kind == ir::type_kind::node) return "it is in " + space_words(rs_, t.type, *v);
+    if (ty.kind != ir::type_kind::enumeration) return std::nullopt;
+    // a state in the game's words ("on the map", "waiting"): what the piece is; a name ("Imperial"): the field's value
+    const std::string value = constant_english(rs_, t.type, *v);
+    if (!value.empty() && std::islower(static_cast<unsigned char>(value[0]))) return "it is " + value;
+    return expr(kids[0]) + " is " + value;
+}
+
+std::string states_folded(const std::string& clauses) {
+    const std::string is = "it is ";
+    std::string out;
+    bool last_is = false;
+    for (std::size_t start = 0; start <= clauses.size();) {
+        std::size_t end = clauses.find("; ", start);
+        if (end == std::string::npos) end = clauses.size();
+        const std::string one = clauses.substr(start, end - start);
+        const bool this_is = one.rfind(is, 0) == 0;
+        if (this_is && last_is) out += ", " + one.substr(is.size());
+        else out += (out.empty() ? "" : "; ") + one;
+        last_is = this_is;
+        start = end + 2;
+    }
+    return out;
+}
+
 }  // namespace wp::docgen

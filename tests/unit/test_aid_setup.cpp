@@ -1,5 +1,5 @@
 // The aid's setup and deployment read as what the players set up, never as the plumbing that
-// does it (issue 30): a loop that puts one more piece on a space.
+// does it (issue 30): a loop that puts one more piece on a space, a piece's starting data.
 #include "test_support.hpp"
 
 #include "westphalia/compiler/compile.hpp"
@@ -45,4 +45,15 @@ TEST_CASE("aid setup: a loop that puts one more piece on an empty space reads as
         CHECK_FALSE(has(aid, "for every unit: if the unit’s army is Bavarian"));
         CHECK_FALSE(has(aid, "place unit"));
     }
+}
+
+TEST_CASE("aid setup: a piece's starting data read as where it is, said once", "[docgen][aid]") {
+    const std::string cuius = aid_text("rulesets/cuius-regio");
+    CHECK(has(cuius, "Tilly: it is on the map, in hex 0508, marshal; "));
+    CHECK(has(cuius, "0107, 0306, 0402, 0404, 0503: it is held; its holder is Protestant; "));
+    CHECK_FALSE(has(cuius, "its where ="));
+    CHECK_FALSE(has(cuius, "its at ="));
+    CHECK(wp::docgen::states_folded("it is on the map; it is in hex 0508; it is marshal; 0508’s inf +10; it is held") ==
+          "it is on the map, in hex 0508, marshal; 0508’s inf +10; it is held");
+    CHECK(wp::docgen::states_folded("") == "");
 }
