@@ -1013,9 +1013,10 @@ std::string english::statement(ir::id n, std::vector<ir::id>* nested) const {
             return s;
         }
         case ir::op::for_each: {
-            // The plumbing of a deployment read as what it does (english_setup.cpp): "one more
-            // Bavarian Cavalry unit starts in hex 2012".
+            // The plumbing of a setup or a deployment read as what it does (english_setup.cpp,
+            // english_seating.cpp): "one more Bavarian Cavalry unit starts in hex 2012", "seat 1 plays …".
             if (auto s = placing_loop(n)) return *s;
+            if (auto s = seating(n)) return *s;
             // Where calls are expanded (a scenario's deployment), a loop over every piece or space
             // of a kind that acts on those its data picks reads member by member: "Tilly: …".
             if (const auto members = unrolled(n)) {

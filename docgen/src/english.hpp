@@ -102,6 +102,9 @@ public:
     void fix_globals(const local_values* globals) { globals_ = globals; }
     // Whether `emit` statements are read out ("→ hired (p, e)"); table cells leave them out.
     void show_events(bool show) { show_events_ = show; }
+    // Whether the statements read are a setup's, run once before play: a loop that seats the
+    // players reads as who plays what ("seat 1 plays the Imperial camp").
+    void in_setup(bool setup) { setup_ = setup; }
 
     std::string expr(ir::id n) const;
     // An expression read as a condition: a flag field reads as a statement about its owner
@@ -154,6 +157,10 @@ private:
     // In a deployment, a piece's field set to a constant of its data: "it is on the map", "it is
     // in hex 0508", "its holder is Imperial"; nothing when the assignment is not one.
     std::optional<std::string> piece_data(ir::id assign) const;
+    // english_seating.cpp: a setup's loop over the players that gives each seat its side, by
+    // flags or a count only that loop sets, read as one sentence ("seat 1 plays the Imperial
+    // camp, seat 2 the Protestant camp"); nothing when the loop is not one.
+    std::optional<std::string> seating(ir::id n) const;
     std::string comparison(ir::op code, ir::id left, ir::id right) const;
     bool is_zero_size(ir::id n) const;
 
@@ -167,6 +174,7 @@ private:
     };
     std::vector<role> roles_;
     bool show_events_ = true;
+    bool setup_ = false;
     mutable int secret_depth_ = 0;  // statements inside a `simultaneous` block being read
     mutable local_values bound_;  // a `let` of a decided value binds it as it is read
     // A yes/no game value a `may` just set (`may "defend the town" { defends_town = true; }`):

@@ -31,7 +31,9 @@ bool builder::sequence_block(const english& en, ir::id b, int depth, const std::
     const ir::block& bl = rs.blocks[b];
     const auto kids = ir::children_of(rs, bl.node);
     std::vector<ir::id> nested;
-    std::string what = kids.empty() ? "" : en.statements(kids[0], &nested, true);
+    english here = en;
+    here.in_setup(bl.word == "setup");  // its seating reads as who plays what
+    std::string what = kids.empty() ? "" : here.statements(kids[0], &nested, true);
     if (what.empty() && nested.empty()) return false;  // nothing happens here under the chosen options
     // The designer's own words stand for the block's statements (its nested blocks still follow).
     if (!bl.aid.empty()) what = bl.aid;

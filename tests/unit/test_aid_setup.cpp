@@ -1,5 +1,6 @@
 // The aid's setup and deployment read as what the players set up, never as the plumbing that
-// does it (issue 30): a loop that puts one more piece on a space, a piece's starting data.
+// does it (issue 30): a loop that puts one more piece on a space, a piece's starting data, the
+// loop that seats the players.
 #include "test_support.hpp"
 
 #include "westphalia/compiler/compile.hpp"
@@ -56,4 +57,14 @@ TEST_CASE("aid setup: a piece's starting data read as where it is, said once", "
     CHECK(wp::docgen::states_folded("it is on the map; it is in hex 0508; it is marshal; 0508’s inf +10; it is held") ==
           "it is on the map, in hex 0508, marshal; 0508’s inf +10; it is held");
     CHECK(wp::docgen::states_folded("") == "");
+}
+
+TEST_CASE("aid setup: the loop that seats the players reads as who plays what", "[docgen][aid]") {
+    // A flag only the loop sets (Cuius Regio), a count only the loop sets (GMT).
+    const std::string cuius = aid_text("rulesets/cuius-regio");
+    CHECK(has(cuius, "Setup: seat 1 plays the Imperial camp, seat 2 the Protestant camp; "));
+    CHECK_FALSE(has(cuius, "imperial seated"));
+    const std::string gmt = aid_text("rulesets/gmt-thirty-years-war");
+    CHECK(has(gmt, "Setup: seat 1 plays the Protestant camp, seat 2 the Catholic camp; "));
+    CHECK_FALSE(has(gmt, "seated +1"));
 }
