@@ -459,27 +459,8 @@ std::vector<int> state::winners(std::vector<std::uint64_t>* fires) const {
     return out;
 }
 
-std::vector<std::string> state::violated_invariants() const {
-    std::vector<std::string> out;
-    evaluate_claims([](const ir::rule& r) { return r.kind == ir::rule_kind::invariant; },
-                    [&](const ir::rule& r, std::uint32_t, bool holds) {
-                        if (!holds) out.push_back(r.name);
-                    });
-    return out;
-}
-
-std::vector<std::uint32_t> state::query_hits(std::uint64_t skip) const {
-    std::vector<std::uint32_t> out;
-    evaluate_claims([](const ir::rule& r) { return ir::is_query(r.kind); },
-                    [&](const ir::rule& r, std::uint32_t k, bool holds) {
-                        if (holds != (r.kind == ir::rule_kind::assert_always)) out.push_back(k);
-                    },
-                    skip);
-    return out;
-}
-
-void state::evaluate_claims(const std::function<bool(const ir::rule&)>& select,
-                            const std::function<void(const ir::rule&, std::uint32_t, bool)>& visit, std::uint64_t skip) const {
+template <class Select, class Visit>
+void state::evaluate_claims(const Select& select, const Visit& visit, std::uint64_t skip) const {
     // Evaluated on this state's own stacks, left as they were found (no copy: this runs after
     // every decision of a simulation). Expressions change nothing else but the fire counts, the
     // generator (a die in sampled mode) or the pending node (a die otherwise); those are put back.
@@ -527,6 +508,25 @@ void state::evaluate_claims(const std::function<bool(const ir::rule&)>& select,
     self.options_.swap(options);
     self.weights_.swap(weights);
     self.weight_total_ = weight_total;
+}
+
+std::vector<std::string> state::violated_invariants() const {
+    std::vector<std::string> out;
+    evaluate_claims([](const ir::rule& r) { return r.kind == ir::rule_kind::invariant; },
+                    [&](const ir::rule& r, std::uint32_t, bool holds) {
+                        if (!holds) out.push_back(r.name);
+                    });
+    return out;
+}
+
+std::vector<std::uint32_t> state::query_hits(std::uint64_t skip) const {
+    std::vector<std::uint32_t> out;
+    evaluate_claims([](const ir::rule& r) { return ir::is_query(r.kind); },
+                    [&](const ir::rule& r, std::uint32_t k, bool holds) {
+                        if (holds != (r.kind == ir::rule_kind::assert_always)) out.push_back(k);
+                    },
+                    skip);
+    return out;
 }
 
 std::string state::last_change(const std::string& invariant) const {

@@ -49,12 +49,9 @@ void checker::query_checks() {
                                       ": `westphalia play --players " + std::to_string(p.players) + " --seed " +
                                       std::to_string(p.first.seed) + "` plays it again" +
                                       (options_as_default(rs_) ? "" : ", with the options as checked");
-            if (reach) {
-                qa.verdict = "reached";
-                qa.how = "trace from setup: " + trace;
-            } else {
-                qa.verdict = "fails";
-                qa.how = "trace from setup: " + trace;
+            qa.verdict = reach ? "reached" : "fails";
+            qa.how = "trace from setup: " + trace;
+            if (!reach) {
                 finding& f = add("query", severity::error, rule.name, title + " " + happens + " in a game from setup");
                 f.elements.push_back(rule_elem(r));
                 f.witness.push_back("trace from setup: " + trace);
@@ -150,11 +147,11 @@ void checker::query_checks() {
                 f.elements.push_back(rule_elem(r));
                 f.proof = proof_kind::proved;
                 f.because.push_back(property + grounds);
-                if (played_ > 0) f.replay = "consistent: none of " + std::to_string(played_) + " random games reached it either";
+                if (query_games_ > 0) f.replay = "consistent: none of " + std::to_string(query_games_) + " random games reached it either";
             } else {
                 qa.verdict = "holds";
                 qa.how = "proved " + property + grounds +
-                         (played_ > 0 ? "; none of " + std::to_string(played_) + " random games broke it" : "");
+                         (query_games_ > 0 ? "; none of " + std::to_string(query_games_) + " random games broke it" : "");
             }
         }
         out_.answers.push_back(std::move(qa));

@@ -123,6 +123,7 @@ void checker::play_evidence() {
             played_ += r.games;
             for (const engine::sim_query& q : r.queries)
                 if (q.first && !query_played_.count(q.name)) query_played_[q.name] = {players, *q.first};
+            query_games_ += r.games;
         }
     }
     // A query no game answered: nine times the games again, seeded apart, for a trace before the
@@ -132,9 +133,11 @@ void checker::play_evidence() {
     });
     if (!open || !wanted("queries")) return;
     for (int players = lo; players <= sym_.lay.players; ++players)
-        if (const std::optional<engine::sim_report> more = evidence_games(rs_, players, 9 * opt_.sim_games, 2))
+        if (const std::optional<engine::sim_report> more = evidence_games(rs_, players, 9 * opt_.sim_games, 2)) {
             for (const engine::sim_query& q : more->queries)
                 if (q.first && !query_played_.count(q.name)) query_played_[q.name] = {players, *q.first};
+            query_games_ += more->games;
+        }
 }
 
 bool checker::started(const std::vector<std::uint8_t>& ran, id n) const {

@@ -374,6 +374,7 @@ private:
         engine::sim_message first;
     };
     std::map<std::string, played_answer> query_played_;
+    std::uint64_t query_games_ = 0;  // the random games that evaluated the queries (the extra ones too)
 
     ir::provenance statement_prov(id n) const;
 

@@ -320,8 +320,10 @@ private:
     // Evaluates the selected rules' properties (invariants, queries) in this state, leaving it as
     // found; visit gets each rule, its index among those selected, and whether it holds (a
     // property that rolls a die is skipped).
-    void evaluate_claims(const std::function<bool(const ir::rule&)>& select,
-                         const std::function<void(const ir::rule&, std::uint32_t, bool)>& visit, std::uint64_t skip = 0) const;
+    // (A template, defined and used in state.cpp only: it runs after every decision of a
+    // simulation, where a call through std::function per rule cost 6% of Contractor Cards' sim.)
+    template <class Select, class Visit>
+    void evaluate_claims(const Select& select, const Visit& visit, std::uint64_t skip = 0) const;
 
     enum class pending_kind : std::uint8_t { none, decision, chance_roll, chance_choice, terminal };
     enum class frame_kind : std::uint8_t { list, for_each, while_, repeat, block, subset, order };
