@@ -139,8 +139,11 @@ std::string dice_text(const ir::roll& r) {
         if (!s.empty()) s += t.negative ? " " + minus + " " : " + ";
         else if (t.negative) s += minus;
         s += std::to_string(t.dice.count) + "d";
+        // A die numbered from another value than 1 is named by its sides and read range, as
+        // players say it: GMT's ten-sider "1d10 (0–9)", not the rule language's "1d[0..9]".
         s += t.dice.low == 1 ? std::to_string(t.dice.high)
-                             : "[" + std::to_string(t.dice.low) + ".." + std::to_string(t.dice.high) + "]";
+                             : std::to_string(t.dice.high - t.dice.low + 1) + " (" + (t.dice.count > 1 ? "each " : "") +
+                                   number(t.dice.low) + "–" + number(t.dice.high) + ")";
     }
     if (r.constant != 0 || s.empty()) s += s.empty() ? number(r.constant) : (r.constant > 0 ? " + " : " " + minus + " ") + std::to_string(r.constant < 0 ? -r.constant : r.constant);
     return s;
@@ -547,6 +550,8 @@ std::string english::expr(ir::id n) const {
             return local_name(x.ref);
         case ir::op::global:
             if (const ir::card_event* e = event_of_flag(rs_, x.ref)) return event_card_name(rs_, *e) + "’s event is in force";
+            if (x.type < rs_.types.size() && rs_.types[x.type].kind == ir::type_kind::player)
+                if (std::string seat = seat_player(x.ref); !seat.empty()) return seat;
             return named(rs_.slots);
         case ir::op::player_field: case ir::op::entity_field: {
             const std::string field = x.ref < rs_.slots.size() ? field_name(rs_.slots[x.ref].name) : "?";
@@ -806,7 +811,16 @@ std::string english::statements(ir::id n, std::vector<ir::id>* nested, bool top)
         children.push_back(c);
     };
     for (ir::id c : ir::children_of(rs_, n)) in_line(c);
-    for (ir::id c : children) {
+    for (std::size_t ci = 0; ci < children.size(); ++ci) {
+        const ir::id c = children[ci];
+        if (ci + 1 < children.size())
+            if (auto counted = counted_loop(c, children[ci + 1], nested)) {
+                flush();
+                flush_places();
+                s += (s.empty() ? "" : "; ") + *counted;
+                ++ci;
+                continue;
+            }
         if (top && nested && rs_.nodes[c].code == ir::op::block) {
             nested->push_back(rs_.nodes[c].ref);
             continue;
@@ -941,6 +955,17 @@ std::string english::statement(ir::id n, std::vector<ir::id>* nested) const {
                 if (t.type < rs_.types.size() && rs_.types[t.type].kind == ir::type_kind::boolean)
                     return kid(0) + (v.value != 0 ? ": yes" : ": no");
             }
+            // A setup's starting value of a game value reads as a setup card says it: "year:
+            // 1618", "initiative: the Imperial player".
+            if (setup_ && expand_ == 0 && rs_.nodes[kids[0]].code == ir::op::global && rs_.nodes[kids[0]].child_count == 0 &&
+                static_value(rs_, kids[1]))
+                return kid(0) + ": " + kid(1);
+            if (setup_ && expand_ == 0 && rs_.nodes[kids[0]].code == ir::op::global && rs_.nodes[kids[0]].child_count == 0 &&
+                !seat_player(rs_.nodes[kids[0]].ref).empty())
+                return "";  // set by the seating, which says who it is
+            if (setup_ && expand_ == 0 && rs_.nodes[kids[0]].code == ir::op::global && rs_.nodes[kids[1]].code == ir::op::global &&
+                !seat_player(rs_.nodes[kids[1]].ref).empty())
+                return kid(0) + ": " + kid(1);
             // In a deployment, a game value set for the engine's own sake (`today = aug5_rows`)
             // is not printed; a player's part is: "the Bavarian player is the first player".
             if (expand_ > 0 && rs_.nodes[kids[0]].code == ir::op::global && kid(1) != "you") {
@@ -1149,6 +1174,7 @@ std::string english::statement(ir::id n, std::vector<ir::id>* nested) const {
             return "→ " + (x.ref < rs_.events.size() ? humanize(rs_.events[x.ref].name) : "?");
         case ir::op::call: {
             if (x.ref >= rs_.procedures.size()) return "?";
+            if (const auto it = renamed_calls_.find(n); it != renamed_calls_.end()) return it->second;
             if (std::find(rs_.event_dispatchers.begin(), rs_.event_dispatchers.end(), x.ref) != rs_.event_dispatchers.end())
                 return "the event of " + kid(0) + " happens (the card says what)";
             const ir::procedure& pr = rs_.procedures[x.ref];

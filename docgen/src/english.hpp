@@ -90,6 +90,9 @@ public:
     void scope_roles(const std::vector<ir::id>& roots);
     // Reads local `l` as `words` ("the renewal roll" for a local bound to that roll).
     void name_local(ir::id l, std::string words) { renamed_[l] = std::move(words); }
+    // Reads call node `call` as `words` ("the deployment below" for the call a setup's
+    // deployment, printed under it, reads out).
+    void name_call(ir::id call, std::string words) { renamed_calls_[call] = std::move(words); }
     // Binds local `l` to a constant: a condition on it is decided where it is read, and it reads
     // as the constant ("3 Aug").
     void bind(ir::id l, std::int64_t v) { bound_[l] = v; }
@@ -161,12 +164,19 @@ private:
     // flags or a count only that loop sets, read as one sentence ("seat 1 plays the Imperial
     // camp, seat 2 the Protestant camp"); nothing when the loop is not one.
     std::optional<std::string> seating(ir::id n) const;
+    // A game value of type player that only a seating loop sets, to the seat it gives a side
+    // (`prot_player = p` beside `p.camp = Protestant`): "the Protestant player"; else "".
+    std::string seat_player(ir::id slot) const;
+    // english_loops.cpp: `v = a; while v < b { v += 1; … }` (statements `start` and `loop` in a
+    // row) read as "for v from a+1 to b: …"; nothing when the two are not such a loop.
+    std::optional<std::string> counted_loop(ir::id start, ir::id loop, std::vector<ir::id>* nested) const;
     std::string comparison(ir::op code, ir::id left, ir::id right) const;
     bool is_zero_size(ir::id n) const;
 
     const ir::ruleset& rs_;
     const std::vector<ir::local>& frame_;
     std::map<ir::id, std::string> renamed_;
+    std::map<ir::id, std::string> renamed_calls_;
     struct role {
         std::string noun;  // "player"
         int ordinal = -1;  // 0 "the player", 1 "the other player", …; -1: the local's own name
@@ -184,6 +194,7 @@ private:
     const local_values* globals_ = nullptr;
     // per procedure: running it can end the turn (ir::procedures_ending_turn), found when first asked
     mutable std::shared_ptr<const std::vector<bool>> ending_;
+    mutable std::shared_ptr<const std::map<ir::id, std::string>> seat_names_;  // seat_player's, found when first asked
 };
 
 }  // namespace wp::docgen

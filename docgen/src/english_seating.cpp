@@ -4,6 +4,7 @@
 // bookkeeping that does it ("seated +1; if seated is 1: your camp = …").
 #include "english.hpp"
 
+#include <memory>
 #include <set>
 
 namespace wp::docgen {
@@ -110,6 +111,48 @@ std::optional<std::string> english::seating(ir::id n) const {
         out += i == 0 ? "seat 1" + verb + what : ", seat " + std::to_string(i + 1) + " " + what;
     }
     return out;
+}
+
+std::string english::seat_player(ir::id slot) const {
+    if (!seat_names_) {
+        auto names = std::make_shared<std::map<ir::id, std::string>>();
+        auto player_global = [&](ir::id m) {
+            const ir::node& t = rs_.nodes[m];
+            return t.code == ir::op::global && t.child_count == 0 && t.type < rs_.types.size() && rs_.types[t.type].kind == ir::type_kind::player;
+        };
+        std::map<ir::id, int> sets;  // how many statements set each game value of type player
+        for (std::size_t m = 0; m < rs_.nodes.size(); ++m)
+            if (assigns(rs_.nodes[m].code) && rs_.nodes[m].child_count > 0)
+                if (const ir::id t = ir::children_of(rs_, static_cast<ir::id>(m))[0]; player_global(t)) ++sets[rs_.nodes[t].ref];
+        for (std::size_t n = 0; n < rs_.nodes.size(); ++n) {
+            const ir::node& loop = rs_.nodes[n];
+            if (loop.code != ir::op::for_each) continue;
+            const auto kids = ir::children_of(rs_, static_cast<ir::id>(n));
+            if (kids.size() < 3 || rs_.nodes[kids[0]].code != ir::op::builtin || rs_.nodes[kids[0]].ref != static_cast<ir::id>(ir::builtin::players))
+                continue;
+            auto is_seat = [&](ir::id m) { return rs_.nodes[m].code == ir::op::local && rs_.nodes[m].ref == loop.ref; };
+            // In one statement list of the loop: `name = p` beside `p.side = Member`.
+            visit(rs_, kids[2], [&](ir::id m) {
+                if (rs_.nodes[m].code != ir::op::seq) return;
+                std::vector<ir::id> named;
+                std::string side;
+                for (ir::id c : ir::children_of(rs_, m)) {
+                    if (rs_.nodes[c].code != ir::op::assign || rs_.nodes[c].child_count != 2) continue;
+                    const auto ck = ir::children_of(rs_, c);
+                    const ir::node& target = rs_.nodes[ck[0]];
+                    if (player_global(ck[0]) && is_seat(ck[1]) && sets[target.ref] == 1) named.push_back(target.ref);
+                    if (target.code == ir::op::player_field && target.child_count == 1 && is_seat(ir::children_of(rs_, ck[0])[0]) &&
+                        rs_.nodes[ck[1]].code == ir::op::const_member && side.empty())
+                        side = constant_english(rs_, rs_.nodes[ck[1]].type, rs_.nodes[ck[1]].value);
+                }
+                if (!side.empty())
+                    for (ir::id g : named) (*names)[g] = "the " + side + " player";
+            });
+        }
+        seat_names_ = std::move(names);
+    }
+    const auto it = seat_names_->find(slot);
+    return it == seat_names_->end() ? "" : it->second;
 }
 
 }  // namespace wp::docgen

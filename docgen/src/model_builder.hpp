@@ -84,7 +84,12 @@ struct builder {
     void nested_blocks(const english& en, const std::vector<ir::id>& nested, int depth, const std::string& prefix);
     bool sequence_block(const english& en, ir::id b, int depth, const std::string& number);
     bool reads_option(ir::id n, ir::id o, std::set<ir::id>& seen) const;
-    void deployment(const english& en, ir::id body, int indent);
+    // A scenario's deployment: each call of the setup it reads (the call, its title, what it places).
+    struct deployed {
+        ir::id call;
+        std::string title, what;
+    };
+    std::vector<deployed> deployment(const english& en, ir::id body) const;
     void sequence_of_play();
 
     // model_rolls.cpp: rolls, their modifiers and their odds

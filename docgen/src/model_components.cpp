@@ -70,8 +70,10 @@ void builder::actions() {
         const english en = speaker(a.locals, {a.guard, a.body});
         rich_text t{bold(title_of(a.name)), text(typed_params(a.locals, a.param_count))};
         if (a.guard != ir::no_id) t.push_back(text(": allowed when " + en.expr(a.guard)));
-        t.push_back(text(". Does: " + en.statements(a.body)));
-        if (!a.aid.empty()) t.push_back(text(". " + capitalised(a.aid)));
+        // The designer's phrase, where there is one, says what the action does in place of
+        // the template's reading of its body (issue 30); a body that only signals reads as nothing.
+        const std::string does = a.aid.empty() ? en.statements(a.body) : a.aid;
+        if (!does.empty()) t.push_back(text(". Does: " + does));
         t.push_back(source(a.prov));
         entry(std::move(t));
         for (ir::id r : rules_on(ir::target_kind::action, static_cast<ir::id>(i),
@@ -239,7 +241,12 @@ void builder::components() {
                 if (m.group != previous) {
                     const ir::type& t = rs.types[rec->fields[group_field].type];
                     const ir::enum_member& mem = rs.enums[t.ref].members[static_cast<std::size_t>(m.group)];
-                    label = mem.label.empty() ? mem.name : mem.label + " (" + mem.name + ")";
+                    // The name beside the label is what the card prints ("Employer (E)"), unless
+                    // it is the rules' identifier ("BuildPalace"), which the label replaces.
+                    const bool identifier = std::any_of(mem.name.begin() + (mem.name.empty() ? 0 : 1), mem.name.end(), [](char c) {
+                        return c == '_' || std::isupper(static_cast<unsigned char>(c));
+                    });
+                    label = mem.label.empty() ? mem.name : identifier && mem.name.size() > 3 ? mem.label : mem.label + " (" + mem.name + ")";
                 }
                 previous = m.group;
                 row.push_back(cell{{bold(label)}, align::left});

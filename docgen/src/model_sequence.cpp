@@ -33,6 +33,10 @@ bool builder::sequence_block(const english& en, ir::id b, int depth, const std::
     std::vector<ir::id> nested;
     english here = en;
     here.in_setup(bl.word == "setup");  // its seating reads as who plays what
+    // A setup's deployment is printed under it; the call that makes it reads as a pointer to it
+    // ("standin_setup()" reads "the deployment below").
+    const std::vector<deployed> deploys = bl.word == "setup" && !kids.empty() ? deployment(en, kids[0]) : std::vector<deployed>{};
+    for (const deployed& d : deploys) here.name_call(d.call, "the deployment below");
     std::string what = kids.empty() ? "" : here.statements(kids[0], &nested, true);
     if (what.empty() && nested.empty()) return false;  // nothing happens here under the chosen options
     // The designer's own words stand for the block's statements (its nested blocks still follow).
@@ -41,7 +45,13 @@ bool builder::sequence_block(const english& en, ir::id b, int depth, const std::
     if (!what.empty()) t.push_back(text(": " + what));
     t.push_back(source(bl.prov));
     entry(std::move(t), depth);
-    if (bl.word == "setup" && !kids.empty()) deployment(en, kids[0], depth + 1);
+    for (const deployed& d : deploys) {
+        rich_text line;
+        line.push_back(bold(d.title));
+        line.push_back(text(": " + d.what));
+        line.push_back(source(rs.procedures[rs.nodes[d.call].ref].prov));
+        entry(std::move(line), depth + 1);
+    }
     nested_blocks(en, nested, depth + 1, number);
     return true;
 }
@@ -63,11 +73,12 @@ bool builder::reads_option(ir::id n, ir::id o, std::set<ir::id>& seen) const {
 // the chosen scenario, with the procedures its constants decide expanded ("deploy units
 // (Bavarian Army, Infantry, 14, aug3 line)") instead of the setup's "deploy"; and each call
 // that places pieces from their data, read piece by piece ("Tilly: …").
-void builder::deployment(const english& en, ir::id body, int indent) {
+std::vector<builder::deployed> builder::deployment(const english& en, ir::id body) const {
+    std::vector<deployed> out;
     ir::id scenario = ir::no_id;
     for (std::size_t o = 0; o < rs.options.size(); ++o)
         if (rs.options[o].name == "scenario" && rs.options[o].selected_index < rs.options[o].values.size()) scenario = static_cast<ir::id>(o);
-    if (scenario == ir::no_id) return;
+    if (scenario == ir::no_id) return out;
     const ir::option& o = rs.options[scenario];
     std::vector<ir::id> statements{body};
     if (rs.nodes[body].code == ir::op::seq) {
@@ -87,8 +98,9 @@ void builder::deployment(const english& en, ir::id body, int indent) {
         if (what.empty() || (!by_scenario && what == en.statements(st))) continue;
         // "Deployment, 5 August"; a set-up no scenario changes says so.
         const std::string title = by_scenario ? "Deployment, " + option_value_words(rs, o, o.selected_index) : "Deployment (every scenario)";
-        entry({bold(title), text(": " + what), source(rs.procedures[x.ref].prov)}, indent);
+        out.push_back(deployed{st, title, what});
     }
+    return out;
 }
 
 void builder::sequence_of_play() {
@@ -98,7 +110,11 @@ void builder::sequence_of_play() {
         const english en = speaker(s.locals, {s.body});
         std::vector<ir::id> nested;
         const std::string top = en.statements(s.body, &nested, true);
-        entry({bold(title_of(s.name)), text(": " + top), source(s.prov)});
+        rich_text line;  // built a span at a time: GCC 12 warns falsely on the braced list here
+        line.push_back(bold(title_of(s.name)));
+        line.push_back(text(": " + top));
+        line.push_back(source(s.prov));
+        entry(std::move(line));
         nested_blocks(en, nested, 1, "");
     }
 }

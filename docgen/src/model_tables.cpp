@@ -74,7 +74,14 @@ std::string builder::key_label(const ir::table& tb, std::size_t k) const {
         const ir::roll& r = rs.rolls[e.ref];
         return r.linear ? dice_text(r) + (modifiers_of(rs, ir::target_kind::roll, e.ref).empty() ? "" : " + mod.") : title_of(r.name);
     }
-    if (key.var < tb.locals.size() && key.source == ir::key_source::key) return title_of(tb.locals[key.var].name);
+    if (key.var < tb.locals.size() && key.source == ir::key_source::key) {
+        // A one-letter key (`key t: terrain`) is the rules' shorthand: it reads as what it ranges over.
+        const ir::local& l = tb.locals[key.var];
+        const ir::type_kind kind = l.type < rs.types.size() ? rs.types[l.type].kind : ir::type_kind::error;
+        const bool named_by_type = kind == ir::type_kind::enumeration || kind == ir::type_kind::entity || kind == ir::type_kind::node ||
+                                   kind == ir::type_kind::player || kind == ir::type_kind::record;
+        return l.name.size() == 1 && named_by_type ? capitalised(role_noun(rs, l.type)) : title_of(l.name);
+    }
     return english(rs, tb.locals).expr(key.expr);
 }
 

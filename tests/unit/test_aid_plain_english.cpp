@@ -39,6 +39,14 @@ const std::vector<rule>& rules() {
         {"a one-letter parameter list", std::regex(R"(\(([a-z])(, ?[a-z])*\))")},
         {"a one-letter name in the possessive", std::regex(R"((^|[^\w§])[a-z]['’]s?\b)")},
         {"a one-letter name with a type", std::regex(R"((\(|, )[a-z]: [a-z])")},
+        // BuildPalace: an enum member's identifier beside its label
+        {"an identifier of the rule language (CamelCase)", std::regex(R"(\b[A-Z][a-z]+[A-Z][a-z]+[A-Za-z]*\b)")},
+        {"an action that does nothing said", std::regex(R"(Does: ?\.)")},
+        {"dice in the rule language's notation", std::regex(R"(\d+d\[)")},
+        // a table's key by its one-letter name: a header cell "T" alone, or "1d6 \ O"
+        {"a one-letter table key", std::regex(R"(^\s*[A-Z]\s*$|\\ [A-Z]\s*$)")},
+        // round no = 0; while round no is less than 6: round no +1
+        {"a counter's bookkeeping", std::regex(R"(while (.+) is less than \d+: \1 \+1)")},
     };
     return all;
 }
