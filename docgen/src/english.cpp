@@ -454,6 +454,15 @@ std::optional<std::string> english::flag_phrase(ir::id n, bool negate) const {
     return owner + be + (negated ? "not " : "") + name;
 }
 
+void english::assume(ir::id guard) {
+    if (guard >= rs_.nodes.size()) return;
+    if (rs_.nodes[guard].code == ir::op::and_) {
+        for (ir::id c : ir::children_of(rs_, guard)) assume(c);
+        return;
+    }
+    assumed_.push_back(condition(guard));
+}
+
 std::string english::condition(ir::id n) const {
     if (auto phrase = flag_phrase(n)) return *phrase;
     return expr(n);
@@ -726,11 +735,14 @@ std::string english::expr(ir::id n) const {
             const auto bk = ir::children_of(rs_, kids[1]);
             if (b.code == ir::op::attribute && bk.size() == 1 && rs_.nodes[bk[0]].code == ir::op::local && rs_.nodes[bk[0]].ref == x.ref) {
                 const std::string whole = expr(kids[1]);
-                const std::string field = whole.substr(whole.find(' ') + 1);
+                // "the card’s contract mod" -> "contract mod"
+                const std::string owner_mark = "’s ";
+                const std::size_t owner = whole.find(owner_mark);
+                const std::string field = owner != std::string::npos ? whole.substr(owner + owner_mark.size()) : whole.substr(whole.find(' ') + 1);
                 std::string things = "cards";
                 if (x.ref < frame_.size() && frame_[x.ref].type < rs_.types.size()) {
                     const ir::type& t = rs_.types[frame_[x.ref].type];
-                    if (t.kind == ir::type_kind::entity && t.ref < rs_.entity_kinds.size()) things = humanize(rs_.entity_kinds[t.ref].name) + "s";
+                    if (t.kind == ir::type_kind::entity && t.ref < rs_.entity_kinds.size()) things = plural(humanize(rs_.entity_kinds[t.ref].name));
                 }
                 return "the total " + field + " of the " + things + " in " + kid(0);
             }
@@ -906,6 +918,11 @@ std::string english::statement(ir::id n, std::vector<ir::id>* nested) const {
     auto kid = [&](std::size_t i) { return i < kids.size() ? expr(kids[i]) : std::string("?"); };
     auto present = [&](std::size_t i) { return i < kids.size() && rs_.nodes[kids[i]].code != ir::op::absent; };
     auto sub = [&](std::size_t i) { return i < kids.size() ? body(kids[i], nested) : std::string("nothing"); };
+    if ((x.code == ir::op::assign || x.code == ir::op::add_assign || x.code == ir::op::sub_assign) && !kids.empty()) {
+        const ir::node& target = rs_.nodes[kids[0]];
+        if ((target.code == ir::op::global || target.code == ir::op::player_field || target.code == ir::op::entity_field) && bookkeeping(target.ref))
+            return "";  // a counter kept to refuse a choice: the refusal says it (english_bookkeeping.cpp)
+    }
     switch (x.code) {
         case ir::op::seq: return statements(n, nested);
         case ir::op::block: {
@@ -1011,6 +1028,10 @@ std::string english::statement(ir::id n, std::vector<ir::id>* nested) const {
                 if (*known) return kids.size() > 1 ? statements(kids[1], nested) : "";
                 return present(2) ? statements(kids[2], nested) : "";
             }
+            if (!assumed_.empty() && std::find(assumed_.begin(), assumed_.end(), condition(kids[0])) != assumed_.end())
+                return kids.size() > 1 ? statements(kids[1], nested) : "";
+            // An `if` whose branches say nothing (they only keep bookkeeping) is not printed.
+            if (kids.size() > 1 && statements(kids[1], nullptr).empty() && (!present(2) || statements(kids[2], nullptr).empty())) return "";
             // Right after a `may` that sets it: "if they do".
             if (chosen_flag_ != ir::no_id) {
                 ir::id c = kids[0];
@@ -1042,6 +1063,8 @@ std::string english::statement(ir::id n, std::vector<ir::id>* nested) const {
             // english_seating.cpp): "one more Bavarian Cavalry unit starts in hex 2012", "seat 1 plays …".
             if (auto s = placing_loop(n)) return *s;
             if (auto s = seating(n)) return *s;
+            // A loop whose body says nothing (it only keeps bookkeeping) is not printed.
+            if (kids.size() > 2 && statements(kids[2], nullptr).empty()) return "";
             // Where calls are expanded (a scenario's deployment), a loop over every piece or space
             // of a kind that acts on those its data picks reads member by member: "Tilly: …".
             if (const auto members = unrolled(n)) {

@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <map>
+#include <set>
 #include <memory>
 #include <optional>
 #include <string>
@@ -93,6 +94,9 @@ public:
     // Reads call node `call` as `words` ("the deployment below" for the call a setup's
     // deployment, printed under it, reads out).
     void name_call(ir::id call, std::string words) { renamed_calls_[call] = std::move(words); }
+    // The statements read hold under `guard` (a trigger's `when`): an `if` on one of its
+    // conjuncts is decided, and reads as its branch.
+    void assume(ir::id guard);
     // Binds local `l` to a constant: a condition on it is decided where it is read, and it reads
     // as the constant ("3 Aug").
     void bind(ir::id l, std::int64_t v) { bound_[l] = v; }
@@ -167,6 +171,9 @@ private:
     // A game value of type player that only a seating loop sets, to the seat it gives a side
     // (`prot_player = p` beside `p.camp = Protestant`): "the Protestant player"; else "".
     std::string seat_player(ir::id slot) const;
+    // english_bookkeeping.cpp: a game value only the conditions of forbid, permit and require
+    // rules read, kept to refuse a choice: the statements that set it are not printed.
+    bool bookkeeping(ir::id slot) const;
     // english_loops.cpp: `v = a; while v < b { v += 1; … }` (statements `start` and `loop` in a
     // row) read as "for v from a+1 to b: …"; nothing when the two are not such a loop.
     std::optional<std::string> counted_loop(ir::id start, ir::id loop, std::vector<ir::id>* nested) const;
@@ -177,6 +184,7 @@ private:
     const std::vector<ir::local>& frame_;
     std::map<ir::id, std::string> renamed_;
     std::map<ir::id, std::string> renamed_calls_;
+    std::vector<std::string> assumed_;  // the conjuncts assume() holds true, as condition() reads them
     struct role {
         std::string noun;  // "player"
         int ordinal = -1;  // 0 "the player", 1 "the other player", …; -1: the local's own name
@@ -194,6 +202,7 @@ private:
     const local_values* globals_ = nullptr;
     // per procedure: running it can end the turn (ir::procedures_ending_turn), found when first asked
     mutable std::shared_ptr<const std::vector<bool>> ending_;
+    mutable std::shared_ptr<const std::set<ir::id>> bookkeeping_;  // bookkeeping's, found when first asked
     mutable std::shared_ptr<const std::map<ir::id, std::string>> seat_names_;  // seat_player's, found when first asked
 };
 

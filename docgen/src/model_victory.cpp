@@ -18,7 +18,8 @@ bool contains(const ir::ruleset& rs, ir::id root, ir::op code) {
 
 void builder::trigger_entry(const ir::rule& r) {
     if (!live(r)) return;
-    const english en = speaker(r.locals, {r.guard, r.body});
+    english en = speaker(r.locals, {r.guard, r.body});
+    en.assume(r.guard);  // "when X: if X: …" reads "when X: …"
     const std::string event = r.target_id < rs.events.size() ? humanize(rs.events[r.target_id].name) : "?";
     rich_text t{bold("When " + event + params_text(r.locals, r.param_count))};
     if (const std::string w = when(en, r.guard); !w.empty()) t.push_back(text(" and" + w.substr(5)));
@@ -81,6 +82,8 @@ void builder::decisions(bool victory) {
         std::string title = title_of(dec.name) + params_text(dec.params, dec.params.size());
         if (title.size() > 3 && title.compare(title.size() - 3, 3, " of") == 0 && !dec.params.empty())
             title += " the " + role_noun(rs, dec.params[0].type);
+        // The rules' `wins(p) = true when …` reads "Victory: you win when …", not "Wins: true when …".
+        if (victory) title = "Victory";
         rich_text t{bold(title)};
         std::string chart;
         for (ir::id r : rules) {
@@ -98,8 +101,18 @@ void builder::decisions(bool victory) {
         for (std::size_t i = 0; i < rules.size(); ++i) {
             const ir::rule& rule = rs.rules[rules[i]];
             const english en = speaker(rule.locals, {rule.value, rule.guard});
-            t.push_back(bold((i ? "; " : " ") + en.expr(rule.value)));
-            t.push_back(text(rule.aid.empty() ? (when(en, rule.guard).empty() ? " always" : when(en, rule.guard)) : ": " + rule.aid));
+            std::string value = en.expr(rule.value);
+            std::string condition = when(en, rule.guard);
+            std::string always = " always";
+            if (victory && rule.value < rs.nodes.size() && rs.nodes[rule.value].code == ir::op::const_bool) {
+                value = rs.nodes[rule.value].value ? "you win" : "you do not win";
+            } else if (victory) {  // `wins(p) = score >= …`: "you win when score ≥ …"
+                value = "you win when " + en.condition(rule.value);
+                always = "";
+                if (!condition.empty()) condition = ", if" + condition.substr(5);
+            }
+            t.push_back(bold((i ? "; " : " ") + value));
+            t.push_back(text(rule.aid.empty() ? (condition.empty() ? always : condition) : ": " + rule.aid));
             // rules in a row that cite the same sections in the same layer cite them once, after the last
             if (i + 1 == rules.size() || source(rs.rules[rules[i + 1]].prov).text != source(rule.prov).text) t.push_back(source(rule.prov));
         }
@@ -123,7 +136,8 @@ void builder::triggers() {
     std::vector<folded> entries;
     for (const ir::rule& r : rs.rules) {
         if (r.kind != ir::rule_kind::trigger || contains(rs, r.body, ir::op::end_game) || !live(r)) continue;
-        const english en = speaker(r.locals, {r.guard, r.body});
+        english en = speaker(r.locals, {r.guard, r.body});
+        en.assume(r.guard);
         std::string event = r.target_id < rs.events.size() ? humanize(rs.events[r.target_id].name) : "?";
         event += params_text(r.locals, r.param_count);
         std::string rest;
