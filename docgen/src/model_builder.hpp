@@ -101,6 +101,7 @@ struct builder {
 
     // model_tables.cpp: tables, their odds and the key to their results
     std::string key_words(const ir::table& tb, std::size_t axis, const ir::key_range& k, bool natural = false) const;
+    bool stores_constants(ir::id statements) const;
     std::string key_label(const ir::table& tb, std::size_t k) const;
     std::string cell_result(const ir::table& tb, const ir::table_cell& c) const;
     void table_grid(ir::id t);

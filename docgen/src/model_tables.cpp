@@ -67,6 +67,17 @@ std::string builder::key_words(const ir::table& tb, std::size_t axis, const ir::
     return key_text(k, natural);
 }
 
+// Whether statements `n` only set game values to constants (or are nothing).
+bool builder::stores_constants(ir::id n) const {
+    if (n == ir::no_id || n >= rs.nodes.size()) return true;
+    const ir::node& x = rs.nodes[n];
+    const auto kids = ir::children_of(rs, n);
+    if (x.code == ir::op::seq) return std::all_of(kids.begin(), kids.end(), [&](ir::id k) { return stores_constants(k); });
+    if (x.code != ir::op::assign || kids.size() != 2 || rs.nodes[kids[0]].code != ir::op::global) return false;
+    const ir::op v = rs.nodes[kids[1]].code;
+    return v == ir::op::const_int || v == ir::op::const_bool || v == ir::op::const_member;
+}
+
 std::string builder::key_label(const ir::table& tb, std::size_t k) const {
     const ir::table_key& key = tb.keys[k];
     const ir::node& e = rs.nodes[key.expr];
@@ -81,6 +92,13 @@ std::string builder::key_label(const ir::table& tb, std::size_t k) const {
         const bool named_by_type = kind == ir::type_kind::enumeration || kind == ir::type_kind::entity || kind == ir::type_kind::node ||
                                    kind == ir::type_kind::player || kind == ir::type_kind::record;
         return l.name.size() == 1 && named_by_type ? capitalised(role_noun(rs, l.type)) : title_of(l.name);
+    }
+    // `odds(a, d)` of one-letter parameters: "Odds", not "the odds a to d".
+    if (e.code == ir::op::builtin && e.ref == static_cast<ir::id>(ir::builtin::odds)) {
+        bool shorthand = false;
+        for (ir::id k : ir::children_of(rs, key.expr))
+            shorthand = shorthand || (rs.nodes[k].code == ir::op::local && rs.nodes[k].ref < tb.locals.size() && tb.locals[rs.nodes[k].ref].name.size() == 1);
+        if (shorthand) return "Odds";
     }
     return english(rs, tb.locals).expr(key.expr);
 }
@@ -163,11 +181,17 @@ void builder::table_grid(ir::id t) {
                                    ? &rs.rolls[e.ref] : nullptr;
         const bool odds_column = roll && !roll->dist.weights.empty() && modifiers_of(rs, ir::target_kind::roll, e.ref).empty() &&
                                  tb.row_map.kind == ir::key_range_kind::integer;
-        bool any_effects = false, any_label = false;
+        bool any_effects = false, any_label = false, every_label = true, only_stores = true;
         for (std::size_t r = 0; r < tb.rows.size(); ++r) {
             any_effects = any_effects || tb.cells[r].effects != ir::no_id;
             any_label = any_label || !tb.rows[r].label.empty() || tb.cells[r].has_outcome;
+            every_label = every_label && !tb.rows[r].label.empty();
+            only_stores = only_stores && stores_constants(tb.cells[r].effects);
         }
+        // Rows that each say their result in words ("Attacking army disbands", "-6") and whose
+        // effects only store constants for the rules to read later (Cuius Regio's `b_auto = 1;
+        // b_oddsmod = 0`): the words are the result, the stores the engine's encoding of them.
+        if (every_label && only_stores) any_effects = false;
         const bool one_layer = std::all_of(tb.rows.begin(), tb.rows.end(), [&](const ir::table_row& x) { return layer_note(x.prov) == layer_note(tb.prov); });
         std::vector<cell> head{cell{{bold(key_label(tb, 0))}, align::left}};
         if (any_label) head.push_back(cell{{bold("Result")}, align::left});
