@@ -221,6 +221,12 @@ void builder::components() {
                 if (grouped && f == group_field) continue;
                 const ir::field& fd = rec->fields[f];
                 if (fd.has_default && x.values[f] == fd.default_value) continue;
+                // A field that names what the card's own name says (Wallenstein's county card
+                // "Altmark", land: Altmark) tells the reader nothing.
+                const ir::type& ft = rs.types[fd.type];
+                if (ft.kind != ir::type_kind::boolean && ft.kind != ir::type_kind::range && ft.kind != ir::type_kind::integer &&
+                    constant_english(rs, fd.type, x.values[f]) == (x.display.empty() ? humanize(x.name) : x.display))
+                    continue;
                 const std::string v = field_value(fd, x.values[f]);
                 if (!v.empty()) effect += (effect.empty() ? "" : ", ") + v;
             }
