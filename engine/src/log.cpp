@@ -125,6 +125,44 @@ std::string footer_line(const play_result& r, const std::string& stop) {
     return dsl::json_text(j) + '\n';
 }
 
+// The designer's queries (docs/language.md §9) as a game answers them: each, the first time the
+// state after a decision, or the last state, answers it, says so in the account ("query:
+// reachable `deck_out_twice` is reached here") and in play_result::queries.
+class query_watch {
+public:
+    explicit query_watch(const ir::ruleset& rs) {
+        for (const ir::rule& r : rs.rules)
+            if (ir::is_query(r.kind) && r.value != ir::no_id) queries_.push_back(&r);  // as state::query_hits numbers them
+        answered_.assign(queries_.size(), 0);
+    }
+    // Asked where `sim` asks (the state a decision and its dice lead to, and the end; not the
+    // setup's before the first decision), so that a game answers each query at the decision
+    // `sim` and `check` name.
+    void note(const state& s, const std::function<void(const std::string&)>& say) {
+        if (queries_.empty() || (!s.is_terminal() && (s.is_chance_node() || s.decisions() == 0))) return;
+        for (std::uint32_t k : s.query_hits(skip_)) {
+            if (k >= queries_.size() || answered_[k]) continue;
+            answered_[k] = s.decisions() + 1;  // 0: not answered
+            if (k < 64) skip_ |= std::uint64_t{1} << k;
+            say("query: " + std::string(ir::query_words(queries_[k]->kind)) + " `" + queries_[k]->name + "` " + verdict(*queries_[k]) + " here");
+        }
+    }
+    // One line per query, in rule order: "reachable deck_out_twice: reached after decision 431".
+    void report(play_result& r) const {
+        r.queries.clear();
+        for (std::size_t k = 0; k < queries_.size(); ++k)
+            r.queries.push_back(std::string(ir::query_words(queries_[k]->kind)) + " " + queries_[k]->name + ": " +
+                                (answered_[k] ? std::string(verdict(*queries_[k])) + " after decision " + std::to_string(answered_[k] - 1)
+                                              : std::string("not answered in this game")));
+    }
+
+private:
+    static const char* verdict(const ir::rule& q) { return q.kind == ir::rule_kind::reachable ? "is reached" : "fails"; }
+    std::vector<const ir::rule*> queries_;
+    std::vector<std::uint64_t> answered_;
+    std::uint64_t skip_ = 0;
+};
+
 void finish(play_result& r) {
     state& s = *r.final_state;
     r.end_reason = s.is_terminal() ? s.end_reason() : "decision limit";
@@ -201,6 +239,7 @@ logged_play play_logged(const ir::ruleset& rs, const log_header& header, const s
         so.trace = out.trace_gate.get();
         result.final_state = std::make_unique<state>(*g, header.seed, so);
         state& s = *result.final_state;
+        query_watch queries(rs);
         std::uint64_t step = 0;
         auto agent_of = [&](int seat) -> agent* {
             return agents.empty() ? nullptr : agents[agents.size() == 1 ? 0 : static_cast<std::size_t>(seat) % agents.size()];
@@ -219,6 +258,7 @@ logged_play play_logged(const ir::ruleset& rs, const log_header& header, const s
                     const std::vector<chance_outcome> outcomes = s.chance_outcomes();
                     const int i = s.apply_sampled();
                     out.log += chance_line(++step, i, outcomes.at(static_cast<std::size_t>(i)));
+                    queries.note(s, gated);
                 } else {
                     const int seat = s.current_player();
                     const int action = j.at("action").get<int>();
@@ -229,6 +269,7 @@ logged_play play_logged(const ir::ruleset& rs, const log_header& header, const s
                     out.log += decision_line(++step, seat, action, legal[static_cast<std::size_t>(action)].text, s.in_secret());
                     result.actions.push_back(action);
                     s.apply(action);
+                    queries.note(s, gated);
                 }
             }
             out.resumed = s.decisions();
@@ -242,6 +283,7 @@ logged_play play_logged(const ir::ruleset& rs, const log_header& header, const s
                 const std::uint64_t k = ++step;
                 const int i = s.apply_sampled();
                 out.log += chance_line(k, i, outcomes.at(static_cast<std::size_t>(i)));
+                queries.note(s, gated);
                 continue;
             }
             if (s.decisions() >= options.max_decisions) break;
@@ -256,8 +298,11 @@ logged_play play_logged(const ir::ruleset& rs, const log_header& header, const s
             gated(choice_account(s, seat, choice, legal));
             result.actions.push_back(choice);
             s.apply(choice);
+            queries.note(s, gated);
         }
+        queries.note(s, gated);
         finish(result);
+        queries.report(result);
     } catch (const agent_stop& e) {
         out.stop = e.what();
         out.stop_is_error = e.is_error;
@@ -379,6 +424,11 @@ replay_result replay_log(const std::string& text, const ir::ruleset& rs, const l
         return out;
     }
     state& s = *result.final_state;
+    query_watch queries(rs);
+    // A seat's own view says nothing the whole state answers (a query may read hidden fields).
+    const std::function<void(const std::string&)> say = [&](const std::string& line) {
+        if (trace && *trace && viewer < 0) (*trace)(line);
+    };
     std::uint64_t step = 0;
     bool errored = false;
     bool footer = false;
@@ -432,6 +482,7 @@ replay_result replay_log(const std::string& text, const ir::ruleset& rs, const l
                                               std::to_string(i) + " (value " + std::to_string(o.value) + ")",
                                     "log-mismatch");
                     out.relog += chance_line(k, i, o);
+                    if (!errored) queries.note(s, say);
                 } else if (kind == "decision") {
                     if (s.is_chance_node())
                         return fail(line, "step " + std::to_string(k) + " is a decision but the engine is at a chance node",
@@ -461,6 +512,7 @@ replay_result replay_log(const std::string& text, const ir::ruleset& rs, const l
                     result.actions.push_back(a);
                     try {
                         s.apply(a);
+                        queries.note(s, say);
                     } catch (const engine_error& e) {
                         result.error = e.what();
                         errored = true;
@@ -483,7 +535,9 @@ replay_result replay_log(const std::string& text, const ir::ruleset& rs, const l
                     return fail(line, "the footer comes after step " + std::to_string(step) +
                                           " but the game is not over", "log-mismatch");
                 } else {
+                    queries.note(s, say);
                     finish(result);
+                    queries.report(result);
                 }
                 const std::string f = footer_line(result, stop);
                 out.relog += f;

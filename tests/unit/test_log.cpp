@@ -4,9 +4,11 @@
 #include "westphalia/compiler/compile.hpp"
 #include "westphalia/engine/agents.hpp"
 #include "westphalia/engine/log.hpp"
+#include "westphalia/engine/sim.hpp"
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <sstream>
 
 using namespace wp;
@@ -388,4 +390,33 @@ TEST_CASE("the account numbers phases and steps and names what a state change ch
             CHECK(g.value_place(g.slots[sl].offset + g.slots[sl].width, own) == "P2 gold");
             CHECK(own);
         }
+}
+
+TEST_CASE("log: play and replay answer each designer's query at the decision sim and check name", "[log][queries]") {
+    // Contractor Cards' base/queries.wph: sim's first game answering a query names a seed and a
+    // decision; `play` with that seed must say the same decision (it once said the next one: it
+    // asked before the dice a decision leads to were rolled), and `replay` of its log too.
+    engine::sim_options o;
+    o.games = 20;
+    o.players = 2;
+    o.seed = 5;
+    const engine::sim_report r = engine::simulate(contractor_cards(), o);
+    REQUIRE_FALSE(r.queries.empty());
+    std::size_t compared = 0;
+    for (const engine::sim_query& q : r.queries) {
+        if (!q.first) continue;
+        engine::random_agent random;
+        const engine::logged_play played = engine::play_logged(contractor_cards(), header_for(2, q.first->seed), {&random});
+        const std::string said = q.kind + " " + q.name + ": is reached " + q.first->text;
+        INFO(said);
+        CHECK(std::find(played.result.queries.begin(), played.result.queries.end(), said) != played.result.queries.end());
+        engine::log_error error;
+        const auto h = engine::read_log_header(played.log, error);
+        REQUIRE(h);
+        const engine::replay_result again = engine::replay_log(played.log, contractor_cards(), *h);
+        REQUIRE_FALSE(again.error);
+        CHECK(again.result.queries == played.result.queries);
+        ++compared;
+    }
+    CHECK(compared >= 3);
 }

@@ -555,6 +555,9 @@ struct play_result {
     std::vector<int> actions;               // every decision's action index, in order
     std::vector<std::uint64_t> rule_fires;  // per ruleset::rules
     std::vector<std::string> invariant_violations;  // "name after decision N", first of each
+    // `play` and `replay`: one line per designer's query, in rule order ("reachable
+    // deck_out_twice: is reached after decision 431", "…: not answered in this game").
+    std::vector<std::string> queries;
     std::string error;                      // an engine_error's message; empty when none
 };
 
