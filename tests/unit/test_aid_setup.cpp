@@ -70,14 +70,13 @@ TEST_CASE("aid setup: the loop that seats the players reads as who plays what", 
 }
 
 TEST_CASE("aid setup: a player the seating names reads by the side it gets, and the setup's values as a setup card", "[docgen][aid]") {
-    // `prot_player = p` beside `p.camp = Protestant` in GMT's seating: every later use reads
-    // "the Protestant player", not the identifier "prot player".
-    const std::string gmt = aid_text("rulesets/gmt-thirty-years-war");
-    CHECK(has(gmt, "starting with the Protestant player"));
-    CHECK(has(gmt, "wallenstein phase (the Catholic player)"));
-    CHECK_FALSE(has(gmt, "prot player"));
-    CHECK_FALSE(has(gmt, "cath player"));
-    // Cuius Regio's setup: starting values as "year: 1618", the deployment's call as a pointer to it.
+    // `red_player = p` beside `p.side = Red` in the seating loop: every later use reads "the Red
+    // player", not the identifier "red player".
+    const std::string rounds = aid_text("tests/rulesets/aid-english/counted_rounds.wph");
+    CHECK(has(rounds, "starting with the Red player"));
+    CHECK_FALSE(has(rounds, "red player"));
+    // Cuius Regio's setup: starting values as "year: 1618", `imperial_player` by its side, and
+    // the deployment's call as a pointer to it.
     const std::string cuius = aid_text("rulesets/cuius-regio");
     CHECK(has(cuius, "year: 1618; first turn: yes; the deployment below; initiative: the Imperial player; first: the Imperial player"));
     CHECK_FALSE(has(cuius, "standin setup"));
@@ -85,8 +84,8 @@ TEST_CASE("aid setup: a player the seating names reads by the side it gets, and 
 }
 
 TEST_CASE("aid sequence: a counted while loop reads as the numbers it counts", "[docgen][aid]") {
-    // GMT's action phase: `round_no = 0; while round_no < 6 { round_no += 1; … }`.
-    const std::string gmt = aid_text("rulesets/gmt-thirty-years-war");
-    CHECK(has(gmt, "Action: for round no from 1 to 6: each player in turn, starting with the Protestant player: Card round of"));
-    CHECK_FALSE(has(gmt, "while round no"));
+    // `round = 0; while round < 4 { round += 1; … }`.
+    const std::string rounds = aid_text("tests/rulesets/aid-english/counted_rounds.wph");
+    CHECK(has(rounds, "Game: for round from 1 to 4: each player in turn, starting with the Red player: score +1"));
+    CHECK_FALSE(has(rounds, "while round"));
 }
