@@ -33,6 +33,19 @@ std::string humanize(const std::string& identifier) {
         out += acronym ? c : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     }
     while (!out.empty() && out.back() == ' ') out.pop_back();
+    // A word of two to four letters with no vowel is an abbreviation the rulebook prints in
+    // capitals: "mp" -> "MP", "drm" -> "DRM", "crt" -> "CRT" ("cf full", "lr" of a leader).
+    for (std::size_t start = 0; start < out.size();) {
+        std::size_t end = out.find(' ', start);
+        if (end == std::string::npos) end = out.size();
+        const std::size_t n = end - start;
+        bool abbreviation = n >= 2 && n <= 4;
+        for (std::size_t k = start; abbreviation && k < end; ++k)
+            abbreviation = is_lower(out[k]) && std::string("aeiouy").find(out[k]) == std::string::npos;
+        if (abbreviation)
+            for (std::size_t k = start; k < end; ++k) out[k] = static_cast<char>(std::toupper(static_cast<unsigned char>(out[k])));
+        start = end + 1;
+    }
     return out;
 }
 

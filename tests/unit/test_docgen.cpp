@@ -554,8 +554,8 @@ TEST_CASE("aid: the terrain effects chart of a map game is derived from the rule
     // Cuius Regio keys tables by terrain: each row is read into the chart.
     const std::string cr = aid_text(compiled("rulesets/cuius-regio"), wp::docgen::aid_product::text_dump);
     // and a modifier's guard, and an `if` in a procedure (a retreat into Hills off the road straggles)
-    CHECK(has(cr, "| Hills | hex supply 0 · terrain mp 2 · road mp 1 · terrain drm +1 · straggle (with conditions) |"));
-    CHECK(has(cr, "· side pp gain 3 |"));  // the numbers the procedure is given
+    CHECK(has(cr, "| Hills | hex supply 0 · terrain MP 2 · road MP 1 · terrain DRM +1 · straggle (with conditions) |"));
+    CHECK(has(cr, "· side PP gain 3 |"));  // the numbers the procedure is given
     // A test under a quantifier of a predicate (SPI §16.1: next to an entrenchment).
     CHECK(has(spi, "entrenched zone (some of the neighbours of the hex, with conditions)"));
     // ... and beside other conditions (§5.24: a hilltop is next to a slope hexside).
