@@ -49,6 +49,9 @@ std::string dice_text(const ir::roll& r);
 // Every node reachable from `root` (none when `root` is no_id), parents before children.
 void visit(const ir::ruleset& rs, ir::id root, const std::function<void(ir::id)>& f);
 
+// A statement that sets a value: `=`, `+=` or `-=`.
+inline bool sets_value(ir::op c) { return c == ir::op::assign || c == ir::op::add_assign || c == ir::op::sub_assign; }
+
 // The member of enum `e` that comparison `c` holds a value against, when `c`'s operator is one
 // of `ops`: `x == Woods`, `x != Dd` (either side), `Woods in hexside(a, b)` (the member first).
 std::optional<std::int64_t> compared_member(const ir::ruleset& rs, ir::id c, ir::id e, std::initializer_list<ir::op> ops);

@@ -1,8 +1,9 @@
 // Bookkeeping the aid leaves out: a game value that only the conditions of `forbid`, `permit`
-// and `require` rules read is a counter kept to say when a choice is refused (Contractor Cards'
-// `adversaries_played`), set only to constants or by constant steps. The refusal is printed, in words that name the counter ("Not allowed
-// when your adversaries played is 1 or more"); the statements that keep it are not ("the other
-// player's adversaries played = 0", "your adversaries played +1").
+// and `require` rules read, set only to constants or by constant steps, is a counter kept to say
+// when a choice is refused (Contractor Cards' `adversaries_played`). The refusal is printed, in
+// words that name the counter ("Not allowed when your adversaries played is 1 or more"); the
+// statements that keep it are not ("the other player's adversaries played = 0", "your
+// adversaries played +1").
 #include "english.hpp"
 
 #include <set>
@@ -11,7 +12,6 @@ namespace wp::docgen {
 
 namespace {
 
-bool sets(ir::op c) { return c == ir::op::assign || c == ir::op::add_assign || c == ir::op::sub_assign; }
 bool names_value(ir::op c) { return c == ir::op::global || c == ir::op::player_field || c == ir::op::entity_field; }
 
 }  // namespace
@@ -24,12 +24,12 @@ bool english::bookkeeping(ir::id slot) const {
                 visit(rs_, r.guard, [&](ir::id m) { in_conditions.insert(m); });
         std::set<ir::id> targets;  // the value each statement sets (not a read of it)
         for (std::size_t m = 0; m < rs_.nodes.size(); ++m)
-            if (sets(rs_.nodes[m].code) && rs_.nodes[m].child_count > 0) targets.insert(ir::children_of(rs_, static_cast<ir::id>(m))[0]);
+            if (sets_value(rs_.nodes[m].code) && rs_.nodes[m].child_count > 0) targets.insert(ir::children_of(rs_, static_cast<ir::id>(m))[0]);
         std::map<ir::id, bool> only;  // slot -> read only in those conditions, and counted
         // A value set to other than a constant is spent or measured (SPI's `mp_left -= step_cost`),
         // not counted: what it is set to is a rule a player needs.
         for (std::size_t m = 0; m < rs_.nodes.size(); ++m)
-            if (sets(rs_.nodes[m].code) && rs_.nodes[m].child_count == 2) {
+            if (sets_value(rs_.nodes[m].code) && rs_.nodes[m].child_count == 2) {
                 const auto k = ir::children_of(rs_, static_cast<ir::id>(m));
                 const ir::op v = rs_.nodes[k[1]].code;
                 if (names_value(rs_.nodes[k[0]].code) && v != ir::op::const_int && v != ir::op::const_bool) only[rs_.nodes[k[0]].ref] = false;

@@ -46,7 +46,7 @@ std::optional<std::string> english::counted_loop(ir::id start, ir::id loop, std:
     for (std::size_t i = 1; i < bk.size(); ++i)
         visit(rs_, bk[i], [&](ir::id m) {
             const ir::node& y = rs_.nodes[m];
-            if ((y.code == ir::op::assign || y.code == ir::op::add_assign || y.code == ir::op::sub_assign) && y.child_count > 0 &&
+            if (sets_value(y.code) && y.child_count > 0 &&
                 counter(rs_, ir::children_of(rs_, m)[0]) == v)
                 other = true;
         });

@@ -11,8 +11,6 @@ namespace wp::docgen {
 
 namespace {
 
-bool assigns(ir::op c) { return c == ir::op::assign || c == ir::op::add_assign || c == ir::op::sub_assign; }
-
 // What one seat is given: a field of the player set to a member ("camp = Imperial"), and the
 // game values that name the player ("imperial_player = p").
 struct seat {
@@ -44,7 +42,7 @@ std::optional<std::string> english::seating(ir::id n) const {
     });
     for (std::size_t m = 0; m < rs_.nodes.size(); ++m) {
         const ir::node& y = rs_.nodes[m];
-        if (!assigns(y.code) || y.child_count == 0 || inside.count(static_cast<ir::id>(m))) continue;
+        if (!sets_value(y.code) || y.child_count == 0 || inside.count(static_cast<ir::id>(m))) continue;
         const ir::node& t = rs_.nodes[ir::children_of(rs_, static_cast<ir::id>(m))[0]];
         if (t.code == ir::op::global && state.count(t.ref)) return std::nullopt;
     }
@@ -122,7 +120,7 @@ std::string english::seat_player(ir::id slot) const {
         };
         std::map<ir::id, int> sets;  // how many statements set each game value of type player
         for (std::size_t m = 0; m < rs_.nodes.size(); ++m)
-            if (assigns(rs_.nodes[m].code) && rs_.nodes[m].child_count > 0)
+            if (sets_value(rs_.nodes[m].code) && rs_.nodes[m].child_count > 0)
                 if (const ir::id t = ir::children_of(rs_, static_cast<ir::id>(m))[0]; player_global(t)) ++sets[rs_.nodes[t].ref];
         for (std::size_t n = 0; n < rs_.nodes.size(); ++n) {
             const ir::node& loop = rs_.nodes[n];

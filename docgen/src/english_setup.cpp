@@ -120,7 +120,7 @@ std::optional<std::int64_t> unset_global(const ir::ruleset& rs, ir::id g) {
     if (g >= rs.slots.size() || rs.slots[g].scope != ir::slot_scope::global) return std::nullopt;
     for (std::size_t m = 0; m < rs.nodes.size(); ++m) {
         const ir::op c = rs.nodes[m].code;
-        if ((c == ir::op::assign || c == ir::op::add_assign || c == ir::op::sub_assign) && rs.nodes[m].child_count > 0) {
+        if (sets_value(c) && rs.nodes[m].child_count > 0) {
             const ir::node& t = rs.nodes[ir::children_of(rs, static_cast<ir::id>(m))[0]];
             if (t.code == ir::op::global && t.ref == g) return std::nullopt;
         }

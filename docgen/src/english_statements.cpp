@@ -175,7 +175,7 @@ std::string english::statement(ir::id n, std::vector<ir::id>* nested) const {
     auto kid = [&](std::size_t i) { return i < kids.size() ? expr(kids[i]) : std::string("?"); };
     auto present = [&](std::size_t i) { return i < kids.size() && rs_.nodes[kids[i]].code != ir::op::absent; };
     auto sub = [&](std::size_t i) { return i < kids.size() ? body(kids[i], nested) : std::string("nothing"); };
-    if ((x.code == ir::op::assign || x.code == ir::op::add_assign || x.code == ir::op::sub_assign) && !kids.empty()) {
+    if (sets_value(x.code) && !kids.empty()) {
         const ir::node& target = rs_.nodes[kids[0]];
         if ((target.code == ir::op::global || target.code == ir::op::player_field || target.code == ir::op::entity_field) && bookkeeping(target.ref))
             return "";  // a counter kept to refuse a choice: the refusal says it (english_bookkeeping.cpp)

@@ -3,7 +3,6 @@
 // loop that seats the players.
 #include "test_support.hpp"
 
-#include "westphalia/compiler/compile.hpp"
 #include "westphalia/docgen/aid.hpp"
 // The English templates themselves, below the public API.
 #include "../../docgen/src/english.hpp"
@@ -15,21 +14,8 @@
 
 namespace {
 
-const std::string source_dir = WP_SOURCE_DIR;
-
-wp::ir::ruleset compiled(const std::string& folder, const std::map<std::string, std::string>& options = {}) {
-    wp::dsl::source_manager sources;
-    wp::dsl::diagnostic_sink sink;
-    wp::compiler::compile_options opts;
-    for (const auto& [k, v] : options) opts.options[k] = v;
-    auto rs = wp::compiler::compile_ruleset(source_dir + "/" + folder, opts, sources, sink);
-    REQUIRE(rs);
-    REQUIRE_FALSE(sink.has_errors());
-    return *rs;
-}
-
 std::string aid_text(const std::string& folder, const std::map<std::string, std::string>& options = {}) {
-    return wp::docgen::make_aid(compiled(folder, options), {}, wp::docgen::aid_product::text_dump).bytes;
+    return wp::docgen::make_aid(wp::test::compile_repo_ruleset(folder, options), {}, wp::docgen::aid_product::text_dump).bytes;
 }
 
 bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
