@@ -66,6 +66,17 @@ nlohmann::ordered_json to_json(const engine::sim_report& r) {
         return a;
     };
     j["engine_errors"] = {{"count", r.engine_errors}, {"first", messages(r.first_errors)}};
+    if (!r.faults.empty()) {
+        ordered_json faults = ordered_json::array();
+        for (const engine::sim_fault& f : r.faults) {
+            ordered_json e = {{"kind", f.fault.kind}, {"subject", f.fault.subject}};
+            if (!f.fault.side.empty()) e["side"] = f.fault.side;
+            e["games"] = f.games;
+            e["first"] = {{"game", f.first.game}, {"seed", f.first.seed}, {"message", f.first.text}};
+            faults.push_back(std::move(e));
+        }
+        j["engine_errors"]["faults"] = std::move(faults);
+    }
     j["invariant_violations"] = {
         {"checked", r.invariants_checked}, {"count", r.invariant_violations}, {"first", messages(r.first_violations)}};
     if (!r.queries.empty()) {
@@ -154,6 +165,20 @@ void print_human(std::ostream& out, const engine::sim_report& r) {
     out << "engine errors: " << r.engine_errors << '\n';
     for (const auto& m : r.first_errors)
         out << "  game " << m.game << " (seed " << m.seed << "): " << m.text << '\n';
+    if (!r.faults.empty()) {
+        // the faults of the rules among them, by kind and subject (a field's side apart)
+        std::vector<std::pair<std::string, std::uint64_t>> kinds;
+        for (const engine::sim_fault& f : r.faults) {
+            const std::string what = f.fault.kind + " `" + f.fault.subject + "`" + (f.fault.side.empty() ? "" : " " + f.fault.side);
+            auto at = std::find_if(kinds.begin(), kinds.end(), [&](const auto& k) { return k.first == what; });
+            if (at == kinds.end()) at = kinds.insert(kinds.end(), {what, 0});
+            at->second += f.games;
+        }
+        out << "  by kind:";
+        for (std::size_t i = 0; i < kinds.size(); ++i)
+            out << (i ? ", " : " ") << kinds[i].first << ' ' << kinds[i].second << (kinds[i].second == 1 ? " game" : " games");
+        out << '\n';
+    }
     out << "invariant violations: " << (r.invariants_checked ? std::to_string(r.invariant_violations) : "not checked")
         << '\n';
     for (const auto& m : r.first_violations)
@@ -245,6 +270,17 @@ void add_sim_command(CLI::App& app, context& ctx) {
         }
         options.agent = args->agent;
         if (!read_seat_agents(ctx, args->seats, args->players, options.seat_agents)) return;
+        for (const std::string& n : options.seat_agents)
+            if (const std::string problem = engine::agent_problem(n.empty() ? options.agent : n, *rs); !problem.empty()) {
+                ctx.err << "westphalia: error: --agent: " << problem << '\n';
+                ctx.exit_code = exit_bad_input;
+                return;
+            }
+        if (const std::string problem = engine::agent_problem(options.agent, *rs); !problem.empty()) {
+            ctx.err << "westphalia: error: --agent: " << problem << '\n';
+            ctx.exit_code = exit_bad_input;
+            return;
+        }
         options.check_invariants = !args->no_check_invariants;
         // A progress line only for a person watching: never when stderr is a file, a pipe or a test stream.
         const bool show_progress = &ctx.err == &std::cerr && isatty(STDERR_FILENO) == 1;

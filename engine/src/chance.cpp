@@ -188,7 +188,8 @@ std::int32_t interp::odds_index(id n, const ir::table& tb, const ir::table_key& 
         if (odds_step(k.lo, k.hi, ir::rounding::defender) == step) return static_cast<std::int32_t>(i);
     }
     fail(n, std::string("no ") + what + " of table " + tb.name + " for odds " + std::to_string(a) + ":" +
-                std::to_string(b) + " (read as " + odds_text(step) + ")");
+                std::to_string(b) + " (read as " + odds_text(step) + ")",
+         {"table-gap", tb.name, ""});
 }
 
 // The odds scale with fractional points: the whole ratios … 1-2, 1-1, 2-1 … and the axis's
@@ -231,7 +232,8 @@ std::int32_t interp::odds_index_fractional(id n, const ir::table& tb, const ir::
             if (!less(read, point{k.lo, k.hi}) && !less(point{k.lo, k.hi}, read)) return static_cast<std::int32_t>(i);
         }
     fail(n, std::string("no ") + what + " of table " + tb.name + " for odds " + std::to_string(a) + ":" + std::to_string(b) +
-                " (read as " + (below_all ? std::string("0-1") : ir::odds_point_text(read.first, read.second)) + ")");
+                " (read as " + (below_all ? std::string("0-1") : ir::odds_point_text(read.first, read.second)) + ")",
+         {"table-gap", tb.name, ""});
 }
 
 // The column `by` places right of col (left when negative): off the table, the end column
@@ -242,7 +244,8 @@ std::int32_t interp::shift_column(id n, const ir::table& tb, std::int32_t col, s
     if (!off) return static_cast<std::int32_t>(col + by);
     if (tb.keys[1].shift_clamp) return by < 0 ? 0 : static_cast<std::int32_t>(last);
     fail(n, "no column of table " + tb.name + " for column " + tb.columns[static_cast<std::size_t>(col)].text + " shifted by " +
-                std::to_string(by));
+                std::to_string(by),
+         {"table-gap", tb.name, ""});
 }
 
 // "table crt: row 5 "Defender retreats", column 2-1": the cell a statement consults.
@@ -300,7 +303,7 @@ std::pair<std::uint32_t, const ir::table_cell*> interp::table_cell(id n, id t, c
                          [&](std::size_t i) -> const ir::key_range& { return tb.rows[i].key; }, "row");
     } else {
         row = map_key(tb.row_map, keys[0]);
-        if (row < 0) fail(n, "no row of table " + tb.name + " for key " + std::to_string(keys[0]));
+        if (row < 0) fail(n, "no row of table " + tb.name + " for key " + std::to_string(keys[0]), {"table-gap", tb.name, ""});
     }
     std::int32_t col = 0;
     if (!tb.columns.empty()) {
@@ -309,7 +312,7 @@ std::pair<std::uint32_t, const ir::table_cell*> interp::table_cell(id n, id t, c
                              [&](std::size_t i) -> const ir::key_range& { return tb.columns[i]; }, "column");
         } else {
             col = map_key(tb.column_map, keys[1]);
-            if (col < 0) fail(n, "no column of table " + tb.name + " for key " + std::to_string(keys[1]));
+            if (col < 0) fail(n, "no column of table " + tb.name + " for key " + std::to_string(keys[1]), {"table-gap", tb.name, ""});
         }
         if (tb.keys.size() > 1 && tb.keys[1].shift != ir::no_id) col = shift_column(n, tb, col, eval(tb.keys[1].shift, fb));
     }

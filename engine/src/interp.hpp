@@ -79,6 +79,11 @@ struct interp {
     [[noreturn]] void fail(id node, const std::string& what) const {
         throw engine_error(g.position(node) + ": " + what);
     }
+    // A fault of the rules (engine_fault): its kind, subject and side; the node is `node`.
+    [[noreturn]] void fail(id node, const std::string& what, engine_fault fault) const {
+        fault.node = node;
+        throw engine_error(g.position(node) + ": " + what, std::move(fault));
+    }
 
     // Checked int64 arithmetic: an overflow is an engine error at node n naming its statement,
     // worded as the compiled engine words it (codegen/src/prelude.hpp).

@@ -158,13 +158,14 @@ std::int64_t interp::decide(id n, id d, const std::int64_t* args, std::size_t co
         fire(r);
         if (have && v != value)
             fail(n, "rules " + rs.rules[first].name + " and " + rule.name + " contradict each other on " +
-                        rs.decisions[d].name + args_text(rs.decisions[d].params, args, count));
+                        rs.decisions[d].name + args_text(rs.decisions[d].params, args, count),
+                 {"contradiction", rs.rules[first].name + " " + rule.name, ""});
         if (!have) first = r;
         have = true;
         value = v;
     }
     cut(s.rule_stack_, start);
-    if (!have) fail(n, "no rule decides " + rs.decisions[d].name + args_text(rs.decisions[d].params, args, count));
+    if (!have) fail(n, "no rule decides " + rs.decisions[d].name + args_text(rs.decisions[d].params, args, count), {"gap", rs.decisions[d].name, ""});
     return value;
 }
 

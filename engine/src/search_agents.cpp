@@ -77,6 +77,45 @@ int greedy_agent::act(const seat_view& v, rng& r) {
     return best_actions[r.below(best_actions.size())];
 }
 
+// ------------------------------------------------------------------ toward a field's side
+
+int toward_agent::act(const seat_view& v, rng& r) {
+    const std::size_t n = v.num_actions();
+    const state& s = v.seen();
+    if (slot_ == ir::no_id) {
+        const ir::ruleset& rs = s.the_game().ruleset();
+        for (ir::id i = 0; i < rs.slots.size() && slot_ == ir::no_id; ++i)
+            if (rs.slots[i].name == field_) slot_ = i;
+        if (slot_ == ir::no_id) throw engine_error("the agent toward:" + field_ + " names no field of " + rs.name);
+    }
+    if (n <= 1) return 0;
+    if (r.below(4) == 0) return static_cast<int>(r.below(n));
+    const std::uint64_t dice = r.next();  // the same dice after every action: a fair comparison
+    // the score: how far toward the side the field is (the value itself, negated for below);
+    // an action that takes it out of range scores above every value
+    auto score = [&](std::int64_t x) { return below_ ? -static_cast<double>(x) : static_cast<double>(x); };
+    double best = -std::numeric_limits<double>::infinity();
+    std::vector<int> best_actions;
+    for (std::size_t a = 0; a < n; ++a) {
+        double value = -std::numeric_limits<double>::infinity();  // another error is the worst
+        try {
+            state x = s.lookahead(dice);
+            x.apply(static_cast<int>(a));
+            settle(x);
+            value = score(x.slot_extreme(slot_, below_));
+        } catch (const engine_error& e) {
+            if (e.fault.kind == "bound-violation" && e.fault.subject == field_ && e.fault.side == (below_ ? "below" : "above"))
+                value = std::numeric_limits<double>::max();
+        }
+        if (value > best) {
+            best = value;
+            best_actions.clear();
+        }
+        if (value == best) best_actions.push_back(static_cast<int>(a));
+    }
+    return best_actions[r.below(best_actions.size())];
+}
+
 // ------------------------------------------------------------------ Monte Carlo tree search
 
 std::uint32_t mcts_agent::add_node(int player, std::uint32_t actions) {
@@ -210,15 +249,35 @@ std::optional<mcts_spec> parse_mcts(const std::string& name) {
     return spec;
 }
 
+// `toward:FIELD:below` or `toward:FIELD:above`: the field and whether below.
+std::optional<std::pair<std::string, bool>> parse_toward(const std::string& name) {
+    if (name.rfind("toward:", 0) != 0) return std::nullopt;
+    const std::size_t colon = name.rfind(':');
+    if (colon <= 7) return std::nullopt;
+    const std::string field = name.substr(7, colon - 7), side = name.substr(colon + 1);
+    if (field.empty() || field.find(':') != std::string::npos || (side != "below" && side != "above")) return std::nullopt;
+    return std::make_pair(field, side == "below");
+}
+
 }  // namespace
 
 std::string agent_problem(const std::string& name) {
-    if (name == "random" || name == "first" || name == "greedy" || parse_mcts(name)) return {};
+    if (name == "random" || name == "first" || name == "greedy" || parse_mcts(name) || parse_toward(name)) return {};
+    if (name.rfind("toward", 0) == 0)
+        return "`" + name + "` is not a toward agent: toward:FIELD:below or toward:FIELD:above";
     if (name.rfind("mcts", 0) == 0)
         return "`" + name + "` is not an MCTS agent: mcts:ITERATIONS (1 to 1000000) or mcts:ITERATIONS:DEPTH "
                "(DEPTH 0 to 1000000 decisions per playout, 0 to the end; default " +
                std::to_string(default_rollout_depth) + ")";
-    return "`" + name + "` is not an agent: random, first, greedy or mcts:ITERATIONS[:DEPTH]";
+    return "`" + name + "` is not an agent: random, first, greedy, mcts:ITERATIONS[:DEPTH] or toward:FIELD:below|above";
+}
+
+std::string agent_problem(const std::string& name, const ir::ruleset& rs) {
+    const auto aim = parse_toward(name);
+    if (!aim) return agent_problem(name);
+    for (const ir::slot& sl : rs.slots)
+        if (sl.name == aim->first) return {};
+    return "`" + name + "` names no field of " + rs.name;
 }
 
 std::unique_ptr<agent> make_agent(const std::string& name) {
@@ -226,6 +285,7 @@ std::unique_ptr<agent> make_agent(const std::string& name) {
     if (name == "first") return std::make_unique<first_legal_agent>();
     if (name == "greedy") return std::make_unique<greedy_agent>();
     if (const auto spec = parse_mcts(name)) return std::make_unique<mcts_agent>(spec->iterations, spec->depth);
+    if (const auto aim = parse_toward(name)) return std::make_unique<toward_agent>(aim->first, aim->second);
     throw std::invalid_argument(agent_problem(name));
 }
 

@@ -95,6 +95,7 @@ game_outcome play_one(const game& g, std::uint64_t seed, const std::vector<std::
         if (s.is_terminal()) out.winners = s.winners(&fires);
     } catch (const std::exception& e) {
         out.error = e.what();
+        if (const auto* fault = dynamic_cast<const engine_error*>(&e)) out.fault = fault->fault;
         if (sp) {
             out.decisions = sp->decisions();
             fires = sp->rule_fires();
@@ -255,6 +256,15 @@ sim_report summarise(const ir::ruleset& rs, const sim_options& o, const std::vec
             ++r.engine_errors;
             ++r.end_reasons["engine error"];
             if (r.first_errors.size() < o.max_messages) r.first_errors.push_back({i, game_seed(o.seed, i), go.error});
+            if (!go.fault.kind.empty()) {
+                const engine_fault& f = go.fault;
+                auto at = std::find_if(r.faults.begin(), r.faults.end(), [&](const sim_fault& x) {
+                    return x.fault.kind == f.kind && x.fault.subject == f.subject && x.fault.side == f.side && x.fault.node == f.node;
+                });
+                if (at == r.faults.end())
+                    at = r.faults.insert(r.faults.end(), {f, 0, {i, game_seed(o.seed, i), "after decision " + std::to_string(go.decisions)}});
+                ++at->games;
+            }
             continue;
         }
         ++r.finished;

@@ -8,6 +8,7 @@
 #include "interp.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <chrono>
 #include <sstream>
 
@@ -570,6 +571,16 @@ std::int64_t state::slot_value(const std::string& slot, int index, int key) cons
         return values_.at(l.offset + static_cast<std::size_t>(copy) * l.width + static_cast<std::size_t>(key));
     }
     throw engine_error("no slot named " + slot);
+}
+
+std::int64_t state::slot_extreme(id slot, bool lowest) const {
+    const game::slot_layout& l = g_->slots.at(slot);
+    std::int64_t out = lowest ? std::numeric_limits<std::int64_t>::max() : std::numeric_limits<std::int64_t>::min();
+    for (std::size_t i = 0; i < static_cast<std::size_t>(l.copies) * l.width; ++i) {
+        const std::int64_t v = values_.at(l.offset + i);
+        out = lowest ? std::min(out, v) : std::max(out, v);
+    }
+    return out;
 }
 
 std::vector<std::int64_t> state::zone_contents(const std::string& zone, int player) const {

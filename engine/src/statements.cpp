@@ -51,7 +51,8 @@ void interp::store(id target, std::uint32_t fb, std::int64_t v, id stmt) {
             } else if (ty.policy == ir::overflow::error) {
                 fail(stmt, "slot " + rs.slots[slot_of(target)].name + " would be " + std::to_string(v) +
                                ", outside " + std::to_string(ty.lo) + ".." + std::to_string(ty.hi) + " (" +
-                               g.statement_owner(stmt) + ")");
+                               g.statement_owner(stmt) + ")",
+                     {"bound-violation", rs.slots[slot_of(target)].name, v > ty.hi ? "above" : "below"});
             }
         }
     }
@@ -71,7 +72,8 @@ void interp::store_list(id target, std::uint32_t fb, id value, id stmt) {
     if (len + 1 > width) {
         s.scratch_.resize(start);
         fail(stmt, "the list " + rs.slots[slot_of(target)].name + " would hold " + std::to_string(len) + " members, more than the " +
-                       std::to_string(width - 1) + " its type has (a member twice?) (" + g.statement_owner(stmt) + ")");
+                       std::to_string(width - 1) + " its type has (a member twice?) (" + g.statement_owner(stmt) + ")",
+             {"bound-violation", rs.slots[slot_of(target)].name, "above"});
     }
     std::int64_t* at = s.values_.data() + a;
     const bool same = at[0] == static_cast<std::int64_t>(len) && std::equal(at + 1, at + 1 + len, s.scratch_.begin() + static_cast<std::ptrdiff_t>(start));
@@ -362,7 +364,7 @@ void interp::step_frame(std::size_t fi) {
                 if (n == 0 && f.kind == state::frame_kind::subset && N(child(f.node, 2)).code != op::absent) {
                     bool in = false, out = false;
                     subset_answers(fi, in, out);
-                    if (!out) fail(f.node, "a choice with no legal option");
+                    if (!out) fail(f.node, "a choice with no legal option", {"stuck-state", "", ""});
                 }
                 s.locals_[f.fb + N(f.node).ref] = (static_cast<std::int64_t>(chosen_at) << 24) | chosen;
                 s.frames_[fi].pc = n + 1;
@@ -376,7 +378,7 @@ void interp::step_frame(std::size_t fi) {
                 subset_answers(fi, in, out);
                 if (in) opts.push_back(1);
                 if (out) opts.push_back(0);
-                if (opts.empty()) fail(f.node, "a choice with no legal option");
+                if (opts.empty()) fail(f.node, "a choice with no legal option", {"stuck-state", "", ""});
             } else if (f.kind == state::frame_kind::subset) {
                 opts.push_back(1);
                 opts.push_back(0);
@@ -514,7 +516,7 @@ void interp::statement(std::size_t fi, id n, std::uint32_t fb) {
         case op::move:
         case op::reshuffle: return zone_statement(fi, n, fb);
         case op::choose_one: {
-            if (!choose_options(n, fb, &s.options_)) fail(n, "a choice with no legal option");
+            if (!choose_options(n, fb, &s.options_)) fail(n, "a choice with no legal option", {"stuck-state", "", ""});
             const id by = child(n, 1);
             const std::int64_t player = N(by).code == op::absent ? -1 : eval(by, fb);
             advance();

@@ -27,9 +27,23 @@ ir::distribution dice_distribution(const ir::dice_term& d);
 
 // A rule the game cannot follow: an `error` overflow, a table key no row covers, an illegal
 // `do`, a decision no rule decides. The message names the element and the source position.
+//
+// An error that is a fault of the rules says which, in the checker's words, so that a finding
+// can be matched to a game that met it (the checker's evidence games give it a trace from
+// setup): the kind of finding ("table-gap", "bound-violation", "gap", "contradiction",
+// "stuck-state"), its subject (the table, the field, the decision, the two rules), the side of
+// a field's range it leaves ("above", "below"), and the IR node where play met it. Other
+// errors (a bad probe, a time budget) have no kind.
+struct engine_fault {
+    std::string kind, subject, side;
+    ir::id node = ir::no_id;
+};
+
 class engine_error : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
+    engine_error(const std::string& what, engine_fault f) : std::runtime_error(what), fault(std::move(f)) {}
+    engine_fault fault;
 };
 
 // The engine's generator: splitmix64, one 64-bit word of state (a seed gives a byte-identical
@@ -275,6 +289,9 @@ public:
     // Reading state, for tests and tools.
     std::int64_t slot_value(const std::string& slot, int index = 0, int key = 0) const;
     std::vector<std::int64_t> zone_contents(const std::string& zone, int player = 0) const;  // instances
+    // The lowest (or highest) value a field of one value per place (a player's, an entity's, a
+    // map's key) holds anywhere now: the `toward` agent's measure (src/search_agents.cpp).
+    std::int64_t slot_extreme(ir::id slot, bool lowest) const;
     ir::id entity_of(std::int64_t instance) const { return g_->instance_entity.at(static_cast<std::size_t>(instance)); }
     // A per-entity state field (`state per unit { at: hex }`) of one entity instance: slot is an
     // index into ruleset::slots of scope per_entity, instance one of that kind's instances

@@ -27,6 +27,23 @@ public:
     int act(const seat_view& v, rng& r) override;
 };
 
+// Play aimed at a field's side: `toward:FIELD:below` (or `:above`). One ply ahead, like greedy,
+// it takes the action after which the field is lowest (highest) anywhere, or that makes the
+// engine stop with that field out of its range; one decision in four it takes any action at
+// random, so that play still goes everywhere. The checker plays it to find a game from setup
+// for a bound violation random play does not meet (docs/checker.md). A field the ruleset does
+// not have is an engine error at the first decision.
+class toward_agent : public agent {
+public:
+    toward_agent(std::string field, bool below) : field_(std::move(field)), below_(below) {}
+    int act(const seat_view& v, rng& r) override;
+
+private:
+    std::string field_;
+    bool below_;
+    ir::id slot_ = ir::no_id;
+};
+
 // UCT over the engine's states: `iterations` playouts per decision, each from a copy of the
 // state with dice of its own. The tree is open-loop (a node is a sequence of actions); where the
 // dice lead to a different decision than the node recorded, the playout leaves the tree. A
@@ -65,6 +82,8 @@ private:
 // agent_problem() explains why a name is not one of them (empty when it is); make_agent()
 // builds one (std::invalid_argument on a bad name).
 std::string agent_problem(const std::string& name);
+// The same, and a `toward` agent's field must be one of rs's.
+std::string agent_problem(const std::string& name, const ir::ruleset& rs);
 std::unique_ptr<agent> make_agent(const std::string& name);
 inline constexpr std::uint32_t default_rollout_depth = 100;
 

@@ -64,6 +64,7 @@ struct sim_game {
     // The designer's queries this game answered (state::query_hits), the first time each: the
     // query's index among the queries in rule order, and the decisions made by then.
     std::vector<std::pair<std::uint32_t, std::uint64_t>> query_hits;
+    engine_fault fault;                   // the error's kind of fault, when it is one
 };
 
 // One of the designer's queries over a simulation's games (with the invariants' checking): how
@@ -74,6 +75,14 @@ struct sim_query {
     std::string kind;        // "assert always", "assert never", "reachable"
     std::uint64_t games = 0;  // games that answered it
     std::optional<sim_message> first;  // game, seed, "after decision N"
+};
+
+// A fault of the rules (engine_fault) that stopped games: how many, and the first such game
+// (its message is "after decision N").
+struct sim_fault {
+    engine_fault fault;
+    std::uint64_t games = 0;
+    sim_message first;
 };
 
 struct sim_report {
@@ -87,6 +96,7 @@ struct sim_report {
     std::uint64_t games = 0;
     std::uint64_t engine_errors = 0;             // games stopped by an engine error
     std::vector<sim_message> first_errors;       // up to max_messages, in game order
+    std::vector<sim_fault> faults;               // each distinct fault, in the order games first met it
     std::uint64_t invariant_violations = 0;      // (game, invariant) pairs violated
     std::vector<sim_message> first_violations;
 
