@@ -136,6 +136,7 @@ void add_check_command(CLI::App& app, context& ctx) {
         int players = 0;
         bool stats = false;
         bool cache = false;
+        bool strict_reach = false;
         std::string cache_dir;
         std::uint64_t unfold_limit = 0;  // when given; else the manifest's, else 16384
         int unroll_depth = 0;            // when given; else the manifest's, else 0
@@ -190,6 +191,9 @@ void add_check_command(CLI::App& app, context& ctx) {
     command->add_flag("--cache", s->cache,
                       "Keep the check's proofs for the next run, and answer the questions proved before from them "
                       "(in .westphalia-cache/ in the ruleset's folder; see --cache-dir)");
+    command->add_flag("--strict-reach", s->strict_reach,
+                      "Count the findings play is not shown to reach (their witness rests on the checker's summary "
+                      "of play, and no random game met them) as errors and warnings");
     command->add_option("--cache-dir", s->cache_dir, "The proof cache's folder (implies --cache)");
     command->add_flag("--stats", s->stats, "Print the number of solver queries and the time taken per check");
     s->unfold_given = command->add_option("--unfold-limit", s->unfold_limit,
@@ -256,6 +260,7 @@ void add_check_command(CLI::App& app, context& ctx) {
             if (s->unfold_given->count() > 0) opts.unfold_limit = s->unfold_limit;
             if (s->unroll_given->count() > 0) opts.unroll_depth = s->unroll_depth;
             opts.jobs = s->jobs;
+            opts.strict_reach = s->strict_reach;
             opts.checks.insert(s->checks.begin(), s->checks.end());
             opts.prove_invariants = opts.checks.count("invariants") > 0;
             opts.exit_after = i + 1 == runs.size();  // the command ends after its last report

@@ -44,9 +44,10 @@ struct play_args {
 std::string check_agent(const std::string& a) {
     if (a == "human") return {};
     if (a.rfind("script:", 0) == 0 && a.size() > 7) return {};
-    if (a.rfind("mcts", 0) == 0) return engine::agent_problem(a);
+    if (a.rfind("mcts", 0) == 0 || a.rfind("toward", 0) == 0) return engine::agent_problem(a);
     if (engine::agent_problem(a).empty()) return {};
-    return "`" + a + "` is not an agent: random, first, greedy, mcts:ITERATIONS[:DEPTH], human or script:FILE";
+    return "`" + a + "` is not an agent: random, first, greedy, mcts:ITERATIONS[:DEPTH], toward:FIELD:below|above, human "
+           "or script:FILE";
 }
 
 }  // namespace
@@ -126,6 +127,13 @@ void add_play_command(CLI::App& app, context& ctx) {
         if (!read_seat_agents(ctx, args->seats, args->players, seat_names, check_agent)) return;
         for (std::size_t p = 0; p < seat_names.size(); ++p)
             if (!seat_names[p].empty()) names[p] = seat_names[p];
+        for (const std::string& n : names)
+            if (n.rfind("toward:", 0) == 0)
+                if (const std::string problem = engine::agent_problem(n, *rs); !problem.empty()) {
+                    ctx.err << "westphalia: error: --agent: " << problem << '\n';
+                    ctx.exit_code = exit_bad_input;
+                    return;
+                }
         std::vector<std::string> inputs = input_files({args->input.path}, sources);
         for (const std::string& n : names)
             if (n.rfind("script:", 0) == 0) {

@@ -23,18 +23,43 @@ ir::ruleset contractor_cards() {
 }  // namespace
 
 TEST_CASE("agents by name: the computer agents, and why a name is not one") {
-    for (const char* good : {"random", "first", "greedy", "mcts:1", "mcts:200", "mcts:50:0", "mcts:1000000:1000000"}) {
+    for (const char* good : {"random", "first", "greedy", "mcts:1", "mcts:200", "mcts:50:0", "mcts:1000000:1000000",
+                             "toward:gold:below", "toward:vp:above"}) {
         INFO(good);
         REQUIRE(engine::agent_problem(good).empty());
         REQUIRE(engine::make_agent(good) != nullptr);
     }
     for (const char* bad : {"mcts", "mcts:", "mcts:0", "mcts:-3", "mcts:1000001", "mcts:10:", "mcts:10:x", "mcts:1:2:3",
-                            "mcts: 5", "Random", "human", ""}) {
+                            "mcts: 5", "Random", "human", "", "toward", "toward:gold", "toward::below", "toward:gold:under",
+                            "toward:a:b:below"}) {
         INFO(bad);
         REQUIRE_FALSE(engine::agent_problem(bad).empty());
         REQUIRE_THROWS_AS(engine::make_agent(bad), std::invalid_argument);
     }
     REQUIRE(engine::agent_problem("mcts:0").find("mcts:ITERATIONS") != std::string::npos);
+    REQUIRE(engine::agent_problem("toward:gold").find("toward:FIELD:below") != std::string::npos);
+    // the field must be the ruleset's
+    const ir::ruleset rs = contractor_cards();
+    REQUIRE(engine::agent_problem("toward:gold:below", rs).empty());
+    REQUIRE(engine::agent_problem("toward:ducats:below", rs) == "`toward:ducats:below` names no field of contractor_cards");
+}
+
+// The checker's aimed play: the agent takes the field toward its side, so over the same seeds
+// the lowest gold any player ends a game with is lower than random play's (the highest higher).
+TEST_CASE("the toward agent plays a field toward its side") {
+    const ir::ruleset rs = contractor_cards();
+    auto gold = [&](const char* name, bool lowest) {
+        double total = 0;
+        for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+            auto a = engine::make_agent(name);
+            const engine::play_result r = engine::play_game(rs, 2, seed, {a.get()});
+            const std::int64_t g0 = r.final_state->slot_value("gold", 0), g1 = r.final_state->slot_value("gold", 1);
+            total += static_cast<double>(lowest ? std::min(g0, g1) : std::max(g0, g1));
+        }
+        return total / 20;
+    };
+    CHECK(gold("toward:gold:below", true) < gold("random", true));
+    CHECK(gold("toward:gold:above", false) > gold("random", false));
 }
 
 TEST_CASE("greedy and MCTS agents play the same game from the same seed") {

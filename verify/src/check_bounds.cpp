@@ -103,6 +103,7 @@ void checker::report_bound(const detail::bound_site& s, std::size_t k, const ans
                      "this can take `" + sl.name + "` " + (side.empty() ? "outside " : side + " its range ") + range +
                          ", and its type has no clamp");
     f.side = side;
+    f.reach = reach_of(s);
     f.elements.push_back({"statement", "assignment to " + sl.name, statement_prov(s.node)});
     f.elements.push_back({"field", sl.name, sl.prov});
     f.witness = a.witness;
@@ -129,6 +130,7 @@ void checker::choice_checks() {
         if (a.r != z3::sat) continue;
         finding& f = add("stuck-state", severity::error, owner_of(s.node),
                          "a mandatory choice can face no legal option: the game cannot go on");
+        f.reach = reach_of(s);
         f.elements.push_back({"statement", "choose", statement_prov(s.node)});
         f.witness = a.witness;
         if (a.model) replay_later([this, site = &s, m = *a.model] { return replay_.stuck_choice(*site, m); });

@@ -14,15 +14,6 @@
 
 namespace wp::verify {
 
-namespace {
-
-bool options_as_default(const ir::ruleset& rs) {
-    return std::all_of(rs.options.begin(), rs.options.end(),
-                       [](const ir::option& o) { return o.selected_index == o.default_index; });
-}
-
-}  // namespace
-
 void checker::query_checks() {
     // the places of each query, in the order the symbolic execution met them
     std::map<id, std::vector<std::pair<const detail::invariant_site*, const z3::expr*>>> by_rule;
@@ -45,10 +36,7 @@ void checker::query_checks() {
         // 1. A game from setup: the engine played it, move by move.
         if (const auto it = query_played_.find(rule.name); it != query_played_.end()) {
             const played_answer& p = it->second;
-            const std::string trace = "game " + std::to_string(p.first.game) + " of the checker's random play, " + p.first.text +
-                                      ": `westphalia play --players " + std::to_string(p.players) + " --seed " +
-                                      std::to_string(p.first.seed) + "` plays it again" +
-                                      (options_as_default(rs_) ? "" : ", with the options as checked");
+            const std::string trace = game_trace(p.players, p.first);
             qa.verdict = reach ? "reached" : "fails";
             qa.how = "trace from setup: " + trace;
             if (!reach) {

@@ -1,6 +1,7 @@
 // Reachability: random play as evidence, then rules that never apply where they are used, and
 // blocks and game ends never reached (under these options, or under none).
 #include "checker.hpp"
+#include "traces.hpp"
 
 namespace wp::verify {
 
@@ -124,6 +125,7 @@ void checker::play_evidence() {
             for (const engine::sim_query& q : r.queries)
                 if (q.first && !query_played_.count(q.name)) query_played_[q.name] = {players, *q.first};
             query_games_ += r.games;
+            note_faults(r, players);
         }
     }
     // A query no game answered: nine times the games again, seeded apart, for a trace before the
@@ -139,6 +141,12 @@ void checker::play_evidence() {
             query_games_ += more->games;
         }
 }
+
+std::string checker::game_trace(int players, const engine::sim_message& first) const {
+    return detail::game_trace(rs_, players, first);
+}
+
+void checker::note_faults(const engine::sim_report& r, int players) { detail::note_faults(rs_, r, players, "", out_); }
 
 bool checker::started(const std::vector<std::uint8_t>& ran, id n) const {
     while (n != ir::no_id && (rs_.nodes.at(n).code == ir::op::block || rs_.nodes.at(n).code == ir::op::seq)) {

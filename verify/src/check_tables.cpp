@@ -40,6 +40,7 @@ void checker::table_checks() {
                 finding& f = add("table-gap", severity::error, tb.name,
                                  "table `" + tb.name + "` has no " + (k == 0 ? "row" : "column") + " for a key that can occur");
                 f.elements.push_back({"table", tb.name, tb.prov});
+                f.reach = reach_of(*s);
                 f.elements.push_back({"statement", "use of " + tb.name, statement_prov(s->node)});
                 modifiers_of(tb, f);
                 f.witness = a.witness;
@@ -66,6 +67,7 @@ void checker::table_checks() {
                                  "the column shift of table `" + tb.name + "` can move the column read off the table (" +
                                      std::to_string(n) + " columns, no `clamp`)");
                 f.elements.push_back({"table", tb.name, tb.prov});
+                f.reach = reach_of(*s);
                 f.elements.push_back({"statement", "use of " + tb.name, statement_prov(s->node)});
                 f.witness = a.witness;
                 if (a.model) replay_later([this, s, m = *a.model] { return replay_.shift_gap(*s, m); });

@@ -12,7 +12,9 @@ std::string anchors_text(const ir::provenance& p) {
 void checker::run() {
     // reach needs the decisions' verdicts (a rule impossible in the domain is not asked again)
     const bool decisions = wanted("decisions") || wanted("reach");
-    if (decisions || wanted("tables") || wanted("queries")) timed("play", [&] { play_evidence(); });
+    // the games' faults give the findings of the bounds and choices their traces from setup
+    if (opt_.play_evidence && (decisions || wanted("tables") || wanted("queries") || wanted("bounds") || wanted("choices")))
+        timed("play", [&] { play_evidence(); });
     if (decisions) timed("decisions", [&] { domain_checks(); });
     // a query a game from setup answered needs no place of the exploration
     for (id r = 0; r < rs_.rules.size(); ++r)

@@ -354,6 +354,14 @@ private:
     // Random games through the engine: a rule that fires, a statement that starts, a table key
     // read or a game end that happens there is reached and needs no proof.
     void play_evidence();
+    // Keeps the faults of the rules these games met (check_result::faults), the first game each.
+    void note_faults(const engine::sim_report& r, int players);
+    // A game of the random play in words, with the command that plays it again.
+    std::string game_trace(int players, const engine::sim_message& first) const;
+    // What a witness at site s shows of play until a game meets it (checks.cpp's label_reach).
+    static reach_kind reach_of(const detail::site& s) {
+        return s.from_setup ? reach_kind::setup_path : reach_kind::not_shown;
+    }
 
     // Whether random play (its statements run) started statement n: for a block or a list, its
     // first statement (the engine runs those inline).

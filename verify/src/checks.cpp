@@ -6,6 +6,7 @@
 #include "checker.hpp"
 #include "aid_drift.hpp"
 #include "obligations.hpp"
+#include "traces.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -18,6 +19,15 @@
 namespace wp::verify {
 
 const char* name_of(severity s) { return s == severity::error ? "error" : "warning"; }
+const char* name_of(reach_kind k) {
+    switch (k) {
+        case reach_kind::none: return "none";
+        case reach_kind::trace: return "trace";
+        case reach_kind::setup_path: return "setup path";
+        case reach_kind::not_shown: return "not shown";
+    }
+    return "?";
+}
 const char* name_of(proof_kind p) {
     switch (p) {
         case proof_kind::witness: return "witness";
@@ -47,9 +57,13 @@ int unroll_depth_for(const ir::ruleset& rs, const check_options& options) {
     return 0;
 }
 
+bool counts(const check_result& r, const finding& f) {
+    return !f.accepted && (r.strict_reach || f.reach != reach_kind::not_shown);
+}
+
 std::size_t error_count(const check_result& r) {
-    return static_cast<std::size_t>(std::count_if(r.findings.begin(), r.findings.end(), [](const finding& f) {
-        return f.level == severity::error && !f.accepted;
+    return static_cast<std::size_t>(std::count_if(r.findings.begin(), r.findings.end(), [&](const finding& f) {
+        return f.level == severity::error && counts(r, f);
     }));
 }
 
@@ -83,6 +97,7 @@ std::pair<check_options, std::optional<check_options>> split(const check_options
     for (const std::string& k : others)
         if (wanted(k)) rest.checks.insert(k);
     bounds.checks = {"bounds"};
+    bounds.play_evidence = false;  // the other part plays the games; the faults are labelled after the merge
     return {rest, bounds};
 }
 
@@ -100,6 +115,7 @@ void merge(part_result& into, part_result&& other) {
         out.findings.push_back(std::move(f));
         into.ranks.push_back(other.ranks[i]);
     }
+    for (fault_met& m : other.out.faults) out.faults.push_back(std::move(m));
     for (const auto& [kind, st] : other.out.stats) {
         auto [it, fresh] = out.stats.emplace(kind, st);
         if (fresh) continue;
@@ -187,7 +203,7 @@ void group_repeats(check_result& out) {
             continue;
         }
         std::string key = f.kind + '\n' + f.subject + '\n' + f.message + '\n' + name_of(f.level) + '\n' +
-                          (f.accepted ? "accepted " + f.accepted_reason : "");
+                          (f.accepted ? "accepted " + f.accepted_reason : "") + '\n' + std::to_string(static_cast<int>(f.reach));
         for (std::size_t i = 1; i < f.elements.size(); ++i) key += '\n' + f.elements[i].role + ' ' + f.elements[i].name;
         const auto [it, fresh] = first.emplace(key, kept.size());
         if (fresh) {
@@ -200,6 +216,36 @@ void group_repeats(check_result& out) {
         g.also.insert(g.also.end(), f.also.begin(), f.also.end());
     }
     out.findings = std::move(kept);
+}
+
+// Whether a game met finding f: the fault of its kind and subject (a contradiction's two rules
+// in either order), on the side of the range it names, at its place for a bound violation or
+// a stuck choice (a table's gap is the table's, wherever it is consulted).
+bool met(const finding& f, const fault_met& m) {
+    if (m.kind != f.kind) return false;
+    if (f.kind == "contradiction") {
+        const std::size_t sp = m.subject.find(' ');
+        const std::string swapped = sp == std::string::npos ? m.subject : m.subject.substr(sp + 1) + ' ' + m.subject.substr(0, sp);
+        return f.subject == m.subject || f.subject == swapped;
+    }
+    if (f.kind == "table-gap" || f.kind == "gap") return f.subject == m.subject;
+    if (f.kind == "bound-violation" && (f.subject != m.subject || (!f.side.empty() && f.side != m.side))) return false;
+    if (f.kind != "bound-violation" && f.kind != "stuck-state") return false;
+    return std::any_of(f.elements.begin(), f.elements.end(), [&](const involved& e) {
+        return e.role == "statement" && e.prov.where == m.at.where;
+    });
+}
+
+// Labels what each finding says can happen by whether play from setup is shown to reach it:
+// a game the checker played meets it (a trace), or the witness's own path is from setup; a
+// witness that rests on the summary of play, which no game met, is not shown reachable.
+void label_reach(check_result& out) {
+    for (finding& f : out.findings) {
+        const auto m = std::find_if(out.faults.begin(), out.faults.end(), [&](const fault_met& x) { return met(f, x); });
+        if (m == out.faults.end()) continue;
+        f.reach = reach_kind::trace;
+        f.trace = m->trace;
+    }
 }
 
 // Whether finding f is about invariant `name` not being proved (broken, or undecided).
@@ -254,6 +300,18 @@ check_result check(const ir::ruleset& rs, const check_options& options) {
     out.proved = std::move(proved);
     out.cache_hits = cache_hits;
     out.general_proofs = general_proofs;
+    out.strict_reach = options.strict_reach;
+    // a bound violation no random game met: play aimed at it, within what is left of the budget
+    label_reach(out);
+    std::optional<std::chrono::steady_clock::time_point> deadline;
+    if (options.max_seconds > 0)
+        deadline = t0 + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(options.max_seconds));
+    if (options.play_evidence && (options.checks.empty() || options.checks.count("bounds"))) {
+        const auto t1 = std::chrono::steady_clock::now();
+        detail::aimed_play(rs, options, deadline, out);
+        out.stats["aimed play"].milliseconds += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1).count();
+        label_reach(out);
+    }
     detail::apply_accepts(rs, out);
     group_repeats(out);
     out.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

@@ -586,6 +586,7 @@ struct exec_impl {
         cs.node = n;
         cs.pc = p.pc;
         cs.facts = p.facts;
+        cs.from_setup = p.from_setup;
         cs.none_legal = !z3::mk_or(any);
         S.choice_sites.push_back(std::move(cs));
         // the chosen subset: a Boolean per candidate, and the subset it spells is legal (and best)
@@ -849,6 +850,7 @@ struct exec_impl {
         bs.node = n;
         bs.pc = p.pc;
         bs.facts = p.facts;
+        bs.from_setup = p.from_setup;
         bs.slot = slot_of(target);
         bs.type = type;
         if (rt && rt->policy == ir::overflow::error) {
@@ -1109,6 +1111,7 @@ struct exec_impl {
                 cs.node = n;
                 cs.pc = p.pc;
                 cs.facts = p.facts;
+                cs.from_setup = p.from_setup;
                 cs.none_legal = !any;
                 S.choice_sites.push_back(std::move(cs));
                 const id set = child(n, 0);
@@ -1267,6 +1270,7 @@ struct exec_impl {
         ts.node = n;
         ts.pc = p.pc;
         ts.facts = p.facts;
+        ts.from_setup = p.from_setup;
         ts.table = nd.ref;
         ts.keys = keys;
         ts.replay = std::move(rp);
@@ -1315,6 +1319,7 @@ void symbolic::explore() {
         const z3::expr extra = terms::and_(operand_guard(), pending_side());
         ts.pc = terms::and_(x.cur_->pc, extra);
         ts.facts = std::make_shared<const fact_node>(fact_node{{extra, "the dice and values there"}, x.cur_->facts});
+        ts.from_setup = x.cur_->from_setup;
         ts.table = table;
         ts.keys = keys;
         ts.replay = at;

@@ -60,14 +60,18 @@ void render_human(std::ostream& out, const ir::ruleset& rs, const check_result& 
     auto paint = [color](const char* colour, const std::string& text) {
         return color ? std::string(colour) + text + ansi::reset : text;
     };
-    std::size_t errors = 0, warnings = 0, accepted = 0;
+    std::size_t errors = 0, warnings = 0, accepted = 0, unshown = 0;
     for (const finding& f : r.findings) {
         const involved* p = primary(f);
         const std::string where = p ? at(p->prov, src) : rs.name;
-        // An accepted finding keeps its place in the report but is not an error or a warning.
+        // An accepted finding, or one play is not shown to reach, keeps its place in the report
+        // but is not an error or a warning.
         const std::string level(name_of(f.level));
+        const bool not_shown = f.reach == reach_kind::not_shown;
         const std::string word = f.accepted ? paint(ansi::note, "accepted " + level + ":")
-                                            : paint(f.level == severity::error ? ansi::error : ansi::warning, level + ":");
+                                 : !counts(r, f) ? paint(ansi::note, "not shown reachable " + level + ":")
+                                 : paint(f.level == severity::error ? ansi::error : ansi::warning,
+                                         level + (not_shown ? " (not shown reachable):" : ":"));
         out << paint(ansi::bold, where + ":") << ' ' << word << ' ' << f.message << " [" << f.kind << "]\n";
         if (p) {
             if (auto line = src.line(p->prov.where.file, p->prov.where.line)) {
@@ -100,9 +104,15 @@ void render_human(std::ostream& out, const ir::ruleset& rs, const check_result& 
             out << "  never, because:\n";
             for (const std::string& b : f.because) out << "    " << b << '\n';
         }
-        if (!f.replay.empty()) out << "  replay: " << f.replay << '\n';
+        if (!f.replay.empty()) out << "  state replay: " << f.replay << '\n';
+        if (!f.trace.empty()) out << "  trace from setup: " << f.trace << '\n';
+        if (f.reach == reach_kind::setup_path) out << "  reach: the witness's path runs from setup, nothing forgotten on the way\n";
+        if (not_shown)
+            out << "  reach: not shown reachable: the witness rests on the checker's summary of play (what a loop or a "
+                   "phase's start forgets), and no game the checker played met it\n";
         if (f.accepted) out << "  accepted in the ruleset: " << f.accepted_reason << '\n';
         if (f.accepted) ++accepted;
+        else if (!counts(r, f)) ++unshown;
         else if (f.level == severity::error) ++errors;
         else ++warnings;
     }
@@ -119,6 +129,7 @@ void render_human(std::ostream& out, const ir::ruleset& rs, const check_result& 
     out << rs.name << ": " << errors << " error" << (errors == 1 ? "" : "s") << ", " << warnings << " warning"
         << (warnings == 1 ? "" : "s");
     if (accepted) out << ", " << accepted << " accepted";
+    if (unshown) out << ", " << unshown << " not shown reachable";
     out << " (" << rs.layers.size() << " layer" << (rs.layers.size() == 1 ? "" : "s");
     if (!rs.upto.empty()) out << " up to " << rs.upto;
     if (const std::string with = ir::expansions_applied(rs); !with.empty()) out << "; with " << with;
@@ -212,6 +223,9 @@ void render_json(std::ostream& out, const ir::ruleset& rs, const check_result& r
         x["witness"] = f.witness;
         x["because"] = f.because;
         if (!f.replay.empty()) x["replay"] = f.replay;
+        if (f.reach != reach_kind::none) x["reach"] = name_of(f.reach);
+        if (!f.trace.empty()) x["trace"] = f.trace;
+        if (f.reach == reach_kind::not_shown) x["counted"] = counts(r, f);
         j["findings"].push_back(x);
     }
     j["errors"] = error_count(r);
@@ -257,11 +271,13 @@ void render_sarif(std::ostream& out, const ir::ruleset& rs, const check_result& 
     for (const auto& [id, text] : kinds) rules.push_back({{"id", id}, {"shortDescription", {{"text", text}}}});
     json results = json::array();
     for (const finding& f : r.findings) {
-        json res{{"ruleId", f.kind}, {"level", f.accepted ? "note" : name_of(f.level)}};
+        json res{{"ruleId", f.kind}, {"level", counts(r, f) ? name_of(f.level) : "note"}};
         std::string text = f.message;
         for (const std::string& w : f.witness) text += "\nwitness: " + w;
         for (const std::string& b : f.because) text += "\nbecause: " + b;
-        if (!f.replay.empty()) text += "\nreplay: " + f.replay;
+        if (!f.replay.empty()) text += "\nstate replay: " + f.replay;
+        if (!f.trace.empty()) text += "\ntrace from setup: " + f.trace;
+        if (f.reach == reach_kind::not_shown) text += "\nnot shown reachable: the witness rests on the checker's summary of play";
         if (f.accepted) text += "\naccepted: " + f.accepted_reason;
         res["message"] = {{"text", text}};
         json locations = json::array(), related = json::array();

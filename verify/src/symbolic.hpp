@@ -107,6 +107,7 @@ struct site {
     z3::expr pc;                // the path condition (a conjunction)
     fact_list facts;            // its conjuncts, labelled
     bool summarised = false;    // met in the summary of a recursion (explore.cpp): asked last
+    bool from_setup = false;    // nothing forgotten on the way from setup (a loop or a phase's start forgets)
 };
 
 struct rule_site : site {
@@ -190,7 +191,6 @@ struct end_site : site {
 struct invariant_site : site {
     using site::site;
     std::string what;                             // "the start of phase game.turn"
-    bool from_setup = false;                      // nothing forgotten on the way from setup
     std::vector<std::pair<id, z3::expr>> holds;   // per invariant rule; per query rule, its answer (query_sites)
     replay_point replay;
 };

@@ -33,6 +33,17 @@ enum class proof_kind : std::uint8_t {
     unknown,  // the solver gave up (timeout or resource limit): never a pass
 };
 
+// Whether play from setup is shown to reach what a finding says can happen (a bound
+// violation, a table gap, a stuck choice; a decision's gap or contradiction when a game met it).
+enum class reach_kind : std::uint8_t {
+    none,        // not a claim about play (a table's rows, an unused rule), or not judged
+    trace,       // a game the engine played from setup meets it (finding::trace says which)
+    setup_path,  // the witness's path runs from setup with nothing forgotten on the way
+    not_shown,   // the witness rests on the checker's summary of play (a loop or a phase's start
+                 // forgot the history) and no game met it: it fails nothing unless
+                 // check_options::strict_reach
+};
+
 struct finding {
     std::string kind;  // contradiction, ambiguity, gap, table-gap, table-overlap, dead-rule,
                        // dead-cell, bound-violation, example-failure, unreachable, stuck-state,
@@ -44,7 +55,9 @@ struct finding {
     proof_kind proof = proof_kind::witness;
     std::vector<std::string> witness;  // "P1 reputation = -3", "campaign_roll dice = 1"
     std::vector<std::string> because;  // for proved findings: the unsat core in rule terms
-    std::string replay;                // what replaying the witness through the engine gave
+    std::string replay;                // what the engine computed in the witness's state (no game)
+    reach_kind reach = reach_kind::none;
+    std::string trace;                 // reach trace: the game from setup that meets it
     bool accepted = false;             // accepted in the ruleset (`accept`), with a reason
     std::string accepted_reason;
     std::string side;  // a bound-violation's side of the field's range: "above" or "below"
@@ -110,6 +123,24 @@ struct check_options {
     // layer's obligations are checked against the stack before it (kind `errata-obligation`);
     // unset (an IR file as input) they are not.
     std::function<std::optional<ir::ruleset>(const std::string& layer)> compile_upto;
+    // Count the findings play is not shown to reach (reach_kind::not_shown) as errors and
+    // warnings, as every other finding (`check --strict-reach`).
+    bool strict_reach = false;
+    // Whether this run plays the random games whose coverage and faults are evidence: the
+    // second of check()'s two parts (the bounds) leaves them to the first.
+    bool play_evidence = true;
+};
+
+// A fault of the rules one of the checker's random games met (an engine error of a kind a
+// finding has): the first such game, by seed, as `westphalia play --players N --seed S` plays it.
+struct fault_met {
+    std::string kind, subject, side;  // engine_fault's
+    ir::provenance at;                // the statement or expression where play met it
+    int players = 0;
+    std::uint64_t game = 0, seed = 0, games = 0;  // the first game (its index), its seed; how many games met it
+    std::uint64_t played = 0;                     // the games played at that number of players
+    std::string when;                             // "after decision 57"
+    std::string trace;                            // the game in words, with the command that plays it
 };
 
 // A designer's query (`assert always P`, `assert never P`, `reachable P`) and its answer. A query
@@ -156,6 +187,9 @@ struct check_result {
     std::uint64_t general_proofs = 0;
     // Every query of the ruleset, in rule order, with its answer (the check `queries`).
     std::vector<query_answer> answers;
+    // The faults the random games met, in the order met (what labels the findings' reach).
+    std::vector<fault_met> faults;
+    bool strict_reach = false;  // check_options::strict_reach: what error_count counts
 };
 
 // Runs every check on `rs` (options as selected in the IR).
@@ -163,8 +197,12 @@ check_result check(const ir::ruleset& rs, const check_options& options = {});
 
 const char* name_of(severity s);
 const char* name_of(proof_kind p);
+const char* name_of(reach_kind k);
 
-// Findings at error severity that are not accepted.
+// Whether a finding counts among the errors and warnings: not accepted, and not (unless
+// strict_reach) a finding play is not shown to reach.
+bool counts(const check_result& r, const finding& f);
+// The findings at error severity that count.
 std::size_t error_count(const check_result& r);
 
 // The budgets a check of `rs` runs with: the command line's (options), else the manifest's
