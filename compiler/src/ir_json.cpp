@@ -225,6 +225,7 @@ template <class V> void fields(V& v, procedure& x) {
     v("locals", x.locals);
     v("body", x.body);
     v("prov", x.prov);
+    v("?aid", x.aid);
 }
 template <class V> void fields(V& v, sequence& x) {
     v("name", x.name);

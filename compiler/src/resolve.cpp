@@ -340,6 +340,7 @@ struct resolver {
     void collect_one(const placed_decl& p, const dsl::procedure_decl& x) {
         if (!named_entry(p, x.id, sym::procedure, cx.rs.procedures, cx.procedure_src)) return;
         cx.rs.procedures.back().prov = prov(p, x.where, x.anchors);
+        cx.rs.procedures.back().aid = x.aid.value_or("");
     }
     void collect_one(const placed_decl& p, const dsl::sequence_decl& x) {
         if (!named_entry(p, x.id, sym::sequence, cx.rs.sequences, cx.sequence_src)) return;

@@ -477,6 +477,8 @@ std::string english::statement(ir::id n, std::vector<ir::id>* nested) const {
                 visit(rs_, pr.body, [&](ir::id m) { decided = decided || inner.unrolled(m).has_value(); });
                 if (decided) return inner.statements(pr.body);
             }
+            // the designer's words for what it does, in place of its name (docs/language.md §13)
+            if (!pr.aid.empty()) return pr.aid;
             if (!ending_) ending_ = std::make_shared<const std::vector<bool>>(ir::procedures_ending_turn(rs_));
             return humanize(pr.name) + args(n) + (x.ref < ending_->size() && (*ending_)[x.ref] ? " (it can end the turn at once)" : "");
         }

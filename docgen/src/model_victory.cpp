@@ -56,7 +56,12 @@ void builder::end_and_victory() {
         const ir::procedure& p = rs.procedures[pi];
         if (!reached_procedures[pi] || p.body == ir::no_id || !contains(rs, p.body, ir::op::end_game)) continue;
         const english en = speaker(p.locals, {p.body});
-        entry({bold(title_of(p.name) + params_text(p.locals, p.param_count)), text(": " + en.statements(p.body)), source(p.prov)});
+        // the designer's aid text, where there is one, says it in the players' words
+        rich_text t;
+        t.push_back(bold(title_of(p.name) + params_text(p.locals, p.param_count)));
+        t.push_back(text(": " + (p.aid.empty() ? en.statements(p.body) : p.aid)));
+        t.push_back(source(p.prov));
+        entry(std::move(t));
     }
     decisions(true);
 }

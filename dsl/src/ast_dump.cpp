@@ -383,6 +383,7 @@ private:
     void node(int d, const procedure_decl& n) {
         line(d, "procedure " + n.id.text + params_text(n.params) + anchors_text(n.anchors) + at(n.where));
         body(d + 1, n.body);
+        aid(d + 1, n.aid);
     }
     void node(int d, const sequence_decl& n) {
         line(d, "sequence " + n.id.text + anchors_text(n.anchors) + at(n.where));

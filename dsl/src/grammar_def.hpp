@@ -1456,7 +1456,8 @@ auto const event_r_def =
              anchors_r[set_<&event_decl::anchors>] > -(WP_KW("except") > (name_r[push_<&event_decl::names>] % comma)) > semi)];
 auto const procedure_r_def =
     spanned[WP_KW("procedure") > name_r[set_<&procedure_decl::id>] > -params_r[set_<&procedure_decl::params>] >
-            anchors_r[set_<&procedure_decl::anchors>] > body_r[set_<&procedure_decl::body>]] >
+            anchors_r[set_<&procedure_decl::anchors>] > body_r[set_<&procedure_decl::body>] >
+            aid_p<&procedure_decl::aid>()] >
     -semi;
 auto const sequence_r_def = spanned[WP_KW("sequence") > name_r[set_<&sequence_decl::id>] >
                                     anchors_r[set_<&sequence_decl::anchors>] > body_r[set_<&sequence_decl::body>]] >

@@ -310,6 +310,11 @@ TEST_CASE("ir json: every field of every table is checked (fuzz by deletion)", "
             nlohmann::json broken = j;
             broken[table][0].erase(field);
             wp::ir::read_error error;
+            // a field written only when set may be left out (ir_json.cpp's `?` keys)
+            if (table == "procedures" && field == "aid") {
+                CHECK(wp::ir::from_json(broken, error));
+                continue;
+            }
             CHECK_FALSE(wp::ir::from_json(broken, error));
             CHECK(error.message.find("missing field `" + field + "`") != std::string::npos);
             ++tried;

@@ -255,6 +255,8 @@ void aid_drift(const ir::ruleset& rs, check_result& out) {
         if (!b.aid.empty()) check_one(rs, b.word, b.path, b.aid, b.prov, of_nodes(rs, {b.node}), nullptr, out);
     for (const ir::action& a : rs.actions)
         if (!a.aid.empty()) check_one(rs, "action", a.name, a.aid, a.prov, of_nodes(rs, {a.guard, a.body}), nullptr, out);
+    for (const ir::procedure& p : rs.procedures)
+        if (!p.aid.empty()) check_one(rs, "procedure", p.name, p.aid, p.prov, of_nodes(rs, {p.body}), nullptr, out);
     for (std::size_t i = 0; i < rs.quantities.size(); ++i) {
         const ir::derived& q = rs.quantities[i];
         if (q.aid.empty()) continue;

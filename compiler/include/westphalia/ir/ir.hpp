@@ -14,7 +14,7 @@ namespace wp::ir {
 using id = std::uint32_t;
 inline constexpr id no_id = 0xFFFFFFFFu;
 
-inline constexpr int schema_version = 6;  // 2: accepted findings (`accepts`); 3: round 2a (ranges, counted dice, natural rows, shifts, fractional odds, subset objectives, set/cap modifiers); 4: aid texts of blocks; 5: stand-in and missing marks on one entity or one of its fields, the op end-turn; 6: simultaneous and reveal, hidden per-player fields, zones per map location (zones[].map), `move all` (reshuffle with value 1); optional card events (card_events, event_dispatchers, events_outrank)
+inline constexpr int schema_version = 6;  // 2: accepted findings (`accepts`); 3: round 2a (ranges, counted dice, natural rows, shifts, fractional odds, subset objectives, set/cap modifiers); 4: aid texts of blocks; 5: stand-in and missing marks on one entity or one of its fields, the op end-turn; 6: simultaneous and reveal, hidden per-player fields, zones per map location (zones[].map), `move all` (reshuffle with value 1); optional card events (card_events, event_dispatchers, events_outrank); since 6, without a new version: procedures' aid texts (procedures[].aid, written only when set, so an IR without one is as before)
 
 // ---------------------------------------------------------------- provenance
 
@@ -323,6 +323,7 @@ struct procedure {
     std::vector<local> locals;
     id body = no_id;
     provenance prov;
+    std::string aid;  // the designer's text for the player aid, read where the procedure is called
 };
 
 struct sequence {

@@ -368,6 +368,7 @@ struct procedure_decl {
     std::vector<param> params;
     anchor_list anchors;
     std::vector<stmt> body;
+    std::optional<std::string> aid;  // what the aid says where the procedure is used
     span where;
 };
 
