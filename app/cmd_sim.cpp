@@ -270,17 +270,15 @@ void add_sim_command(CLI::App& app, context& ctx) {
         }
         options.agent = args->agent;
         if (!read_seat_agents(ctx, args->seats, args->players, options.seat_agents)) return;
-        for (const std::string& n : options.seat_agents)
-            if (const std::string problem = engine::agent_problem(n.empty() ? options.agent : n, *rs); !problem.empty()) {
+        // a `toward` agent's field must be the ruleset's
+        std::vector<std::string> agent_names = options.seat_agents;
+        agent_names.push_back(options.agent);
+        for (const std::string& n : agent_names)
+            if (const std::string problem = n.empty() ? "" : engine::agent_problem(n, *rs); !problem.empty()) {
                 ctx.err << "westphalia: error: --agent: " << problem << '\n';
                 ctx.exit_code = exit_bad_input;
                 return;
             }
-        if (const std::string problem = engine::agent_problem(options.agent, *rs); !problem.empty()) {
-            ctx.err << "westphalia: error: --agent: " << problem << '\n';
-            ctx.exit_code = exit_bad_input;
-            return;
-        }
         options.check_invariants = !args->no_check_invariants;
         // A progress line only for a person watching: never when stderr is a file, a pipe or a test stream.
         const bool show_progress = &ctx.err == &std::cerr && isatty(STDERR_FILENO) == 1;
