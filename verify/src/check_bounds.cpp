@@ -3,19 +3,31 @@
 
 namespace wp::verify {
 
+std::optional<detail::interval> checker::interval_of(const fact_list& facts, const z3::expr& term) {
+    const fact_index& ix = index_of(facts);
+    detail::interval_bounds bounds;
+    const std::vector<unsigned> vars = variables_of(term);
+    const std::unordered_set<unsigned> mine(vars.begin(), vars.end());
+    std::unordered_set<unsigned> learnt;
+    for (unsigned var : vars) {
+        auto it = ix.by_var.find(var);
+        if (it == ix.by_var.end()) return std::nullopt;
+        // the facts over the term's own variables alone: on one of them, or on a part of it
+        for (unsigned c : it->second) {
+            const std::vector<unsigned>& cv = conjuncts_[c].vars;
+            if (learnt.count(c) || !std::all_of(cv.begin(), cv.end(), [&](unsigned v) { return mine.count(v) > 0; })) continue;
+            learnt.insert(c);
+            bounds.learn(conjuncts_[c].e);
+        }
+    }
+    return bounds.of(term);
+}
+
 bool checker::stays_in_range(const detail::bound_site& s) {
     const ir::type& t = rs_.types.at(s.type);
     if (t.kind != ir::type_kind::range) return false;
-    const fact_index& ix = index_of(s.facts);
     for (const z3::expr& v : s.value) {
-        detail::interval_bounds bounds;
-        for (unsigned var : variables_of(v)) {
-            auto it = ix.by_var.find(var);
-            if (it == ix.by_var.end()) return false;
-            for (unsigned c : it->second)
-                if (conjuncts_[c].vars.size() == 1) bounds.learn(conjuncts_[c].e);
-        }
-        const std::optional<detail::interval> x = bounds.of(v);
+        const std::optional<detail::interval> x = interval_of(s.facts, v);
         if (!x || x->lo < t.lo || x->hi > t.hi) return false;
     }
     return true;

@@ -10,6 +10,16 @@ void checker::table_checks() {
         std::stable_partition(sites.begin(), sites.end(), [](const detail::table_site* s) { return !s->summarised; });
     for (id t = 0; t < rs_.tables.size(); ++t) {
         const ir::table& tb = rs_.tables[t];
+        const auto t0 = std::chrono::steady_clock::now();
+        struct took {  // WP_CHECK_DEBUG: where a slow table check goes
+            bool on;
+            const std::string& name;
+            std::chrono::steady_clock::time_point t0;
+            ~took() {
+                const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+                if (on && ms > 200) std::fprintf(stderr, "  table %s: %.0f ms\n", name.c_str(), ms);
+            }
+        } timing{debug_, tb.name, t0};
         overlaps(tb, tb.rows.size(), [&](std::size_t i) { return tb.rows[i].key; }, "row");
         if (!tb.columns.empty()) overlaps(tb, tb.columns.size(), [&](std::size_t i) { return tb.columns[i]; }, "column");
         auto it = by_table.find(t);
@@ -19,6 +29,7 @@ void checker::table_checks() {
         for (std::size_t k = 0; k < tb.keys.size() && k < 2 && !gap; ++k) {
             for (const detail::table_site* s : it->second) {
                 const z3::expr key = s->keys.at(k);
+                if (interval_covered(tb, k, *s)) continue;
                 z3::expr_vector any(ctx_);
                 if (k == 0) {
                     for (const ir::table_row& r : tb.rows)
@@ -101,6 +112,7 @@ void checker::table_checks() {
         auto dead = [&](const ir::key_range& key, std::size_t k, std::size_t index, const std::string& what) {
             if (played_key(t, index)) return;
             for (const detail::table_site* s : it->second) {
+                if (outside_interval(tb, k, k == 0 ? index : index - tb.rows.size(), *s)) continue;
                 const z3::check_result a = solve_local_first(s->facts, reads(k, index, *s));
                 if (a == z3::unknown)
                     unknown("whether " + what + " `" + key.text + "` of table " + tb.name + " can be selected",
@@ -127,6 +139,52 @@ void checker::table_checks() {
         for (std::size_t i = 0; i < tb.rows.size(); ++i) dead(tb.rows[i].key, 0, i, "row");
         for (std::size_t i = 0; i < tb.columns.size(); ++i) dead(tb.columns[i], 1, tb.rows.size() + i, "column");
     }
+}
+
+namespace {
+
+// The integer keys a row or column covers, as [lo, hi] (open ends at the int64 limits); none
+// for odds, whose keys are codes of ratios.
+std::optional<detail::interval> covers(const ir::key_range& r) {
+    switch (r.kind) {
+        case ir::key_range_kind::member: return detail::interval{r.lo, r.lo};
+        case ir::key_range_kind::integer:
+            return detail::interval{r.open_lo ? INT64_MIN : r.lo, r.open_hi ? INT64_MAX : r.hi};
+        case ir::key_range_kind::odds: break;
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+bool checker::interval_covered(const ir::table& tb, std::size_t k, const detail::table_site& s) {
+    if ((k == 0 ? tb.row_map : tb.column_map).kind == ir::key_range_kind::odds) return false;
+    std::vector<detail::interval> ranges;
+    if (k == 0) {
+        for (const ir::table_row& r : tb.rows)
+            if (!r.natural) ranges.push_back(*covers(r.key));  // a natural row reads another key
+    } else {
+        for (const ir::key_range& c : tb.columns) ranges.push_back(*covers(c));
+    }
+    const std::optional<detail::interval> x = interval_of(s.facts, s.keys.at(k));
+    if (!x) return false;
+    std::sort(ranges.begin(), ranges.end(), [](const detail::interval& a, const detail::interval& b) { return a.lo < b.lo; });
+    std::int64_t next = x->lo;  // the least key of the interval not yet covered
+    for (const detail::interval& r : ranges) {
+        if (r.lo > next) break;
+        if (r.hi >= x->hi) return true;
+        next = std::max(next, r.hi + 1);
+    }
+    return false;
+}
+
+bool checker::outside_interval(const ir::table& tb, std::size_t k, std::size_t i, const detail::table_site& s) {
+    const bool natural = k == 0 && tb.rows.at(i).natural;
+    const std::optional<detail::interval> range = covers(k == 0 ? tb.rows.at(i).key : tb.columns.at(i));
+    if (!range) return false;
+    if (k == 1 && tb.keys.size() > 1 && tb.keys[1].shift != ir::no_id) return false;  // read at a shifted column
+    const std::optional<detail::interval> x = interval_of(s.facts, s.keys.at(natural ? 2 : k));
+    return x && (range->hi < x->lo || range->lo > x->hi);
 }
 
 void checker::modifiers_of(const ir::table& tb, finding& f) {

@@ -413,6 +413,12 @@ private:
 
     void modifiers_of(const ir::table& tb, finding& f);
 
+    // Whether the table's rows (k == 0) or columns (k == 1) cover every key in the key's
+    // interval at the site (no gap there, and no question asked), and whether row (column) i
+    // lies wholly outside it (never read there).
+    bool interval_covered(const ir::table& tb, std::size_t k, const detail::table_site& s);
+    bool outside_interval(const ir::table& tb, std::size_t k, std::size_t i, const detail::table_site& s);
+
     void overlaps(const ir::table& tb, std::size_t count, const std::function<ir::key_range(std::size_t)>& key,
                   const std::string& what);
 
@@ -421,6 +427,9 @@ private:
     // Whether the facts about the new value's variables alone keep it in the field's range, for
     // every place it may write (no question needed then).
     bool stays_in_range(const detail::bound_site& s);
+    // The interval of a term from the one-variable facts about its variables (x <= 5, x == 3),
+    // if every variable is bounded on both sides: a proof with no solver question.
+    std::optional<detail::interval> interval_of(const fact_list& facts, const z3::expr& term);
 
     void bound_checks();
 

@@ -992,8 +992,12 @@ struct exec_impl {
                     path b = p;
                     loop_head head;
                     forget(b, w, n, &head);
-                    // the members as they are at the start of this round
-                    ms = S.set_members(set, e, b.st);
+                    // the members as they are at the start of this round, encoded on the round's
+                    // path: a rule or table consulted there has the facts of the round's start
+                    {
+                        current in_round(*this, b, n);
+                        ms = S.set_members(set, e, b.st);
+                    }
                     drain(b, n);
                     z3::expr x = S.fresh("each", elem_type, "the element of the loop at " + at(n), variable::show::value, 0);
                     z3::expr_vector which(ctx);
@@ -1022,6 +1026,7 @@ struct exec_impl {
                 loop_head head;
                 forget(b, w, n, &head);
                 if (is_while) {
+                    current in_round(*this, b, n);  // as a for-each's members above
                     const z3::expr c = S.boolean(cond, e, b.st);
                     drain(b, n);
                     add_fact(b, c, "the loop condition at " + at(n) + " holds");
