@@ -10,7 +10,6 @@ void checker::table_checks() {
         std::stable_partition(sites.begin(), sites.end(), [](const detail::table_site* s) { return !s->summarised; });
     for (id t = 0; t < rs_.tables.size(); ++t) {
         const ir::table& tb = rs_.tables[t];
-        const auto t0 = std::chrono::steady_clock::now();
         struct took {  // WP_CHECK_DEBUG: where a slow table check goes
             bool on;
             const std::string& name;
@@ -19,7 +18,7 @@ void checker::table_checks() {
                 const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
                 if (on && ms > 200) std::fprintf(stderr, "  table %s: %.0f ms\n", name.c_str(), ms);
             }
-        } timing{debug_, tb.name, t0};
+        } timing{debug_, tb.name, std::chrono::steady_clock::now()};
         overlaps(tb, tb.rows.size(), [&](std::size_t i) { return tb.rows[i].key; }, "row");
         if (!tb.columns.empty()) overlaps(tb, tb.columns.size(), [&](std::size_t i) { return tb.columns[i]; }, "column");
         auto it = by_table.find(t);

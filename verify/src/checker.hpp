@@ -427,8 +427,9 @@ private:
     // Whether the facts about the new value's variables alone keep it in the field's range, for
     // every place it may write (no question needed then).
     bool stays_in_range(const detail::bound_site& s);
-    // The interval of a term from the one-variable facts about its variables (x <= 5, x == 3),
-    // if every variable is bounded on both sides: a proof with no solver question.
+    // The interval of a term from the facts over its variables alone (x <= 5, x == 3, or a part
+    // of the term compared with a number), when they bound it on both sides: a proof with no
+    // solver question.
     std::optional<detail::interval> interval_of(const fact_list& facts, const z3::expr& term);
 
     void bound_checks();
