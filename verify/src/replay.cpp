@@ -27,7 +27,14 @@ const engine::game* witness_replay::game_for(int players) {
     return it->second.get();
 }
 
-std::unique_ptr<engine::probe> witness_replay::probe_at(const replay_point& at, const z3::model& m) {
+std::optional<std::pair<std::int64_t, std::int64_t>> witness_replay::declared_range(id slot) const {
+    const ir::type* t = &sym_.rs.types.at(sym_.rs.slots.at(slot).type);
+    if (t->kind == ir::type_kind::map_of) t = &sym_.rs.types.at(t->value);
+    if (t->kind != ir::type_kind::range) return std::nullopt;
+    return std::make_pair(t->lo, t->hi);
+}
+
+std::unique_ptr<engine::probe> witness_replay::probe_at(const replay_point& at, const z3::model& m, std::string& refused) {
     if (!at.recorded || !at.st) return nullptr;
     // A question that does not read the number of players leaves it out of its model: the
     // fewest players then.
@@ -46,10 +53,30 @@ std::unique_ptr<engine::probe> witness_replay::probe_at(const replay_point& at, 
         const std::uint32_t end = sl + 1 < g->slots.size() ? g->slots[sl + 1].offset : g->value_count;
         const std::uint32_t copies = to.width == 0 ? 0 : (end - to.offset) / to.width;
         if (to.width != from.width) return nullptr;
+        const auto range = declared_range(static_cast<id>(sl));
         for (std::uint32_t c = 0; c < std::min(copies, from.copies); ++c)
             for (std::uint32_t k = 0; k < from.width; ++k) {
-                const std::optional<std::int64_t> v = number(m, at.st->value(from.offset + c * from.width + k));
+                const z3::expr& held = at.st->value(from.offset + c * from.width + k);
+                // A variable of the state (not a number the store holds) is the witness's
+                // choice, or free when the question does not read it. (Asked before `number`:
+                // an evaluation that completes the model adds the variable to it, at 0.)
+                const bool variable = held.is_const() && !held.is_numeral();
+                const bool chosen = variable && m.has_interp(held.decl());
+                std::optional<std::int64_t> v = number(m, held);
                 if (!v) return nullptr;
+                if (variable && range && (*v < range->first || *v > range->second)) {
+                    // A chosen value outside the field's type is no game's state, and nothing
+                    // the engine does there confirms anything.
+                    if (chosen) {
+                        refused = std::string("not confirmed: the witness's state holds `") + sym_.rs.slots.at(sl).name +
+                                  "` = " + std::to_string(*v) + ", outside its type's range " + std::to_string(range->first) +
+                                  ".." + std::to_string(range->second) + ", which no game holds";
+                        return nullptr;
+                    }
+                    // A free one is any value of its type: the one nearest 0 (the model's
+                    // default 0 may be outside it, a turn counter's 1..9).
+                    v = std::clamp<std::int64_t>(0, range->first, range->second);
+                }
                 p->set_value(to.offset + c * to.width + k, *v);
             }
     }
@@ -104,8 +131,9 @@ const char* const set_up = "in the witness's state the engine ";
 std::string witness_replay::replayed(const replay_point& at, const z3::model& m,
                                      const std::function<std::string(engine::probe&)>& compare) {
     try {
-        const std::unique_ptr<engine::probe> p = probe_at(at, m);
-        return p ? compare(*p) : std::string();
+        std::string refused;
+        const std::unique_ptr<engine::probe> p = probe_at(at, m, refused);
+        return p ? compare(*p) : refused;
     } catch (const std::exception& e) {
         return std::string("not confirmed: the engine could not be set in the witness's state (") + e.what() + ")";
     }
