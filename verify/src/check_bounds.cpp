@@ -39,27 +39,64 @@ void checker::bound_checks() {
     for (const detail::bound_site& s : sym_.bound_sites) order.push_back(&s);
     std::stable_partition(order.begin(), order.end(), [](const detail::bound_site* s) { return !s->summarised; });
     std::set<id> reported;
-    for (const detail::bound_site* sp : order) {
-        const detail::bound_site& s = *sp;
-        if (reported.count(s.node)) continue;
+    // A statement undecided at one place (a per-hex count over the map) is most often
+    // undecided at its others too, each taking as long: those are asked after every other
+    // statement had its questions, so that a budget is spent on all of them first. The
+    // statement is `unknown` unless one of them shows a violation.
+    std::map<id, std::pair<const detail::bound_site*, range_side>> undecided;
+    std::vector<const detail::bound_site*> later;
+    auto check = [&](const detail::bound_site& s) {
+        const slow_check_timer timing{debug_, "bound " + rs_.slots.at(s.slot).name + " at " + sym_.node_position(s.node)};
         // Past the budget even this needs no more time (indexing a long path's facts is most of
         // a bound's cost): the question below is then not asked, and is an `unknown`.
-        if (budget_left_ms() >= 1.0 && stays_in_range(s)) continue;
-        const std::optional<range_side> accepted = accepted_bound(rs_.slots.at(s.slot).name);
-        if (accepted && *accepted != range_side::either) {
-            // Accepted on one side only: the other side is asked as any field's is, so a real
-            // defect there is not taken for the accepted one (an accepted overflow of gold
-            // hid a gold that could go negative).
-            const range_side other = *accepted == range_side::above ? range_side::below : range_side::above;
-            const bool real = ask_bound(s, other, false);
-            if (ask_bound(s, *accepted, true) || real) reported.insert(s.node);
-            continue;
+        if (budget_left_ms() >= 1.0 && stays_in_range(s)) return;
+        range_side side = range_side::either;
+        const z3::check_result r = bound_site_checked(s, side);
+        if (r == z3::sat) {
+            reported.insert(s.node);
+            undecided.erase(s.node);
+        } else if (r == z3::unknown) {
+            undecided.try_emplace(s.node, &s, side);
         }
-        if (ask_bound(s, range_side::either, accepted.has_value())) reported.insert(s.node);
+    };
+    for (const detail::bound_site* sp : order) {
+        if (reported.count(sp->node)) continue;
+        if (undecided.count(sp->node)) later.push_back(sp);
+        else check(*sp);
+    }
+    for (const detail::bound_site* sp : later)
+        if (!reported.count(sp->node)) check(*sp);
+    for (const auto& [node, first] : undecided) {
+        const auto& [s, side] = first;
+        const ir::slot& sl = rs_.slots.at(s->slot);
+        const std::string where = side == range_side::above   ? " (above its range)"
+                                  : side == range_side::below ? " (below its range)"
+                                                              : "";
+        unknown("whether `" + sl.name + "` stays in range" + where, {{"field", sl.name, sl.prov}});
     }
 }
 
-bool checker::ask_bound(const detail::bound_site& s, range_side side, bool accepted) {
+z3::check_result checker::bound_site_checked(const detail::bound_site& s, range_side& undecided) {
+    const std::optional<range_side> accepted = accepted_bound(rs_.slots.at(s.slot).name);
+    if (accepted && *accepted != range_side::either) {
+        // Accepted on one side only: the other side is asked as any field's is, so a real
+        // defect there is not taken for the accepted one (an accepted overflow of gold
+        // hid a gold that could go negative).
+        const range_side other = *accepted == range_side::above ? range_side::below : range_side::above;
+        const z3::check_result real = ask_bound(s, other, false);
+        const z3::check_result expected = ask_bound(s, *accepted, true);
+        if (real == z3::sat || expected == z3::sat) return z3::sat;
+        if (real == z3::unknown || expected == z3::unknown) {
+            undecided = real != z3::unknown ? *accepted : expected != z3::unknown ? other : range_side::either;
+            return z3::unknown;
+        }
+        return z3::unsat;
+    }
+    undecided = range_side::either;
+    return ask_bound(s, range_side::either, accepted.has_value());
+}
+
+z3::check_result checker::ask_bound(const detail::bound_site& s, range_side side, bool accepted) {
     const ir::type& t = rs_.types.at(s.type);
     auto beyond = [&](std::size_t k) {
         if (side == range_side::either) return s.out[k];
@@ -75,33 +112,26 @@ bool checker::ask_bound(const detail::bound_site& s, range_side side, bool accep
     // which only ever prove "never", are skipped there.
     answer found = accepted ? solve(s.facts, z3::mk_or(any), true, {}, witness_search::near)
                             : solve_local_first(s.facts, z3::mk_or(any), true);
-    if (found.r == z3::unsat) return false;
+    if (found.r == z3::unsat) return z3::unsat;
     if (found.r == z3::sat && found.model) {
         // (the model holds the question, so one place is out of range in it)
         for (std::size_t k = 0; k < s.out.size(); ++k)
             if (found.model->eval(beyond(k), true).is_true()) {
                 found.witness.insert(found.witness.begin(), value_line("the new value", s.value[k], *found.model));
                 report_bound(s, k, found);
-                return true;
+                return z3::sat;
             }
     }
     // Undecided over all of them: each place is asked alone.
-    const ir::slot& sl = rs_.slots.at(s.slot);
     for (std::size_t k = 0; k < s.out.size(); ++k) {
         const std::vector<std::pair<std::string, z3::expr>> extra{{"the new value", s.value[k]}};
         answer a = solve(s.facts, beyond(k), true, extra, accepted ? witness_search::near : witness_search::all);
-        if (a.r == z3::unknown) {
-            const std::string where = side == range_side::above   ? " (above its range)"
-                                      : side == range_side::below ? " (below its range)"
-                                                                  : "";
-            unknown("whether `" + sl.name + "` stays in range" + where, {{"field", sl.name, sl.prov}});
-            return false;
-        }
+        if (a.r == z3::unknown) return z3::unknown;
         if (a.r != z3::sat) continue;
         report_bound(s, k, a);
-        return true;
+        return z3::sat;
     }
-    return false;
+    return z3::unsat;
 }
 
 void checker::report_bound(const detail::bound_site& s, std::size_t k, const answer& a) {

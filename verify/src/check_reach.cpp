@@ -79,6 +79,8 @@ void checker::play_other_options() {
             for (int players : counts)
                 if (const auto r = evidence_games(variant, players, std::max<std::uint64_t>(1, opt_.sim_games / 10))) {
                     engine::merge_coverage(run_elsewhere_, r->statements_run);
+                    engine::merge_coverage(keys_read_elsewhere_, r->keys_read);
+                    table_key_first_elsewhere_ = r->table_key_first;
                     for (const engine::sim_rule& x : r->rules)
                         if (x.fires > 0) fired_elsewhere_.insert(x.name);
                 }
@@ -157,10 +159,22 @@ bool checker::started(const std::vector<std::uint8_t>& ran, id n) const {
     return n != ir::no_id && n < ran.size() && ran[n] != 0;
 }
 
-bool checker::played_key(id t, std::size_t i) const {
-    if (keys_read_.empty() || t + 1 >= table_key_first_.size()) return false;
-    const std::size_t k = table_key_first_[t] + i;
-    return k < table_key_first_[t + 1] && keys_read_[k] != 0;
+namespace {
+
+bool read_in(const std::vector<std::uint8_t>& read, const std::vector<std::uint32_t>& first, id t, std::size_t i) {
+    if (read.empty() || t + 1 >= first.size()) return false;
+    const std::size_t k = first[t] + i;
+    return k < first[t + 1] && k < read.size() && read[k] != 0;
+}
+
+}  // namespace
+
+bool checker::played_key(id t, std::size_t i) const { return read_in(keys_read_, table_key_first_, t, i); }
+
+bool checker::played_key_under_other_options(id t, std::size_t i) {
+    if (rs_.options.empty()) return false;
+    if (!played_elsewhere_) play_other_options();
+    return read_in(keys_read_elsewhere_, table_key_first_elsewhere_, t, i);
 }
 
 void checker::reach_checks() {

@@ -39,6 +39,17 @@ using detail::symbolic;
 using detail::variable;
 using ir::id;
 
+// WP_CHECK_DEBUG: prints where a slow check goes (a table's, a field's bound) when it ends.
+struct slow_check_timer {
+    bool on;
+    std::string what;
+    std::chrono::steady_clock::time_point t0 = std::chrono::steady_clock::now();
+    ~slow_check_timer() {
+        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        if (on && ms > 200) std::fprintf(stderr, "  %s: %.0f ms\n", what.c_str(), ms);
+    }
+};
+
 // The § anchors of an element, as the report prints them.
 std::string anchors_text(const ir::provenance& p);
 
@@ -369,6 +380,8 @@ private:
 
     // Whether random play read key i (a row, then the columns) of table t.
     bool played_key(id t, std::size_t i) const;
+    // The same, in play under other option values (a row only another scenario reads).
+    bool played_key_under_other_options(id t, std::size_t i);
 
     // Rules that apply nowhere the sequence consults them; blocks and game ends never reached.
     void reach_checks();
@@ -437,9 +450,14 @@ private:
     // Which side of the field's range the question asks about.
     enum class range_side { either, above, below };
     // Asks whether the assignment at s can leave its field's range on that side (at any place
-    // it may write), and reports it; true when it did. An accepted field's question is expected
-    // to hold: it skips the quick tries, and its witness is searched near the model.
-    bool ask_bound(const detail::bound_site& s, range_side side, bool accepted);
+    // it may write), and reports it: sat when it did, unsat when it cannot, unknown when that
+    // was not decided (not reported: the caller says so, once for the statement). An accepted
+    // field's question is expected to hold: it skips the quick tries, and its witness is
+    // searched near the model.
+    z3::check_result ask_bound(const detail::bound_site& s, range_side side, bool accepted);
+    // Both sides' questions of site s as its field's accepts call for; the side left
+    // undecided, if any (sat or unsat: a finding reported, or none).
+    z3::check_result bound_site_checked(const detail::bound_site& s, range_side& undecided);
 
     void report_bound(const detail::bound_site& s, std::size_t k, const answer& a);
 
@@ -489,6 +507,8 @@ private:
     std::vector<std::uint8_t> statements_run_, keys_read_;  // seen in random play (sim_report)
     std::vector<std::uint32_t> table_key_first_;
     std::vector<std::uint8_t> run_elsewhere_;  // statements run in play under other option values
+    std::vector<std::uint8_t> keys_read_elsewhere_;  // table keys read there
+    std::vector<std::uint32_t> table_key_first_elsewhere_;
     std::set<std::string> fired_elsewhere_;    // rules fired in play under other option values
     bool played_elsewhere_ = false;
     std::map<std::vector<unsigned>, z3::check_result> group_sat_;
