@@ -114,6 +114,15 @@ void checker::table_checks() {
                             {{"table", tb.name, tb.prov}}, severity::warning);
                 if (a != z3::unsat) return;
             }
+            // Never read under these options: under another value it may be (a scenario's own
+            // row, not read in the games played under that value), and it is that value's.
+            const z3::check_result elsewhere = key_read_under_other_options(tb, t, k, index);
+            if (elsewhere == z3::sat) return;
+            if (elsewhere == z3::unknown) {
+                unknown("whether " + what + " `" + key.text + "` of table " + tb.name + " is read under other options",
+                        {{"table", tb.name, tb.prov}}, severity::warning);
+                return;
+            }
             const bool natural = k == 0 && tb.rows[index].natural;
             const std::string shown = (natural ? "natural " : "") + key.text;
             finding& f = add("dead-cell", severity::warning, tb.name + " " + shown,
@@ -134,6 +143,21 @@ void checker::table_checks() {
         for (std::size_t i = 0; i < tb.rows.size(); ++i) dead(tb.rows[i].key, 0, i, "row");
         for (std::size_t i = 0; i < tb.columns.size(); ++i) dead(tb.columns[i], 1, tb.rows.size() + i, "column");
     }
+}
+
+z3::check_result checker::key_read_under_other_options(const ir::table& tb, id t, std::size_t k, std::size_t index) {
+    if (rs_.options.empty()) return z3::unsat;
+    explore_free_options();
+    bool undecided = false;
+    for (const detail::table_site& s : free_->table_sites) {
+        if (s.table != t) continue;
+        const z3::expr read =
+            k == 0 ? free_->row_reads(tb, index, s.keys) : free_->column_reads(tb, index - tb.rows.size(), s.keys);
+        const z3::check_result a = solve_local_first(s.facts, read);
+        if (a == z3::sat) return z3::sat;
+        undecided = undecided || a == z3::unknown;
+    }
+    return undecided ? z3::unknown : z3::unsat;
 }
 
 namespace {

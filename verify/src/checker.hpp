@@ -382,6 +382,9 @@ private:
     bool played_key(id t, std::size_t i) const;
     // The same, in play under other option values (a row only another scenario reads).
     bool played_key_under_other_options(id t, std::size_t i);
+    // Whether some use of table t reads its key `index` (a row, then the columns; k: 0 for a
+    // row, 1 for a column) under some values of the options, as the solver says.
+    z3::check_result key_read_under_other_options(const ir::table& tb, id t, std::size_t k, std::size_t index);
 
     // Rules that apply nowhere the sequence consults them; blocks and game ends never reached.
     void reach_checks();
