@@ -355,7 +355,7 @@ void add_diff_command(CLI::App& app, context& ctx) {
                     report << "    witness:\n";
                     for (const std::string& w : c.witness) report << "      " << w << '\n';
                 }
-                if (!c.replay.empty()) report << "    replay: " << c.replay << '\n';
+                if (!c.replay.empty()) report << "    state replay: " << c.replay << '\n';
             }
             if (!blocks.empty()) {
                 report << "sequence: " << blocks.size() << " block" << (blocks.size() == 1 ? "" : "s") << " added or removed\n";
