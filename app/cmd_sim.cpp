@@ -169,7 +169,9 @@ void print_human(std::ostream& out, const engine::sim_report& r) {
         // the faults of the rules among them, by kind and subject (a field's side apart)
         std::vector<std::pair<std::string, std::uint64_t>> kinds;
         for (const engine::sim_fault& f : r.faults) {
-            const std::string what = f.fault.kind + " `" + f.fault.subject + "`" + (f.fault.side.empty() ? "" : " " + f.fault.side);
+            // (a stuck choice has no subject: no empty quotes for it)
+            const std::string what = f.fault.kind + (f.fault.subject.empty() ? "" : " `" + f.fault.subject + "`") +
+                                     (f.fault.side.empty() ? "" : " " + f.fault.side);
             auto at = std::find_if(kinds.begin(), kinds.end(), [&](const auto& k) { return k.first == what; });
             if (at == kinds.end()) at = kinds.insert(kinds.end(), {what, 0});
             at->second += f.games;

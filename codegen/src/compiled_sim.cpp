@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 namespace wp::codegen {
@@ -224,6 +225,42 @@ engine::sim_report simulate_compiled(const ir::ruleset& rs, const engine::sim_op
     t.play_seconds = seconds_since(t0);
     if (ran != 0) throw build_error("the compiled game stopped with status " + std::to_string(ran) + ":\n" + first_lines(read(dir / "run.log"), 20));
 
+    // A fault's node, as the interpreter names it: the element of the fault's kind at the
+    // error's position (an assignment's target starts where the assignment does).
+    std::map<std::pair<std::string, std::string>, ir::id> fault_nodes;
+    {
+        const engine::game g(rs, std::max(1, o.players));
+        for (ir::id n = 0; n < rs.nodes.size(); ++n) {
+            const char* kind = nullptr;
+            switch (rs.nodes[n].code) {
+                case ir::op::lookup:
+                case ir::op::resolve: kind = "table-gap"; break;
+                case ir::op::decide: kind = "decide"; break;
+                case ir::op::assign:
+                case ir::op::add_assign:
+                case ir::op::sub_assign: kind = "bound-violation"; break;
+                case ir::op::choose_one:
+                case ir::op::choose_subset:
+                case ir::op::choose_order: kind = "stuck-state"; break;
+                default: break;
+            }
+            if (kind) fault_nodes.try_emplace({kind, g.position(n)}, n);
+        }
+    }
+    auto fault_of = [&](const std::string& text, const std::string& error) {
+        const std::vector<std::string> parts = split(text, '|');
+        engine::engine_fault fault;
+        if (parts.size() != 3) throw build_error("the compiled game wrote a fault that is not one: " + text);
+        fault.kind = parts[0];
+        fault.subject = parts[1];
+        fault.side = parts[2];
+        const std::string kind = fault.kind == "gap" || fault.kind == "contradiction" ? "decide" : fault.kind;
+        // the position: the error up to its first ": " after the column (file names hold no ": ")
+        const std::size_t colon = error.find(": ");
+        if (colon != std::string::npos)
+            if (auto it = fault_nodes.find({kind, error.substr(0, colon)}); it != fault_nodes.end()) fault.node = it->second;
+        return fault;
+    };
     std::vector<engine::sim_game> games;
     games.reserve(o.games);
     std::istringstream in(read(results));
@@ -234,7 +271,7 @@ engine::sim_report simulate_compiled(const ir::ruleset& rs, const engine::sim_op
             continue;
         }
         const std::vector<std::string> f = split(line, '\t');
-        if (f.size() != 6) throw build_error("the compiled game wrote a line that is not a game: " + line);
+        if (f.size() != 7) throw build_error("the compiled game wrote a line that is not a game: " + line);
         engine::sim_game g;
         g.decisions = std::strtoull(f[0].c_str(), nullptr, 10);
         const unsigned long winners = std::strtoul(f[1].c_str(), nullptr, 10);
@@ -250,6 +287,7 @@ engine::sim_report simulate_compiled(const ir::ruleset& rs, const engine::sim_op
                 g.query_hits.emplace_back(static_cast<std::uint32_t>(std::strtoul(h.c_str(), nullptr, 10)),
                                           std::strtoull(h.c_str() + at + 1, nullptr, 10));
             }
+        if (!f[6].empty()) g.fault = fault_of(f[6], g.error);
         games.push_back(std::move(g));
     }
     if (games.size() != o.games)

@@ -88,8 +88,9 @@ int main(int argc, char** argv) {
     std::FILE* out = std::fopen(argv[8], "w");
     if (!out) return 3;
     for (const result& r : results)
-        std::fprintf(out, "%llu\t%u\t%s\t%s\t%s\t%s\n", static_cast<unsigned long long>(r.o.decisions), r.o.winners,
-                     flat(r.o.end_reason).c_str(), flat(r.o.error).c_str(), flat(r.violations).c_str(), r.queries.c_str());
+        std::fprintf(out, "%llu\t%u\t%s\t%s\t%s\t%s\t%s\n", static_cast<unsigned long long>(r.o.decisions), r.o.winners,
+                     flat(r.o.end_reason).c_str(), flat(r.o.error).c_str(), flat(r.violations).c_str(), r.queries.c_str(),
+                     flat(r.o.fault).c_str());
     std::fprintf(out, "#rules");
     for (std::uint32_t k = 0; k < WP_RULES; ++k) {
         std::uint64_t f = 0, g = 0;

@@ -233,19 +233,20 @@ void writer::decision_function(id d) {
     const id gi = g_.group_of_decision[d];
     std::string body;
     const std::string on = args_text_code(dec.params, args);
+    const std::string gap = ", \"gap\", " + quoted(dec.name) + ", \"\"";  // the fault's kind, subject, side
     if (gi != ir::no_id) {
         std::vector<std::pair<id, std::string>> names;
         body += "    " + applicable(gi, args, names) + "\n    bool have = false;\n    i64 value = 0;\n    const char* first = \"\";\n";
         for (const auto& [r, flag] : names) {
             if (rs_.rules[r].kind != ir::rule_kind::define) continue;
             body += "    if (" + flag + ") { const i64 v = " + call_text("rv" + std::to_string(r), args) + "; fire(s, " +
-                    std::to_string(r) + "); if (have && v != value) fail(where, std::string(\"rules \") + first + " +
+                    std::to_string(r) + "); if (have && v != value) fail_fault(where, std::string(\"rules \") + first + " +
                     quoted(" and " + rs_.rules[r].name + " contradict each other on " + dec.name) + " + " + on +
-                    "); if (!have) first = " + quoted(rs_.rules[r].name) + "; have = true; value = v; }\n";
+                    ", \"contradiction\", std::string(first) + " + quoted(" " + rs_.rules[r].name) + ", \"\"); if (!have) first = " + quoted(rs_.rules[r].name) + "; have = true; value = v; }\n";
         }
-        body += "    if (!have) fail(where, " + quoted("no rule decides " + dec.name) + " + " + on + ");\n    return value;\n";
+        body += "    if (!have) fail_fault(where, " + quoted("no rule decides " + dec.name) + " + " + on + gap + ");\n    return value;\n";
     } else {
-        body = "    fail(where, " + quoted("no rule decides " + dec.name) + " + " + on + ");\n";
+        body = "    fail_fault(where, " + quoted("no rule decides " + dec.name) + " + " + on + gap + ");\n";
     }
     function("i64 dec" + std::to_string(d) + "(S& s, const char* where" + ps + ")", body);
 }
@@ -362,6 +363,7 @@ void writer::table_functions(id t) {
         }
     }
     const std::string pos = "where";  // the statement or expression that reads the table
+    const std::string table_gap = ", \"table-gap\", " + quoted(tb.name) + ", \"\"";  // the fault's kind, subject, side
     if (tb.row_map.kind == ir::key_range_kind::odds) {
         std::vector<ir::key_range> ranges;
         for (const ir::table_row& r : tb.rows) ranges.push_back(r.key);
@@ -370,10 +372,10 @@ void writer::table_functions(id t) {
         // a natural row decides first, whatever the modified total (interp::table_cell)
         head += "    std::int32_t row = " + key_index(at, tb.natural_map, "natural") + ";\n";
         head += "    if (row < 0) row = " + key_index(at, tb.row_map, "k0") + ";\n";
-        head += "    if (row < 0) fail(" + pos + ", " + quoted("no row of table " + tb.name + " for key ") + " + std::to_string(k0));\n";
+        head += "    if (row < 0) fail_fault(" + pos + ", " + quoted("no row of table " + tb.name + " for key ") + " + std::to_string(k0)" + table_gap + ");\n";
     } else {
         head += "    const std::int32_t row = " + key_index(at, tb.row_map, "k0") + ";\n";
-        head += "    if (row < 0) fail(" + pos + ", " + quoted("no row of table " + tb.name + " for key ") + " + std::to_string(k0));\n";
+        head += "    if (row < 0) fail_fault(" + pos + ", " + quoted("no row of table " + tb.name + " for key ") + " + std::to_string(k0)" + table_gap + ");\n";
     }
     if (!tb.columns.empty()) {
         const bool shifted = tb.keys.size() > 1 && tb.keys[1].shift != ir::no_id;
@@ -382,7 +384,7 @@ void writer::table_functions(id t) {
             head += "    " + col_decl + odds_index(tb, tb.keys[1], tb.columns, "k1", "column") + ";\n";
         } else {
             head += "    " + col_decl + key_index(at, tb.column_map, "k1") + ";\n";
-            head += "    if (col < 0) fail(" + pos + ", " + quoted("no column of table " + tb.name + " for key ") + " + std::to_string(k1));\n";
+            head += "    if (col < 0) fail_fault(" + pos + ", " + quoted("no column of table " + tb.name + " for key ") + " + std::to_string(k1)" + table_gap + ");\n";
         }
         if (shifted) {
             // interp::shift_column: the column `by` places to the right; off the table, the end or an error
@@ -394,8 +396,8 @@ void writer::table_functions(id t) {
             if (tb.keys[1].shift_clamp)
                 head += "        col = by < 0 ? 0 : " + last + ";\n";
             else
-                head += "        " + names + "};\n        fail(" + pos + ", " + quoted("no column of table " + tb.name + " for column ") +
-                        " + std::string(names[col]) + \" shifted by \" + std::to_string(by));\n";
+                head += "        " + names + "};\n        fail_fault(" + pos + ", " + quoted("no column of table " + tb.name + " for column ") +
+                        " + std::string(names[col]) + \" shifted by \" + std::to_string(by)" + table_gap + ");\n";
             head += "    } else {\n        col = static_cast<std::int32_t>(col + by);\n    }\n";
         }
         head += "    const std::size_t cell = static_cast<std::size_t>(row) * " + std::to_string(tb.columns.size()) + " + static_cast<std::size_t>(col);\n";

@@ -220,8 +220,9 @@ std::string writer::odds_index(const ir::table& tb, const ir::table_key& key, co
            " & 0xFFFFFFFF)); if (b <= 0 || a < 0) fail(where, \"odds \" + std::to_string(a) + \":\" + std::to_string(b) + " +
            quoted(" for table " + tb.name + ": the defender must be at least 1 and the attacker at least 0") +
            "); i64 step = odds_step(a, b, " + round + ");" + clamp + " for (std::int32_t i = 0; i < " + std::to_string(ranges.size()) +
-           "; ++i) if (" + steps + "[i] == step) return i; fail(where, " + quoted(std::string("no ") + what + " of table " + tb.name + " for odds ") +
-           " + std::to_string(a) + \":\" + std::to_string(b) + \" (read as \" + odds_text(step) + \")\"); }())";
+           "; ++i) if (" + steps + "[i] == step) return i; fail_fault(where, " + quoted(std::string("no ") + what + " of table " + tb.name + " for odds ") +
+           " + std::to_string(a) + \":\" + std::to_string(b) + \" (read as \" + odds_text(step) + \")\", \"table-gap\", " + quoted(tb.name) +
+           ", \"\"); }())";
 }
 
 // An axis with fractional points (interp::odds_index_fractional): the ratio read as an exact
@@ -278,9 +279,10 @@ std::string writer::odds_index_fractional(const ir::table& tb, const ir::table_k
                 "; q = " + num(key.clamp_hi.hi) + "; ti = " + text_index(key.clamp_hi) + "; }";
     body += " if (!below) for (std::int32_t i = 0; i < " + std::to_string(ranges.size()) + "; ++i) if (p * " + cqn + "[i] == " + cpn +
             "[i] * q) return i;";
-    body += " fail(where, " + quoted(std::string("no ") + what + " of table " + tb.name + " for odds ") +
+    body += " fail_fault(where, " + quoted(std::string("no ") + what + " of table " + tb.name + " for odds ") +
             " + std::to_string(a) + \":\" + std::to_string(b) + \" (read as \" + (below ? std::string(\"0-1\") : ti >= 0 ? std::string(" + tn +
-            "[ti]) : q == 1 ? std::to_string(p) + \"-1\" : \"1-\" + std::to_string(q)) + \")\"); }())";
+            "[ti]) : q == 1 ? std::to_string(p) + \"-1\" : \"1-\" + std::to_string(q)) + \")\", \"table-gap\", " + quoted(tb.name) +
+            ", \"\"); }())";
     return body;
 }
 

@@ -24,12 +24,24 @@ struct rng {
     }
 };
 
+// An engine error; one that is a fault of the rules says which, in the checker's words, as the
+// interpreter's does (engine::engine_fault: kind, subject, side; the simulator finds the node
+// from the kind and the position).
 struct engine_error : std::runtime_error {
     using std::runtime_error::runtime_error;
+    engine_error(const std::string& what, const char* k, std::string subj, const char* sd)
+        : std::runtime_error(what), kind(k), subject(std::move(subj)), side(sd) {}
+    const char* kind = "";
+    std::string subject;
+    const char* side = "";
 };
 
 [[noreturn, gnu::noinline, gnu::cold]] inline void fail(const char* where, const std::string& what) {
     throw engine_error(std::string(where) + ": " + what);
+}
+[[noreturn, gnu::noinline, gnu::cold]] inline void fail_fault(const char* where, const std::string& what, const char* kind,
+                                                              const std::string& subject, const char* side) {
+    throw engine_error(std::string(where) + ": " + what, kind, subject, side);
 }
 
 // Checked arithmetic, worded as the interpreter words it (engine/src/interp.hpp): `owner` names

@@ -58,8 +58,9 @@ void writer::store(id stmt, id target, const std::string& value, std::string& o,
         if (ty.policy == ir::overflow::clamp)
             o += "v = std::clamp(v, " + num(ty.lo) + ", " + num(ty.hi) + ");\n";
         else
-            o += "fail(" + where(stmt) + ", " + quoted("slot " + rs_.slots[slot].name + " would be ") + " + std::to_string(v) + " +
-                 quoted(", outside " + std::to_string(ty.lo) + ".." + std::to_string(ty.hi) + " (" + g_.statement_owner(stmt) + ")") + ");\n";
+            o += "fail_fault(" + where(stmt) + ", " + quoted("slot " + rs_.slots[slot].name + " would be ") + " + std::to_string(v) + " +
+                 quoted(", outside " + std::to_string(ty.lo) + ".." + std::to_string(ty.hi) + " (" + g_.statement_owner(stmt) + ")") +
+                 ", \"bound-violation\", " + quoted(rs_.slots[slot].name) + ", v > " + num(ty.hi) + " ? \"above\" : \"below\");\n";
     }
     o += pad(in + 1) + "const std::size_t at = " + A(target) + ";\n";
     if (N(target).code != op::index && rs_.slots[slot].flag)
@@ -77,9 +78,10 @@ void writer::store_list(id stmt, id target, id value, std::string& o, int in) {
     const std::string P = pad(in + 1);
     o += pad(in) + "{\n" + P + "const std::size_t at = " + A(target) + ";\n" + P + "i64 buf[" + set_capacity(value) + "];\n" + P +
          "i64 count = 0;\n" + P + "i64 x = 0;\n" + P + for_set(value, "x", "buf[count++] = x;") + "\n" + P + "if (count > " +
-         room + ") fail(" + where(stmt) + ", " + quoted("the list " + rs_.slots[slot].name + " would hold ") +
+         room + ") fail_fault(" + where(stmt) + ", " + quoted("the list " + rs_.slots[slot].name + " would hold ") +
          " + std::to_string(count) + " + quoted(" members, more than the ") + " + std::to_string(" + room + ") + " +
-         quoted(" its type has (a member twice?) (" + g_.statement_owner(stmt) + ")") + ");\n" + P +
+         quoted(" its type has (a member twice?) (" + g_.statement_owner(stmt) + ")") + ", \"bound-violation\", " +
+         quoted(rs_.slots[slot].name) + ", \"above\");\n" + P +
          "s.v[at] = count;\n" + P + "std::copy(buf, buf + count, s.v + at + 1);\n" + pad(in) + "}\n";
 }
 
@@ -377,10 +379,10 @@ void writer::subset_where(id n, std::string& o, int in, const std::string& playe
          "                have_best = true;\n" + P + "            } else if (e == best) {\n" + P +
          "                (bit ? can_in : can_out) = true;\n" + P + "            }\n";
     o += P + "        }\n" + P + "        if (pass == 0 && !have_best) break;\n" + P + "    }\n";
-    o += P + "    if (count == 0) {\n" + P + "        if (!can_out) fail(" + w + ", \"a choice with no legal option\");\n" + P + "        break;\n" + P + "    }\n";
+    o += P + "    if (count == 0) {\n" + P + "        if (!can_out) fail_fault(" + w + ", \"a choice with no legal option\", \"stuck-state\", \"\", \"\");\n" + P + "        break;\n" + P + "    }\n";
     o += P + "    i64 answers[2];\n" + P + "    std::size_t answer_count = 0;\n";
     o += P + "    if (can_in) answers[answer_count++] = 1;\n" + P + "    if (can_out) answers[answer_count++] = 0;\n";
-    o += P + "    if (answer_count == 0) fail(" + w + ", \"a choice with no legal option\");\n";
+    o += P + "    if (answer_count == 0) fail_fault(" + w + ", \"a choice with no legal option\", \"stuck-state\", \"\", \"\");\n";
     o += pick(P + "    ", player, "answer_count");
     o += P + "    if (answers[pick] == 1) {\n" + P + "        push_list(s, " + w + ", s.list_store[mark + i]);\n" + P +
          "        taken |= 1u << i;\n" + P + "    }\n";
@@ -395,7 +397,7 @@ void writer::choose(id n, std::string& o, int in) {
     o += P + "{\n" + P + "    i64 options[" + set_capacity(child(n, 0)) + "];\n" + P + "    std::size_t count = 0;\n";
     const std::string test = (N(w).code == op::absent ? std::string("true") : E(w) + " != 0") + " && (" + possible(child(n, 3)) + ")";
     o += P + "    " + for_set(child(n, 0), var, "if (" + test + ") options[count++] = " + var + ";") + "\n";
-    o += P + "    if (count == 0) fail(" + where(n) + ", \"a choice with no legal option\");\n";
+    o += P + "    if (count == 0) fail_fault(" + where(n) + ", \"a choice with no legal option\", \"stuck-state\", \"\", \"\");\n";
     const id by = child(n, 1);
     o += pick(P + "    ", N(by).code == op::absent ? std::string("-1") : E(by), "count");
     o += P + "    " + var + " = options[pick];\n";

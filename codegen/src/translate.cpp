@@ -236,7 +236,9 @@ inline i64 odds_value(const char* where, i64 a, i64 d) {
     out << "\n";
 
     out << "struct outcome {\n    std::uint64_t decisions = 0;\n    const char* end_reason = \"\";  // or \"decision limit\", \"engine error\"\n"
-        << "    std::string error;  // the engine error's message\n    std::uint32_t winners = 0;  // bit p: seat p wins\n};\n\n";
+        << "    std::string error;  // the engine error's message\n"
+        << "    std::string fault;  // a fault of the rules: kind|subject|side (engine::engine_fault)\n"
+        << "    std::uint32_t winners = 0;  // bit p: seat p wins\n};\n\n";
     out << "inline constexpr int min_players = " << rs_.min_players << ", max_players = " << g_.players() << ";\n\n";
     out << "// One game with the engine's random agents (engine::play_game, the simulator), or with every\n"
         << "// seat taking the first legal option; with check, the invariants after every decision and at\n"
@@ -256,7 +258,8 @@ inline i64 odds_value(const char* where, i64 a, i64 d) {
     if (g_.wins_decision != ir::no_id)
         out << "        for (int p = 0; p < s.np; ++p)\n            if ((next_step(s), dec" << g_.wins_decision << "(s, \"?\", p)) != 0) o.winners |= 1u << p;\n";
     out << "    } catch (const engine_error& e) {\n        o.decisions = s.decisions;\n        o.end_reason = \"engine error\";\n"
-        << "        o.error = e.what();\n    }\n    return o;\n}\n\n}  // namespace " << o_.name_space << "\n";
+        << "        o.error = e.what();\n"
+        << "        if (*e.kind) o.fault = std::string(e.kind) + \"|\" + e.subject + \"|\" + e.side;\n    }\n    return o;\n}\n\n}  // namespace " << o_.name_space << "\n";
     return out.str();
 }
 
