@@ -122,16 +122,42 @@ z3::check_result checker::ask_bound(const detail::bound_site& s, range_side side
                 return z3::sat;
             }
     }
-    // Undecided over all of them: each place is asked alone.
+    // Undecided over all of them: each place is asked alone, after a chunk of 16 places
+    // together when there are many. (On SPI a per-hex count's question over all 484 hexes is
+    // undecided in 4-6 s, one hex's is proved in about 90 ms, a chunk's in about 850 ms.)
+    constexpr std::size_t chunk = 16;
+    std::size_t proved = 0;
+    auto ended = [&](z3::check_result r) {  // WP_CHECK_DEBUG: what asking each place alone gave
+        if (debug_)
+            std::fprintf(stderr, "  bound %s: %zu places undecided together, %zu proved alone, then %s\n",
+                         rs_.slots.at(s.slot).name.c_str(), s.out.size(), proved,
+                         r == z3::sat ? "a violation" : r == z3::unsat ? "no more places" : "one undecided");
+        return r;
+    };
+    std::size_t chunk_end = 0;  // places before it are proved by their chunk's question
     for (std::size_t k = 0; k < s.out.size(); ++k) {
+        if (k >= chunk_end && s.out.size() > 2 * chunk) {
+            const std::size_t end = std::min(s.out.size(), k + chunk);
+            z3::expr_vector part(ctx_);
+            for (std::size_t j = k; j < end; ++j) part.push_back(beyond(j));
+            if (solve(s.facts, z3::mk_or(part), false).r == z3::unsat) {
+                proved += end - k;
+                k = end - 1;
+                continue;
+            }
+            chunk_end = end;
+        }
         const std::vector<std::pair<std::string, z3::expr>> extra{{"the new value", s.value[k]}};
         answer a = solve(s.facts, beyond(k), true, extra, accepted ? witness_search::near : witness_search::all);
-        if (a.r == z3::unknown) return z3::unknown;
-        if (a.r != z3::sat) continue;
+        if (a.r == z3::unknown) return ended(z3::unknown);
+        if (a.r != z3::sat) {
+            ++proved;
+            continue;
+        }
         report_bound(s, k, a);
-        return z3::sat;
+        return ended(z3::sat);
     }
-    return z3::unsat;
+    return ended(z3::unsat);
 }
 
 void checker::report_bound(const detail::bound_site& s, std::size_t k, const answer& a) {
