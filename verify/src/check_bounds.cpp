@@ -39,10 +39,11 @@ void checker::bound_checks() {
     for (const detail::bound_site& s : sym_.bound_sites) order.push_back(&s);
     std::stable_partition(order.begin(), order.end(), [](const detail::bound_site* s) { return !s->summarised; });
     std::set<id> reported;
-    // A statement undecided at one place (a per-hex count over the map) is most often
-    // undecided at its others too, each taking as long: those are asked after every other
-    // statement had its questions, so that a budget is spent on all of them first. The
-    // statement is `unknown` unless one of them shows a violation.
+    // An assignment undecided at one use in the sequence (a per-hex count over the map) is
+    // most often undecided at its other uses too, each taking as long: those are asked after
+    // every other assignment had its questions, so that a budget is spent on all of them
+    // first. The assignment is `unknown` unless one of them shows a violation. (Below, in
+    // ask_bound, a "place" is a location the assignment may write: a hex, a seat.)
     std::map<id, std::pair<const detail::bound_site*, range_side>> undecided;
     std::vector<const detail::bound_site*> later;
     auto check = [&](const detail::bound_site& s) {

@@ -58,24 +58,25 @@ std::unique_ptr<engine::probe> witness_replay::probe_at(const replay_point& at, 
             for (std::uint32_t k = 0; k < from.width; ++k) {
                 const z3::expr& held = at.st->value(from.offset + c * from.width + k);
                 // A variable of the state (not a number the store holds) is the witness's
-                // choice, or free when the question does not read it. (Asked before `number`:
-                // an evaluation that completes the model adds the variable to it, at 0.)
+                // choice, or free when the question does not read it. A free one is any value
+                // of its type: the one nearest 0. (It is not evaluated: an evaluation that
+                // completes the model adds the variable to the model every copy shares, at 0,
+                // which may be outside the type, a turn counter's 1..9.)
                 const bool variable = held.is_const() && !held.is_numeral();
-                const bool chosen = variable && m.has_interp(held.decl());
-                std::optional<std::int64_t> v = number(m, held);
-                if (!v) return nullptr;
-                if (variable && range && (*v < range->first || *v > range->second)) {
+                std::optional<std::int64_t> v;
+                if (variable && !m.has_interp(held.decl())) {
+                    v = range ? std::clamp<std::int64_t>(0, range->first, range->second) : 0;
+                } else {
+                    v = number(m, held);
+                    if (!v) return nullptr;
                     // A chosen value outside the field's type is no game's state, and nothing
                     // the engine does there confirms anything.
-                    if (chosen) {
+                    if (variable && range && (*v < range->first || *v > range->second)) {
                         refused = std::string("not confirmed: the witness's state holds `") + sym_.rs.slots.at(sl).name +
                                   "` = " + std::to_string(*v) + ", outside its type's range " + std::to_string(range->first) +
                                   ".." + std::to_string(range->second) + ", which no game holds";
                         return nullptr;
                     }
-                    // A free one is any value of its type: the one nearest 0 (the model's
-                    // default 0 may be outside it, a turn counter's 1..9).
-                    v = std::clamp<std::int64_t>(0, range->first, range->second);
                 }
                 p->set_value(to.offset + c * to.width + k, *v);
             }
