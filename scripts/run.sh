@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job: set up and build, then compile every bundled ruleset (one summary line each),
 # play one seeded game of each, simulate 2000 seeded games of each (summary; again with every expansion it declares), check the rules as
-# printed (--upto its last base or exclusive layer; report in out/checks/), and write each one's player aid to
+# printed (--upto its last base or exclusive layer, and a series' standard rules alone under it;
+# report in out/checks/), and write each one's player aid to
 # out/aids/<ruleset>.pdf, and one per scenario to out/aids/<ruleset>-<scenario>.pdf. Games are played with 4 players, or the most the ruleset allows.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,6 +38,20 @@ for ruleset in rulesets/*/; do
     echo "  check: failed (exit $rc)"
     status=1
   fi
+  # A series' standard rules under a game's exclusive rules are checked alone too, on their own
+  # stand-ins (docs/language.md §11): `--upto <base layer>`, report in out/checks/<ruleset>-<layer>.txt.
+  for series in $(sed -n 's/^  \([A-Za-z0-9_]*\) (base):.*/\1/p' <<<"$info"); do
+    [ "$series" = "$printed" ] && continue
+    rc=0
+    report="out/checks/$(basename "$ruleset")-$series.txt"
+    echo "  check --upto $series (report in $report):"
+    timeout $(( budget + 600 )) "$build_dir/app/westphalia" check "${ruleset%/}" --upto "$series" \
+      --max-time "$budget" -o "$report" | sed 's/^/    /' || rc=${PIPESTATUS[0]}
+    if [ "$rc" -ne 0 ] && [ "$rc" -ne 1 ]; then
+      echo "  check --upto $series: failed (exit $rc)"
+      status=1
+    fi
+  done
   "$build_dir/app/westphalia" aid "${ruleset%/}" -o "out/aids/$(basename "$ruleset").pdf" || status=1
   # One aid per scenario, each with that scenario's setup and victory: out/aids/<ruleset>-<scenario>.pdf.
   for scenario in $(sed -n 's/^  scenario : \(.*\)  default .*/\1/p' <<<"$info" | tr -d ' ' | tr '|' ' '); do

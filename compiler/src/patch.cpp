@@ -1,5 +1,5 @@
 // Pass `patch`: the layer stack. Declarations of base, exclusive and options layers are added in
-// manifest order; errata blocks (only in errata layers) replace, refine, except, withdraw, amend
+// manifest order; errata blocks (in errata, exclusive and expansion layers) replace, refine, except, withdraw, amend
 // and add; they also replace and insert named blocks of sequences and procedures (on a copy of
 // the declaration, so the parsed files stay as written). After patch: one list of declarations
 // in force, each knowing the layer that last set it; errata targets exist; no exception is left
@@ -196,6 +196,24 @@ struct patcher {
                    {{decl_where(target), "`" + op.target.text + "` is declared here"}});
     }
 
+    // `replace map X`: the word before the name must be X's kind; `rule` names any declaration.
+    bool word_fits(const dsl::errata_op& op, const dsl::decl& target) {
+        static const std::map<std::string, std::string> kinds{{"table", "table"},         {"map", "map"},
+                                                              {"pieces", "piece list"},   {"cards", "card list"},
+                                                              {"procedure", "procedure"}, {"decision", "decision"},
+                                                              {"option", "option"}};
+        const auto k = kinds.find(op.decl_word);
+        if (k == kinds.end() || k->second == decl_kind_word(target)) return true;
+        std::string word = "rule";
+        for (const auto& [w, kind] : kinds)
+            if (kind == decl_kind_word(target)) word = w;
+        sink.error(dsl::diag_kind::wrong_kind_of_name, op.target.where,
+                   "`" + op.target.text + "` is a " + decl_kind_word(target) + ", not a " + k->second + "; write `" +
+                       (op.kind == dsl::errata_op_kind::withdraw ? "withdraw " : "replace ") + word + " " + op.target.text + "`",
+                   {{decl_where(target), "`" + op.target.text + "` is declared here"}});
+        return false;
+    }
+
     const dsl::decl* single_replacement(const dsl::errata_op& op) {
         if (op.replacement.size() != 1) return nullptr;  // the grammar gives exactly one
         return &op.replacement.front();
@@ -318,6 +336,7 @@ struct patcher {
                 if (!i) return missing_target(op, "replaces");
                 if (!r) return;
                 placed_decl& p = out.decls[*i];
+                if (!word_fits(op, *p.d)) return;
                 const bool both_rules = std::holds_alternative<dsl::rule_decl>(p.d->node) &&
                                         std::holds_alternative<dsl::rule_decl>(r->node);
                 if (!both_rules && p.d->node.index() != r->node.index())
@@ -366,6 +385,7 @@ struct patcher {
             case dsl::errata_op_kind::withdraw: {
                 const auto i = find(op.target.text);
                 if (!i) return missing_target(op, "withdraws");
+                if (!word_fits(op, *out.decls[*i].d)) return;
                 live[*i] = false;
                 if (const dsl::name* n = decl_name(*out.decls[*i].d)) out.withdrawn[n->text] = op.where;
                 out.withdrawn[op.target.text] = op.where;
@@ -452,10 +472,11 @@ struct patcher {
                 if (!f.tree) continue;
                 for (const dsl::decl& d : f.tree->decls) {
                     if (const auto* e = std::get_if<dsl::errata_decl>(&d.node)) {
-                        if (!errata_layer && layer.kind != ir::layer_kind::expansion) {
+                        if (!errata_layer && layer.kind != ir::layer_kind::expansion &&
+                            layer.kind != ir::layer_kind::exclusive) {
                             sink.error(dsl::diag_kind::errata_outside_layer, e->where,
                                        "an errata block in the " + std::string(ir::name_of(layer.kind)) + " layer `" +
-                                           layer.name + "`; errata go in a layer of kind `errata` (or `expansion`)",
+                                           layer.name + "`; errata go in a layer of kind `errata` (or `exclusive` or `expansion`)",
                                        {{layer.where, "the layer is declared here"}});
                             continue;
                         }

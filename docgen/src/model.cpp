@@ -218,12 +218,9 @@ void builder::header_and_footer() {
             if (l.kind == ir::layer_kind::expansion) with += (with.empty() ? "" : ", ") + l.name;
         line += with.empty() ? " · no expansion" : " · expansions: " + with;
     }
-    auto from_expansion = [&](const ir::errata_op& e) {
-        return e.layer < rs.layers.size() && rs.layers[e.layer].kind == ir::layer_kind::expansion;
-    };
     std::set<std::string> editions;
     for (const ir::errata_op& e : rs.errata) {
-        if (from_expansion(e)) continue;
+        if (from_expansion(e) || from_exclusive(e)) continue;
         ++errata_ops;
         std::string t = e.title;
         // "… errata 2026, no. 3: subject" -> the edition "… errata 2026"
@@ -258,8 +255,14 @@ void builder::header_and_footer() {
 void builder::options_paragraph() {
     if (rs.options.empty()) return;
     rich_text t{bold("Options. ")};
-    for (std::size_t i = 0; i < rs.options.size(); ++i) {
-        const ir::option& o = rs.options[i];
+    // The scenario first, as under the title (the aid is made for it); then in declaration order.
+    std::vector<const ir::option*> order;
+    for (const ir::option& o : rs.options)
+        if (o.name == "scenario") order.push_back(&o);
+    for (const ir::option& o : rs.options)
+        if (o.name != "scenario") order.push_back(&o);
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        const ir::option& o = *order[i];
         if (i) t.push_back(text("; "));
         t.push_back(text(title_of(o.name) + " "));
         if (o.values.empty()) { t.push_back(source(o.prov)); continue; }
@@ -294,6 +297,7 @@ void builder::errata_paragraphs() {
     std::vector<std::pair<std::string, std::vector<item>>> editions;  // in the order they apply
     for (std::size_t i = 0; i < rs.errata.size(); ++i) {
         const ir::errata_op& e = rs.errata[i];
+        if (from_exclusive(e)) continue;  // a game's own rules in place of the series' stand-ins
         if (i > 0 && rs.errata[i - 1].title == e.title && rs.errata[i - 1].layer == e.layer) continue;
         std::string edition = e.title, subject;
         if (auto cut = e.title.find(", no."); cut != std::string::npos) {

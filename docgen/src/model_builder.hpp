@@ -66,6 +66,13 @@ struct builder {
     void reach();
     void add(block b) { doc.blocks.push_back(std::move(b)); }
     bool live(const ir::rule& r) const;
+    // An errata operation of an expansion, or of an exclusive layer (a game's own map, counters
+    // or procedures in place of the series rules' stand-ins): neither is an errata of the rules.
+    bool from_expansion(const ir::errata_op& e) const { return from_layer_kind(e, ir::layer_kind::expansion); }
+    bool from_exclusive(const ir::errata_op& e) const { return from_layer_kind(e, ir::layer_kind::exclusive); }
+    bool from_layer_kind(const ir::errata_op& e, ir::layer_kind k) const {
+        return e.layer < rs.layers.size() && rs.layers[e.layer].kind == k;
+    }
     std::string when(const english& en, ir::id guard) const;
     std::size_t dead_rules() const;
     void section(const std::string& title) { add(heading{1, title, ""}); }

@@ -458,6 +458,7 @@ private:
         for (const auto& op : n.ops) {
             line(d + 1, std::string(errata_op_name(op.kind)) + (op.position.empty() ? "" : " " + op.position) +
                             (op.block_word.empty() ? "" : " " + op.block_word) +
+                            (op.decl_word.empty() ? "" : " " + op.decl_word) +
                             (op.target.text.empty() ? "" : " " + op.target.text) + anchors_text(op.anchors) +
                             (op.guard ? " when " + expr_text(*op.guard) : "") + at(op.where));
             body(d + 2, op.block);

@@ -1563,15 +1563,17 @@ auto const example_r_def = spanned[WP_KW("example")[const_<&rule_decl::kind, rul
                                    expr_r[set_<&rule_decl::value>] > rule_tail];
 
 // ---- errata
-inline auto const rule_or_table = named("`rule` or `table`", WP_KW("rule") | WP_KW("table"));
+// `rule` names any declaration with a name; the other words name their own kind only.
+inline auto const decl_words = words("`rule`, `table`, `map`, `pieces`, `cards`, `procedure`, `decision` or `option`", "rule",
+                                     "table", "map", "pieces", "cards", "procedure", "decision", "option");
 inline auto const block_words = words("`setup`, `turn`, `phase` or `step`", "setup", "turn", "phase", "step");
 // A block path is one lexeme: `game.upkeep` with no spaces around the dots.
 auto const block_path_r_def = spanned[raw[lexeme[ident_token >> *(x3::lit('.') >> ident_token)]][set_range_<&name::text>]];
 auto const block_stmt_r_def = spanned[block_s[move_val]];
 auto const errata_op_r_def = spanned[
     (WP_KW("replace") >
-     named("`rule`, `table`, `setup`, `turn`, `phase` or `step`",
-           (rule_or_table[const_<&errata_op::kind, errata_op_kind::replace>] > name_r[set_<&errata_op::target>] >
+     named("a kind of declaration (`rule`, `table`, `map`, …) or of block (`setup`, `turn`, `phase`, `step`)",
+           ((decl_words[set_<&errata_op::decl_word>] >> eps[const_<&errata_op::kind, errata_op_kind::replace>]) > name_r[set_<&errata_op::target>] >
             anchors_r[set_<&errata_op::anchors>] > WP_KW("with") > decl_r[push_<&errata_op::replacement>]) |
                ((block_words[set_<&errata_op::block_word>] >> eps[const_<&errata_op::kind, errata_op_kind::replace_block>]) >
                 block_path_r[set_<&errata_op::target>] > anchors_r[set_<&errata_op::anchors>] > WP_KW("with") >
@@ -1586,7 +1588,7 @@ auto const errata_op_r_def = spanned[
     (WP_KW("except")[const_<&errata_op::kind, errata_op_kind::except>] > WP_KW("rule") >
      name_r[set_<&errata_op::target>] > anchors_r[set_<&errata_op::anchors>] > WP_KW("with") >
      decl_r[push_<&errata_op::replacement>]) |
-    (WP_KW("withdraw")[const_<&errata_op::kind, errata_op_kind::withdraw>] > rule_or_table >
+    (WP_KW("withdraw")[const_<&errata_op::kind, errata_op_kind::withdraw>] > decl_words[set_<&errata_op::decl_word>] >
      name_r[set_<&errata_op::target>] > anchors_r[set_<&errata_op::anchors>] > semi) |
     (WP_KW("amend")[const_<&errata_op::kind, errata_op_kind::amend>] > WP_KW("table") >
      name_r[set_<&errata_op::target>] > anchors_r[set_<&errata_op::anchors>] > WP_KW("row") >

@@ -9,9 +9,16 @@ namespace wp::verify::detail {
 std::string game_trace(const ir::ruleset& rs, int players, const engine::sim_message& first, const std::string& agent) {
     const bool as_default = std::all_of(rs.options.begin(), rs.options.end(),
                                         [](const ir::option& o) { return o.selected_index == o.default_index; });
+    // The stack the game was played on: `play` needs the same cut and expansions to play it again.
+    std::string stack = rs.upto.empty() ? "" : " --upto " + rs.upto;
+    std::string with;
+    for (const ir::expansion& e : rs.expansions)
+        if (e.selected) with += (with.empty() ? "" : ",") + e.name;
+    if (!with.empty()) stack += " --with " + with;
     return "game " + std::to_string(first.game) + " of the checker's " + (agent.empty() ? "random" : agent) + " play, " +
-           first.text + ": `westphalia play --players " + std::to_string(players) + " --seed " + std::to_string(first.seed) +
-           (agent.empty() ? "" : " --agent " + agent) + "` plays it again" + (as_default ? "" : ", with the options as checked");
+           first.text + ": `westphalia play" + stack + " --players " + std::to_string(players) + " --seed " +
+           std::to_string(first.seed) + (agent.empty() ? "" : " --agent " + agent) + "` plays it again" +
+           (as_default ? "" : ", with the options as checked");
 }
 
 void note_faults(const ir::ruleset& rs, const engine::sim_report& r, int players, const std::string& agent,

@@ -512,6 +512,7 @@ struct errata_op {
     std::vector<decl> replacement;  // replace/except/add: exactly one declaration
     std::optional<table_row> row;   // amend
     std::string block_word;         // replace_block/insert_block: the target's word (setup|turn|phase|step)
+    std::string decl_word;          // replace/withdraw: the word before the name (rule, table, map, pieces, …)
     std::string position;           // insert_block: "before" or "after" the target
     std::vector<stmt> block;        // replace_block/insert_block: exactly one block statement
     span where;
