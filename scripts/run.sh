@@ -10,6 +10,21 @@ bash scripts/setup.sh
 build_dir=${WP_BUILD_DIR:-build}
 status=0
 mkdir -p out/aids out/checks
+budget=${WP_CHECK_SECONDS:-300}
+# check_upto RULESET LAYER REPORT: the check of the layers up to LAYER, its report in REPORT and
+# its summary lines here. Findings (exit 1) are not a failure; the outer timeout only guards
+# against a hang.
+check_upto() {
+  local rc=0
+  echo "  check --upto $2 (report in $3):"
+  # With -o, check prints only its summary lines (the report goes to the file).
+  timeout $(( budget + 600 )) "$build_dir/app/westphalia" check "${1%/}" --upto "$2" \
+    --max-time "$budget" -o "$3" | sed 's/^/    /' || rc=${PIPESTATUS[0]}
+  if [ "$rc" -ne 0 ] && [ "$rc" -ne 1 ]; then
+    echo "  check --upto $2: failed (exit $rc)"
+    status=1
+  fi
+}
 for ruleset in rulesets/*/; do
   "$build_dir/app/westphalia" compile "${ruleset%/}" || { status=1; continue; }
   info=$("$build_dir/app/westphalia" info "${ruleset%/}")
@@ -23,34 +38,14 @@ for ruleset in rulesets/*/; do
   if [ -n "$expansions" ]; then
     "$build_dir/app/westphalia" sim "${ruleset%/}" -n 2000 --players "$players" --seed 1 -j "$(nproc)" --with "$expansions" || status=1
   fi
-  # The rules as printed: findings (exit 1) are the point, not a failure of the job. The report
-  # goes to out/checks/<ruleset>.txt; its summary lines are printed here. The check gets
+  # The rules as printed: findings (exit 1) are the point, not a failure of the job. The check gets
   # ${WP_CHECK_SECONDS:-300} s (--max-time): on the SPI hex game (a 484-hex map) that runs out,
-  # and every question left is reported as unknown. The outer timeout only guards against a hang.
-  rc=0
-  budget=${WP_CHECK_SECONDS:-300}
-  report="out/checks/$(basename "$ruleset").txt"
-  # With -o, check prints only its summary lines (the report goes to the file).
-  echo "  check --upto $printed (report in $report):"
-  timeout $(( budget + 600 )) "$build_dir/app/westphalia" check "${ruleset%/}" --upto "$printed" \
-    --max-time "$budget" -o "$report" | sed 's/^/    /' || rc=${PIPESTATUS[0]}
-  if [ "$rc" -ne 0 ] && [ "$rc" -ne 1 ]; then
-    echo "  check: failed (exit $rc)"
-    status=1
-  fi
+  # and every question left is reported as unknown.
+  check_upto "$ruleset" "$printed" "out/checks/$(basename "$ruleset").txt"
   # A series' standard rules under a game's exclusive rules are checked alone too, on their own
-  # stand-ins (docs/language.md §11): `--upto <base layer>`, report in out/checks/<ruleset>-<layer>.txt.
+  # stand-ins (docs/language.md §11): out/checks/<ruleset>-<layer>.txt.
   for series in $(sed -n 's/^  \([A-Za-z0-9_]*\) (base):.*/\1/p' <<<"$info"); do
-    [ "$series" = "$printed" ] && continue
-    rc=0
-    report="out/checks/$(basename "$ruleset")-$series.txt"
-    echo "  check --upto $series (report in $report):"
-    timeout $(( budget + 600 )) "$build_dir/app/westphalia" check "${ruleset%/}" --upto "$series" \
-      --max-time "$budget" -o "$report" | sed 's/^/    /' || rc=${PIPESTATUS[0]}
-    if [ "$rc" -ne 0 ] && [ "$rc" -ne 1 ]; then
-      echo "  check --upto $series: failed (exit $rc)"
-      status=1
-    fi
+    [ "$series" = "$printed" ] || check_upto "$ruleset" "$series" "out/checks/$(basename "$ruleset")-$series.txt"
   done
   "$build_dir/app/westphalia" aid "${ruleset%/}" -o "out/aids/$(basename "$ruleset").pdf" || status=1
   # One aid per scenario, each with that scenario's setup and victory: out/aids/<ruleset>-<scenario>.pdf.

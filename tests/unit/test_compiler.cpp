@@ -1,5 +1,7 @@
 // The compiler's passes: load, outline, patch, resolve, typecheck, lower — each through small
 // rulesets written to a temporary folder, plus the all-constructs ruleset.
+#include "test_support.hpp"
+
 #include "westphalia/compiler/compile.hpp"
 #include "westphalia/compiler/passes.hpp"
 #include "westphalia/ir/print.hpp"
@@ -20,31 +22,7 @@ using wp::dsl::diag_kind;
 
 namespace {
 
-// A ruleset folder in the temporary directory, removed at the end of the test.
-class temp_ruleset {
-public:
-    explicit temp_ruleset(const std::map<std::string, std::string>& files) {
-        static std::atomic<int> counter{0};
-        root_ = fs::temp_directory_path() /
-                ("wp-compiler-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
-        fs::remove_all(root_);
-        fs::create_directories(root_);
-        for (const auto& [path, text] : files) write(path, text);
-    }
-    ~temp_ruleset() {
-        std::error_code ec;
-        fs::remove_all(root_, ec);
-    }
-    void write(const std::string& path, const std::string& text) const {
-        fs::create_directories((root_ / path).parent_path());
-        std::ofstream out(root_ / path, std::ios::binary);
-        out << text;
-    }
-    const fs::path& root() const { return root_; }
-
-private:
-    fs::path root_;
-};
+using wp::test::temp_ruleset;
 
 const char* const standard_outline = R"(outline {
   §1       "Introduction" flavour

@@ -1,6 +1,8 @@
 // Errata on the blocks of a procedure: `replace step P with B` and `insert before|after step P
 // with B` — where the new block lands, which layer it belongs to, what the errata record says,
 // that the engine runs the patched procedure, and the diagnostics of misuse.
+#include "test_support.hpp"
+
 #include "westphalia/compiler/compile.hpp"
 #include "westphalia/engine/engine.hpp"
 
@@ -20,28 +22,7 @@ using namespace wp;
 
 namespace {
 
-// A ruleset folder in the temporary directory, removed at the end of the test.
-class temp_ruleset {
-public:
-    explicit temp_ruleset(const std::map<std::string, std::string>& files) {
-        static std::atomic<int> counter{0};
-        root_ = fs::temp_directory_path() /
-                ("wp-errata-blocks-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
-        fs::remove_all(root_);
-        for (const auto& [path, text] : files) {
-            fs::create_directories((root_ / path).parent_path());
-            std::ofstream(root_ / path, std::ios::binary) << text;
-        }
-    }
-    ~temp_ruleset() {
-        std::error_code ec;
-        fs::remove_all(root_, ec);
-    }
-    const fs::path& root() const { return root_; }
-
-private:
-    fs::path root_;
-};
+using wp::test::temp_ruleset;
 
 struct compiled {
     std::optional<ir::ruleset> ir;

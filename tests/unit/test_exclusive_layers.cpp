@@ -25,27 +25,7 @@ using namespace wp;
 
 namespace {
 
-class temp_ruleset {
-public:
-    explicit temp_ruleset(const std::map<std::string, std::string>& files) {
-        static std::atomic<int> counter{0};
-        root_ = fs::temp_directory_path() /
-                ("wp-exclusive-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
-        fs::remove_all(root_);
-        for (const auto& [path, text] : files) {
-            fs::create_directories((root_ / path).parent_path());
-            std::ofstream(root_ / path, std::ios::binary) << text;
-        }
-    }
-    ~temp_ruleset() {
-        std::error_code ec;
-        fs::remove_all(root_, ec);
-    }
-    const fs::path& root() const { return root_; }
-
-private:
-    fs::path root_;
-};
+using wp::test::temp_ruleset;
 
 struct compiled {
     std::optional<ir::ruleset> ir;

@@ -1,5 +1,6 @@
-// What several unit test files share: compiling a ruleset of the repository, engine options, and
-// finding an action or a chance outcome when a game is played step by step.
+// What several unit test files share: a ruleset folder written for one test, compiling a ruleset
+// of the repository, engine options, and finding an action or a chance outcome when a game is
+// played step by step.
 #pragma once
 
 #include "westphalia/compiler/compile.hpp"
@@ -7,15 +8,48 @@
 
 #include <catch2/catch.hpp>
 
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <string>
 #include <vector>
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 namespace wp::test {
+
+// A ruleset folder in the temporary directory, with the files given (path -> text), removed at
+// the end of the test.
+class temp_ruleset {
+public:
+    explicit temp_ruleset(const std::map<std::string, std::string>& files) {
+        static std::atomic<int> counter{0};
+        root_ = std::filesystem::temp_directory_path() /
+                ("wp-test-ruleset-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+        std::filesystem::remove_all(root_);
+        std::filesystem::create_directories(root_);
+        for (const auto& [path, text] : files) write(path, text);
+    }
+    ~temp_ruleset() {
+        std::error_code ec;
+        std::filesystem::remove_all(root_, ec);
+    }
+    temp_ruleset(const temp_ruleset&) = delete;
+    temp_ruleset& operator=(const temp_ruleset&) = delete;
+    void write(const std::string& path, const std::string& text) const {
+        std::filesystem::create_directories((root_ / path).parent_path());
+        std::ofstream out(root_ / path, std::ios::binary);
+        out << text;
+    }
+    const std::filesystem::path& root() const { return root_; }
+
+private:
+    std::filesystem::path root_;
+};
 
 // Runs a shell command as given; returns its exit status and fills `out` with its standard
 // output (and its standard error when the command says 2>&1).
