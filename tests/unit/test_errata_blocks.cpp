@@ -24,19 +24,7 @@ namespace {
 
 using wp::test::temp_ruleset;
 
-struct compiled {
-    std::optional<ir::ruleset> ir;
-    dsl::source_manager sources;
-    dsl::diagnostic_sink sink;
-    std::string rendered() const {
-        std::ostringstream out;
-        dsl::render(out, sources, sink.all(), dsl::diag_format::gnu);
-        return out.str();
-    }
-    bool has(dsl::diag_kind k) const {
-        return std::any_of(sink.all().begin(), sink.all().end(), [&](const dsl::diagnostic& d) { return d.kind == k; });
-    }
-};
+using compiled = wp::test::compiled_ruleset;
 
 const char* const base_rules = R"(
 state { score: 0..1000 error = 0  trail: 0..1000000 error = 0 }

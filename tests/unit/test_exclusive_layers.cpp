@@ -27,21 +27,7 @@ namespace {
 
 using wp::test::temp_ruleset;
 
-struct compiled {
-    std::optional<ir::ruleset> ir;
-    dsl::source_manager sources;
-    dsl::diagnostic_sink sink;
-    std::string rendered() const {
-        std::ostringstream out;
-        dsl::render(out, sources, sink.all(), dsl::diag_format::gnu);
-        return out.str();
-    }
-    const dsl::diagnostic* first(dsl::diag_kind k) const {
-        for (const dsl::diagnostic& d : sink.all())
-            if (d.kind == k) return &d;
-        return nullptr;
-    }
-};
+using compiled = wp::test::compiled_ruleset;
 
 // The series rules: a unit moves one hex a turn toward the east edge, for `length` turns; where
 // it starts, the map, the counters and the length are the stand-ins a game replaces.

@@ -14,6 +14,8 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -49,6 +51,24 @@ public:
 
 private:
     std::filesystem::path root_;
+};
+
+// A ruleset compiled by a test: the IR (none when it did not compile) and its diagnostics.
+struct compiled_ruleset {
+    std::optional<ir::ruleset> ir;
+    dsl::source_manager sources;
+    dsl::diagnostic_sink sink;
+    std::string rendered() const {
+        std::ostringstream out;
+        dsl::render(out, sources, sink.all(), dsl::diag_format::gnu);
+        return out.str();
+    }
+    const dsl::diagnostic* first(dsl::diag_kind k) const {
+        for (const dsl::diagnostic& d : sink.all())
+            if (d.kind == k) return &d;
+        return nullptr;
+    }
+    bool has(dsl::diag_kind k) const { return first(k) != nullptr; }
 };
 
 // Runs a shell command as given; returns its exit status and fills `out` with its standard
