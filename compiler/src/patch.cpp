@@ -1,7 +1,7 @@
 // Pass `patch`: the layer stack. Declarations of base, exclusive and options layers are added in
-// manifest order; errata blocks (in errata, exclusive and expansion layers) replace, refine, except, withdraw, amend
-// and add; they also replace and insert named blocks of sequences and procedures (on a copy of
-// the declaration, so the parsed files stay as written). After patch: one list of declarations
+// manifest order; errata blocks (in errata, exclusive and expansion layers) replace, refine,
+// except, withdraw, amend and add; they also replace and insert named blocks of sequences and
+// procedures (on a copy of the declaration, so the parsed files stay as written). After patch: one list of declarations
 // in force, each knowing the layer that last set it; errata targets exist; no exception is left
 // pointing at a withdrawn rule; block_layers names the layer of every block an errata put in.
 #include "westphalia/compiler/passes.hpp"
