@@ -12,15 +12,8 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
-#include <atomic>
-#include <filesystem>
-#include <fstream>
-#include <map>
-#include <sstream>
+#include <string>
 
-#include <unistd.h>
-
-namespace fs = std::filesystem;
 using namespace wp;
 
 namespace {
@@ -29,8 +22,8 @@ using wp::test::temp_ruleset;
 
 using compiled = wp::test::compiled_ruleset;
 
-// The series rules: a unit moves one hex a turn toward the east edge, for `length` turns; where
-// it starts, the map, the counters and the length are the stand-ins a game replaces.
+// The series rules: a game of `game_length` turns. The map, the counters, the set-up (which puts
+// each unit on the woods hex) and the length are the stand-ins a game replaces.
 const char* const series = R"(
 enum terrain { Clear, Woods }
 record face { strength: 0..9 error = 0 }
@@ -72,15 +65,14 @@ errata addition "The game: its length" §4 {
 define game_length_three §4 : game_length = 3;
 )";
 
-std::string manifest(const std::string& series_file_extra = "") {
-    return "ruleset t \"T\" {\n  players 1..2\n  outline \"outline.wph\"\n"
-           "  layer standard : base { \"standard.wph\"" + series_file_extra + " }\n"
-           "  layer game : exclusive { \"game.wph\" }\n}\n";
-}
+const char* const manifest =
+    "ruleset t \"T\" {\n  players 1..2\n  outline \"outline.wph\"\n"
+    "  layer standard : base { \"standard.wph\" }\n"
+    "  layer game : exclusive { \"game.wph\" }\n}\n";
 
 std::unique_ptr<compiled> compile(const std::string& series_text, const std::string& game_text, const std::string& upto = "") {
     temp_ruleset folder({
-        {"ruleset.wph", manifest()},
+        {"ruleset.wph", manifest},
         {"outline.wph", "outline { §1-9 \"All\" encoded }\n"},
         {"standard.wph", series_text},
         {"game.wph", game_text},
