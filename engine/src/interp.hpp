@@ -264,7 +264,7 @@ struct interp {
         if (f.kind == state::frame_kind::list) [[likely]] {
             if (f.pc >= f.aux_len) return pop();
             const id n = f.aux == npos ? f.node : g.flat_statements[f.aux + f.pc];
-            if (!s.ran_.empty()) [[unlikely]] s.ran_[n] = 1;
+            if (!s.ran_.empty()) [[unlikely]] s.ran_[n] |= 1;
             return statement(fi, n, f.fb);
         }
         step_frame(fi);

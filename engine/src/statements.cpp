@@ -470,11 +470,13 @@ void interp::statement(std::size_t fi, id n, std::uint32_t fb) {
             trace_lookup = tracing() && N(child(n, 1)).code == op::lookup;
             std::int64_t v = eval(child(n, 1), fb);
             trace_lookup = false;
-            if (nd.code != op::assign) {
-                const std::int64_t old = eval(child(n, 0), fb);
-                v = nd.code == op::add_assign ? add_ck(n, old, v) : sub_ck(n, old, v);
-            }
+            // coverage: bit 2, the assignment changed what it wrote (the checker's no-op check)
+            const bool covered = !s.ran_.empty();
+            const std::int64_t old = nd.code != op::assign || covered ? eval(child(n, 0), fb) : 0;
+            if (nd.code != op::assign) v = nd.code == op::add_assign ? add_ck(n, old, v) : sub_ck(n, old, v);
             store(child(n, 0), fb, v, n);
+            if (covered) [[unlikely]]
+                if (eval(child(n, 0), fb) != old) s.ran_[n] |= 2;
             advance();
             return;
         }

@@ -203,3 +203,22 @@ TEST_CASE("sim: coverage records the statements run and the table rows read, and
     o.coverage = false;
     require_same(plain, r);
 }
+
+TEST_CASE("sim: coverage marks an assignment that changed what it wrote (bit 2), not one that never did", "[sim]") {
+    // The fire sets `disrupted` (a change, in some game); the rally sets it where it is already
+    // set (it runs, and never changes it): the checker's no-op check asks only about the second.
+    const ir::ruleset rs = compile_sim("tests/checker/no-op/disruption_removal_sets_the_flag.wph");
+    engine::sim_options o;
+    o.games = 200;
+    o.players = 2;
+    o.coverage = true;
+    const engine::sim_report r = engine::simulate(rs, o);
+    REQUIRE(r.statements_run.size() == rs.nodes.size());
+    std::vector<std::uint8_t> marks;  // the assignments, in source order
+    std::vector<std::pair<std::uint32_t, ir::id>> assignments;
+    for (ir::id n = 0; n < rs.nodes.size(); ++n)
+        if (rs.nodes[n].code == ir::op::assign) assignments.push_back({rs.nodes[n].where.line, n});
+    std::sort(assignments.begin(), assignments.end());
+    for (const auto& [line, n] : assignments) marks.push_back(r.statements_run[n]);
+    CHECK(marks == std::vector<std::uint8_t>{3, 1});
+}

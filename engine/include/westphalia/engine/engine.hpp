@@ -267,8 +267,8 @@ public:
     // where it makes legal an option whose guard fails, a require once per `may` it makes
     // mandatory. Several evaluations within one statement count once.
     const std::vector<std::uint64_t>& rule_fires() const { return fires_; }
-    // With state_options::track_coverage (else empty): per ruleset::nodes, 1 when the statement
-    // started; per table key (game::table_key_first), 1 when that row or column was read.
+    // With state_options::track_coverage (else empty): per ruleset::nodes, bit 1 when the
+    // statement started, bit 2 when an assignment changed what it wrote; per table key (game::table_key_first), 1 when that row or column was read.
     const std::vector<std::uint8_t>& statements_run() const { return ran_; }
     const std::vector<std::uint8_t>& keys_read() const { return keys_read_; }
     std::uint64_t decisions() const { return decisions_; }

@@ -119,8 +119,8 @@ struct sim_report {
     std::vector<std::string> never_fired;        // names of the rules with fires == 0
     std::vector<sim_query> queries;              // in rule order, when the invariants are checked
 
-    // With sim_options::coverage, over all games (else empty): per ruleset::nodes, 1 when the
-    // statement started in some game; per table key (game::table_key_first: a table's rows,
+    // With sim_options::coverage, over all games (else empty): per ruleset::nodes, bit 1 when the
+    // statement started in some game, bit 2 when an assignment changed what it wrote in one; per table key (game::table_key_first: a table's rows,
     // then its columns), 1 when some game read it.
     std::vector<std::uint8_t> statements_run;
     std::vector<std::uint8_t> keys_read;
