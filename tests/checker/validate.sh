@@ -20,7 +20,7 @@ for f in "$here"/*/*.wph; do
     [ "${line%% *}" = "$kind" ] || { echo "$f: expect kind '${line%% *}' is not its folder '$kind'"; status=1; }
     for subject in ${line#* }; do
       case "$kind" in
-        unreachable|stuck-state) subject=${subject##*.} ;;   # a block path: its last name is in the file
+        unreachable|stuck-state|dead-branch) subject=${subject##*.} ;;   # a block path: its last name is in the file
       esac
       grep -q -- "$subject" <(grep -v '^//' "$f") || { echo "$f: subject '$subject' does not occur in the rules"; status=1; }
     done

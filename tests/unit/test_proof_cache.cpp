@@ -97,7 +97,7 @@ TEST_CASE("check --cache: a proof that needed the map searches' lemmas is not ke
     // to the map keeps the key. Of this ruleset's three proofs, two needed lemmas about
     // path_exists (kept before the fix: "3 proofs kept").
     folder dir;
-    const std::string supply = std::string(WP_SOURCE_DIR) + "/tests/checker/clean/supply_path_around_marsh.wph";
+    const std::string supply = std::string(WP_SOURCE_DIR) + "/tests/checker/dead-branch/supply_path_around_marsh.wph";
     const outcome r = run({"check", supply, "--cache-dir", dir.path.string(), "--stats"});
     CHECK(cache_line(r.out) == "  cache: 0 queries answered from it, 1 proofs kept for the next run");
 }

@@ -66,6 +66,19 @@ z3::check_result checker::reachable_under_other_options(id node) {
     return undecided ? z3::unknown : z3::unsat;
 }
 
+z3::check_result checker::branch_taken_under_other_options(id branch, bool taken) {
+    if (rs_.options.empty()) return z3::unsat;
+    explore_free_options();
+    bool undecided = false;
+    for (const detail::branch_site& s : free_->branch_sites) {
+        if (s.branch != branch || s.taken != taken) continue;
+        const z3::check_result a = solve_local_first(s.facts, ctx_.bool_val(true));
+        if (a == z3::sat) return z3::sat;
+        undecided = undecided || a == z3::unknown;
+    }
+    return undecided ? z3::unknown : z3::unsat;
+}
+
 void checker::play_other_options() {
     played_elsewhere_ = true;
     if (opt_.sim_games == 0 || rs_.sequences.empty()) return;
@@ -283,6 +296,10 @@ void checker::reach_checks() {
         if (played_) f.replay = "confirmed: none of " + std::to_string(played_) + " random games reached it either";
         because_at_sites(f, it->second, [](const detail::site&) { return std::vector<std::pair<std::string, z3::expr>>{}; });
     }
+    if (!no_branches_) {
+        branch_checks();
+        effect_checks();
+    }
     // game ends
     std::map<std::string, std::vector<const detail::end_site*>> by_reason;
     for (const detail::end_site& s : sym_.end_sites) by_reason[s.reason].push_back(&s);
@@ -320,6 +337,152 @@ void checker::reach_checks() {
         f.proof = proof_kind::proved;
         if (played_) f.replay = "confirmed: none of " + std::to_string(played_) + " random games ended so either";
         because_at_sites(f, sites, [](const detail::site&) { return std::vector<std::pair<std::string, z3::expr>>{}; });
+    }
+}
+
+bool checker::holds_block_or_end(id n) const {
+    const ir::node& nd = rs_.nodes.at(n);
+    if (nd.code == ir::op::block || nd.code == ir::op::end_game) return true;
+    for (std::uint32_t i = 0; i < nd.child_count; ++i) {
+        const id c = rs_.children.at(nd.first_child + i);
+        if (c != ir::no_id && holds_block_or_end(c)) return true;
+    }
+    return false;
+}
+
+// Dead branches (issue 23): a way out of an `if` or a `may` that no state where the statement
+// is met can take, under these options or any other. One question per way and place, asked only
+// for what random play never ran; a way whose statement itself is never met is left to what
+// encloses it (a dead rule, an unreachable block, an outer dead branch), so one cause is one finding.
+void checker::branch_checks() {
+    // the ways in the order the sequence meets them (not by address: reports must not vary)
+    std::vector<std::pair<std::pair<id, bool>, std::vector<const detail::branch_site*>>> ways;
+    for (const detail::branch_site& s : sym_.branch_sites) {
+        const std::pair<id, bool> key{s.branch, s.taken};
+        auto at = std::find_if(ways.begin(), ways.end(), [&](const auto& w) { return w.first == key; });
+        if (at == ways.end()) at = ways.insert(ways.end(), {key, {}});
+        at->second.push_back(&s);
+    }
+    auto any_sat = [&](const std::vector<const detail::branch_site*>& sites, bool before) {
+        bool undecided = false;
+        for (const detail::branch_site* s : sites) {
+            const z3::check_result a = solve_local_first(before ? s->before : s->facts, ctx_.bool_val(true));
+            if (a == z3::sat) return z3::sat;
+            undecided = undecided || a == z3::unknown;
+        }
+        return undecided ? z3::unknown : z3::unsat;
+    };
+    for (const auto& [key, sites] : ways) {
+        const auto [n, taken] = key;
+        const id body = sites.front()->node;
+        const ir::node& bn = rs_.nodes.at(body);
+        if (bn.code == ir::op::seq && bn.child_count == 0) continue;  // an empty branch does nothing to miss
+        if (started(statements_run_, body) || played_under_other_options(body)) continue;
+        if (holds_block_or_end(body)) continue;  // the unreachable check names that phase, step or end
+        const bool is_may = rs_.nodes.at(n).code == ir::op::may;
+        const std::string way = is_may ? "the option offered at " + sym_.node_position(n) + " can be taken"
+                                       : "the `if` at " + sym_.node_position(n) + (taken ? " can hold" : " can fail");
+        const std::vector<involved> elems{{"statement", is_may ? "may" : "if", statement_prov(n)}};
+        const z3::check_result here = any_sat(sites, false);
+        if (here == z3::sat) continue;
+        if (here == z3::unknown) {
+            unknown("whether " + way, elems, severity::warning);
+            continue;
+        }
+        const z3::check_result met = any_sat(sites, true);
+        if (met == z3::unsat) continue;  // what encloses it is never reached
+        if (met == z3::unknown) {
+            unknown("whether " + way, elems, severity::warning);
+            continue;
+        }
+        const z3::check_result elsewhere = branch_taken_under_other_options(n, taken);
+        if (elsewhere == z3::sat) continue;
+        if (elsewhere == z3::unknown) {
+            unknown("whether " + way + " under other options", elems, severity::warning);
+            continue;
+        }
+        const std::string message = is_may ? "this option can never be taken: what it does is never possible where it is offered"
+                                    : taken ? "this `if` never holds where the sequence meets it: what it guards never runs"
+                                            : "this `if` always holds where the sequence meets it: its `else` never runs";
+        finding& f = add("dead-branch", severity::warning, owner_of(n), message);
+        f.elements = elems;
+        f.proof = proof_kind::proved;
+        if (played_) f.replay = "confirmed: none of " + std::to_string(played_) + " random games took it either";
+        because_at_sites(f, sites, [](const detail::site&) { return std::vector<std::pair<std::string, z3::expr>>{}; });
+    }
+}
+
+// No-op effects (issue 23): an assignment that, wherever play runs it, writes the value already
+// there (a flag set where it is always set, a change a clamp always absorbs), under these options
+// or any other. An assignment some random game saw change its value is never asked; one never
+// run is left to what encloses it, as for dead branches. Setups are not asked (explore.cpp).
+void checker::effect_checks() {
+    std::vector<std::pair<id, std::vector<const detail::effect_site*>>> effects;  // in the order met
+    for (const detail::effect_site& s : sym_.effect_sites) {
+        auto at = std::find_if(effects.begin(), effects.end(), [&](const auto& x) { return x.first == s.node; });
+        if (at == effects.end()) at = effects.insert(effects.end(), {s.node, {}});
+        at->second.push_back(&s);
+    }
+    auto changed_in_play = [](const std::vector<std::uint8_t>& ran, id n) { return n < ran.size() && (ran[n] & 2) != 0; };
+    for (const auto& [n, sites] : effects) {
+        if (changed_in_play(statements_run_, n)) continue;
+        const std::string field = rs_.slots.at(sites.front()->slot).name;
+        const std::vector<involved> elems{{"statement", "assignment to " + field, statement_prov(n)}};
+        bool changes = false, undecided = false, met = false;
+        for (const detail::effect_site* s : sites) {
+            const z3::check_result a = solve_local_first(s->facts, s->changes);
+            changes = changes || a == z3::sat;
+            undecided = undecided || a == z3::unknown;
+            if (changes) break;
+        }
+        if (changes) continue;
+        if (undecided) {
+            unknown("whether the assignment to " + field + " at " + sym_.node_position(n) + " ever changes it", elems,
+                    severity::warning);
+            continue;
+        }
+        for (const detail::effect_site* s : sites) {
+            const z3::check_result a = solve_local_first(s->facts, ctx_.bool_val(true));
+            met = met || a == z3::sat;
+            undecided = undecided || a == z3::unknown;
+            if (met) break;
+        }
+        if (!met) {
+            if (undecided) unknown("whether the assignment to " + field + " at " + sym_.node_position(n) + " is ever run", elems,
+                                   severity::warning);
+            continue;
+        }
+        if (!rs_.options.empty()) {
+            if (!played_elsewhere_) play_other_options();
+            if (changed_in_play(run_elsewhere_, n)) continue;
+            explore_free_options();
+            bool elsewhere = false;
+            undecided = false;
+            for (const detail::effect_site& s : free_->effect_sites) {
+                if (s.node != n) continue;
+                const z3::check_result a = solve_local_first(s.facts, s.changes);
+                elsewhere = elsewhere || a == z3::sat;
+                undecided = undecided || a == z3::unknown;
+                if (elsewhere) break;
+            }
+            if (elsewhere) continue;
+            if (undecided) {
+                unknown("whether the assignment to " + field + " at " + sym_.node_position(n) + " changes it under other options",
+                        elems, severity::warning);
+                continue;
+            }
+        }
+        finding& f = add("no-op", severity::warning, field,
+                         "this never changes `" + field + "`: wherever play runs it, the value it writes is the value already there");
+        f.elements = elems;
+        f.elements.push_back({"field", field, rs_.slots.at(sites.front()->slot).prov});
+        f.proof = proof_kind::proved;
+        if (played_) f.replay = "confirmed: it changed nothing in " + std::to_string(played_) + " random games either";
+        std::map<const detail::site*, z3::expr> changes_at;
+        for (const detail::effect_site* s : sites) changes_at.emplace(s, s->changes);
+        because_at_sites(f, sites, [&](const detail::site& s) {
+            return std::vector<std::pair<std::string, z3::expr>>{{"`" + field + "` takes a new value there", changes_at.at(&s)}};
+        });
     }
 }
 

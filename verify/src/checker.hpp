@@ -237,6 +237,8 @@ private:
     unsigned general_counter_ = 0;
     // WP_CHECK_NO_GENERAL: none tried (to measure what they change, docs/performance.md)
     bool no_general_ = std::getenv("WP_CHECK_NO_GENERAL") != nullptr;
+    // dead branches and no-op effects off, to measure what they cost (docs/checker.md)
+    bool no_branches_ = std::getenv("WP_CHECK_NO_BRANCHES") != nullptr;
 
     // Satisfiability, trying a small neighbourhood of the facts first: when that is already
     // unsatisfiable, so is the whole (a quick proof of "never"). With `show`, as solve().
@@ -340,6 +342,12 @@ private:
     // play under them, or else the sequence is explored again with every option free. An
     // undecided question is `unknown`, never taken as either answer.
     z3::check_result reachable_under_other_options(id node);
+    // Whether a way out of an `if` or `may` (branch_site) is taken under another option value.
+    z3::check_result branch_taken_under_other_options(id branch, bool taken);
+    void branch_checks();
+    void effect_checks();
+    // Whether statement n holds a phase, step or turn, or an `end game` (within it, not its calls).
+    bool holds_block_or_end(id n) const;
 
     void group_checks(id g, const detail::store& st, const fact_list& base);
 

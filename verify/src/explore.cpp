@@ -355,6 +355,24 @@ struct exec_impl {
         merge(p, t, f, c, n);
     }
 
+    int in_setup_ = 0;  // inside the sequence's setup (no effect_site there)
+
+    // A way out of an `if` or `may` taken from path `before` (see branch_site); not from a dead
+    // path (nothing there is reached) nor in an example's run. A way its condition folds to
+    // false is recorded: that is the finding.
+    void note_branch(const path& before, const path& side, id n, id body, bool taken) {
+        if (examples_ || before.dead) return;
+        branch_site b(ctx);
+        b.node = body;
+        b.pc = side.pc;
+        b.facts = side.facts;
+        b.before = before.facts;
+        b.from_setup = side.from_setup;
+        b.branch = n;
+        b.taken = taken;
+        S.branch_sites.push_back(std::move(b));
+    }
+
     // ------------------------------------------------------------ ending the turn
 
     // `end turn;` leaves the innermost turn being run: the path, as it is there, waits in that
@@ -673,7 +691,8 @@ struct exec_impl {
         const int saved = active_[key];
         active_[key] = S.unroll_depth + 2;  // inside: every recursive call only forgets
         const std::size_t sizes[] = {S.rule_sites.size(),  S.table_sites.size(), S.bound_sites.size(), S.choice_sites.size(),
-                                     S.block_sites.size(), S.end_sites.size(),   S.invariant_sites.size()};
+                                     S.block_sites.size(), S.end_sites.size(),   S.invariant_sites.size(),
+                                     S.branch_sites.size(), S.effect_sites.size()};
         turn_ends_.push_back(nullptr);
         run_it(q);
         turn_ends_.pop_back();
@@ -689,6 +708,8 @@ struct exec_impl {
         mark(S.block_sites, sizes[4]);
         mark(S.end_sites, sizes[5]);
         mark(S.invariant_sites, sizes[6]);
+        mark(S.branch_sites, sizes[7]);
+        mark(S.effect_sites, sizes[8]);
     }
 
     // `play event of c by p` (a call of a card kind's dispatcher; docs/language.md, "Events on
@@ -860,6 +881,7 @@ struct exec_impl {
             bs.replay.variables_from = variables_from;
             bs.replay.variables_to = S.variables.size();
         }
+        z3::expr_vector changes(ctx);
         for (place& pl : places) {
             const z3::expr old = p.st.values.at(pl.index);
             z3::expr nv = nd.code == op::assign ? v : nd.code == op::add_assign ? old + v : old - v;
@@ -872,7 +894,20 @@ struct exec_impl {
                 }
                 if (rt->policy == ir::overflow::clamp) nv = z3::ite(nv < lo, lo, z3::ite(nv > hi, hi, nv));
             }
+            changes.push_back(pl.when && nv != old);
             p.st.values[pl.index] = fold_.is_true(pl.when) ? nv : z3::ite(pl.when, nv, old);
+        }
+        // `+= 0` is a designer's explicit "no effect" (a table cell's), not a rule that fails
+        const bool says_nothing = nd.code != op::assign && N(child(n, 1)).code == op::const_int && N(child(n, 1)).value == 0;
+        if (!examples_ && !p.dead && in_setup_ == 0 && !says_nothing && !changes.empty()) {
+            effect_site es(ctx);
+            es.node = n;
+            es.pc = bs.pc;
+            es.facts = bs.facts;
+            es.from_setup = bs.from_setup;
+            es.slot = bs.slot;
+            es.changes = z3::mk_or(changes);
+            S.effect_sites.push_back(std::move(es));
         }
         if (!bs.out.empty()) S.bound_sites.push_back(std::move(bs));
         if (rt && rt->policy == ir::overflow::error) {
@@ -931,7 +966,10 @@ struct exec_impl {
                 // that keeps every query about one phase small.
                 if (rs.blocks.at(nd.ref).word == "phase") start_phase(p, e, rs.blocks.at(nd.ref).path);
                 if (rs.blocks.at(nd.ref).word != "turn") {
+                    const bool setup = rs.blocks.at(nd.ref).word == "setup";
+                    in_setup_ += setup ? 1 : 0;
                     for (std::uint32_t i = 0; i < nd.child_count; ++i) run(child(n, i), e, p);
+                    in_setup_ -= setup ? 1 : 0;
                     return;
                 }
                 // a turn: the paths an `end turn` took out of it join at its end
@@ -959,8 +997,15 @@ struct exec_impl {
                 const z3::expr c = S.boolean(child(n, 0), e, p.st);
                 drain(p, n);
                 const id then_ = child(n, 1), else_ = child(n, 2);
-                branch(p, c, "the `if` at " + at(n) + " holds", n, [&](path& t) { run(then_, e, t); },
-                       N(else_).code == op::absent ? std::function<void(path&)>() : [&](path& f) { run(else_, e, f); });
+                branch(p, c, "the `if` at " + at(n) + " holds", n,
+                       [&](path& t) {
+                           note_branch(p, t, n, then_, true);
+                           run(then_, e, t);
+                       },
+                       N(else_).code == op::absent ? std::function<void(path&)>() : [&](path& f) {
+                           note_branch(p, f, n, else_, false);
+                           run(else_, e, f);
+                       });
                 return;
             }
             case op::for_each: {
@@ -1150,7 +1195,12 @@ struct exec_impl {
                 z3::expr yes = ctx.bool_const(("may" + std::to_string(n) + "_" + std::to_string(S.variables.size())).c_str());
                 S.variables.push_back({yes, "the answer at " + at(n) + " (" + rs.strings.at(static_cast<std::size_t>(nd.value)) + ")",
                                        variable::show::boolean, ir::no_id, 0});
-                branch(p, yes && poss, "the player takes the option at " + at(n), n, [&](path& t) { run(body, e, t); }, {});
+                branch(p, yes && poss, "the player takes the option at " + at(n), n,
+                       [&](path& t) {
+                           note_branch(p, t, n, body, true);
+                           run(body, e, t);
+                       },
+                       {});
                 return;
             }
             case op::do_action: {

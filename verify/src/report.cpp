@@ -257,6 +257,8 @@ void render_sarif(std::ostream& out, const ir::ruleset& rs, const check_result& 
         {"table-overlap", "Two rows or columns of a table cover a common key"},
         {"dead-rule", "A rule that can never apply, is always overridden, or is never reached in play"},
         {"dead-cell", "A table row or column that no key that can occur selects"},
+        {"dead-branch", "A way out of an if or a may that no state where it is met can take"},
+        {"no-op", "An assignment that never changes what it writes, wherever play runs it"},
         {"bound-violation", "An effect can take a value outside its declared range without a clamp"},
         {"example-failure", "A rulebook example whose stated outcome the rules do not produce"},
         {"unreachable", "A phase, step or game end that no play reaches"},

@@ -184,6 +184,23 @@ struct end_site : site {
     std::string reason;
 };
 
+// One way out of an `if` or a `may` (the check for dead branches, check_reach.cpp): `node` is
+// the branch's body, `facts` hold with its condition, `before` without it (the `if` is reached).
+// An assignment, for the no-op check (check_reach.cpp): when it changes what it writes (after
+// the clamp). Not recorded in a setup: restating a declared start is the set-up as printed.
+struct effect_site : site {
+    explicit effect_site(z3::context& c) : site(c), changes(c) {}
+    id slot = ir::no_id;
+    z3::expr changes;
+};
+
+struct branch_site : site {
+    using site::site;
+    id branch = ir::no_id;  // the `if` or `may` statement
+    bool taken = true;      // the `then` (or the option taken), else the `else`
+    fact_list before;
+};
+
 // A place where the invariants must hold: where the symbolic execution assumes them again (a
 // phase's start, a loop's round, a call past the unrolling depth: the state just before, which
 // is forgotten there) or where the engine checks them (a decision, the end of the game). Per
@@ -422,6 +439,8 @@ public:
     std::vector<choice_site> choice_sites;
     std::vector<block_site> block_sites;
     std::vector<end_site> end_sites;
+    std::vector<branch_site> branch_sites;  // explore() only: an example's run is no place of play
+    std::vector<effect_site> effect_sites;  // explore() only, outside the setup
     std::vector<example_run> examples;
 
     std::string position(const ir::source_pos& w) const;

@@ -489,7 +489,7 @@ struct accepted_finding {
 // The kinds of checker finding (DESIGN.md §5), as reports and `accept` name them.
 inline constexpr const char* finding_kinds[] = {
     "contradiction", "ambiguity",   "gap",         "table-gap",     "table-overlap", "dead-rule",         "dead-cell",
-    "bound-violation", "unreachable", "stuck-state", "example-failure", "errata-obligation", "unknown",
+    "dead-branch",   "no-op",           "bound-violation", "unreachable", "stuck-state", "example-failure", "errata-obligation", "unknown",
     "invariant-violation",
 };
 
