@@ -357,17 +357,22 @@ struct exec_impl {
 
     int in_setup_ = 0;  // inside the sequence's setup (no effect_site there)
 
+    // A site at node n with the circumstances of path p.
+    static void set_place(site& s, const path& p, id n) {
+        s.node = n;
+        s.pc = p.pc;
+        s.facts = p.facts;
+        s.from_setup = p.from_setup;
+    }
+
     // A way out of an `if` or `may` taken from path `before` (see branch_site); not from a dead
     // path (nothing there is reached) nor in an example's run. A way its condition folds to
     // false is recorded: that is the finding.
     void note_branch(const path& before, const path& side, id n, id body, bool taken) {
         if (examples_ || before.dead) return;
         branch_site b(ctx);
-        b.node = body;
-        b.pc = side.pc;
-        b.facts = side.facts;
+        set_place(b, side, body);
         b.before = before.facts;
-        b.from_setup = side.from_setup;
         b.branch = n;
         b.taken = taken;
         S.branch_sites.push_back(std::move(b));
@@ -868,10 +873,7 @@ struct exec_impl {
         const id type = N(target).type;
         const ir::type* rt = type != ir::no_id && S.rs.types.at(type).kind == ir::type_kind::range ? &S.rs.types.at(type) : nullptr;
         bound_site bs(ctx);
-        bs.node = n;
-        bs.pc = p.pc;
-        bs.facts = p.facts;
-        bs.from_setup = p.from_setup;
+        set_place(bs, p, n);
         bs.slot = slot_of(target);
         bs.type = type;
         if (rt && rt->policy == ir::overflow::error) {
@@ -901,10 +903,7 @@ struct exec_impl {
         const bool says_nothing = nd.code != op::assign && N(child(n, 1)).code == op::const_int && N(child(n, 1)).value == 0;
         if (!examples_ && !p.dead && in_setup_ == 0 && !says_nothing && !changes.empty()) {
             effect_site es(ctx);
-            es.node = n;
-            es.pc = bs.pc;
-            es.facts = bs.facts;
-            es.from_setup = bs.from_setup;
+            set_place(es, p, n);  // the facts before the assignment, as the bound site
             es.slot = bs.slot;
             es.changes = z3::mk_or(changes);
             S.effect_sites.push_back(std::move(es));
@@ -1322,10 +1321,7 @@ struct exec_impl {
             keys[k] = v;
         }
         table_site ts(ctx);
-        ts.node = n;
-        ts.pc = p.pc;
-        ts.facts = p.facts;
-        ts.from_setup = p.from_setup;
+        set_place(ts, p, n);
         ts.table = nd.ref;
         ts.keys = keys;
         ts.replay = std::move(rp);
