@@ -242,6 +242,8 @@ engine::sim_report simulate_compiled(const ir::ruleset& rs, const engine::sim_op
                 case ir::op::choose_one:
                 case ir::op::choose_subset:
                 case ir::op::choose_order: kind = "stuck-state"; break;
+                case ir::op::do_action:
+                case ir::op::move: kind = "unmet-obligation"; break;
                 default: break;
             }
             if (kind) fault_nodes.try_emplace({kind, g.position(n)}, n);

@@ -177,7 +177,8 @@ inline void zremove(S& s, const char* where, i64 z, i64 inst) {
             return;
         }
     }
-    fail(where, std::string(instance_text(inst)) + " is not in " + zone_names[z]);
+    const std::string zone = zone_names[z];  // the fault's subject: the zone as declared (no "[P2]")
+    fail_fault(where, std::string(instance_text(inst)) + " is not in " + zone, "unmet-obligation", zone.substr(0, zone.find('[')), "");
 }
 
 inline void zadd(S& s, const char* where, i64 z, i64 inst) {

@@ -231,8 +231,9 @@ void writer::statement(id n, std::string& o, int in) {
                 o += P + "    const i64 " + names.back() + " = " + E(child(n, i)) + ";\n";
             }
             const std::vector<ir::local> params(act.locals.begin(), act.locals.begin() + std::min<std::size_t>(act.locals.size(), names.size()));
-            o += P + "    if (!" + call_text("legal" + std::to_string(nd.ref), names) + ") fail(" + where(n) + ", " +
-                 quoted("action " + act.name) + " + " + args_text_code(params, names) + " + \" is not legal\");\n";
+            o += P + "    if (!" + call_text("legal" + std::to_string(nd.ref), names) + ") fail_fault(" + where(n) + ", " +
+                 quoted("action " + act.name) + " + " + args_text_code(params, names) + " + \" is not legal\", \"unmet-obligation\", " +
+                 quoted(act.name) + ", \"\");\n";
             o += P + "    " + call_text("act" + std::to_string(nd.ref), names) + ";\n" + P + "    if (s.done) return;\n" + P + "}\n";
             return;
         }

@@ -847,6 +847,20 @@ probe::outcome probe::legal(ir::id action, const std::vector<std::int64_t>& args
     });
 }
 
+probe::outcome probe::holds(ir::id zone, std::int64_t index, std::int64_t instance) {
+    return attempt([&](outcome& o) {
+        const ir::ruleset& rs = g_->ruleset();
+        if (zone >= rs.zones.size()) throw engine_error("probe: no zone " + std::to_string(zone));
+        const auto count = static_cast<std::int64_t>(ir::zone_instance_count(rs, rs.zones[zone], g_->players()));
+        if (index < 0 || index >= count) throw engine_error("probe: no instance " + std::to_string(index) + " of zone " + rs.zones[zone].name);
+        const std::size_t zi = g_->zone_first.at(zone) + static_cast<std::size_t>(index);
+        const std::uint32_t off = g_->zone_capacity_offset[zi];
+        bool in = false;
+        for (std::uint32_t i = 0; i < s_->zone_size_[zi]; ++i) in = in || s_->contents_[off + i] == instance;
+        o.values.push_back(in ? 1 : 0);
+    });
+}
+
 probe::outcome probe::cell(ir::id table, const std::vector<std::int64_t>& keys) {
     return attempt([&](outcome& o) {
         const ir::table& tb = g_->ruleset().tables.at(table);

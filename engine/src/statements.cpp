@@ -565,8 +565,8 @@ void interp::statement(std::size_t fi, id n, std::uint32_t fb) {
             std::int64_t args[16];
             const std::size_t c = eval_args(n, fb, args);
             if (!action_legal(nd.ref, args, c))
-                fail(n, "action " + rs.actions[nd.ref].name + args_text(rs.actions[nd.ref].locals, args, c) +
-                            " is not legal");
+                fail(n, "action " + rs.actions[nd.ref].name + args_text(rs.actions[nd.ref].locals, args, c) + " is not legal",
+                     {"unmet-obligation", rs.actions[nd.ref].name, ""});
             advance();
             call(rs.actions[nd.ref].body, rs.actions[nd.ref].locals.size(), args, c);
             return;

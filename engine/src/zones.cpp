@@ -17,7 +17,7 @@ void interp::zone_remove(id n, std::int64_t zi, std::int64_t inst) {
             return;
         }
     }
-    fail(n, g.instance_text(inst) + " is not in " + zone_text(zi));
+    fail(n, g.instance_text(inst) + " is not in " + zone_text(zi), {"unmet-obligation", rs.zones[g.zone_instance_zone[z]].name, ""});
 }
 
 // The topmost copy of inst's entity in zone zi (inst itself when there is none).

@@ -98,7 +98,8 @@ TEST_CASE("the checker finds exactly the planted defects of every corpus file", 
             if (x.proof == wp::verify::proof_kind::witness) CHECK_FALSE(x.witness.empty());
             // the engine, set in the witness's state, agrees (no corpus witness is approximate)
             static const std::set<std::string> replayed{"table-gap",  "bound-violation", "stuck-state",     "contradiction",
-                                                        "ambiguity",  "gap",             "example-failure", "invariant-violation"};
+                                                        "ambiguity",  "gap",             "example-failure", "invariant-violation",
+                                                        "unmet-obligation"};
             // a query's failure is a game from setup, or a witness reached from setup (a `reachable`
             // proved never has no witness to replay)
             if (replayed.count(x.kind) || (x.kind == "query" && x.proof == wp::verify::proof_kind::witness)) {

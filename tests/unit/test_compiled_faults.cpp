@@ -16,6 +16,8 @@ TEST_CASE("a compiled simulation reports the same faults as the interpreter's", 
         "tests/checker/stuck-state/discard_from_empty_hand.wph",  // stuck-state
         "tests/checker/gap/winner_gold_tie.wph",                 // gap, of the decision that names the winners
         "tests/checker/contradiction/mercenary_event_ops.wph",    // contradiction, both rules named
+        "tests/checker/unmet-obligation/storm_without_siege_guns.wph",       // unmet-obligation: a `do` not legal
+        "tests/checker/unmet-obligation/plague_takes_pikemen_not_held.wph",  // unmet-obligation: a move of a card not there
     };
     for (const char* path : rulesets) {
         INFO(path);

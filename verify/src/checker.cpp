@@ -57,7 +57,10 @@ void checker::run() {
     // A sequence not run to its end leaves uses unseen: nothing is concluded from it.
     if (wanted("tables") && !sequence_stopped_) timed("tables", [&] { table_checks(); });
     if (wanted("bounds") && !sequence_stopped_) timed("bounds", [&] { bound_checks(); });
-    if (wanted("choices") && !sequence_stopped_) timed("choices", [&] { choice_checks(); });
+    if (wanted("choices") && !sequence_stopped_) timed("choices", [&] {
+        choice_checks();
+        obligation_checks();
+    });
     if (wanted("reach") && !sequence_stopped_) timed("reach", [&] { reach_checks(); });
     if (wanted("invariants") && !sequence_stopped_) timed("invariants", [&] { invariant_checks(); });
     const bool has_queries = std::any_of(rs_.rules.begin(), rs_.rules.end(), [](const ir::rule& r) { return ir::is_query(r.kind); });

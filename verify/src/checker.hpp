@@ -477,6 +477,8 @@ private:
     std::optional<range_side> accepted_bound(const std::string& field) const;
 
     void choice_checks();
+    // Statements play must carry out, met where they cannot be (check_unmet.cpp).
+    void obligation_checks();
 
     // The innermost block (or procedure, action, rule) whose text holds node n.
     std::string owner_of(id n) const;

@@ -219,8 +219,8 @@ void group_repeats(check_result& out) {
 }
 
 // Whether a game met finding f: the fault of its kind and subject (a contradiction's two rules
-// in either order), on the side of the range it names, at its place for a bound violation or
-// a stuck choice (a table's gap is the table's, wherever it is consulted).
+// in either order), on the side of the range it names, at its place for a bound violation, a
+// stuck choice or an unmet obligation (a table's gap is the table's, wherever it is consulted).
 bool met(const finding& f, const fault_met& m) {
     if (m.kind != f.kind) return false;
     if (f.kind == "contradiction") {
@@ -230,7 +230,8 @@ bool met(const finding& f, const fault_met& m) {
     }
     if (f.kind == "table-gap" || f.kind == "gap") return f.subject == m.subject;
     if (f.kind == "bound-violation" && (f.subject != m.subject || (!f.side.empty() && f.side != m.side))) return false;
-    if (f.kind != "bound-violation" && f.kind != "stuck-state") return false;
+    if (f.kind == "unmet-obligation" && f.subject != m.subject) return false;
+    if (f.kind != "bound-violation" && f.kind != "stuck-state" && f.kind != "unmet-obligation") return false;
     return std::any_of(f.elements.begin(), f.elements.end(), [&](const involved& e) {
         return e.role == "statement" && e.prov.where == m.at.where;
     });

@@ -59,6 +59,12 @@ struct exec_impl {
         return rs.types.at(t).ref;
     }
 
+    // The zone a zone expression names (`hand[p]`: hand), or none (a location's zone read otherwise).
+    id zone_of_node(id n) const {
+        if (N(n).code == op::zone) return N(n).ref;
+        return N(n).code == op::index && N(n).child_count > 0 ? zone_of_node(child(n, 0)) : ir::no_id;
+    }
+
     id slot_of(id n) const { return N(n).code == op::index ? slot_of(child(n, 0)) : N(n).ref; }
 
     void add_slot(writes& w, id slot) {
@@ -134,6 +140,61 @@ struct exec_impl {
                 for (std::uint32_t i = 0; i < nd.child_count; ++i) collect(child(n, i), w);
                 break;
             default: break;
+        }
+    }
+
+    // The kind of piece a loop over `set` visits, each once, when the set is one of distinct
+    // pieces: a zone, every piece of a kind, a chosen subset (a list local). A stored list may
+    // hold a piece twice: none.
+    id loop_piece_kind(id set) const {
+        const ir::node& nd = N(set);
+        if (nd.type == ir::no_id) return ir::no_id;
+        const ir::type& t = rs.types.at(nd.type);
+        if (t.kind == ir::type_kind::zone) return t.ref;
+        if (nd.code == op::type_members) {
+            const ir::type& m = rs.types.at(nd.ref);
+            return m.kind == ir::type_kind::entity ? m.ref : ir::no_id;
+        }
+        if (nd.code == op::local && t.kind == ir::type_kind::list_of && t.value != ir::no_id &&
+            rs.types.at(t.value).kind == ir::type_kind::entity)
+            return rs.types.at(t.value).ref;
+        return ir::no_id;
+    }
+
+    // Whether the only statements in n that move pieces of `kind` are `move`s of local `var`
+    // (the loop's own piece): then a round never moves the piece of another round.
+    bool moves_only_local(id n, std::uint32_t var, id kind) {
+        if (n == ir::no_id) return true;
+        const ir::node& nd = N(n);
+        switch (nd.code) {
+            case op::move: {
+                const ir::node& what = N(child(n, 0));
+                const bool same_kind = what.type != ir::no_id && rs.types.at(what.type).kind == ir::type_kind::entity &&
+                                       rs.types.at(what.type).ref == kind;
+                return !same_kind || (what.code == op::local && what.ref == var);
+            }
+            case op::draw:
+            case op::deal:
+            case op::reshuffle:
+            case op::do_action:
+            case op::call:
+            case op::resolve:
+            case op::emit: return !writes_of(n).kinds.count(kind);
+            case op::seq:
+            case op::block:
+            case op::if_:
+            case op::for_each:
+            case op::while_:
+            case op::repeat_until:
+            case op::choose_one:
+            case op::choose_subset:
+            case op::choose_order:
+            case op::may:
+            case op::simultaneous:
+                for (std::uint32_t i = 0; i < nd.child_count; ++i)
+                    if (!moves_only_local(child(n, i), var, kind)) return false;
+                return true;
+            default: return true;
         }
     }
 
@@ -376,6 +437,70 @@ struct exec_impl {
         b.branch = n;
         b.taken = taken;
         S.branch_sites.push_back(std::move(b));
+    }
+
+    // ------------------------------------------------------------ obligations
+
+    // The first statement of a body when it is a `do` (what the engines test before offering a
+    // `may` or an option of a `choose`); else none.
+    id first_do(id body) const {
+        if (body == ir::no_id) return ir::no_id;
+        const ir::node& nd = N(body);
+        if (nd.code == op::seq) return nd.child_count == 0 ? ir::no_id : first_do(child(body, 0));
+        return nd.code == op::do_action ? body : ir::no_id;
+    }
+
+    // The `do` statements the engines test before offering them: any other is an obligation.
+    const std::set<id> tested_dos_ = [this] {
+        std::set<id> out;
+        for (id n = 0; n < rs.nodes.size(); ++n) {
+            const op c = rs.nodes[n].code;
+            const id body = c == op::may ? child(n, 1) : c == op::choose_one ? child(n, 3) : ir::no_id;
+            if (const id d = first_do(body); d != ir::no_id) out.insert(d);
+        }
+        return out;
+    }();
+    const bool has_require_ = std::any_of(rs.rules.begin(), rs.rules.end(), [](const ir::rule& r) { return r.kind == ir::rule_kind::require; });
+
+    // A statement play must carry out, met on path p: `unmet` says when it cannot be (see
+    // obligation_site); not from a dead path nor in an example's run. `args`: the action's
+    // arguments, made from the variables at `variables_from` on (for the replay).
+    void note_obligation(const path& p, id n, obligation_site::what kind, id subject, const z3::expr& unmet,
+                         const std::vector<z3::expr>& args, std::size_t variables_from) {
+        if (examples_ || p.dead || fold_.is_false(unmet)) return;
+        obligation_site o(ctx);
+        set_place(o, p, n);
+        o.kind = kind;
+        o.subject = subject;
+        o.unmet = unmet;
+        o.replay.recorded = true;
+        o.replay.st = S.snapshot(p.st);
+        for (const z3::expr& a : args) o.replay.locals.emplace_back(a);
+        o.replay.variables_from = variables_from;
+        o.replay.variables_to = S.variables.size();
+        S.obligation_sites.push_back(std::move(o));
+    }
+
+    // A `may` whose body starts with a `do` that a `require` rule demands there: the engines
+    // offer it as the only answer, or skip it when the action is not legal. Notes when it is
+    // skipped though demanded, where no `forbid` applies (a forbid against a require is a
+    // contradiction, reported as such). `legal`: the body is possible there.
+    void note_demanded(const path& p, id n, id body, env& e, const z3::expr& legal) {
+        const id d = first_do(body);
+        if (!has_require_ || d == ir::no_id) return;
+        const id group = S.group_of_target[static_cast<int>(ir::target_kind::action)].at(N(d).ref);
+        if (group == ir::no_id) return;
+        const std::size_t from = S.variables.size();
+        const std::vector<z3::expr> args = args_of(d, e, p.st);
+        z3::expr required = ctx.bool_val(false), forbidden = ctx.bool_val(false);
+        for (const auto& [r, applies] : S.group_effective(group, args, p.st, nullptr)) {
+            const ir::rule_kind k = rs.rules.at(r).kind;
+            if (k == ir::rule_kind::require) required = terms::or_(required, applies);
+            if (k == ir::rule_kind::forbid) forbidden = terms::or_(forbidden, applies);
+        }
+        if (fold_.is_false(required)) return;
+        note_obligation(p, n, obligation_site::what::required, N(d).ref,
+                        terms::and_(required, terms::and_(terms::not_(forbidden), terms::not_(legal))), args, from);
     }
 
     // ------------------------------------------------------------ ending the turn
@@ -697,7 +822,7 @@ struct exec_impl {
         active_[key] = S.unroll_depth + 2;  // inside: every recursive call only forgets
         const std::size_t sizes[] = {S.rule_sites.size(),  S.table_sites.size(), S.bound_sites.size(), S.choice_sites.size(),
                                      S.block_sites.size(), S.end_sites.size(),   S.invariant_sites.size(),
-                                     S.branch_sites.size(), S.effect_sites.size()};
+                                     S.branch_sites.size(), S.effect_sites.size(), S.obligation_sites.size()};
         turn_ends_.push_back(nullptr);
         run_it(q);
         turn_ends_.pop_back();
@@ -715,6 +840,7 @@ struct exec_impl {
         mark(S.invariant_sites, sizes[6]);
         mark(S.branch_sites, sizes[7]);
         mark(S.effect_sites, sizes[8]);
+        mark(S.obligation_sites, sizes[9]);
     }
 
     // `play event of c by p` (a call of a card kind's dispatcher; docs/language.md, "Events on
@@ -1047,6 +1173,19 @@ struct exec_impl {
                     z3::expr_vector which(ctx);
                     for (const member& m : ms) which.push_back(x == m.value && m.in);
                     add_fact(b, z3::mk_or(which), "an element of the loop at " + at(n));
+                    // The loop visits each piece once and its rounds move only their own piece:
+                    // this round's piece is where it was before the loop (the forgetting above
+                    // lost that). Else a `move x from Z` of the loop's piece would be unmet in
+                    // states no game holds.
+                    if (const id kind = loop_piece_kind(set);
+                        kind != ir::no_id && w.kinds.count(kind) && kind < S.lay.kind_first.size() && moves_only_local(body, nd.ref, kind)) {
+                        z3::expr_vector kept(ctx);
+                        for (std::uint32_t i = 0; i < S.lay.kind_count[kind]; ++i) {
+                            const std::uint32_t k = S.lay.kind_first[kind] + i;
+                            if (!z3::eq(b.st.loc[k], p.st.loc[k])) kept.push_back(z3::implies(x == S.num(k), b.st.loc[k] == p.st.loc[k]));
+                        }
+                        if (!kept.empty()) add_fact(b, z3::mk_and(kept), "the piece of the loop at " + at(n) + " is where it was before the loop");
+                    }
                     if (nd.ref >= e.locals.size()) e.locals.resize(nd.ref + 1);
                     const std::optional<z3::expr> saved = e.locals[nd.ref], saved_active = S.active;
                     e.locals[nd.ref] = x;
@@ -1113,6 +1252,7 @@ struct exec_impl {
                 z3::expr inst = S.integer(what, e, p.st);
                 const id t = N(what).type;
                 const id kind = t != ir::no_id && rs.types.at(t).kind == ir::type_kind::entity ? rs.types.at(t).ref : ir::no_id;
+                std::optional<z3::expr> no_copy_here;  // a named card of several copies: none is in the zone
                 if (N(what).code == op::const_entity && N(what).value >= 0) {
                     // a named card stands for any copy of it in the zone
                     const ir::entity& en = rs.entities.at(static_cast<std::size_t>(N(what).value));
@@ -1120,6 +1260,9 @@ struct exec_impl {
                         const std::int64_t lo = S.lay.entity_first.at(static_cast<std::size_t>(N(what).value));
                         inst = S.fresh("copy", t, "the copy moved at " + at(n), variable::show::instance, lo);
                         S.side.push_back(inst >= S.num(lo) && inst < S.num(lo + en.count));
+                        z3::expr_vector copies(ctx);
+                        for (std::int64_t c = 0; c < en.count; ++c) copies.push_back(p.st.loc.at(static_cast<std::size_t>(lo + c)) == from);
+                        no_copy_here = !z3::mk_or(copies);
                     }
                 }
                 drain(p, n);
@@ -1129,7 +1272,11 @@ struct exec_impl {
                         const std::uint32_t k = S.lay.kind_first[kind] + i;
                         here.push_back(inst == S.num(static_cast<std::int64_t>(k)) && p.st.loc[k] == from);
                     }
-                if (!here.empty()) add_fact(p, z3::mk_or(here), "the card moved at " + at(n) + " is where it is taken from");
+                if (!here.empty()) {
+                    note_obligation(p, n, obligation_site::what::move, zone_of_node(child(n, 1)),
+                                    no_copy_here ? *no_copy_here : terms::not_(z3::mk_or(here)), {inst, from}, S.variables.size());
+                    add_fact(p, z3::mk_or(here), "the card moved at " + at(n) + " is where it is taken from");
+                }
                 move_instances(p, kind, [&](std::uint32_t k, const z3::expr& old) {
                     return z3::ite(inst == S.num(static_cast<std::int64_t>(k)), to, old);
                 });
@@ -1191,6 +1338,8 @@ struct exec_impl {
                 const id body = child(n, 1);
                 const z3::expr poss = possible(body, e, p, ctx.bool_val(true));
                 drain(p, n);
+                note_demanded(p, n, body, e, poss);
+                drain(p, n);
                 z3::expr yes = ctx.bool_const(("may" + std::to_string(n) + "_" + std::to_string(S.variables.size())).c_str());
                 S.variables.push_back({yes, "the answer at " + at(n) + " (" + rs.strings.at(static_cast<std::size_t>(nd.value)) + ")",
                                        variable::show::boolean, ir::no_id, 0});
@@ -1203,9 +1352,11 @@ struct exec_impl {
                 return;
             }
             case op::do_action: {
+                const std::size_t from = S.variables.size();
                 std::vector<z3::expr> a = args_of(n, e, p.st);
                 const z3::expr legal = action_legal(nd.ref, a, p, ctx.bool_val(true), n);
                 drain(p, n);
+                if (!tested_dos_.count(n)) note_obligation(p, n, obligation_site::what::action, nd.ref, terms::not_(legal), a, from);
                 add_fact(p, legal, "the action at " + at(n) + " is legal");
                 const ir::action& act = rs.actions.at(nd.ref);
                 run_body(act.body, act.locals, a, p, n, "action `" + act.name + "`");

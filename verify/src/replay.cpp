@@ -208,6 +208,38 @@ std::string witness_replay::stuck_choice(const choice_site& s, const z3::model& 
     });
 }
 
+std::string witness_replay::unmet_action(const obligation_site& s, const z3::model& m) {
+    return replayed(s.replay, m, [&](engine::probe& p) {
+        const std::vector<std::int64_t> args = locals(s.replay, m);
+        const engine::probe::outcome o = p.legal(s.subject, args);
+        if (!o.error.empty() || o.values.size() < 2)
+            return std::string("not confirmed: ") + set_up + "cannot tell whether the action is legal (" + o.error + ")";
+        const bool legal = o.values[0] != 0, required = o.values[1] != 0;
+        const std::string call = sym_.rs.actions.at(s.subject).name;
+        if (legal) return std::string("not confirmed: ") + set_up + "finds `" + call + "` legal";
+        if (s.kind == obligation_site::what::required && !required)
+            return std::string("not confirmed: ") + set_up + "finds `" + call + "` not legal, and no `require` demands it";
+        return std::string("confirmed: ") + set_up + "finds `" + call + "` not legal" + (required ? " where a `require` demands it" : "");
+    });
+}
+
+std::string witness_replay::unmet_move(const obligation_site& s, const z3::model& m) {
+    return replayed(s.replay, m, [&](engine::probe& p) {
+        const std::vector<std::int64_t> at = locals(s.replay, m);  // the piece, the zone instance
+        if (at.size() < 2 || at[1] < 0 || static_cast<std::size_t>(at[1]) >= sym_.lay.zone_instance_zone.size())
+            return std::string("not confirmed: the witness names no zone");
+        const id zone = sym_.lay.zone_instance_zone[static_cast<std::size_t>(at[1])];
+        const std::int64_t index = at[1] - sym_.lay.zone_first.at(zone);
+        const engine::probe::outcome o = p.holds(zone, index, at[0]);
+        if (!o.error.empty() || o.values.empty())
+            return std::string("not confirmed: ") + set_up + "cannot tell what the zone holds (" + o.error + ")";
+        const std::string piece = at[0] >= 0 ? sym_.instance_text(at[0]) : "the piece";
+        const std::string zone_text = sym_.zone_instance_text(at[1]);
+        return o.values[0] ? std::string("not confirmed: ") + set_up + "finds " + piece + " in " + zone_text
+                           : std::string("confirmed: ") + set_up + "finds " + piece + " not in " + zone_text;
+    });
+}
+
 std::string witness_replay::both_apply(const replay_point& at, id group, id a, id b, values v, const z3::model& m) {
     return replayed(at, m, [&](engine::probe& p) {
         const std::vector<std::int64_t> args = locals(at, m);

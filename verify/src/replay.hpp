@@ -40,6 +40,11 @@ public:
     // Query rule `rule` is answered in the state of site s (an `assert always` false, an
     // `assert never` true).
     std::string query_answered(const invariant_site& s, id rule, const z3::model& m);
+    // The action of an unmet obligation (a `do`, or a `may` a `require` demands) is not legal
+    // there (and, for the `may`, a `require` demands it).
+    std::string unmet_action(const obligation_site& s, const z3::model& m);
+    // The piece an unmet `move` takes is not in the zone it is taken from.
+    std::string unmet_move(const obligation_site& s, const z3::model& m);
     // No `define` rule of group `group` applies.
     std::string undecided(const replay_point& at, id group, const z3::model& m);
 

@@ -263,6 +263,7 @@ void render_sarif(std::ostream& out, const ir::ruleset& rs, const check_result& 
         {"example-failure", "A rulebook example whose stated outcome the rules do not produce"},
         {"unreachable", "A phase, step or game end that no play reaches"},
         {"stuck-state", "A mandatory choice that can face no legal option"},
+        {"unmet-obligation", "A statement play must carry out, met where it cannot: an action not legal, a piece not in its zone"},
         {"invariant-violation", "An invariant that a step of play can break, or that the checker cannot prove"},
         {"errata-obligation", "An errata block changes outcomes its kind (correction, clarification, addition) does not allow"},
         {"query", "A designer's query the rules fail: an assertion false in play, or a reachable property that never holds"},

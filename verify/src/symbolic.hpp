@@ -194,6 +194,19 @@ struct effect_site : site {
     z3::expr changes;
 };
 
+// A statement play must carry out (check_unmet.cpp): a `do` the engines do not test before
+// offering it, a `move` out of a zone, a `may` a `require` demands. `unmet`: when it cannot be
+// carried out there. The replay's locals: the action's arguments; for a move, the piece and the
+// zone instance it is taken from.
+struct obligation_site : site {
+    enum class what { action, move, required };
+    explicit obligation_site(z3::context& c) : site(c), unmet(c) {}
+    what kind = what::action;
+    id subject = ir::no_id;  // the action, or the zone
+    z3::expr unmet;
+    replay_point replay;
+};
+
 struct branch_site : site {
     using site::site;
     id branch = ir::no_id;  // the `if` or `may` statement
@@ -441,6 +454,7 @@ public:
     std::vector<end_site> end_sites;
     std::vector<branch_site> branch_sites;  // explore() only: an example's run is no place of play
     std::vector<effect_site> effect_sites;  // explore() only, outside the setup
+    std::vector<obligation_site> obligation_sites;  // explore() only
     std::vector<example_run> examples;
 
     std::string position(const ir::source_pos& w) const;

@@ -465,6 +465,9 @@ public:
     // Whether action `action` may be done with these arguments (1 or 0), then whether an
     // applicable `require` rule demands it (1 or 0).
     outcome legal(ir::id action, const std::vector<std::int64_t>& args);
+    // Whether instance `index` of zone `zone` (a seat's, a location's; 0 for a single zone)
+    // holds card or piece `instance` (1 or 0).
+    outcome holds(ir::id zone, std::int64_t index, std::int64_t instance);
     // The cell of table `table` its rows and columns give for these keys, as they read them
     // (after any clamp; not odds keys): the row, then the column (0 without columns).
     outcome cell(ir::id table, const std::vector<std::int64_t>& keys);
