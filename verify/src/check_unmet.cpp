@@ -8,6 +8,7 @@
 namespace wp::verify {
 
 void checker::obligation_checks() {
+    if (no_obligations_) return;
     // each statement once, in the order the sequence meets it; its places met from setup first
     std::vector<std::pair<id, std::vector<const detail::obligation_site*>>> statements;
     for (const detail::obligation_site& s : sym_.obligation_sites) {

@@ -239,6 +239,8 @@ private:
     bool no_general_ = std::getenv("WP_CHECK_NO_GENERAL") != nullptr;
     // dead branches and no-op effects off, to measure what they cost (docs/checker.md)
     bool no_branches_ = std::getenv("WP_CHECK_NO_BRANCHES") != nullptr;
+    // WP_CHECK_NO_OBLIGATIONS=1: no unmet-obligation questions (to measure what they cost)
+    bool no_obligations_ = std::getenv("WP_CHECK_NO_OBLIGATIONS") != nullptr;
 
     // Satisfiability, trying a small neighbourhood of the facts first: when that is already
     // unsatisfiable, so is the whole (a quick proof of "never"). With `show`, as solve().

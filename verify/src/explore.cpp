@@ -143,6 +143,10 @@ struct exec_impl {
         }
     }
 
+    // WP_CHECK_NO_LOOP_FRAMES=1: loops forget where every piece they may move is (to measure
+    // what keeping the pieces they cannot move costs)
+    const bool no_frames_ = std::getenv("WP_CHECK_NO_LOOP_FRAMES") != nullptr;
+
     // The kind of piece a loop over `set` visits, each once, when the set is one of distinct
     // pieces: a zone, every piece of a kind, a chosen subset (a list local). A stored list may
     // hold a piece twice: none.
@@ -195,6 +199,78 @@ struct exec_impl {
                     if (!moves_only_local(child(n, i), var, kind)) return false;
                 return true;
             default: return true;
+        }
+    }
+
+    // The zones a statement may take pieces from (a move's, draw's or deal's source, what a
+    // reshuffle empties), through the actions, procedures, table effects and triggers it runs;
+    // `any` when one is not known (a source that is no named zone, a card's event).
+    struct takes {
+        std::set<id> zones;
+        bool any = false;
+    };
+    std::map<id, takes> takes_memo_;
+    std::set<id> takes_in_progress_;
+
+    const takes& takes_of(id n) {
+        if (auto it = takes_memo_.find(n); it != takes_memo_.end() && !takes_in_progress_.count(n)) return it->second;
+        takes& t = takes_memo_[n];
+        if (takes_in_progress_.count(n)) return t;  // a recursion: its own takes are added where it started
+        takes_in_progress_.insert(n);
+        takes acc;
+        collect_takes(n, acc);
+        takes_memo_[n] = acc;
+        takes_in_progress_.erase(n);
+        return takes_memo_[n];
+    }
+
+    void collect_takes(id n, takes& t) {
+        if (n == ir::no_id) return;
+        const ir::node& nd = N(n);
+        auto from = [&](id z) {
+            const id zone = zone_of_node(z);
+            if (zone == ir::no_id) t.any = true;
+            else t.zones.insert(zone);
+        };
+        auto merge = [&](id body) {
+            const takes& o = takes_of(body);
+            t.zones.insert(o.zones.begin(), o.zones.end());
+            t.any = t.any || o.any;
+        };
+        switch (nd.code) {
+            case op::move:
+            case op::draw:
+            case op::deal: from(child(n, 1)); break;
+            case op::reshuffle: from(child(n, 0)); break;
+            case op::do_action: merge(rs.actions.at(nd.ref).body); break;
+            case op::call:
+                if (std::find(rs.event_dispatchers.begin(), rs.event_dispatchers.end(), nd.ref) != rs.event_dispatchers.end()) t.any = true;
+                else merge(rs.procedures.at(nd.ref).body);
+                break;
+            case op::resolve:
+                for (const ir::table_cell& c : rs.tables.at(nd.ref).cells)
+                    if (c.effects != ir::no_id) merge(c.effects);
+                break;
+            case op::emit:
+                for (const ir::rule& rule : rs.rules)
+                    if (rule.kind == ir::rule_kind::trigger && rule.target == ir::target_kind::event && rule.target_id == nd.ref &&
+                        rule.body != ir::no_id)
+                        merge(rule.body);
+                break;
+            case op::seq:
+            case op::block:
+            case op::if_:
+            case op::for_each:
+            case op::while_:
+            case op::repeat_until:
+            case op::choose_one:
+            case op::choose_subset:
+            case op::choose_order:
+            case op::may:
+            case op::simultaneous:
+                for (std::uint32_t i = 0; i < nd.child_count; ++i) collect_takes(child(n, i), t);
+                break;
+            default: break;
         }
     }
 
@@ -377,6 +453,39 @@ struct exec_impl {
         p.from_setup = false;
         p.st = head.st;
         for (const fact& f : head.facts) add_fact(p, f.e, f.why);
+    }
+
+    // At the head of a loop whose rounds were forgotten (b, from p before the loop): a piece in
+    // a zone that no round takes pieces from is still where it was (a card window's loop plays
+    // cards from the hands, and the employer card in its slot stays there).
+    // The fact joins the head's, so the state after the loop keeps it too.
+    void keep_untaken(path& b, const path& p, id body, const writes& w, id n, loop_head& head) {
+        if (w.kinds.empty() || no_frames_) return;
+        const takes& t = takes_of(body);
+        if (t.any) return;
+        z3::expr_vector kept(ctx);
+        for (const id kind : w.kinds) {
+            if (kind >= S.lay.kind_first.size()) continue;
+            std::vector<std::pair<std::int64_t, std::int64_t>> ranges;  // zone instances [first, end)
+            for (id z = 0; z < rs.zones.size(); ++z) {
+                if (rs.zones[z].entity_kind != kind || t.zones.count(z)) continue;
+                const std::int64_t first = S.lay.zone_first.at(z);
+                const std::int64_t end = z + 1 < S.lay.zone_first.size() ? S.lay.zone_first[z + 1] : S.lay.zone_instances();
+                ranges.emplace_back(first, end);
+            }
+            if (ranges.empty()) continue;
+            for (std::uint32_t i = 0; i < S.lay.kind_count[kind]; ++i) {
+                const std::uint32_t k = S.lay.kind_first[kind] + i;
+                if (z3::eq(b.st.loc[k], p.st.loc[k])) continue;
+                z3::expr_vector in(ctx);
+                for (const auto& [first, end] : ranges) in.push_back(p.st.loc[k] >= S.num(first) && p.st.loc[k] < S.num(end));
+                kept.push_back(z3::implies(z3::mk_or(in), b.st.loc[k] == p.st.loc[k]));
+            }
+        }
+        if (kept.empty()) return;
+        const fact f{z3::mk_and(kept), "the pieces in zones the loop at " + at(n) + " never takes from stay there"};
+        add_fact(b, f.e, f.why);
+        head.facts.push_back(f);
     }
 
     void merge(path& p, path& t, path& f, const z3::expr& c, id n) {
@@ -1162,6 +1271,7 @@ struct exec_impl {
                     path b = p;
                     loop_head head;
                     forget(b, w, n, &head);
+                    keep_untaken(b, p, body, w, n, head);
                     // the members as they are at the start of this round, encoded on the round's
                     // path: a rule or table consulted there has the facts of the round's start
                     {
@@ -1178,7 +1288,7 @@ struct exec_impl {
                     // lost that). Else a `move x from Z` of the loop's piece would be unmet in
                     // states no game holds.
                     if (const id kind = loop_piece_kind(set);
-                        kind != ir::no_id && w.kinds.count(kind) && kind < S.lay.kind_first.size() && moves_only_local(body, nd.ref, kind)) {
+                        !no_frames_ && kind != ir::no_id && w.kinds.count(kind) && kind < S.lay.kind_first.size() && moves_only_local(body, nd.ref, kind)) {
                         z3::expr_vector kept(ctx);
                         for (std::uint32_t i = 0; i < S.lay.kind_count[kind]; ++i) {
                             const std::uint32_t k = S.lay.kind_first[kind] + i;
@@ -1208,6 +1318,7 @@ struct exec_impl {
                 path b = p;
                 loop_head head;
                 forget(b, w, n, &head);
+                keep_untaken(b, p, body, w, n, head);
                 if (is_while) {
                     current in_round(*this, b, n);  // as a for-each's members above
                     const z3::expr c = S.boolean(cond, e, b.st);
