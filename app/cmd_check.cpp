@@ -120,6 +120,30 @@ bool check_dump_folder(context& ctx, const std::string& dir) {
     return true;
 }
 
+// False, with the reason (exit 2), when --compare does not name two layers of the stack
+// checked, the lower first, or the ruleset is an IR file (no rule files to compile a stack from).
+bool check_compare_layers(context& ctx, const ir::ruleset& rs, const ruleset_input& in, const std::vector<std::string>& names) {
+    auto refuse = [&](const std::string& why) {
+        ctx.err << "westphalia: error: --compare: " << why << '\n';
+        ctx.exit_code = exit_bad_input;
+        return false;
+    };
+    if (std::filesystem::path(in.path).extension() == ".json")
+        return refuse("compares stacks compiled from the rule files; `" + in.path + "` is an IR file");
+    std::string all;
+    for (const ir::layer& l : rs.layers) all += (all.empty() ? "" : ", ") + l.name;
+    std::size_t at[2] = {0, 0};
+    for (std::size_t k = 0; k < 2; ++k) {
+        const auto it = std::find_if(rs.layers.begin(), rs.layers.end(), [&](const ir::layer& l) { return l.name == names[k]; });
+        if (it == rs.layers.end())
+            return refuse("no layer `" + names[k] + "` among the layers checked (" + all + (in.upto.empty() ? "" : "; --upto " + in.upto) + ")");
+        at[k] = static_cast<std::size_t>(it - rs.layers.begin());
+    }
+    if (at[0] >= at[1])
+        return refuse("the lower layer comes first: `" + names[0] + "` is not below `" + names[1] + "` (the layers: " + all + ")");
+    return true;
+}
+
 }  // namespace
 
 void add_check_command(CLI::App& app, context& ctx) {
@@ -143,6 +167,7 @@ void add_check_command(CLI::App& app, context& ctx) {
         CLI::Option* unfold_given = nullptr;
         CLI::Option* unroll_given = nullptr;
         unsigned jobs = 0;
+        std::vector<std::string> compare;  // --compare LOWER UPPER
     };
     auto s = std::make_shared<settings>();
     CLI::App* command = app.add_subcommand(
@@ -175,6 +200,11 @@ void add_check_command(CLI::App& app, context& ctx) {
                         "reach, invariants, queries, obligations, aid (default: all)")
         ->delimiter(',')
         ->check(CLI::IsMember({"decisions", "examples", "tables", "bounds", "choices", "reach", "invariants", "queries", "obligations", "aid"}));
+    command->add_option("--compare", s->compare,
+                        "Compare two layers: --compare LOWER UPPER reports each outcome of the rules up to LOWER that "
+                        "the layers above it, up to UPPER, change without declaring it (no overrides, no errata "
+                        "block; an `undeclared-change` warning), e.g. --compare standard freiburg")
+        ->expected(2);
     command->add_option("--rlimit", s->rlimit,
                         "Z3 resource limit per query (0: none): the limit that decides, counted in the solver's own "
                         "steps, so a report does not depend on the machine or its load (about 7-20 s a query here)")
@@ -236,6 +266,7 @@ void add_check_command(CLI::App& app, context& ctx) {
                 // refused before the (long) check, not after it
                 inputs = input_files({s->input.path}, sources);
                 if (!s->output.empty() && !check_output(ctx, "--output", s->output, inputs)) return;
+                if (!s->compare.empty() && !check_compare_layers(ctx, *rs, s->input, s->compare)) return;
             }
             if (s->all_options && !expanded) {
                 // now that the options are known: one run per combination, from the first
@@ -267,6 +298,7 @@ void add_check_command(CLI::App& app, context& ctx) {
             if (s->max_time > 0)
                 opts.max_seconds = std::max(1e-3, s->max_time - std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
             opts.compile_upto = upto_compiler(in);
+            if (!s->compare.empty()) opts.compare = std::make_pair(s->compare[0], s->compare[1]);
             // A progress line only for a person watching: never when stderr is a file, a pipe or a test stream.
             if (&ctx.err == &std::cerr && isatty(STDERR_FILENO) == 1) {
                 opts.progress = [&ctx, started, mutex = std::make_shared<std::mutex>()](const std::string& stage) {

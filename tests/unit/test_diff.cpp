@@ -10,6 +10,7 @@
 
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace fs = std::filesystem;
@@ -152,4 +153,31 @@ TEST_CASE("findings are matched by kind and subject", "[diff]") {
     CHECK(c.appeared[1].kind == "errata-obligation");
     REQUIRE(c.disappeared.size() == 1);
     CHECK(c.disappeared[0].subject == "wins");
+}
+
+TEST_CASE("a layer comparison reports the outcomes a layer changes without declaring them, and only those", "[diff]") {
+    // tests/rulesets/layer-compare: seven ways an exclusive layer changes the series' rules, two
+    // of them silent (a define that wins by the layer's rank, a modifier on the series' roll).
+    const fs::path folder = root / "tests" / "rulesets" / "layer-compare";
+    const wp::ir::ruleset rs = compiled(folder);
+    wp::verify::check_options o;
+    o.checks = {"obligations"};
+    o.compile_upto = [&](const std::string& layer) -> std::optional<wp::ir::ruleset> { return compiled(folder, layer); };
+    o.compare = std::make_pair(std::string("series"), std::string("local"));
+    const wp::verify::check_result r = wp::verify::check(rs, o);
+    std::map<std::string, std::string> got;  // subject -> the rule the finding points at
+    for (const auto& f : r.findings) {
+        INFO(f.kind + " " + f.subject + ": " + f.message);
+        CHECK(f.kind == "undeclared-change");
+        CHECK(f.level == wp::verify::severity::warning);
+        REQUIRE_FALSE(f.elements.empty());
+        got[f.subject] = f.elements.front().name;
+        CHECK(f.witness.size() >= 2);
+        CHECK(f.replay.rfind("confirmed", 0) == 0);
+    }
+    CHECK(got == std::map<std::string, std::string>{{"may_forage", "forage_in_the_valley"}, {"attack", "river_crossing"}});
+
+    // without --compare, nothing of the kind
+    o.compare.reset();
+    for (const auto& f : wp::verify::check(rs, o).findings) CHECK(f.kind != "undeclared-change");
 }

@@ -5,6 +5,7 @@
 #include "accepts.hpp"
 #include "checker.hpp"
 #include "aid_drift.hpp"
+#include "layer_compare.hpp"
 #include "obligations.hpp"
 #include "traces.hpp"
 
@@ -157,6 +158,12 @@ part_result check_parts(const ir::ruleset& rs, const check_options& options) {
         detail::errata_obligations(rs, options, obligations.out);
         if (auto it = obligations.out.stats.find("obligations"); it != obligations.out.stats.end())
             it->second.milliseconds += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1).count();
+        if (options.compare) {
+            if (options.progress) options.progress("compare");
+            const auto t2 = std::chrono::steady_clock::now();
+            detail::undeclared_changes(options, obligations.out);
+            obligations.out.stats["compare"].milliseconds += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t2).count();
+        }
         obligations.ranks.assign(obligations.out.findings.size(), std::numeric_limits<std::size_t>::max());  // last
     };
     const unsigned jobs = options.jobs ? options.jobs : std::thread::hardware_concurrency();

@@ -170,9 +170,24 @@ public:
 
         const auto sa = subjects_of(from_);
         const auto sb = subjects_of(to_);
+        auto asked = [&](const subject& s) { return !opt_.only || opt_.only(s.what, s.name); };
+        // A roll is a subject where modifiers apply to it; one that gains its first modifier
+        // or loses its last is compared with its bare dice on the other side (total 0).
+        auto bare_roll = [](const ir::ruleset& rs, const subject& s) -> std::optional<subject> {
+            if (s.what != "roll") return std::nullopt;
+            for (id i = 0; i < rs.rolls.size(); ++i)
+                if (rs.rolls[i].name == s.name) return subject{"roll", s.name, i, ir::no_id, rs.rolls[i].prov};
+            return std::nullopt;
+        };
         for (const auto& [key, s] : sb) {
+            if (!asked(s)) continue;
             auto it = sa.find(key);
             ++out_.subjects;
+            if (it == sa.end())
+                if (const std::optional<subject> bare = bare_roll(from_, s)) {
+                    compare(*bare, s);
+                    continue;
+                }
             if (it == sa.end()) {
                 outcome_change c;
                 c.what = s.what;
@@ -188,8 +203,12 @@ public:
             compare(it->second, s);
         }
         for (const auto& [key, s] : sa)
-            if (!sb.count(key)) {
+            if (!sb.count(key) && asked(s)) {
                 ++out_.subjects;
+                if (const std::optional<subject> bare = bare_roll(to_, s)) {
+                    compare(s, *bare);
+                    continue;
+                }
                 outcome_change c;
                 c.what = s.what;
                 c.subject = s.name;
@@ -476,8 +495,19 @@ private:
             ++out_.queries;
             z3::solver g = detail::one_shot_solver(ctx_);
                 g.add(world && changed && ea.decided);
-            c.only_gaps = dog_.check(g, opt_.timeout_ms) == z3::unsat;
+            const z3::check_result gr = dog_.check(g, opt_.timeout_ms);
+            c.only_gaps = gr == z3::unsat;
             if (c.only_gaps) c.message += " only where it was undecided before (a gap filled)";
+            // the witness where the old stack decided, when the caller judges those changes
+            if (gr == z3::sat && opt_.decided_witness && !c.witness.empty()) {
+                const z3::expr there = ea.decided;
+                z3::model m = smallest(world && changed && there, near && there, g.get_model());
+                c.witness = witness(near && there, m);
+                const std::string before = print_outcome(m, ea, from_, sa, false), after = print_outcome(m, eb, to_, sb, true);
+                c.witness.push_back("before: " + before);
+                c.witness.push_back("after: " + after);
+                c.replay = replay(m, sa, sb, args, keys, before, after);
+            }
         }
         if (sa.what == "event") {
             ++out_.queries;

@@ -20,10 +20,6 @@
 
 namespace wp::verify::detail {
 
-namespace {
-
-using ir::id;
-
 std::string rule_subject(const ir::ruleset& rs, const ir::rule& r) {
     switch (r.target) {
         case ir::target_kind::decision: return "decision " + rs.decisions.at(r.target_id).name;
@@ -37,6 +33,10 @@ std::string rule_subject(const ir::ruleset& rs, const ir::rule& r) {
         default: return "";
     }
 }
+
+namespace {
+
+using ir::id;
 
 std::string element_subject(const ir::ruleset& rs, ir::element_kind k, id i) {
     switch (k) {
@@ -143,6 +143,7 @@ void errata_obligations(const ir::ruleset& rs, const check_options& options, che
         diff_options dopt;
         dopt.timeout_ms = options.timeout_ms;
         dopt.max_players = options.max_players;
+        dopt.decided_witness = true;  // an addition's change is reported where the rules before it decided
         std::map<std::string, change_scope> scopes;
         for (const block& b : blocks) {
             if (b.kind != ir::errata_kind::correction) continue;

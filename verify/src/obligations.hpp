@@ -6,6 +6,10 @@
 
 namespace wp::verify::detail {
 
+// The subject a rule decides, as `westphalia diff` names it ("decision wins", "roll
+// campaign_roll"); empty for rules of no subject (invariants, examples, queries).
+std::string rule_subject(const ir::ruleset& rs, const ir::rule& r);
+
 // Adds an `errata-obligation` finding for every broken obligation of the errata layers of `rs`
 // (nothing when options.compile_upto is unset).
 void errata_obligations(const ir::ruleset& rs, const check_options& options, check_result& out);

@@ -266,6 +266,7 @@ void render_sarif(std::ostream& out, const ir::ruleset& rs, const check_result& 
         {"unmet-obligation", "A statement play must carry out, met where it cannot: an action not legal, a piece not in its zone"},
         {"invariant-violation", "An invariant that a step of play can break, or that the checker cannot prove"},
         {"errata-obligation", "An errata block changes outcomes its kind (correction, clarification, addition) does not allow"},
+        {"undeclared-change", "A layer changes what the rules below it decide without declaring it (no overrides, no errata block)"},
         {"query", "A designer's query the rules fail: an assertion false in play, or a reachable property that never holds"},
         {"unknown", "The solver could not decide a property within its limits"},
         {"stale-accept", "An accept in the ruleset that matches no finding"},

@@ -123,6 +123,10 @@ struct check_options {
     // layer's obligations are checked against the stack before it (kind `errata-obligation`);
     // unset (an IR file as input) they are not.
     std::function<std::optional<ir::ruleset>(const std::string& layer)> compile_upto;
+    // `check --compare LOWER UPPER`: the layers above LOWER, up to UPPER, are compared with the
+    // stack up to LOWER, and each outcome of it they change without declaring it is an
+    // `undeclared-change` warning (needs compile_upto; in the `obligations` checks).
+    std::optional<std::pair<std::string, std::string>> compare;
     // Count the findings play is not shown to reach (reach_kind::not_shown) as errors and
     // warnings, as every other finding (`check --strict-reach`).
     bool strict_reach = false;

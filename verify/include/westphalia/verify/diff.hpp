@@ -55,6 +55,12 @@ struct diff_options {
     // When set and false for a subject ("decision", "wins"), a change of it gets no witness
     // (outcome_change::witness stays empty): finding the smallest costs more than the question.
     std::function<bool(const std::string& what, const std::string& subject)> wants_witness;
+    // When set, only the subjects it is true for are compared (and reported added or removed):
+    // a layer comparison asks only of the subjects the layer's own rules join.
+    std::function<bool(const std::string& what, const std::string& subject)> only;
+    // A decision's or table's change that is not only a gap filled gets its witness where the
+    // old stack decided (the change the caller reports), not anywhere it changed.
+    bool decided_witness = false;
 };
 
 struct outcome_diff {
