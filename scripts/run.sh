@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The main job: set up and build, then compile every bundled ruleset (one summary line each),
 # play one seeded game of each, simulate 2000 seeded games of each (summary; again with every expansion it declares), check the rules as
-# printed (--upto its last base or exclusive layer, and a series' standard rules alone under it;
-# report in out/checks/), and write each one's player aid to
+# printed (--upto its last base or exclusive layer, and a series' standard rules alone under it,
+# and what the exclusive layer changes in them without declaring it; reports in out/checks/), and write each one's player aid to
 # out/aids/<ruleset>.pdf, and one per scenario to out/aids/<ruleset>-<scenario>.pdf. Games are played with 4 players, or the most the ruleset allows.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,6 +22,18 @@ check_upto() {
     --max-time "$budget" -o "$3" | sed 's/^/    /' || rc=${PIPESTATUS[0]}
   if [ "$rc" -ne 0 ] && [ "$rc" -ne 1 ]; then
     echo "  check --upto $2: failed (exit $rc)"
+    status=1
+  fi
+}
+# compare_layers RULESET LOWER UPPER REPORT: what the layers above LOWER change in its rules
+# without declaring it (check --compare, undeclared-change warnings), its report in REPORT.
+compare_layers() {
+  local rc=0
+  echo "  check --compare $2 $3 (report in $4):"
+  timeout $(( budget + 600 )) "$build_dir/app/westphalia" check "${1%/}" --checks obligations \
+    --compare "$2" "$3" --max-time "$budget" -o "$4" | sed 's/^/    /' || rc=${PIPESTATUS[0]}
+  if [ "$rc" -ne 0 ] && [ "$rc" -ne 1 ]; then
+    echo "  check --compare $2 $3: failed (exit $rc)"
     status=1
   fi
 }
@@ -45,7 +57,10 @@ for ruleset in rulesets/*/; do
   # A series' standard rules under a game's exclusive rules are checked alone too, on their own
   # stand-ins (docs/language.md §11): out/checks/<ruleset>-<layer>.txt.
   for series in $(sed -n 's/^  \([A-Za-z0-9_]*\) (base):.*/\1/p' <<<"$info"); do
-    [ "$series" = "$printed" ] || check_upto "$ruleset" "$series" "out/checks/$(basename "$ruleset")-$series.txt"
+    [ "$series" = "$printed" ] && continue
+    check_upto "$ruleset" "$series" "out/checks/$(basename "$ruleset")-$series.txt"
+    # and what the game's exclusive rules change in them without saying so
+    compare_layers "$ruleset" "$series" "$printed" "out/checks/$(basename "$ruleset")-$series-$printed.txt"
   done
   "$build_dir/app/westphalia" aid "${ruleset%/}" -o "out/aids/$(basename "$ruleset").pdf" || status=1
   # One aid per scenario, each with that scenario's setup and victory: out/aids/<ruleset>-<scenario>.pdf.
