@@ -88,7 +88,10 @@ private:
     // (those near the question), the others kept as the solver's model has them. For findings
     // the ruleset accepts: it shows the finding still happens, at a fifth of the cost (on
     // Contractor Cards' accepted bounds 0.1-0.4 s a witness for `all`, 20-110 ms for `near`).
-    enum class witness_search { all, near };
+    // `quick`: as `all` over many values, with at most take_back_questions spent taking back
+    // the values given up and no descent to the fewest after: for a witness that rests on the
+    // summary of play (it fails nothing by default) or whose fault a game already met.
+    enum class witness_search { all, near, quick };
 
     struct answer {
         z3::check_result r = z3::unknown;
@@ -276,12 +279,14 @@ private:
     // A model of q with as many of `usual` holding as it can find (all but the fewest with
     // Z3's optimizer, up to exact_witness_limit of them; else few_changes). Leaves m as it was
     // when a question is not answered.
-    void fewest_changes(const z3::expr& q, const std::vector<z3::expr>& usual, z3::model& m);
+    void fewest_changes(const z3::expr& q, const std::vector<z3::expr>& usual, z3::model& m, bool quick = false);
 
     // Above this many values to keep at their usual value, Z3's optimizer takes longer than
     // few_changes (on Contractor Cards: 50 ms at 62-70 values, 0.6 and 1.0 s at 183 and 195,
     // where few_changes takes 0.1-0.3 s).
     static constexpr std::size_t exact_witness_limit = 100;
+    // The questions a quick few_changes spends taking back the values it gave up (by halves).
+    static constexpr std::size_t take_back_questions = 32;
 
     // A small witness by unsat cores: every value is assumed at its usual one; while that cannot
     // hold, the values of the core are given up; then those given up are taken back where they
@@ -289,7 +294,7 @@ private:
     // fewer changes than its model has are asked for until that cannot be, and the last model
     // has the fewest. A few dozen questions.
     // Leaves m as it was when a question is not answered.
-    void few_changes(const z3::expr& q, const std::vector<z3::expr>& usual, z3::model& m);
+    void few_changes(const z3::expr& q, const std::vector<z3::expr>& usual, z3::model& m, bool quick = false);
 
     // ------------------------------------------------------------ findings
 
@@ -382,6 +387,16 @@ private:
     // What a witness at site s shows of play until a game meets it (checks.cpp's label_reach).
     static reach_kind reach_of(const detail::site& s) {
         return s.from_setup ? reach_kind::setup_path : reach_kind::not_shown;
+    }
+    // How hard to make the witness of a finding of `kind` about `subject` at site s small: the
+    // quick search where its path rests on the summary of play (it fails nothing by default) or
+    // a game of the random play met such a fault already (the finding carries that game);
+    // else the full one. Only the witness's size depends on it, never a verdict.
+    witness_search search_for(const std::string& kind, const std::string& subject, const detail::site& s) const {
+        if (!s.from_setup) return witness_search::quick;
+        const bool met = std::any_of(out_.faults.begin(), out_.faults.end(),
+                                     [&](const fault_met& m) { return m.kind == kind && m.subject == subject; });
+        return met ? witness_search::quick : witness_search::all;
     }
 
     // Whether random play (its statements run) started statement n: for a block or a list, its

@@ -269,7 +269,9 @@ checker::answer checker::solve(const fact_list& facts, const z3::expr& target, b
     // The facts that share nothing with the question matter only when it can hold: asked after
     // it (a question that cannot hold on its own slice needs them not at all), and once per path.
     if (a.r == z3::sat && !sl.groups.empty()) {
+        const auto tg = std::chrono::steady_clock::now();
         const z3::check_result rest = groups_hold(sl.groups);
+        if (debug_) std::fprintf(stderr, "  groups %s: %zu, %.0f ms\n", kind_.c_str(), sl.groups.size(), std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - tg).count());
         if (rest != z3::sat) {
             a.r = rest;
             return a;
@@ -297,7 +299,9 @@ checker::answer checker::solve(const fact_list& facts, const z3::expr& target, b
         // fact away), kept at their usual values where possible
         const std::vector<unsigned> near = variables_of(neighbourhood(facts, target, 1));
         a.model = s.get_model();
+        const auto tw = std::chrono::steady_clock::now();
         a.witness = witness(q, *a.model, extra, std::set<unsigned>(near.begin(), near.end()), search);
+        if (debug_) std::fprintf(stderr, "  witness %s: %.0f ms\n", kind_.c_str(), std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - tw).count());
         for (const std::string& c : cut)
             a.witness.push_back("approximate: rests on " + c + ", encoded as any value (it may not happen in play)");
     }
