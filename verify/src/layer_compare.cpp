@@ -98,15 +98,9 @@ void undeclared_changes(const check_options& options, check_result& out) {
         if (c.change != "changed" || c.only_gaps) continue;  // a new subject, a gap filled
         const std::vector<id>& rules = silent.at(c.what + " " + c.subject);
         if (c.proof == proof_kind::unknown) {
-            finding f;
-            f.kind = "unknown";
-            f.level = severity::error;
-            f.subject = "whether the layers up to " + hi + " change " + c.what + " " + c.subject;
-            f.message = "the solver could not decide whether the layers above `" + lo + "` change " + c.what + " `" +
-                        c.subject + "` within the limits (--timeout)";
-            f.proof = proof_kind::unknown;
-            f.elements = c.elements;
-            out.findings.push_back(std::move(f));
+            add_undecided_change(out, c, "whether the layers up to " + hi + " change " + c.what + " " + c.subject,
+                                 "the solver could not decide whether the layers above `" + lo + "` change " + c.what + " `" +
+                                     c.subject + "` within the limits (--timeout)");
             continue;
         }
         finding f;

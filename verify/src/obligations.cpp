@@ -34,6 +34,17 @@ std::string rule_subject(const ir::ruleset& rs, const ir::rule& r) {
     }
 }
 
+void add_undecided_change(check_result& out, const outcome_change& c, std::string subject, std::string message) {
+    finding f;
+    f.kind = "unknown";
+    f.level = severity::error;
+    f.subject = std::move(subject);
+    f.message = std::move(message);
+    f.proof = proof_kind::unknown;
+    f.elements = c.elements;
+    out.findings.push_back(std::move(f));
+}
+
 namespace {
 
 using ir::id;
@@ -214,15 +225,9 @@ void errata_obligations(const ir::ruleset& rs, const check_options& options, che
                 why = "changes an outcome of " + c.what + " `" + c.subject + "`, which none of its operations touches";
             }
             if (c.proof == proof_kind::unknown) {
-                finding f;
-                f.kind = "unknown";
-                f.level = severity::error;
-                f.subject = "whether layer " + rs.layers[li].name + " keeps its obligations on " + c.subject;
-                f.message = "the solver could not decide whether " + c.what + " `" + c.subject + "` changed in layer `" +
-                            rs.layers[li].name + "` within the limits (--timeout)";
-                f.proof = proof_kind::unknown;
-                f.elements = c.elements;
-                out.findings.push_back(std::move(f));
+                add_undecided_change(out, c, "whether layer " + rs.layers[li].name + " keeps its obligations on " + c.subject,
+                                     "the solver could not decide whether " + c.what + " `" + c.subject + "` changed in layer `" +
+                                         rs.layers[li].name + "` within the limits (--timeout)");
                 continue;
             }
             finding f;
