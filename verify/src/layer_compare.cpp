@@ -51,20 +51,18 @@ std::map<std::string, std::vector<id>> undeclared_rules(const ir::ruleset& lower
         for (id r : g.rules) {
             const ir::rule& rule = upper.rules.at(r);
             if (!is_new(rule.prov) || by_errata.count(r) || named.count(rule.name)) continue;
-            // an `overrides` (or an event's precedence) the rule declares over a lower rule
-            const bool ranked = std::any_of(g.edges.begin(), g.edges.end(), [&](const ir::override_edge& e) {
-                return e.higher == r && e.reason != ir::override_reason::exclusive_layer &&
-                       !is_new(upper.rules.at(e.lower).prov);
-            });
-            if (ranked) continue;
-            // A define changes the lower stack's value only by beating a lower define that still
-            // stands; with none (the lower ones withdrawn by an errata block, or never there) it
-            // decides where the lower stack is silent. A forbid, permit or require changes the
-            // action's own `when` of the lower stack; a modifier adds to the lower total.
-            const bool beats_standing = std::any_of(g.edges.begin(), g.edges.end(), [&](const ir::override_edge& e) {
-                return e.higher == r && e.reason == ir::override_reason::exclusive_layer && !is_new(upper.rules.at(e.lower).prov);
-            });
-            if (rule.kind == ir::rule_kind::define && !beats_standing) continue;
+            // Its edges over the lower rules that still stand: one it declares (`overrides`, an
+            // event's precedence) makes it declared; one by the layer's rank alone is how a
+            // define changes the lower value. A define with none (the lower ones withdrawn by an
+            // errata block, or never there) decides where the lower stack is silent. A forbid,
+            // permit or require changes the lower action's own `when`; a modifier adds to the
+            // lower total.
+            bool declared = false, by_rank = false;
+            for (const ir::override_edge& e : g.edges) {
+                if (e.higher != r || is_new(upper.rules.at(e.lower).prov)) continue;
+                (e.reason == ir::override_reason::exclusive_layer ? by_rank : declared) = true;
+            }
+            if (declared || (rule.kind == ir::rule_kind::define && !by_rank)) continue;
             const std::string key = rule_subject(upper, rule);
             if (!key.empty()) out[key].push_back(r);
         }

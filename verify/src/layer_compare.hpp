@@ -6,7 +6,8 @@
 
 namespace wp::verify::detail {
 
-// Compares the stack up to options.compare->lower with the stack up to ->upper, subject by
+// Compares the stack up to options.compare->first (the lower layer) with the stack up to
+// ->second, subject by
 // subject, where the upper layers add a rule that no declaration ranks (no `overrides` of a
 // lower rule, no errata block), and adds an `undeclared-change` warning for each outcome the
 // lower stack decided that such a rule changes. Nothing without options.compare or
