@@ -170,6 +170,8 @@ private:
 
     // The resource limit of a quick neighbourhood try (solve_local_first).
     static constexpr unsigned quick_rlimit = 2000000;
+    // The resource limit of each question of a witness's descent to fewer changes (few_changes).
+    static constexpr unsigned descent_rlimit = 2000000;
 
     // Time limits come from the watchdog (see watchdog.hpp), not Z3's own "timeout".
     void configure(z3::solver& s);
