@@ -241,8 +241,12 @@ void checker::group_checks(id g, const detail::store& st, const fact_list& base)
                 answer x = solve(facts, both, true);
                 if (x.r == z3::unknown) unknown("whether " + ra.name + " and " + rb.name + " conflict", {rule_elem(a), rule_elem(b)});
                 if (x.r != z3::sat) continue;
+                // named by what each says, whichever was declared first
+                const bool a_forbids = ra.kind == ir::rule_kind::forbid;
+                const std::string& forbids = a_forbids ? ra.name : rb.name;
+                const std::string& requires_it = a_forbids ? rb.name : ra.name;
                 finding& f = add("contradiction", severity::error, ra.name + " " + rb.name,
-                                 "`" + ra.name + "` forbids " + target + " where `" + rb.name + "` requires it, and neither overrides the other");
+                                 "`" + forbids + "` forbids " + target + " where `" + requires_it + "` requires it, and neither overrides the other");
                 f.elements = {rule_elem(a), rule_elem(b)};
                 f.witness = x.witness;
                 replay(x, both_apply(a, b, detail::witness_replay::values::any));
