@@ -64,8 +64,8 @@ struct context {
     // Where each call of a quantity, decision or roll (or a predicate named by a built-in) is
     // written, by IR node: recursive_definitions() points at them.
     std::map<ir::id, dsl::span> call_spans;
-    // Where each `end turn` and each call of a procedure is written, by IR node: turn_endings()
-    // points at them.
+    // Where each `end turn`, each call of a procedure and each `do` is written, by IR node:
+    // turn_endings() and rolls_in_tested_dos() point at them.
     std::map<ir::id, dsl::span> statement_spans;
 
     ir::id t_void = 0, t_bool = 0, t_int = 0, t_string = 0, t_player = 0, t_odds = 0;
@@ -199,5 +199,6 @@ bool compatible(const context& cx, ir::id from, ir::id to);
 void lower_bodies(context& cx);
 void recursive_definitions(context& cx);  // after lower_bodies: no cycle of value definitions
 void turn_endings(context& cx);           // after lower_bodies: every `end turn` has a `turn` around it
+void rolls_in_tested_dos(context& cx);    // after lower_bodies: no dice in a `do` the engines test first
 
 }  // namespace wp::compiler::detail

@@ -1353,6 +1353,7 @@ std::optional<ir::ruleset> lower_ruleset(const loaded_ruleset& loaded, const out
     if (sink.has_errors()) return std::nullopt;
     detail::recursive_definitions(cx);
     detail::turn_endings(cx);
+    detail::rolls_in_tested_dos(cx);
     if (sink.has_errors()) return std::nullopt;
     std::string problem = ir::check_integrity(cx.rs);
     if (!problem.empty()) {

@@ -1279,7 +1279,11 @@ ir::id body_checker::stmt(const dsl::stmt& s) {
             if (!by.ok() || body == ir::no_id) return ir::no_id;
             return emit(ir::op::may, cx_.t_void, cx_.string_id(s.word), ir::no_id, {by.node, body}, s.where);
         }
-        case dsl::stmt_kind::do_action: return invoke(sym::action, "action", ir::op::do_action);
+        case dsl::stmt_kind::do_action: {
+            const ir::id n = invoke(sym::action, "action", ir::op::do_action);
+            if (n != ir::no_id) cx_.statement_spans[n] = s.where;  // rolls_in_tested_dos() may point here
+            return n;
+        }
         case dsl::stmt_kind::resolve: return invoke(sym::table, "table", ir::op::resolve);
         case dsl::stmt_kind::emit: return invoke(sym::event, "event", ir::op::emit);
         case dsl::stmt_kind::call: {

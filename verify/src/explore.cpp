@@ -593,20 +593,26 @@ struct exec_impl {
     // A `may` whose body starts with a `do` that a `require` rule demands there: the engines
     // offer it as the only answer, or skip it when the action is not legal. Notes when it is
     // skipped though demanded, where no `forbid` applies (a forbid against a require is a
-    // contradiction, reported as such). `legal`: the body is possible there.
-    void note_demanded(const path& p, id n, id body, env& e, const z3::expr& legal) {
+    // contradiction, reported as such). The action's legality and its demand are read of the
+    // same arguments, and what encoding them needs (a die's faces, an approximated value's
+    // range) joins the path before the site is noted: a `do spend(p, roll r(p))` once had a
+    // demand for a face the die never shows "unmet" with an 8 on a six-sided die (the compiler
+    // now rejects dice there: roll-in-tested-do).
+    void note_demanded(path& p, id n, id body, env& e) {
         const id d = first_do(body);
         if (!has_require_ || d == ir::no_id) return;
         const id group = S.group_of_target[static_cast<int>(ir::target_kind::action)].at(N(d).ref);
         if (group == ir::no_id) return;
         const std::size_t from = S.variables.size();
         const std::vector<z3::expr> args = args_of(d, e, p.st);
+        const z3::expr legal = action_legal(N(d).ref, args, p, ctx.bool_val(true), d, false);
         z3::expr required = ctx.bool_val(false), forbidden = ctx.bool_val(false);
         for (const auto& [r, applies] : S.group_effective(group, args, p.st, nullptr)) {
             const ir::rule_kind k = rs.rules.at(r).kind;
             if (k == ir::rule_kind::require) required = terms::or_(required, applies);
             if (k == ir::rule_kind::forbid) forbidden = terms::or_(forbidden, applies);
         }
+        drain(p, n);
         if (fold_.is_false(required)) return;
         note_obligation(p, n, obligation_site::what::required, N(d).ref,
                         terms::and_(required, terms::and_(terms::not_(forbidden), terms::not_(legal))), args, from);
@@ -673,8 +679,9 @@ struct exec_impl {
     }
 
     // Whether action a may be done with args: its guard or an applicable permit, and no
-    // applicable forbid. Records every legality rule consulted.
-    z3::expr action_legal(id a, const std::vector<z3::expr>& args, const path& p, const z3::expr& extra, id n) {
+    // applicable forbid. Records every legality rule consulted, unless `record` is false (a
+    // second reading of a test already recorded).
+    z3::expr action_legal(id a, const std::vector<z3::expr>& args, const path& p, const z3::expr& extra, id n, bool record = true) {
         const ir::action& act = rs.actions.at(a);
         z3::expr guard = ctx.bool_val(true);
         if (act.guard != ir::no_id) {
@@ -690,7 +697,7 @@ struct exec_impl {
             const ir::rule_kind k = rs.rules.at(r).kind;
             if (k == ir::rule_kind::forbid) forbidden = terms::or_(forbidden, applies);
             if (k == ir::rule_kind::permit) permitted = terms::or_(permitted, applies);
-            record_rule(p, r, extra, applies, guards.at(r), n);
+            if (record) record_rule(p, r, extra, applies, guards.at(r), n);
         }
         return terms::and_(terms::or_(guard, permitted), terms::not_(forbidden));
     }
@@ -1449,8 +1456,7 @@ struct exec_impl {
                 const id body = child(n, 1);
                 const z3::expr poss = possible(body, e, p, ctx.bool_val(true));
                 drain(p, n);
-                note_demanded(p, n, body, e, poss);
-                drain(p, n);
+                note_demanded(p, n, body, e);
                 z3::expr yes = ctx.bool_const(("may" + std::to_string(n) + "_" + std::to_string(S.variables.size())).c_str());
                 S.variables.push_back({yes, "the answer at " + at(n) + " (" + rs.strings.at(static_cast<std::size_t>(nd.value)) + ")",
                                        variable::show::boolean, ir::no_id, 0});

@@ -106,10 +106,29 @@ std::unique_ptr<engine::probe> witness_replay::probe_at(const replay_point& at, 
         // Dice the question does not read are not in its model: their usual value then.
         std::int64_t x = 0;
         if (!m.eval(v.var, false).is_numeral_i64(x)) x = v.preferred;
+        // A total the dice cannot show is no game's either (a question that left out the
+        // dice's faces once "confirmed" an 8 on one six-sided die).
+        if (!dice_can_show(v, x)) {
+            refused = "not confirmed: the witness's " + v.text + " = " + std::to_string(x) + ", which the dice cannot show";
+            return nullptr;
+        }
         if (v.roll != ir::no_id) p->fix_roll(v.roll, x);
         else p->fix_dice(v.dice, x);
     }
     return p;
+}
+
+bool witness_replay::dice_can_show(const variable& v, std::int64_t x) const {
+    if (v.roll != ir::no_id) {
+        const ir::roll& ro = sym_.rs.rolls.at(v.roll);
+        if (ro.dist.weights.empty()) return true;  // a roll of an expression: no faces of its own
+        if (x < ro.dist.min || x > ro.dist.max) return false;
+        return ro.dist.weights.at(static_cast<std::size_t>(x - ro.dist.min)) != 0;
+    }
+    const ir::node& nd = sym_.rs.nodes.at(v.dice);
+    const ir::dice_term& d = sym_.rs.dice_terms.at(nd.ref);
+    if (nd.code == ir::op::dice) return x >= d.count * d.low && x <= d.count * d.high;
+    return true;  // a counted number of dice: its count is the question's, not known here
 }
 
 std::vector<std::int64_t> witness_replay::locals(const replay_point& at, const z3::model& m) const {

@@ -57,6 +57,8 @@ private:
     // A probe holding the model's values of the state, dice and player count at the place.
     // none, with `refused` saying why when the witness's state is no game's
     std::unique_ptr<engine::probe> probe_at(const replay_point& at, const z3::model& m, std::string& refused);
+    // Whether dice variable v (a roll's dice or a dice term) can show total x.
+    bool dice_can_show(const variable& v, std::int64_t x) const;
     // a slot's declared range (of each element, for a map), if its type is a range
     std::optional<std::pair<std::int64_t, std::int64_t>> declared_range(id slot) const;
     std::vector<std::int64_t> locals(const replay_point& at, const z3::model& m) const;
