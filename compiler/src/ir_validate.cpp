@@ -3,6 +3,7 @@
 #include "westphalia/ir/ir.hpp"
 
 #include "ir_cycles.hpp"
+#include "ir_tested_dos.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -512,6 +513,16 @@ struct checker {
                 none("tables[" + std::to_string(i) + "].cells[" + std::to_string(c) + "].effects", rs.tables[i].cells[c].effects);
     }
 
+    // No dice in the arguments of a `do` the engines test first (the compiler's roll-in-tested-do):
+    // the engines would roll them to test the action and again to do it.
+    void tested_dos() const {
+        const std::vector<tested_do_dice> found = dice_in_tested_dos(rs);
+        if (found.empty()) return;
+        fail("nodes[" + std::to_string(found[0].act) + "]",
+             "a `do` the engines test before offering it (the first statement of node " + std::to_string(found[0].offer) +
+                 ") rolls dice in its arguments (node " + std::to_string(found[0].dice) + "): the test and the action would roll apart");
+    }
+
     // Every `reveal` stands directly in a `simultaneous` block's statement list, one in each; only
     // per-player fields are hidden (the compiler's reveal-outside-simultaneous, misplaced-simultaneous
     // and hidden-field).
@@ -871,6 +882,7 @@ struct checker {
         }
         recursion();
         turn_endings();
+        tested_dos();
         secrets();
     }
 };
