@@ -310,6 +310,7 @@ template <class V> void fields(V& v, table& x) {
     v("column_map", x.column_map);
     v("natural_map", x.natural_map);
     v("outcome_type", x.outcome_type);
+    v("?printing_of", x.printing_of);  // written only when set
     v("standin", x.standin);
     v("aid", x.aid);
     v("prov", x.prov);
@@ -478,6 +479,8 @@ struct writer {
                 if (!value) return;
             if constexpr (std::is_same_v<T, std::string>)
                 if (value.empty()) return;
+            if constexpr (std::is_same_v<T, id>)
+                if (value == no_id) return;
             ++key;
         }
         out[key] = put(value);

@@ -455,6 +455,7 @@ struct dumper {
             const table& t = rs.tables[i];
             out << "table " << i << " " << t.name << params(t.locals, t.param_count) << " outcome "
                 << (t.outcome_type == no_id ? std::string("-") : type_name(rs, t.outcome_type))
+                << (t.printing_of != no_id ? " printing of " + named(rs.tables, t.printing_of) : std::string())
                 << (t.standin != no_id ? " standin" : "") << prov(t.prov) << "\n";
             for (const table_key& k : t.keys) {
                 out << "  key " << name_of(k.source) << " " << node_text(k.expr, t.locals) << " : " << type_name(rs, k.type);

@@ -1,5 +1,6 @@
 // check_integrity(): every index of an IR against its table, the node graph's shape and
 // each op's arity. Run on every IR read from JSON, so consumers can index without checks.
+#include "westphalia/ir/printings.hpp"
 #include "westphalia/ir/ir.hpp"
 
 #include "ir_cycles.hpp"
@@ -726,6 +727,7 @@ struct checker {
             const table& t = rs.tables[i];
             locals(path, t.locals, t.param_count);
             if (t.keys.empty() || t.keys.size() > 2) fail(path + ".keys", "a table has one or two keys");
+            index(path + ".printing_of", t.printing_of, rs.tables, "table", true);
             for (std::size_t k = 0; k < t.keys.size(); ++k) {
                 const std::string kp = path + ".keys[" + std::to_string(k) + "]";
                 tree(kp + ".expr", t.keys[k].expr, t.locals, false);
@@ -776,6 +778,16 @@ struct checker {
             type_id(path + ".outcome_type", t.outcome_type, true);
             index(path + ".standin", t.standin, rs.standins, "stand-in", true);
             prov(path + ".prov", t.prov);
+        }
+        // two printings of one table (ir/printings.hpp): once every table's axes are known good
+        for (std::size_t i = 0; i < rs.tables.size(); ++i) {
+            const table& t = rs.tables[i];
+            if (t.printing_of == no_id) continue;
+            const std::string path = "tables[" + std::to_string(i) + "].printing_of";
+            if (t.printing_of == i) fail(path, "a table is not a printing of itself");
+            const table& o = rs.tables[t.printing_of];
+            if (o.printing_of != no_id) fail(path, "names a table that is itself a printing of another");
+            if (const std::string why = printings_incomparable(rs, t, o); !why.empty()) fail(path, "not comparable: " + why);
         }
         for (std::size_t i = 0; i < rs.options.size(); ++i) {
             const std::string path = "options[" + std::to_string(i) + "]";

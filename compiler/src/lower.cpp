@@ -2,6 +2,7 @@
 // arrays with key maps, rolls with exact distributions, rules with their targets and guards
 // (refinements AND-ed in), rule groups with override edges (cycles are errors), and the errata
 // record. After lower: the IR is complete and check_integrity() holds.
+#include "westphalia/ir/printings.hpp"
 #include "context.hpp"
 #include "ir_cycles.hpp"
 
@@ -1211,6 +1212,50 @@ struct lowerer {
         }
     }
 
+    // `printing of t` (docs/language.md §8, "Two printings of one table"): t a table, not this one,
+    // not itself a printing, and comparable with this one. After tables(): the axes' kinds are known.
+    void printings() {
+        for (std::size_t i = 0; i < cx.rs.tables.size(); ++i) {
+            const placed_decl& p = *cx.table_src[i];
+            const auto& d = std::get<dsl::table_decl>(p.d->node);
+            if (!d.printing_of) continue;
+            const dsl::name& of = *d.printing_of;
+            ir::table& t = cx.rs.tables[i];
+            auto it = cx.values.find(of.text);
+            if (it == cx.values.end()) {
+                std::vector<std::string> names;
+                for (const auto& [n, s] : cx.values)
+                    if (s.kind == sym::table) names.push_back(n);
+                cx.unknown(of, "table", names);
+                continue;
+            }
+            if (it->second.kind != sym::table) {
+                cx.wrong_kind(of, it->second, "a table");
+                continue;
+            }
+            const ir::id other = it->second.index;
+            const ir::table& o = cx.rs.tables[other];
+            if (other == i) {
+                cx.sink.error(dsl::diag_kind::bad_table, of.where, "table `" + t.name + "` cannot be a printing of itself");
+                continue;
+            }
+            const auto& od = std::get<dsl::table_decl>(cx.table_src[other]->d->node);
+            if (od.printing_of) {
+                cx.sink.error(dsl::diag_kind::bad_table, of.where,
+                              "`" + o.name + "` is itself a printing of `" + od.printing_of->text + "`: name that table",
+                              {{od.printing_of->where, "`" + o.name + "` is marked here"}});
+                continue;
+            }
+            if (const std::string why = ir::printings_incomparable(cx.rs, t, o); !why.empty()) {
+                cx.sink.error(dsl::diag_kind::bad_table, of.where,
+                              "table `" + t.name + "` cannot be compared as a printing of `" + o.name + "`: " + why,
+                              {{od.id.where, "`" + o.name + "` is declared here"}});
+                continue;
+            }
+            t.printing_of = other;
+        }
+    }
+
     void run() {
         table_outcomes();
         rolls();
@@ -1219,6 +1264,7 @@ struct lowerer {
         procedures();
         sequences();
         tables();
+        printings();
         rules();
         card_events();
         errata();

@@ -112,6 +112,7 @@ struct builder {
     std::string key_label(const ir::table& tb, std::size_t k) const;
     std::string cell_result(const ir::table& tb, const ir::table_cell& c) const;
     void table_grid(ir::id t);
+    void printing_notes(ir::id t, grid& g) const;
     void table_odds(ir::id t);
     void tables();
     void each_element(const std::function<void(const std::string&, const std::vector<ir::local>&, std::vector<ir::id>)>& f) const;

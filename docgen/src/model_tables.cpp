@@ -1,6 +1,7 @@
 // The aid's tables: each table as a grid (with the chance of each row when its roll is exact),
 // the chance of each row by net modifier, the terrain charts, and a key to an outcome table's
 // results from what the rules do with each.
+#include "westphalia/ir/printings.hpp"
 #include "model_builder.hpp"
 
 #include "terrain_chart.hpp"
@@ -235,9 +236,58 @@ void builder::table_grid(ir::id t) {
     }
     if (tb.standin != ir::no_id && tb.standin < rs.standins.size())
         g.notes.push_back("Stand-in data, not from the rulebook: " + rs.standins[tb.standin].why);
+    printing_notes(t, g);
     if (!tb.aid.empty()) g.notes.push_back(tb.aid);
     add(std::move(g));
     if (tb.columns.empty()) table_odds(t);
+}
+
+// The other printings of this table (`printing of`, either way), and where they differ from
+// it: a player holding the other printing should know which cells to read from this one.
+void builder::printing_notes(ir::id t, grid& g) const {
+    const ir::table& tb = rs.tables[t];
+    for (std::size_t u = 0; u < rs.tables.size(); ++u) {
+        const ir::table& other = rs.tables[u];
+        if (u == t || (tb.printing_of != u && other.printing_of != t)) continue;
+        const ir::printing_comparison d = ir::compare_printings(rs, tb, other);
+        std::string note = "Also printed as the " + table_name(other.name) + " (" + anchors_text(other.prov) + layer_note(other.prov) + ")";
+        if (d.same()) {
+            g.notes.push_back(note + ", the same.");
+            continue;
+        }
+        note += ", which differs:";
+        // cells grouped by what each printing reads; a column (row) one printing lacks said once
+        std::vector<std::pair<std::string, std::vector<std::string>>> groups;
+        std::vector<std::string> lacks;
+        for (const ir::printing_cell& c : d.cells) {
+            const bool here = c.a_text == "no row" || c.a_text == "no column";
+            const bool there = c.b_text == "no row" || c.b_text == "no column";
+            if (here || there) {
+                const bool column = (here ? c.a_text : c.b_text) == "no column";
+                const std::string lack = "no " + (column ? c.column + " column" : "row " + c.row) + (here ? " here" : " there");
+                if (std::find(lacks.begin(), lacks.end(), lack) == lacks.end()) lacks.push_back(lack);
+                continue;
+            }
+            // the results as the grids print them (the key's symbols), effects as the rules
+            auto shown = [&](const ir::table& owner, const ir::table_cell* x, const std::string& text) {
+                return x && x->effects == ir::no_id ? cell_result(owner, *x) : text;
+            };
+            const std::string what = shown(tb, c.a_cell, c.a_text) + " here, " + shown(other, c.b_cell, c.b_text) + " there";
+            auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& x) { return x.first == what; });
+            if (it == groups.end()) it = groups.insert(groups.end(), {what, {}});
+            it->second.push_back("row " + c.row + (c.column.empty() ? "" : " at " + c.column));
+        }
+        std::vector<std::string> parts;
+        for (const auto& [what, where] : groups) {
+            std::string part = what + " (";
+            for (std::size_t i = 0; i < where.size(); ++i) part += (i ? ", " : "") + where[i];
+            parts.push_back(part + ")");
+        }
+        for (const std::string& l : lacks) parts.push_back(l);
+        for (std::size_t i = 0; i < parts.size(); ++i) note += (i ? "; " : " ") + parts[i];
+        for (const std::string& k : d.keys) note += "; " + k;
+        g.notes.push_back(note + ".");
+    }
 }
 
 // The chance of each row of a table read with a modified roll, by net modifier.

@@ -405,7 +405,7 @@ private:
     }
     void node(int d, const table_decl& n) {
         line(d, "table " + n.id.text + params_text(n.params) + anchors_text(n.anchors) +
-                    (n.standin ? " standin " + quote(*n.standin) : "") + at(n.where));
+                    (n.printing_of ? " printing of " + n.printing_of->text : "") + (n.standin ? " standin " + quote(*n.standin) : "") + at(n.where));
         for (const auto& k : n.keys) {
             std::string s = "key ";
             switch (k.kind) {

@@ -1511,7 +1511,9 @@ auto const row_r_def =
                   block_cell_r[push_<&table_row::cells>] | (WP_P(":") > (cell_r[push_<&table_row::cells>] % comma) > -WP_P(";")))];
 auto const table_r_def =
     spanned[WP_KW("table") > name_r[set_<&table_decl::id>] > -params_r[set_<&table_decl::params>] >
-            anchors_r[set_<&table_decl::anchors>] > standin_p<&table_decl::standin>() > WP_P(":") >
+            anchors_r[set_<&table_decl::anchors>] >
+            -(WP_KW("printing") > named("`of`", WP_KW("of")) > name_r[set_<&table_decl::printing_of>]) >
+            standin_p<&table_decl::standin>() > WP_P(":") >
             table_key_r[push_<&table_decl::keys>] > -(comma > table_key_r[push_<&table_decl::keys>]) >
             standin_p<&table_decl::standin>() > WP_P("{") >
             -(WP_KW("columns") > (key_range_r[push_<&table_decl::columns>] % comma) > -WP_P(";")) >

@@ -55,7 +55,10 @@ void checker::run() {
     // the reachability proofs, which take most of it; the report keeps the order below.
     if (wanted("examples")) timed("examples", [&] { example_checks(); });
     // A sequence not run to its end leaves uses unseen: nothing is concluded from it.
-    if (wanted("tables") && !sequence_stopped_) timed("tables", [&] { table_checks(); });
+    if (wanted("tables")) timed("tables", [&] {
+        printing_checks();
+        if (!sequence_stopped_) table_checks();
+    });
     if (wanted("bounds") && !sequence_stopped_) timed("bounds", [&] { bound_checks(); });
     if (wanted("choices") && !sequence_stopped_) timed("choices", [&] {
         choice_checks();

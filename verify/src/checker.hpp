@@ -453,6 +453,9 @@ private:
     // ------------------------------------------------------------ tables
 
     void table_checks();
+    // Two printings of one table (`printing of`) compared cell by cell (check_printings.cpp):
+    // fixed data, no solver, so it runs even when the sequence's exploration stops.
+    void printing_checks();
 
     void modifiers_of(const ir::table& tb, finding& f);
 

@@ -255,6 +255,7 @@ void render_sarif(std::ostream& out, const ir::ruleset& rs, const check_result& 
         {"gap", "A decision declared total is left undecided in some situation"},
         {"table-gap", "A table key that can occur is covered by no row or column"},
         {"table-overlap", "Two rows or columns of a table cover a common key"},
+        {"table-mismatch", "Two printings of one table differ: a cell, a key read differently, or a result only one prints"},
         {"dead-rule", "A rule that can never apply, is always overridden, or is never reached in play"},
         {"dead-cell", "A table row or column that no key that can occur selects"},
         {"dead-branch", "A way out of an if or a may that no state where it is met can take"},

@@ -14,7 +14,7 @@ namespace wp::ir {
 using id = std::uint32_t;
 inline constexpr id no_id = 0xFFFFFFFFu;
 
-inline constexpr int schema_version = 6;  // 2: accepted findings (`accepts`); 3: round 2a (ranges, counted dice, natural rows, shifts, fractional odds, subset objectives, set/cap modifiers); 4: aid texts of blocks; 5: stand-in and missing marks on one entity or one of its fields, the op end-turn; 6: simultaneous and reveal, hidden per-player fields, zones per map location (zones[].map), `move all` (reshuffle with value 1); optional card events (card_events, event_dispatchers, events_outrank); since 6, without a new version: procedures' aid texts (procedures[].aid, written only when set, so an IR without one is as before)
+inline constexpr int schema_version = 6;  // 2: accepted findings (`accepts`); 3: round 2a (ranges, counted dice, natural rows, shifts, fractional odds, subset objectives, set/cap modifiers); 4: aid texts of blocks; 5: stand-in and missing marks on one entity or one of its fields, the op end-turn; 6: simultaneous and reveal, hidden per-player fields, zones per map location (zones[].map), `move all` (reshuffle with value 1); optional card events (card_events, event_dispatchers, events_outrank); since 6, without a new version: procedures' aid texts (procedures[].aid, written only when set, so an IR without one is as before); a table's `printing of` (tables[].printing_of, likewise)
 
 // ---------------------------------------------------------------- provenance
 
@@ -440,6 +440,7 @@ struct table {
     key_map column_map;
     key_map natural_map;  // the natural rows (indices into rows), on the unmodified roll; empty dense when none
     id outcome_type = no_id;         // enumeration, string or integer; no_id when no outcome
+    id printing_of = no_id;          // `printing of t`: another printing of table t (ir/printings.hpp compares them)
     id standin = no_id;
     std::string aid;
     provenance prov;
@@ -490,7 +491,7 @@ struct accepted_finding {
 inline constexpr const char* finding_kinds[] = {
     "contradiction", "ambiguity",   "gap",         "table-gap",     "table-overlap", "dead-rule",         "dead-cell",
     "dead-branch",   "no-op",           "bound-violation", "unreachable", "stuck-state", "example-failure", "errata-obligation", "unknown",
-    "invariant-violation", "unmet-obligation", "undeclared-change",
+    "invariant-violation", "unmet-obligation", "undeclared-change", "table-mismatch",
 };
 
 struct standin {

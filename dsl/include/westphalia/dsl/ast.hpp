@@ -462,6 +462,7 @@ struct table_decl {
     name id;
     std::vector<param> params;
     anchor_list anchors;
+    std::optional<name> printing_of;   // `printing of t`: another printing of table t (compared, not played)
     std::vector<table_key> keys;       // one (rows) or two (rows, columns)
     std::vector<key_range> columns;    // `columns …`; empty for one-key tables
     std::vector<table_row> rows;
