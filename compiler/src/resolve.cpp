@@ -381,7 +381,46 @@ struct resolver {
                           "`" + x.side.text + "` names a side of a field's range: only a bound-violation has one");
             return;
         }
+        if (x.upto && !accept_applies(p, *x.upto)) return;
         cx.rs.accepts.push_back({x.kind.text, x.subject, x.reason, prov(p, x.where, x.anchors), x.side.text});
+    }
+    // `accept … upto L` (docs/language.md §15): L a layer of the manifest, not below the accept's
+    // own; the accept applies only while the compiled stack ends at L or below it (no layer past
+    // L but a kept options layer). An accept that does not apply is left out of the IR: the
+    // finding is reported, and the accept is not stale.
+    bool accept_applies(const placed_decl& p, const dsl::name& upto) {
+        if (!cx.loaded.manifest) return true;
+        const auto& declared = cx.loaded.manifest->layers;
+        auto manifest_index = [&](const std::string& name) -> std::optional<std::size_t> {
+            for (std::size_t i = 0; i < declared.size(); ++i)
+                if (declared[i].id.text == name) return i;
+            return std::nullopt;
+        };
+        const std::optional<std::size_t> at = manifest_index(upto.text);
+        if (!at) {
+            std::vector<std::string> names;
+            for (const auto& l : declared) names.push_back(l.id.text);
+            cx.unknown(upto, "layer", names);
+            return false;
+        }
+        const std::vector<loaded_layer>& stack = cx.loaded.layers;
+        const std::string& own = p.layer < stack.size() ? stack[p.layer].name : std::string();
+        if (const auto mine = manifest_index(own); mine && *mine > *at) {
+            cx.sink.error(dsl::diag_kind::accept_kind, upto.where,
+                          "this accept is in the layer `" + own + "`, above `" + upto.text + "`: a stack that ends at `" + upto.text +
+                              "` does not hold it");
+            return false;
+        }
+        for (std::size_t i = 0; i < stack.size(); ++i) {
+            if (stack[i].name != upto.text) continue;
+            for (std::size_t j = i + 1; j < stack.size(); ++j)
+                if (stack[j].kind != ir::layer_kind::options) return false;
+            return true;
+        }
+        // L is not compiled: the stack ends below it, unless a layer declared after L is in it
+        for (const loaded_layer& l : stack)
+            if (const auto k = manifest_index(l.name); k && *k > *at && l.kind != ir::layer_kind::options) return false;
+        return true;
     }
     void collect_one(const placed_decl& p, const dsl::rule_decl& x) {
         if (!named_entry(p, x.id, sym::rule, cx.rs.rules, cx.rule_src)) return;

@@ -401,7 +401,8 @@ private:
         line(d, "missing " + n.id.text + anchors_text(n.anchors) + " " + quote(n.what) + at(n.where));
     }
     void node(int d, const accept_decl& n) {
-        line(d, "accept " + n.kind.text + " " + quote(n.subject) + anchors_text(n.anchors) + " " + quote(n.reason) + at(n.where));
+        line(d, "accept " + n.kind.text + " " + quote(n.subject) + (n.side.text.empty() ? "" : " " + n.side.text) +
+                    (n.upto ? " upto " + n.upto->text : "") + anchors_text(n.anchors) + " " + quote(n.reason) + at(n.where));
     }
     void node(int d, const table_decl& n) {
         line(d, "table " + n.id.text + params_text(n.params) + anchors_text(n.anchors) +

@@ -1479,7 +1479,8 @@ auto const finding_kind_r_def =
 auto const accept_r_def =
     spanned[WP_KW("accept") > finding_kind_r[set_<&accept_decl::kind>] >
             named("the finding's subject (a string)", string_lit)[set_<&accept_decl::subject>] >
-            -(&(WP_KW("above") | WP_KW("below")) >> name_r[set_<&accept_decl::side>]) > anchors_r[set_<&accept_decl::anchors>] > named("the reason (a string)", string_lit)[set_<&accept_decl::reason>] > semi];
+            -(&(WP_KW("above") | WP_KW("below")) >> name_r[set_<&accept_decl::side>]) >
+            -(WP_KW("upto") > named("a layer's name", name_r)[set_<&accept_decl::upto>]) > anchors_r[set_<&accept_decl::anchors>] > named("the reason (a string)", string_lit)[set_<&accept_decl::reason>] > semi];
 
 // ---- tables
 auto const key_atom_r_def =

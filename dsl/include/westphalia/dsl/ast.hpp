@@ -402,6 +402,7 @@ struct accept_decl {
     name kind;            // a finding kind: bound-violation, dead-rule, …
     std::string subject;  // the finding's subject, or the name of an element it involves
     name side;            // `above` | `below` (bound-violation only), empty: either side
+    std::optional<name> upto;  // `upto L`: only while the checked stack ends at layer L (or below it)
     anchor_list anchors;
     std::string reason;
     span where;
