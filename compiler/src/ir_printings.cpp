@@ -29,7 +29,10 @@ bool same_tree(const ruleset& rs, id x, id y) {
     if (x == no_id || y == no_id) return x == y;
     const node& a = rs.nodes[x];
     const node& b = rs.nodes[y];
-    if (a.code != b.code || a.type != b.type || a.value != b.value || a.ref != b.ref || a.child_count != b.child_count) return false;
+    if (a.code != b.code || a.type != b.type || a.value != b.value || a.child_count != b.child_count) return false;
+    // dice are compared by their faces: each written `1d6` has a dice term of its own
+    const bool dice = (a.code == op::dice || a.code == op::dice_count) && a.ref < rs.dice_terms.size() && b.ref < rs.dice_terms.size();
+    if (dice ? !(rs.dice_terms[a.ref] == rs.dice_terms[b.ref]) : a.ref != b.ref) return false;
     for (std::uint32_t i = 0; i < a.child_count; ++i)
         if (!same_tree(rs, rs.children[a.first_child + i], rs.children[b.first_child + i])) return false;
     return true;

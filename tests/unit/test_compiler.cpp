@@ -690,7 +690,10 @@ TEST_CASE("lower: the all-constructs ruleset compiles", "[compiler][lower]") {
     CHECK(rs.sections.size() == 10);
     CHECK(rs.entities.size() == 5);
     CHECK(rs.maps.size() == 2);
-    CHECK(rs.tables.size() == 3);
+    REQUIRE(rs.tables.size() == 4);
+    CHECK(rs.tables[2].name == "crt_card");
+    CHECK(rs.tables[2].printing_of == 1);  // crt
+    CHECK(rs.tables[1].printing_of == wp::ir::no_id);
     CHECK(rs.options.size() == 3);
     CHECK(rs.missing_data.size() == 2);  // a declaration, and a card marked `missing`
     CHECK(rs.standins.size() == 3);  // two lists, and one card's strength
@@ -744,7 +747,7 @@ TEST_CASE("lower: the all-constructs ruleset compiles", "[compiler][lower]") {
         const auto& outcome = rs.tables[0];
         CHECK(outcome.row_map.below == 0);
         CHECK(outcome.row_map.above == 3);
-        const auto& tec = rs.tables[2];
+        const auto& tec = rs.tables[3];
         CHECK(tec.row_map.kind == wp::ir::key_range_kind::member);
         CHECK(tec.row_map.dense == std::vector<std::int32_t>{0, 1, 2});
         CHECK(tec.param_count == 1);  // the key variable is its argument

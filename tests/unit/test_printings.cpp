@@ -97,6 +97,27 @@ table map_crt(a: int, d: int) printing of crt : roll leadership, odds(a, d) roun
     CHECK(d.keys[1].find("clamp 1-1..2-1") != std::string::npos);
 }
 
+TEST_CASE("printings: dice written twice are the same dice", "[printings]") {
+    const auto rs = compiled(std::string(header) + R"(
+table fire : roll 1d6 {
+  1-3 : Dd
+  4-6 : NE
+}
+table map_fire printing of fire : roll 1d6 {
+  1-3 : Dd
+  4-6 : NE
+}
+table aid_fire printing of fire : roll 2d6 {
+  1-3 : Dd
+  4-6 : NE
+}
+)" + footer);
+    CHECK(wp::ir::compare_printings(rs, named(rs, "map_fire"), named(rs, "fire")).same());
+    const auto d = wp::ir::compare_printings(rs, named(rs, "aid_fire"), named(rs, "fire"));
+    REQUIRE(d.keys.size() == 1);
+    CHECK(d.keys[0] == "the row key: `2d6` in `aid_fire`, `1d6` in `fire`");
+}
+
 TEST_CASE("printings: the same printing twice is the same", "[printings]") {
     const auto rs = compiled(std::string(header) + R"(
 table fire : roll leadership {
