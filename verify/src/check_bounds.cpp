@@ -3,21 +3,96 @@
 
 namespace wp::verify {
 
-std::optional<detail::interval> checker::interval_of(const fact_list& facts, const z3::expr& term) {
+namespace {
+
+// x == j for a number j, as the explorer writes a choice's option (either side), or nothing.
+std::optional<std::int64_t> equation_of(const z3::expr& e, unsigned x) {
+    if (!e.is_eq() || e.num_args() != 2) return std::nullopt;
+    for (int side : {0, 1}) {
+        const z3::expr a = e.arg(side), b = e.arg(1 - side);
+        std::int64_t j = 0;
+        if (a.id() == x && b.is_numeral_i64(j)) return j;
+    }
+    return std::nullopt;
+}
+
+// What a fact says where x == k, without the solver: the options of a disjunction whose own
+// condition names another value of x are dropped; the one left, a conjunction, gives its
+// parts (x == k itself aside). Anything else says nothing here.
+std::vector<z3::expr> where_equal(const z3::expr& fact, unsigned x, std::int64_t k) {
+    if (!fact.is_or()) return {};
+    std::optional<z3::expr> left;
+    for (unsigned i = 0; i < fact.num_args(); ++i) {
+        const z3::expr d = fact.arg(i);
+        bool other = false;
+        std::vector<z3::expr> todo{d};
+        while (!todo.empty() && !other) {
+            const z3::expr c = todo.back();
+            todo.pop_back();
+            if (c.is_and())
+                for (unsigned a = 0; a < c.num_args(); ++a) todo.push_back(c.arg(a));
+            const std::optional<std::int64_t> j = equation_of(c, x);
+            other = j && *j != k;
+        }
+        if (other) continue;
+        if (left) return {};  // two options left: no single condition
+        left = d;
+    }
+    std::vector<z3::expr> parts;
+    if (!left) return parts;
+    std::vector<z3::expr> todo{*left};  // conjunctions inside it flattened
+    while (!todo.empty()) {
+        const z3::expr part = todo.back();
+        todo.pop_back();
+        if (part.is_and())
+            for (unsigned c = part.num_args(); c-- > 0;) todo.push_back(part.arg(c));
+        else if (!equation_of(part, x))
+            parts.push_back(part);
+    }
+    return parts;
+}
+
+}  // namespace
+
+std::optional<detail::interval> checker::interval_of(const fact_list& facts, const z3::expr& term,
+                                                     const std::optional<z3::expr>& where) {
     const fact_index& ix = index_of(facts);
     detail::interval_bounds bounds;
     const std::vector<unsigned> vars = variables_of(term);
     const std::unordered_set<unsigned> mine(vars.begin(), vars.end());
+    auto only_mine = [&](const std::vector<unsigned>& cv) {
+        return std::all_of(cv.begin(), cv.end(), [&](unsigned v) { return mine.count(v) > 0; });
+    };
     std::unordered_set<unsigned> learnt;
     for (unsigned var : vars) {
         auto it = ix.by_var.find(var);
         if (it == ix.by_var.end()) return std::nullopt;
         // the facts over the term's own variables alone: on one of them, or on a part of it
         for (unsigned c : it->second) {
-            const std::vector<unsigned>& cv = conjuncts_[c].vars;
-            if (learnt.count(c) || !std::all_of(cv.begin(), cv.end(), [&](unsigned v) { return mine.count(v) > 0; })) continue;
+            if (learnt.count(c) || !only_mine(conjuncts_[c].vars)) continue;
             learnt.insert(c);
             bounds.learn(conjuncts_[c].e);
+        }
+    }
+    // `where`, x == k: the facts on x that name the term's variables, read there
+    if (where) {
+        const z3::expr& w = *where;
+        std::optional<std::int64_t> k;
+        std::optional<unsigned> x;
+        if (w.is_eq() && w.num_args() == 2)
+            for (int side : {0, 1})
+                if (w.arg(side).is_const() && !w.arg(side).is_numeral() && (k = equation_of(w, w.arg(side).id()))) {
+                    x = w.arg(side).id();
+                    break;
+                }
+        auto it = x ? ix.by_var.find(*x) : ix.by_var.end();
+        if (it == ix.by_var.end()) return bounds.of(term);
+        for (unsigned c : it->second) {
+            if (learnt.count(c)) continue;
+            const std::vector<unsigned>& cv = conjuncts_[c].vars;
+            if (std::none_of(cv.begin(), cv.end(), [&](unsigned v) { return mine.count(v) > 0; })) continue;
+            for (const z3::expr& part : where_equal(conjuncts_[c].e, *x, *k))
+                if (only_mine(variables_of(part))) bounds.learn(part);
         }
     }
     return bounds.of(term);
@@ -26,9 +101,13 @@ std::optional<detail::interval> checker::interval_of(const fact_list& facts, con
 bool checker::stays_in_range(const detail::bound_site& s) {
     const ir::type& t = rs_.types.at(s.type);
     if (t.kind != ir::type_kind::range) return false;
-    for (const z3::expr& v : s.value) {
-        const std::optional<detail::interval> x = interval_of(s.facts, v);
-        if (!x || x->lo < t.lo || x->hi > t.hi) return false;
+    auto within = [&](const std::optional<detail::interval>& x) { return x && x->lo >= t.lo && x->hi <= t.hi; };
+    if (s.whole && within(interval_of(s.facts, *s.whole))) return true;
+    for (std::size_t k = 0; k < s.value.size(); ++k) {
+        if (within(interval_of(s.facts, s.value[k]))) continue;
+        // a place the assignment writes when its chosen location is that place: the facts there
+        if (s.value.size() > 1 && within(interval_of(s.facts, s.value[k], s.when[k]))) continue;
+        return false;
     }
     return true;
 }
@@ -111,8 +190,9 @@ z3::check_result checker::ask_bound(const detail::bound_site& s, range_side side
     for (std::size_t k = 0; k < s.out.size(); ++k) any.push_back(beyond(k));
     // A field whose violation the ruleset accepts is expected to have one: the quick tries,
     // which only ever prove "never", are skipped there.
-    answer found = accepted ? solve(s.facts, z3::mk_or(any), true, {}, witness_search::near)
-                            : solve_local_first(s.facts, z3::mk_or(any), true);
+    const witness_search search = accepted ? witness_search::near : search_for("bound-violation", rs_.slots.at(s.slot).name, s);
+    answer found = accepted ? solve(s.facts, z3::mk_or(any), true, {}, search)
+                            : solve_local_first(s.facts, z3::mk_or(any), true, {}, search);
     if (found.r == z3::unsat) return z3::unsat;
     if (found.r == z3::sat && found.model) {
         // (the model holds the question, so one place is out of range in it)
@@ -141,7 +221,8 @@ z3::check_result checker::ask_bound(const detail::bound_site& s, range_side side
             const std::size_t end = std::min(s.out.size(), k + chunk);
             z3::expr_vector part(ctx_);
             for (std::size_t j = k; j < end; ++j) part.push_back(beyond(j));
-            if (solve(s.facts, z3::mk_or(part), false).r == z3::unsat) {
+            const z3::expr q = z3::mk_or(part);
+            if ((accepted ? solve(s.facts, q, false) : solve_local_first(s.facts, q, false)).r == z3::unsat) {
                 proved += end - k;
                 k = end - 1;
                 continue;
@@ -149,7 +230,10 @@ z3::check_result checker::ask_bound(const detail::bound_site& s, range_side side
             chunk_end = end;
         }
         const std::vector<std::pair<std::string, z3::expr>> extra{{"the new value", s.value[k]}};
-        answer a = solve(s.facts, beyond(k), true, extra, accepted ? witness_search::near : witness_search::all);
+        // a place alone is most often proved by the facts next to it (the choice's own
+        // condition on the place it picked): the quick tries first, unless a violation is expected
+        answer a = accepted ? solve(s.facts, beyond(k), true, extra, search)
+                            : solve_local_first(s.facts, beyond(k), true, extra, search);
         if (a.r == z3::unknown) return ended(z3::unknown);
         if (a.r != z3::sat) {
             ++proved;

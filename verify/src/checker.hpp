@@ -172,6 +172,9 @@ private:
     static constexpr unsigned quick_rlimit = 2000000;
     // The resource limit of each question of a witness's descent to fewer changes (few_changes).
     static constexpr unsigned descent_rlimit = 2000000;
+    // The limit of each take-back question of a quick witness search (few_changes, `quick`):
+    // that witness fails nothing by default, so it is made small only where that is cheap.
+    static constexpr unsigned quick_take_back_rlimit = 1000000;
 
     // Time limits come from the watchdog (see watchdog.hpp), not Z3's own "timeout".
     void configure(z3::solver& s);
@@ -250,7 +253,8 @@ private:
     // Satisfiability, trying a small neighbourhood of the facts first: when that is already
     // unsatisfiable, so is the whole (a quick proof of "never"). With `show`, as solve().
     answer solve_local_first(const fact_list& facts, const z3::expr& target, bool show,
-                             const std::vector<std::pair<std::string, z3::expr>>& extra = {});
+                             const std::vector<std::pair<std::string, z3::expr>>& extra = {},
+                             witness_search search = witness_search::all);
     z3::check_result solve_local_first(const fact_list& facts, const z3::expr& target);
 
     // Is facts ∧ target satisfiable? With `show`: the smallest witness found, as lines (the
@@ -476,7 +480,12 @@ private:
     // The interval of a term from the facts over its variables alone (x <= 5, x == 3, or a part
     // of the term compared with a number), when they bound it on both sides: a proof with no
     // solver question.
-    std::optional<detail::interval> interval_of(const fact_list& facts, const z3::expr& term);
+    // `where`: the facts read where `where` holds, an equation `x == k` of a variable and a
+    // number (the place an assignment writes when its chosen location x is k): each fact on x
+    // with k put for x (a choice's "a legal option is chosen", a disjunction over its options,
+    // becomes that option's condition), then as above.
+    std::optional<detail::interval> interval_of(const fact_list& facts, const z3::expr& term,
+                                                const std::optional<z3::expr>& where = std::nullopt);
 
     void bound_checks();
 

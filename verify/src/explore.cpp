@@ -1111,9 +1111,12 @@ struct exec_impl {
         const std::size_t variables_from = S.variables.size();
         std::vector<place> places = S.places(target, e, p.st);
         z3::expr v = S.integer(child(n, 1), e, p.st);
-        drain(p, n);
         const id type = N(target).type;
         const ir::type* rt = type != ir::no_id && S.rs.types.at(type).kind == ir::type_kind::range ? &S.rs.types.at(type) : nullptr;
+        // the target read where it is (bound_site::whole), in the state v was computed in
+        std::optional<z3::expr> read;
+        if (rt && rt->policy == ir::overflow::error && places.size() > 1) read = S.integer(target, e, p.st);
+        drain(p, n);
         bound_site bs(ctx);
         set_place(bs, p, n);
         bs.slot = slot_of(target);
@@ -1125,6 +1128,7 @@ struct exec_impl {
             bs.replay.variables_from = variables_from;
             bs.replay.variables_to = S.variables.size();
         }
+        if (read) bs.whole = nd.code == op::assign ? v : nd.code == op::add_assign ? *read + v : *read - v;
         z3::expr_vector changes(ctx);
         for (place& pl : places) {
             const z3::expr old = p.st.values.at(pl.index);

@@ -193,7 +193,8 @@ bool checker::general_proof(const z3::expr& target) {
     return r == z3::unsat;
 }
 
-checker::answer checker::solve_local_first(const fact_list& facts, const z3::expr& target, bool show, const std::vector<std::pair<std::string, z3::expr>>& extra) {
+checker::answer checker::solve_local_first(const fact_list& facts, const z3::expr& target, bool show, const std::vector<std::pair<std::string, z3::expr>>& extra,
+                                           witness_search search) {
     if (spent()) return {};
     if (general_proof(target)) {
         answer a;
@@ -221,7 +222,7 @@ checker::answer checker::solve_local_first(const fact_list& facts, const z3::exp
         // Out of its resources on the small neighbourhood: the larger one is no quicker.
         if (r == z3::unknown) break;
     }
-    return solve(facts, target, show, extra);
+    return solve(facts, target, show, extra, search);
 }
 
 z3::check_result checker::solve_local_first(const fact_list& facts, const z3::expr& target) {

@@ -205,6 +205,13 @@ void checker::few_changes(const z3::expr& q, const std::vector<z3::expr>& usual,
         take_back(mid, to);
     };
     lap("cores");
+    if (quick) {
+        // each take-back question gets a small limit of its own (GMT's `steps` witness: 53
+        // questions of about 330 ms each); one that runs out keeps what was taken back so far
+        z3::params p(ctx_);
+        p.set("rlimit", opt_.rlimit ? std::min(opt_.rlimit, quick_take_back_rlimit) : quick_take_back_rlimit);
+        s.set(p);
+    }
     take_back(0, given_up.size());
     lap("taken back");
     if (holds() != z3::sat) return;
