@@ -149,6 +149,17 @@ TEST_CASE("a new value whose variables' ranges keep it in range is not asked abo
     CHECK(r.stats.at("bounds").queries == 0);  // 1d6 + 2 is 3..8: the interval alone proves it
 }
 
+TEST_CASE("a bound at the place a choice picks is proved by the choice's own condition there", "[verify][corpus]") {
+    // `choose h … where h.pillage < 2 { h.pillage += 1; }` over 48 hexes, from any pillage:
+    // the legal-option fact read where h is each hex bounds it (a question per hex before)
+    const wp::ir::ruleset rs = compiled(fs::path(WP_SOURCE_DIR) / "tests/checker/clean/pillage_where_the_choice_allows.wph");
+    wp::verify::check_options o;
+    o.checks = {"bounds"};
+    const wp::verify::check_result r = wp::verify::check(rs, o);
+    CHECK(r.findings.empty());
+    CHECK(r.stats.at("bounds").queries == 0);
+}
+
 TEST_CASE("the report does not depend on the number of threads", "[verify][corpus]") {
     // The bounds run as a part of their own with its own solver, on a second thread when there
     // is one: each part asks the same questions in the same order either way.
