@@ -260,8 +260,7 @@ void builder::printing_notes(ir::id t, grid& g) const {
         std::vector<std::pair<std::string, std::vector<std::string>>> groups;
         std::vector<std::string> lacks;
         for (const ir::printing_cell& c : d.cells) {
-            const bool here = c.a_text == "no row" || c.a_text == "no column";
-            const bool there = c.b_text == "no row" || c.b_text == "no column";
+            const bool here = !c.a_cell, there = !c.b_cell;  // a key one printing has no cell for
             if (here || there) {
                 const bool column = (here ? c.a_text : c.b_text) == "no column";
                 const std::string lack = "no " + (column ? c.column + " column" : "row " + c.row) + (here ? " here" : " there");
