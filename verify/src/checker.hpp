@@ -480,10 +480,10 @@ private:
     // The interval of a term from the facts over its variables alone (x <= 5, x == 3, or a part
     // of the term compared with a number), when they bound it on both sides: a proof with no
     // solver question.
-    // `where`: the facts read where `where` holds, an equation `x == k` of a variable and a
-    // number (the place an assignment writes when its chosen location x is k): each fact on x
-    // with k put for x (a choice's "a legal option is chosen", a disjunction over its options,
-    // becomes that option's condition), then as above.
+    // `where`: also the facts read where `where` holds, an equation `x == k` of a variable and
+    // a number (the place an assignment writes when its chosen location x is k): a disjunction
+    // on x (a choice's "a legal option is chosen", over its options) gives the parts of the one
+    // option that does not name another value of x.
     std::optional<detail::interval> interval_of(const fact_list& facts, const z3::expr& term,
                                                 const std::optional<z3::expr>& where = std::nullopt);
 
