@@ -10,6 +10,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <unistd.h>
 
@@ -34,10 +35,16 @@ void require_sarif(const json& j) {
     REQUIRE_FALSE(j.at("runs").empty());
     for (const json& run : j.at("runs")) {
         CHECK(run.at("tool").at("driver").at("name") == "westphalia");
-        for (const json& rule : run.at("tool").at("driver").value("rules", json::array())) CHECK(rule.at("id").is_string());
+        std::set<std::string> rule_ids;
+        for (const json& rule : run.at("tool").at("driver").value("rules", json::array())) {
+            CHECK(rule.at("id").is_string());
+            rule_ids.insert(rule.at("id").get<std::string>());
+        }
         REQUIRE(run.at("results").is_array());
         for (const json& r : run.at("results")) {
             CHECK(r.at("ruleId").is_string());
+            // a log that lists its rules lists every rule a result names
+            if (!rule_ids.empty()) CHECK(rule_ids.count(r.at("ruleId").get<std::string>()) == 1);
             const std::string level = r.at("level");
             CHECK((level == "error" || level == "warning" || level == "note" || level == "none"));
             CHECK(r.at("message").at("text").is_string());
@@ -148,6 +155,16 @@ TEST_CASE("check --format=sarif: a finding's log and an accepted finding's suppr
     CHECK(s.at("kind") == "inSource");
     CHECK(s.at("justification").get<std::string>().rfind("the strength track is printed up to 20", 0) == 0);
     CHECK(s.at("location").at("physicalLocation").at("region").at("startLine") == 37);
+}
+
+TEST_CASE("check --format=sarif: an aid-drift finding names a rule the log lists", "[cli][sarif]") {
+    const outcome r = run({"check", source("tests/checker/aid-drift/morale_modifier_aid_not_updated.wph"), "--format=sarif"});
+    CHECK(r.code == 0);  // aid-drift is a warning
+    const json j = json::parse(r.out);
+    require_sarif(j);
+    const json& results = j.at("runs").at(0).at("results");
+    REQUIRE_FALSE(results.empty());
+    CHECK(results[0].at("ruleId") == "aid-drift");
 }
 
 TEST_CASE("SARIF URIs: relative paths stay relative, absolute ones are file URIs, odd bytes escaped", "[sarif]") {
