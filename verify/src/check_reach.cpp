@@ -190,6 +190,13 @@ bool checker::played_key_under_other_options(id t, std::size_t i) {
     return read_in(keys_read_elsewhere_, table_key_first_elsewhere_, t, i);
 }
 
+namespace {
+// for WP_CHECK_DEBUG's timings
+double ms_between(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b) {
+    return std::chrono::duration<double, std::milli>(b - a).count();
+}
+}  // namespace
+
 void checker::reach_checks() {
     std::map<id, std::vector<const detail::rule_site*>> by_rule;
     for (const detail::rule_site& s : sym_.rule_sites) by_rule[s.rule].push_back(&s);
@@ -297,8 +304,16 @@ void checker::reach_checks() {
         because_at_sites(f, it->second, [](const detail::site&) { return std::vector<std::pair<std::string, z3::expr>>{}; });
     }
     if (!no_branches_) {
+        const auto t0 = std::chrono::steady_clock::now();
+        const std::uint64_t q0 = out_.stats[kind_].queries;
         branch_checks();
+        const auto t1 = std::chrono::steady_clock::now();
+        const std::uint64_t q1 = out_.stats[kind_].queries;
         effect_checks();
+        if (debug_)
+            std::fprintf(stderr, "reach: dead branches %llu queries %.0f ms, no-op effects %llu queries %.0f ms\n",
+                         static_cast<unsigned long long>(q1 - q0), ms_between(t0, t1),
+                         static_cast<unsigned long long>(out_.stats[kind_].queries - q1), ms_between(t1, std::chrono::steady_clock::now()));
     }
     // game ends
     std::map<std::string, std::vector<const detail::end_site*>> by_reason;
@@ -383,7 +398,12 @@ void checker::branch_checks() {
         const std::string way = is_may ? "the option offered at " + sym_.node_position(n) + " can be taken"
                                        : "the `if` at " + sym_.node_position(n) + (taken ? " can hold" : " can fail");
         const std::vector<involved> elems{{"statement", is_may ? "may" : "if", statement_prov(n)}};
+        const auto t0 = std::chrono::steady_clock::now();
         const z3::check_result here = any_sat(sites, false);
+        if (debug_)
+            std::fprintf(stderr, "  branch %s %s: %zu sites, %s, %.0f ms\n", sym_.node_position(n).c_str(),
+                         taken ? "taken" : "not taken", sites.size(), here == z3::sat ? "sat" : here == z3::unsat ? "unsat" : "unknown",
+                         ms_between(t0, std::chrono::steady_clock::now()));
         if (here == z3::sat) continue;
         if (here == z3::unknown) {
             unknown("whether " + way, elems, severity::warning);
@@ -429,12 +449,19 @@ void checker::effect_checks() {
         const std::string field = rs_.slots.at(sites.front()->slot).name;
         const std::vector<involved> elems{{"statement", "assignment to " + field, statement_prov(n)}};
         bool changes = false, undecided = false, met = false;
+        const auto t0 = std::chrono::steady_clock::now();
+        std::size_t asked = 0;
         for (const detail::effect_site* s : sites) {
+            ++asked;
             const z3::check_result a = solve_local_first(s->facts, s->changes);
             changes = changes || a == z3::sat;
             undecided = undecided || a == z3::unknown;
             if (changes) break;
         }
+        if (debug_)
+            std::fprintf(stderr, "  effect %s at %s: %zu of %zu sites, %s, %.0f ms\n", field.c_str(), sym_.node_position(n).c_str(),
+                         asked, sites.size(), changes ? "changes" : undecided ? "undecided" : "never",
+                         ms_between(t0, std::chrono::steady_clock::now()));
         if (changes) continue;
         if (undecided) {
             unknown("whether the assignment to " + field + " at " + sym_.node_position(n) + " ever changes it", elems,
