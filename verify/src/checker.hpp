@@ -121,7 +121,7 @@ private:
         // one with assumptions wants its unsat core, an optimisation its model).
         std::optional<std::string> key;
         if constexpr (std::is_same_v<Solver, z3::solver> && sizeof...(Assumptions) == 0) {
-            if (opt_.proved_before) {
+            if (opt_.proved_before && !hinted_) {
                 key = detail::query_key(s.assertions());
                 if (key && opt_.proved_before->count(*key)) {
                     ++out_.cache_hits;
@@ -225,6 +225,28 @@ private:
 
     // Independent groups of at most this many facts are first asked together (slice).
     static constexpr std::size_t small_group = 50;
+
+    // A satisfiable question's model, kept as hints: the next questions are mostly asked along
+    // the same paths, and their facts mostly over the same variables.
+    void remember(const z3::model& m);
+
+    // Whether these facts and the target hold with every variable fixed at a value it had in a
+    // model found before (`preferred`'s first, then the hints), but for the target's own and
+    // those up to `max_radius` facts away from them: quick tries, radius 0 first, each bounded
+    // like the neighbourhood tries. True is a proof that they hold (the model found is one of
+    // the question without the fixed values too); false says nothing. Only for questions whose
+    // model is not shown (a hinted model is far from the usual values a witness keeps).
+    using values = std::unordered_map<unsigned, std::pair<z3::expr, z3::expr>>;
+    bool holds_near_hints(const std::vector<unsigned>& conjuncts, const z3::expr& target,
+                          const std::unordered_map<unsigned, std::vector<unsigned>>* by_var, int max_radius,
+                          const values& preferred);
+    // The independent groups of these facts (no two share a variable), each sorted.
+    std::vector<std::vector<unsigned>> groups_of(const fact_index& ix);
+    // The values of a model of the facts of these groups, where one is known: the models of the
+    // groups found to hold (together one model of the facts, as they share no variable).
+    values path_values(const std::vector<std::vector<unsigned>>& groups);
+    // WP_CHECK_NO_HINTS: no such try (to measure what they change, docs/performance.md)
+    bool no_hints_ = std::getenv("WP_CHECK_NO_HINTS") != nullptr;
 
     // The facts of this path and so of every shorter one hold together: their independent groups
     // need no question of their own any more (most questions are asked along the same paths).
@@ -556,6 +578,12 @@ private:
     std::set<std::string> fired_elsewhere_;    // rules fired in play under other option values
     bool played_elsewhere_ = false;
     std::map<std::vector<unsigned>, z3::check_result> group_sat_;
+    // per variable (by term id): the variable and its value in the last model that gave it one
+    std::unordered_map<unsigned, std::pair<z3::expr, z3::expr>> hints_;
+    std::map<std::vector<unsigned>, z3::model> group_model_;  // a model of each group found to hold
+    std::optional<z3::model> last_hinted_;  // holds_near_hints' last model
+    bool hinted_ = false;  // asking a hinted try: its answer is neither a proof to keep nor one to look up
+    std::unordered_map<unsigned, z3::expr> variable_of_id_;  // the constants variables_of met
     std::unordered_set<const detail::fact_node*> known_sat_;  // paths whose facts are satisfiable
     bool debug_ = std::getenv("WP_CHECK_DEBUG") != nullptr;
     // WP_CHECK_DEBUG: time inside the solver in the current stage, and per kind of query

@@ -170,6 +170,7 @@ void render_human(std::ostream& out, const ir::ruleset& rs, const check_result& 
             out << "  cache: " << r.cache_hits << " queries answered from it, " << r.proved.size() << " proofs kept for the next run\n";
         if (r.general_proofs)
             out << "  general: " << r.general_proofs << " questions proved from their top levels alone\n";
+        if (r.hinted_answers) out << "  hints: " << r.hinted_answers << " questions shown to hold by a model found before\n";
         if (!r.encoder.empty()) {
             out << "  encoder:";
             bool first = true;

@@ -16,7 +16,10 @@ void checker::flatten(const z3::expr& e, std::vector<z3::expr>& out) {
 std::vector<unsigned> checker::variables_of(const z3::expr& e) {
     const std::vector<z3::expr> consts = constants(e);
     std::vector<unsigned> ids;
-    for (const z3::expr& c : consts) ids.push_back(c.id());
+    for (const z3::expr& c : consts) {
+        ids.push_back(c.id());
+        variable_of_id_.try_emplace(c.id(), c);
+    }
     std::sort(ids.begin(), ids.end());
     return ids;
 }
@@ -115,13 +118,28 @@ z3::check_result checker::groups_hold(const std::vector<std::vector<unsigned>>& 
         ++out_.stats[kind_].queries;
         dump(s);
         purpose_ = "small groups";
-        if (ask(s) == z3::sat)
-            for (const std::vector<unsigned>* g : fresh) group_sat_.emplace(*g, z3::sat);
+        if (ask(s) == z3::sat) {
+            const z3::model m = s.get_model();
+            for (const std::vector<unsigned>* g : fresh) {
+                group_sat_.emplace(*g, z3::sat);
+                if (!no_hints_) group_model_.emplace(*g, m);
+            }
+            remember(m);
+        }
         purpose_ = "other";
     }
     bool undecided = false;
     for (const std::vector<unsigned>& group : groups) {
         auto it = group_sat_.find(group);
+        if (it == group_sat_.end() && !no_hints_ && !hints_.empty()) {
+            std::unordered_map<unsigned, std::vector<unsigned>> by_var;
+            for (unsigned c : group)
+                for (unsigned v : conjuncts_[c].vars) by_var[v].push_back(c);
+            if (holds_near_hints(group, ctx_.bool_val(true), &by_var, 1, {})) {
+                it = group_sat_.emplace(group, z3::sat).first;
+                group_model_.emplace(group, *last_hinted_);
+            }
+        }
         if (it == group_sat_.end()) {
             z3::solver s = one_shot_solver();
             for (unsigned c : group) s.add(conjuncts_[c].e);
@@ -130,11 +148,164 @@ z3::check_result checker::groups_hold(const std::vector<std::vector<unsigned>>& 
             purpose_ = "group";
             it = group_sat_.emplace(group, ask(s)).first;
             purpose_ = "other";
+            if (it->second == z3::sat) {
+                remember(s.get_model());
+                if (!no_hints_) group_model_.emplace(group, s.get_model());
+            }
         }
         if (it->second == z3::unsat) return z3::unsat;
         if (it->second == z3::unknown) undecided = true;
     }
     return undecided ? z3::unknown : z3::sat;
+}
+
+void checker::remember(const z3::model& m) {
+    if (no_hints_) return;
+    for (unsigned i = 0; i < m.num_consts(); ++i) {
+        const z3::func_decl d = m.get_const_decl(i);
+        const z3::expr v = d();
+        hints_.insert_or_assign(v.id(), std::pair<z3::expr, z3::expr>{v, m.get_const_interp(d)});
+    }
+}
+
+bool checker::holds_near_hints(const std::vector<unsigned>& conjuncts, const z3::expr& target,
+                               const std::unordered_map<unsigned, std::vector<unsigned>>* by_var, int max_radius,
+                               const values& preferred) {
+    if (no_hints_ || (hints_.empty() && preferred.empty()) || spent()) return false;
+    // every variable of the facts with a value to fix it at, once
+    std::vector<std::pair<unsigned, z3::expr>> pins;  // variable, equation
+    z3::model hinted(ctx_);
+    auto pin = [&](unsigned v) {
+        auto h = preferred.find(v);
+        if (h == preferred.end()) {
+            h = hints_.find(v);
+            if (h == hints_.end()) return;
+        }
+        z3::func_decl d = h->second.first.decl();
+        z3::expr value = h->second.second;
+        hinted.add_const_interp(d, value);
+        pins.emplace_back(v, h->second.first == h->second.second);
+    };
+    if (by_var) {
+        for (const auto& [v, cs] : *by_var) pin(v);
+    } else {
+        std::unordered_set<unsigned> seen;
+        for (unsigned c : conjuncts)
+            for (unsigned v : conjuncts_[c].vars)
+                if (seen.insert(v).second) pin(v);
+    }
+    if (pins.empty()) return false;  // nothing to gain over the question itself
+    // how many facts away each variable is from the target's and from those of the facts the
+    // hinted values break (0: their own), up to max_radius
+    std::unordered_map<unsigned, int> distance;
+    std::vector<unsigned> frontier;
+    auto loosen = [&](const std::vector<unsigned>& vars) {
+        for (unsigned v : vars)
+            if (distance.emplace(v, 0).second) frontier.push_back(v);
+    };
+    loosen(variables_of(target));
+    z3::expr_vector question(ctx_);
+    for (unsigned c : conjuncts) {
+        question.push_back(conjuncts_[c].e);
+        if (hinted.eval(conjuncts_[c].e, false).is_false()) loosen(conjuncts_[c].vars);
+    }
+    question.push_back(target);
+    std::vector<bool> scanned;  // each fact's variables are read once, however many it holds
+    for (int step = 1; step <= max_radius && by_var && !frontier.empty(); ++step) {
+        std::vector<unsigned> next;
+        for (unsigned v : frontier) {
+            auto it = by_var->find(v);
+            if (it == by_var->end()) continue;
+            for (unsigned c : it->second) {
+                if (c >= scanned.size()) scanned.resize(conjuncts_.size());
+                if (scanned[c]) continue;
+                scanned[c] = true;
+                for (unsigned w : conjuncts_[c].vars)
+                    if (distance.emplace(w, step).second) next.push_back(w);
+            }
+        }
+        frontier = std::move(next);
+    }
+    auto far = [&](unsigned v, int radius) {
+        auto d = distance.find(v);
+        return d == distance.end() || d->second > radius;
+    };
+    bool tried = false;
+    for (int radius = 0; radius <= max_radius; ++radius) {
+        std::size_t pinned = 0;
+        bool freed = !tried;  // a radius that frees no variable more than the one before is not tried
+        for (const auto& [v, eq] : pins) {
+            if (far(v, radius)) ++pinned;
+            else if (radius > 0 && distance.at(v) == radius) freed = true;
+        }
+        if (pinned == 0) return false;
+        if (!freed) continue;
+        tried = true;
+        z3::solver s = one_shot_solver();
+        z3::params p(ctx_);
+        p.set("rlimit", opt_.rlimit ? std::min(opt_.rlimit, quick_rlimit) : quick_rlimit);
+        s.set(p);
+        s.add(question);
+        for (const auto& [v, eq] : pins)
+            if (far(v, radius)) s.add(eq);
+        ++out_.stats[kind_].queries;
+        dump(s);
+        purpose_ = "hinted" + std::to_string(radius);
+        z3::check_result r = z3::unknown;
+        {
+            struct reset {
+                bool& on;
+                ~reset() { on = false; }
+            } after{hinted_};
+            hinted_ = true;
+            r = ask(s);
+        }
+        purpose_ = "other";
+        if (r == z3::sat) {
+            ++out_.hinted_answers;
+            last_hinted_ = s.get_model();
+            remember(*last_hinted_);
+            return true;
+        }
+        if (spent()) return false;
+    }
+    return false;
+}
+
+std::vector<std::vector<unsigned>> checker::groups_of(const fact_index& ix) {
+    std::unordered_map<unsigned, unsigned> parent;
+    for (unsigned c : ix.all) {
+        const std::vector<unsigned>& vars = conjuncts_[c].vars;
+        for (std::size_t i = 1; i < vars.size(); ++i) {
+            const unsigned a = find(parent, vars[0]), b = find(parent, vars[i]);
+            if (a != b) parent[a] = b;
+        }
+    }
+    std::map<unsigned, std::vector<unsigned>> groups;
+    for (unsigned c : ix.all)
+        if (!conjuncts_[c].vars.empty()) groups[find(parent, conjuncts_[c].vars[0])].push_back(c);
+    std::vector<std::vector<unsigned>> out;
+    for (auto& [root, group] : groups) {
+        std::sort(group.begin(), group.end());
+        out.push_back(std::move(group));
+    }
+    return out;
+}
+
+checker::values checker::path_values(const std::vector<std::vector<unsigned>>& groups) {
+    values out;
+    for (const std::vector<unsigned>& group : groups) {
+        auto m = group_model_.find(group);
+        if (m == group_model_.end()) continue;
+        for (unsigned c : group)
+            for (unsigned v : conjuncts_[c].vars) {
+                if (out.count(v)) continue;
+                const z3::expr& x = variable_of_id_.at(v);
+                const z3::func_decl d = x.decl();
+                if (m->second.has_interp(d)) out.emplace(v, std::pair<z3::expr, z3::expr>{x, m->second.get_const_interp(d)});
+            }
+    }
+    return out;
 }
 
 void checker::mark_satisfiable(const fact_list& facts) {
@@ -236,6 +407,21 @@ checker::answer checker::solve(const fact_list& facts, const z3::expr& target, b
         a.r = z3::unsat;
         return a;
     }
+    if (!show && !target.is_true()) {
+        // a question along a path asked before: the earlier model, but near the target
+        const fact_index& ix = index_of(facts);
+        const std::vector<std::vector<unsigned>> groups = groups_of(ix);
+        if (holds_near_hints(ix.all, target, &ix.by_var, 3, path_values(groups))) {
+            // the model holds every fact of the path: one of each of its groups
+            for (const std::vector<unsigned>& g : groups) {
+                group_sat_.emplace(g, z3::sat);
+                group_model_.emplace(g, *last_hinted_);
+            }
+            mark_satisfiable(facts);
+            a.r = z3::sat;
+            return a;
+        }
+    }
     const sliced sl = slice(facts, target);
     const z3::expr& q = sl.question;
     ++out_.stats[kind_].queries;
@@ -245,6 +431,7 @@ checker::answer checker::solve(const fact_list& facts, const z3::expr& target, b
     s.add(q);
     dump(s);
     a.r = ask(s);
+    if (a.r == z3::sat) remember(s.get_model());
     if (a.r == z3::sat && show && search == witness_search::near) {
         // The search keeps the number of players of the solver's model (cards dealt to the
         // sixth seat hold six): a model with the usual number is asked for where it differs.

@@ -189,6 +189,7 @@ struct check_result {
     std::uint64_t cache_hits = 0;
     // Questions proved "never" from their top levels alone, before their facts were read.
     std::uint64_t general_proofs = 0;
+    std::uint64_t hinted_answers = 0;  // questions shown to hold by a model found before (checker.md, step 15)
     // Every query of the ruleset, in rule order, with its answer (the check `queries`).
     std::vector<query_answer> answers;
     // The faults the random games met, in the order met (what labels the findings' reach).
