@@ -407,7 +407,9 @@ checker::answer checker::solve(const fact_list& facts, const z3::expr& target, b
         a.r = z3::unsat;
         return a;
     }
-    if (!show && !target.is_true()) {
+    // Not the bounds' questions (a part of their own, checker.md step 11): a value out of its
+    // range mostly cannot be, and a try at a question that cannot hold is wasted.
+    if (!show && !target.is_true() && kind_ != "bounds") {
         // a question along a path asked before: the earlier model, but near the target
         const fact_index& ix = index_of(facts);
         const std::vector<std::vector<unsigned>> groups = groups_of(ix);
