@@ -231,8 +231,9 @@ private:
     void remember(const z3::model& m);
 
     // Whether these facts and the target hold with every variable fixed at a value it had in a
-    // model found before (`preferred`'s first, then the hints), but for the target's own and
-    // those up to `max_radius` facts away from them: quick tries, radius 0 first, each bounded
+    // model found before (`preferred`'s first, then the hints), but for the target's own, those
+    // of the facts the fixed values make false, and those up to `max_radius` facts away from
+    // them: quick tries, radius 0 first, each bounded
     // like the neighbourhood tries. True is a proof that they hold (the model found is one of
     // the question without the fixed values too); false says nothing. Only for questions whose
     // model is not shown (a hinted model is far from the usual values a witness keeps).
