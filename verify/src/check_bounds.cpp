@@ -59,18 +59,19 @@ std::optional<detail::interval> checker::interval_of(const fact_list& facts, con
     const fact_index& ix = index_of(facts);
     detail::interval_bounds bounds;
     const std::vector<unsigned> vars = variables_of(term);
-    const std::unordered_set<unsigned> mine(vars.begin(), vars.end());
+    mine_.clear();
+    for (unsigned v : vars) mine_.mark(v);
     auto only_mine = [&](const std::vector<unsigned>& cv) {
-        return std::all_of(cv.begin(), cv.end(), [&](unsigned v) { return mine.count(v) > 0; });
+        return std::all_of(cv.begin(), cv.end(), [&](unsigned v) { return mine_.has(v); });
     };
-    std::unordered_set<unsigned> learnt;
+    learnt_.clear();
     for (unsigned var : vars) {
         auto it = ix.by_var.find(var);
         if (it == ix.by_var.end()) return std::nullopt;
         // the facts over the term's own variables alone: on one of them, or on a part of it
         for (unsigned c : it->second) {
-            if (learnt.count(c) || !only_mine(conjuncts_[c].vars)) continue;
-            learnt.insert(c);
+            if (learnt_.has(c) || !only_mine(conjuncts_[c].vars)) continue;
+            learnt_.mark(c);
             bounds.learn(conjuncts_[c].e);
         }
     }
@@ -88,9 +89,9 @@ std::optional<detail::interval> checker::interval_of(const fact_list& facts, con
         auto it = x ? ix.by_var.find(*x) : ix.by_var.end();
         if (it == ix.by_var.end()) return bounds.of(term);
         for (unsigned c : it->second) {
-            if (learnt.count(c)) continue;
+            if (learnt_.has(c)) continue;
             const std::vector<unsigned>& cv = conjuncts_[c].vars;
-            if (std::none_of(cv.begin(), cv.end(), [&](unsigned v) { return mine.count(v) > 0; })) continue;
+            if (std::none_of(cv.begin(), cv.end(), [&](unsigned v) { return mine_.has(v); })) continue;
             for (const z3::expr& part : where_equal(conjuncts_[c].e, *x, *k))
                 if (only_mine(variables_of(part))) bounds.learn(part);
         }

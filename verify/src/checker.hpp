@@ -7,6 +7,7 @@
 #include "westphalia/verify/check.hpp"
 
 #include "generalize.hpp"
+#include "id_marks.hpp"
 #include "intervals.hpp"
 #include "query_key.hpp"
 #include "replay.hpp"
@@ -555,8 +556,8 @@ private:
     detail::witness_replay replay_{sym_};
     std::vector<std::pair<std::size_t, std::function<std::string()>>> replays_;  // by finding
     std::unordered_map<unsigned, std::size_t> index_;  // the variables by term id
-    std::vector<unsigned> mark_;  // constants(): the walk it last marked each term id in
-    unsigned epoch_ = 0;
+    detail::id_marks walked_;      // constants(): the term ids its walk has seen
+    detail::id_marks mine_, learnt_;  // interval_of(): the term's variables, the facts it read
     std::set<id> dead_;
     std::string kind_;
     std::vector<std::string> stage_of_;  // per finding: the check that made it

@@ -9,19 +9,14 @@ namespace wp::verify {
 
 std::vector<z3::expr> checker::constants(const z3::expr& e) {
     const Z3_context c = ctx_;
-    if (++epoch_ == 0) {
-        std::fill(mark_.begin(), mark_.end(), 0u);
-        epoch_ = 1;
-    }
+    walked_.clear();
     std::vector<z3::expr> out;
     std::vector<Z3_ast> todo{e};
     while (!todo.empty()) {
         const Z3_ast a = todo.back();
         todo.pop_back();
         const unsigned id = Z3_get_ast_id(c, a);
-        if (id >= mark_.size()) mark_.resize(std::max<std::size_t>(id + 1, mark_.size() * 3 / 2), 0u);
-        if (mark_[id] == epoch_) continue;
-        mark_[id] = epoch_;
+        if (!walked_.mark(id)) continue;
         switch (Z3_get_ast_kind(c, a)) {
             case Z3_APP_AST: {
                 const Z3_app app = Z3_to_app(c, a);
