@@ -700,3 +700,14 @@ TEST_CASE("probe: an example's given run from the start of a game, and its state
     CHECK(not_one.values.empty());
     CHECK_FALSE(not_one.error.empty());
 }
+
+TEST_CASE("engine: a deal and a draw stop when the pile runs out, with no error", "[engine][zones]") {
+    // three cards; a deal of 2 to each of two players, then a draw of 5 (docs/language.md)
+    const engine::game g(compile("tests/rulesets/engine-statements/short_pile.wph"), 2);
+    engine::state s(g, 1, explicit_chance());
+    CHECK(s.slot_value("dealt_out") == 1);  // play went on past both statements
+    CHECK(s.zone_contents("hand", 0).size() == 2);
+    CHECK(s.zone_contents("hand", 1).size() == 1);  // the second player's second card was not there
+    CHECK(s.zone_contents("pile").empty());
+    CHECK(s.zone_contents("spare").empty());  // nothing left to draw
+}
