@@ -165,9 +165,10 @@ struct bound_site : site {
     std::vector<z3::expr> out;       // per candidate place: when the new value leaves the range
     std::vector<z3::expr> value;     // the new value, per candidate
     std::vector<z3::expr> when;      // per candidate: when the assignment writes that place
-    // With more than one candidate, the new value as the read at the place not known gives it
-    // (the read the rules' own conditions make: `choose c … where c.pillage < 2`), so that a
-    // bound the path states on that read proves every place at once without a question.
+    // With more than one candidate place: the new value written over the read at the place not
+    // known (`c.pillage + 1` with `c.pillage` the `ite` over the places), the read the rules' own
+    // conditions bound (`choose c … where c.pillage < 2`). A bound the path's facts give that read
+    // then proves every place at once, with no question.
     std::optional<z3::expr> whole;
     replay_point replay;             // locals: the element's
 };
