@@ -167,7 +167,7 @@ part_result check_parts(const ir::ruleset& rs, const check_options& options) {
         }
         obligations.ranks.assign(obligations.out.findings.size(), std::numeric_limits<std::size_t>::max());  // last
     };
-    const unsigned jobs = options.jobs ? options.jobs : std::thread::hardware_concurrency();
+    const unsigned jobs = options.threads();
     if (second && jobs > 1) {
         std::exception_ptr failed;
         std::thread worker([&, opts = *second] {

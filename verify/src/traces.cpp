@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <set>
-#include <thread>
 
 namespace wp::verify::detail {
 
@@ -61,7 +60,7 @@ void aimed_play(const ir::ruleset& rs, const check_options& options,
             so.seed = 3;  // apart from the random play's seeds (1, and 2 for the queries)
             // the parts' threads are free again: the games are merged in game order, so the
             // faults met are the same on any number of threads (the deadline aside)
-            so.threads = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
+            so.threads = options.threads();
             so.agent = agent;
             so.check_invariants = false;
             so.max_decisions = 100000;

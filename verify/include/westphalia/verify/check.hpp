@@ -5,6 +5,7 @@
 
 #include "westphalia/ir/ir.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -12,6 +13,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <thread>
 #include <unordered_set>
 #include <vector>
 
@@ -84,9 +86,10 @@ struct check_options {
     // reach (which runs the decisions' too), invariants, queries, obligations. Examples alone need no exploration of
     // the sequence, so they are quick on any ruleset.
     std::set<std::string> checks;
-    // Threads (0: two when the machine has two cores). The check runs as two parts with solvers
-    // of their own, the bounds and the rest, the same whatever this is: so is the report.
+    // Threads (0: one per core). The check runs as two parts with solvers of their own, the
+    // bounds and the rest, the same whatever this is: so is the report.
     unsigned jobs = 0;
+    unsigned threads() const { return jobs ? jobs : std::max(1u, std::thread::hardware_concurrency()); }
     std::string dump_smt_dir;     // when set, every query is written there as an SMT-LIB file
     int max_players = 0;          // 0: the ruleset's maximum, at most 6 (the symbolic state's size)
     // Random games played through the engine at each player count before the reachability
