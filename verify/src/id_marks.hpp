@@ -1,7 +1,8 @@
 // A set of small unsigned ids (Z3 term ids, conjunct indices) emptied in constant time: each
 // id remembers the round it was last marked in, and starting a new round forgets them all.
-// The checker's hot loops ask "seen already?" millions of times per check; a hash set cost
-// most of GMT's bound part there (docs/performance.md, 2026-12-01, fourth session).
+// The checker's hot loops ask "seen already?" millions of times per check; hash sets there were
+// a quarter of the samples of GMT's bound part, most of its time outside the solver
+// (docs/performance.md, 2026-12-01, fourth session).
 #pragma once
 
 #include <algorithm>
