@@ -32,7 +32,8 @@ engine::sim_part part_from_bytes(const std::string& bytes) {
                                  g.at(3).get<std::string>(), g.at(4).get<std::vector<std::string>>(),
                                  g.at(5).get<std::vector<std::pair<std::uint32_t, std::uint64_t>>>(),
                                  {g.at(6).get<std::string>(), g.at(7).get<std::string>(), g.at(8).get<std::string>(),
-                                  g.at(9).get<ir::id>()}});
+                                  g.at(9).get<ir::id>()},
+                                 {}});  // no coverage across processes: no faults passed
     part.fires = j.at("fires").get<std::vector<std::uint64_t>>();
     part.fired_games = j.at("fired_games").get<std::vector<std::uint64_t>>();
     part.ran = j.at("ran").get<std::vector<std::uint8_t>>();

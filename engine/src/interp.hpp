@@ -322,6 +322,7 @@ struct interp {
     inline void zone_shuffle(id n, std::int64_t zi);
     inline std::string zone_text(std::int64_t zi) const;
     inline void zone_targets(id n, std::uint32_t fb, std::vector<std::int64_t>& out);
+    void note_short_draw(id n, std::int64_t zi);
     void zone_statement(std::size_t fi, id n, std::uint32_t fb);
 
     // ------------------------------------------------ maps.cpp

@@ -102,6 +102,7 @@ game_outcome play_one(const game& g, std::uint64_t seed, const std::vector<std::
         }
     }
     if (sp) {
+        out.faults_passed = sp->faults_passed();
         merge_coverage(totals.ran, sp->statements_run());
         merge_coverage(totals.keys, sp->keys_read());
     }
@@ -232,6 +233,19 @@ std::string agents_text(const sim_options& o) {
     return text;
 }
 
+namespace {
+
+// Counts a game that met fault f, first met in `first` when no game before met it.
+void note_fault(sim_report& r, const engine_fault& f, const sim_message& first) {
+    auto at = std::find_if(r.faults.begin(), r.faults.end(), [&](const sim_fault& x) {
+        return x.fault.kind == f.kind && x.fault.subject == f.subject && x.fault.side == f.side && x.fault.node == f.node;
+    });
+    if (at == r.faults.end()) at = r.faults.insert(r.faults.end(), {f, 0, first});
+    ++at->games;
+}
+
+}  // namespace
+
 sim_report summarise(const ir::ruleset& rs, const sim_options& o, const std::vector<sim_game>& outcomes) {
     const std::uint64_t n = outcomes.size();
     sim_report r;
@@ -252,19 +266,12 @@ sim_report summarise(const ir::ruleset& rs, const sim_options& o, const std::vec
             ++r.invariant_violations;
             if (r.first_violations.size() < o.max_messages) r.first_violations.push_back({i, game_seed(o.seed, i), v});
         }
+        for (const auto& [f, decisions] : go.faults_passed) note_fault(r, f, {i, game_seed(o.seed, i), "after decision " + std::to_string(decisions)});
         if (!go.error.empty()) {
             ++r.engine_errors;
             ++r.end_reasons["engine error"];
             if (r.first_errors.size() < o.max_messages) r.first_errors.push_back({i, game_seed(o.seed, i), go.error});
-            if (!go.fault.kind.empty()) {
-                const engine_fault& f = go.fault;
-                auto at = std::find_if(r.faults.begin(), r.faults.end(), [&](const sim_fault& x) {
-                    return x.fault.kind == f.kind && x.fault.subject == f.subject && x.fault.side == f.side && x.fault.node == f.node;
-                });
-                if (at == r.faults.end())
-                    at = r.faults.insert(r.faults.end(), {f, 0, {i, game_seed(o.seed, i), "after decision " + std::to_string(go.decisions)}});
-                ++at->games;
-            }
+            if (!go.fault.kind.empty()) note_fault(r, go.fault, {i, game_seed(o.seed, i), "after decision " + std::to_string(go.decisions)});
             continue;
         }
         ++r.finished;

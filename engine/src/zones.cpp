@@ -20,6 +20,14 @@ void interp::zone_remove(id n, std::int64_t zi, std::int64_t inst) {
     fail(n, g.instance_text(inst) + " is not in " + zone_text(zi), {"unmet-obligation", rs.zones[g.zone_instance_zone[z]].name, ""});
 }
 
+// A draw or deal that came short, for the checker's evidence play (state::faults_passed): the
+// checker reports it as an unmet obligation, and a game that met it is its trace.
+void interp::note_short_draw(id n, std::int64_t zi) {
+    const bool known = std::any_of(s.faults_passed_.begin(), s.faults_passed_.end(), [&](const auto& f) { return f.first.node == n; });
+    if (!known)
+        s.faults_passed_.push_back({{"unmet-obligation", rs.zones[g.zone_instance_zone[static_cast<std::size_t>(zi)]].name, "", n}, s.decisions_});
+}
+
 // The topmost copy of inst's entity in zone zi (inst itself when there is none).
 std::int64_t interp::copy_in(std::int64_t zi, std::int64_t inst) const {
     const auto z = static_cast<std::size_t>(zi);
@@ -92,7 +100,10 @@ void interp::zone_statement(std::size_t fi, id n, std::uint32_t fb) {
             for (std::int64_t i = 0; i < count; ++i)
                 for (std::int64_t z : to) {
                     const auto fz = static_cast<std::size_t>(from);
-                    if (s.zone_size_[fz] == 0) return;
+                    if (s.zone_size_[fz] == 0) {
+                        if (s.opt_.track_coverage) note_short_draw(n, from);
+                        return;
+                    }
                     const std::int64_t top = s.contents_[g.zone_capacity_offset[fz] + s.zone_size_[fz] - 1];
                     zone_remove(n, from, top);
                     zone_add(n, z, top);

@@ -710,4 +710,23 @@ TEST_CASE("engine: a deal and a draw stop when the pile runs out, with no error"
     CHECK(s.zone_contents("hand", 1).size() == 1);  // the second player's second card was not there
     CHECK(s.zone_contents("pile").empty());
     CHECK(s.zone_contents("spare").empty());  // nothing left to draw
+    CHECK(s.faults_passed().empty());  // noted only for the checker's evidence play
+}
+
+TEST_CASE("engine: with coverage, a short deal and draw are noted as faults play went past", "[engine][zones]") {
+    // the checker's evidence play: each short statement once, its zone the subject
+    const engine::game g(compile("tests/rulesets/engine-statements/short_pile.wph"), 2);
+    engine::state_options o = explicit_chance();
+    o.track_coverage = true;
+    engine::state s(g, 1, o);
+    CHECK(s.slot_value("dealt_out") == 1);
+    const auto& passed = s.faults_passed();
+    REQUIRE(passed.size() == 2);
+    for (const auto& [fault, decisions] : passed) {
+        CHECK(fault.kind == "unmet-obligation");
+        CHECK(fault.subject == "pile");
+        CHECK(decisions == 0);
+    }
+    CHECK(g.ruleset().nodes.at(passed[0].first.node).code == ir::op::deal);
+    CHECK(g.ruleset().nodes.at(passed[1].first.node).code == ir::op::draw);
 }

@@ -271,6 +271,10 @@ public:
     // statement started, bit 2 when an assignment changed what it wrote; per table key (game::table_key_first), 1 when that row or column was read.
     const std::vector<std::uint8_t>& statements_run() const { return ran_; }
     const std::vector<std::uint8_t>& keys_read() const { return keys_read_; }
+    // With track_coverage (else empty): the faults of the rules play met and went on past, each
+    // the first time, with the decisions made by then: a `draw` or `deal` that came short (its
+    // zone ran out; the kind "unmet-obligation", the zone as subject).
+    const std::vector<std::pair<engine_fault, std::uint64_t>>& faults_passed() const { return faults_passed_; }
     std::uint64_t decisions() const { return decisions_; }
     // The `turn` blocks started so far (the account numbers them).
     std::uint64_t turns() const { return turns_; }
@@ -390,6 +394,7 @@ private:
     std::string pending_end_;
     std::string end_reason_;
     std::uint64_t decisions_ = 0;
+    std::vector<std::pair<engine_fault, std::uint64_t>> faults_passed_;
     std::uint64_t turns_ = 0;
     std::uint64_t quiet_steps_ = 0;  // steps since the last decision or chance node
     // With track_changes: the statement that last changed each value / zone instance, and when.

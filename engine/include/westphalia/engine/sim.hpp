@@ -65,6 +65,8 @@ struct sim_game {
     // query's index among the queries in rule order, and the decisions made by then.
     std::vector<std::pair<std::uint32_t, std::uint64_t>> query_hits;
     engine_fault fault;                   // the error's kind of fault, when it is one
+    // With sim_options::coverage: the faults the game met and went on past (state::faults_passed).
+    std::vector<std::pair<engine_fault, std::uint64_t>> faults_passed;
 };
 
 // One of the designer's queries over a simulation's games (with the invariants' checking): how
@@ -77,8 +79,9 @@ struct sim_query {
     std::optional<sim_message> first;  // game, seed, "after decision N"
 };
 
-// A fault of the rules (engine_fault) that stopped games: how many, and the first such game
-// (its message is "after decision N").
+// A fault of the rules (engine_fault) that stopped games, or with sim_options::coverage one they
+// went on past (a short draw): how many games, and the first such game (its message is "after
+// decision N").
 struct sim_fault {
     engine_fault fault;
     std::uint64_t games = 0;
