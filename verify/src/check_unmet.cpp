@@ -2,7 +2,8 @@
 // carry out, met in a state where it cannot. A `do` the engines do not test before offering
 // it, whose action is not legal there; a `move` of a piece that is not in the zone it is taken
 // from (both stop the engines); a `may` a `require` demands, whose action is not legal where no
-// `forbid` applies (the engines skip it, and the rule's "must" is not done).
+// `forbid` applies (the engines skip it, and the rule's "must" is not done); a `draw` or `deal`
+// that asks for more cards than its zone holds (the engines stop at its last card).
 #include "checker.hpp"
 
 namespace wp::verify {
@@ -22,11 +23,15 @@ void checker::obligation_checks() {
         });
         const detail::obligation_site& first = *sites.front();
         using what = detail::obligation_site::what;
-        const bool zone = first.kind == what::move;
+        const bool zone = first.kind == what::move || first.kind == what::draw;
         const std::string subject = zone ? (first.subject == ir::no_id ? std::string("a zone") : rs_.zones.at(first.subject).name)
                                          : rs_.actions.at(first.subject).name;
-        const std::string statement = first.kind == what::move ? "move" : first.kind == what::required ? "may" : "do";
+        const std::string statement = first.kind == what::move       ? "move"
+                                      : first.kind == what::required ? "may"
+                                      : first.kind == what::draw     ? (rs_.nodes.at(n).code == ir::op::deal ? "deal" : "draw")
+                                                                     : "do";
         const std::string question = first.kind == what::move     ? "whether the piece moved at " + sym_.node_position(n) + " is always in " + subject
+                                     : first.kind == what::draw   ? "whether `" + subject + "` always holds the cards the " + statement + " at " + sym_.node_position(n) + " takes"
                                      : first.kind == what::action ? "whether `" + subject + "` is legal wherever " + sym_.node_position(n) + " does it"
                                                                   : "whether `" + subject + "` is legal wherever a `require` demands it at " + sym_.node_position(n);
         for (const detail::obligation_site* s : sites) {
@@ -38,6 +43,8 @@ void checker::obligation_checks() {
             if (a.r != z3::sat) continue;
             const std::string message =
                 s->kind == what::move ? "the piece this moves can be elsewhere than `" + subject + "`: the game cannot go on"
+                : s->kind == what::draw
+                    ? "this can ask for more cards than `" + subject + "` holds: the engines stop at its last card, and the " + statement + " is short"
                 : s->kind == what::action
                     ? "this does `" + subject + "` where it can be illegal (its condition fails, or a `forbid` applies): the game cannot go on"
                     : "a `require` rule demands `" + subject +
@@ -49,7 +56,9 @@ void checker::obligation_checks() {
             else if (s->subject != ir::no_id) f.elements.push_back({"zone", subject, rs_.zones.at(s->subject).prov});
             f.witness = a.witness;
             if (a.model)
-                replay_later([this, s, zone, m = *a.model] { return zone ? replay_.unmet_move(*s, m) : replay_.unmet_action(*s, m); });
+                replay_later([this, s, zone, m = *a.model] {
+                    return s->kind == what::draw ? replay_.short_draw(*s, m) : zone ? replay_.unmet_move(*s, m) : replay_.unmet_action(*s, m);
+                });
             break;
         }
     }

@@ -1347,10 +1347,24 @@ struct exec_impl {
             case op::shuffle: return;  // the order of a zone is not modelled
             case op::draw:
             case op::deal: {
+                const std::size_t variables_from = S.variables.size();
+                const z3::expr count = S.integer(child(n, 0), e, p.st);
                 const z3::expr from = S.zone_instance(child(n, 1), e, p.st);
                 sv to = S.value(child(n, 2), e, p.st);
                 drain(p, n);
                 const id kind = kind_of_zone_node(child(n, 1));
+                if (kind != ir::no_id) {
+                    // the cards asked for: `count` to each zone given to (each seat in play's, for
+                    // a per-player zone), as the engines draw them; fewer in `from` is a short draw
+                    z3::expr asked = count;
+                    if (to.is_map) {
+                        asked = S.num(0);
+                        for (std::size_t s = 0; s < to.elems.size(); ++s)
+                            asked = terms::add(asked, terms::ite(S.n_players > static_cast<int>(s), count, S.num(0)));
+                    }
+                    note_obligation(p, n, obligation_site::what::draw, zone_of_node(child(n, 1)),
+                                    terms::lt(S.pieces_in(kind, from, p.st), asked), {asked, from}, variables_from);
+                }
                 S.approximations.insert("which cards a draw or deal takes (any cards of the zone)");
                 move_instances(p, kind, [&](std::uint32_t inst, const z3::expr& old) {
                     z3::expr moved = ctx.bool_const(("drawn" + std::to_string(inst) + "_" + std::to_string(n)).c_str());

@@ -259,6 +259,27 @@ std::string witness_replay::unmet_move(const obligation_site& s, const z3::model
     });
 }
 
+std::string witness_replay::short_draw(const obligation_site& s, const z3::model& m) {
+    return replayed(s.replay, m, [&](engine::probe& p) {
+        const std::vector<std::int64_t> at = locals(s.replay, m);  // the cards asked for, the zone instance
+        if (at.size() < 2 || at[1] < 0 || static_cast<std::size_t>(at[1]) >= sym_.lay.zone_instance_zone.size())
+            return std::string("not confirmed: the witness names no zone");
+        const id zone = sym_.lay.zone_instance_zone[static_cast<std::size_t>(at[1])];
+        const std::int64_t index = at[1] - sym_.lay.zone_first.at(zone);
+        const id kind = sym_.rs.zones.at(zone).entity_kind;
+        std::int64_t held = 0;
+        for (std::uint32_t i = 0; kind != ir::no_id && i < sym_.lay.kind_count.at(kind); ++i) {
+            const engine::probe::outcome o = p.holds(zone, index, sym_.lay.kind_first[kind] + i);
+            if (!o.error.empty() || o.values.empty())
+                return std::string("not confirmed: ") + set_up + "cannot tell what the zone holds (" + o.error + ")";
+            held += o.values[0] != 0 ? 1 : 0;
+        }
+        const std::string found = std::string(set_up) + "finds " + std::to_string(held) + (held == 1 ? " card" : " cards") + " in " +
+                                  sym_.zone_instance_text(at[1]) + " where " + std::to_string(at[0]) + " are asked for";
+        return std::string(held < at[0] ? "confirmed: " : "not confirmed: ") + found;
+    });
+}
+
 std::string witness_replay::both_apply(const replay_point& at, id group, id a, id b, values v, const z3::model& m) {
     return replayed(at, m, [&](engine::probe& p) {
         const std::vector<std::int64_t> args = locals(at, m);

@@ -45,6 +45,8 @@ public:
     std::string unmet_action(const obligation_site& s, const z3::model& m);
     // The piece an unmet `move` takes is not in the zone it is taken from.
     std::string unmet_move(const obligation_site& s, const z3::model& m);
+    // The zone a `draw` or `deal` takes from holds fewer cards than it asks for.
+    std::string short_draw(const obligation_site& s, const z3::model& m);
     // No `define` rule of group `group` applies.
     std::string undecided(const replay_point& at, id group, const z3::model& m);
 

@@ -204,6 +204,14 @@ z3::expr symbolic::zone_count(id z, const z3::expr& zi, const store& st) {
     return acc;
 }
 
+z3::expr symbolic::pieces_in(id kind, const z3::expr& zi, const store& st) {
+    z3::expr n = num(0);
+    if (kind != ir::no_id && kind < lay.kind_count.size())
+        for (std::uint32_t i = 0; i < lay.kind_count[kind]; ++i)
+            n = terms::add(n, terms::ite(terms::eq(st.loc.at(lay.kind_first[kind] + i), zi), num(1), num(0)));
+    return n;
+}
+
 void symbolic::count_move(store& st, id from_zone, const z3::expr& from, id into_zone, const z3::expr& into,
                           const z3::expr& k, bool all) {
     // what leaves `from`: k, or its whole count (read before anything changes)
@@ -211,11 +219,7 @@ void symbolic::count_move(store& st, id from_zone, const z3::expr& from, id into
     if (all && !count_cells(from_zone).empty()) {
         moved = zone_count(from_zone, from, st);
     } else if (all) {  // a zone without counts: its pieces, from their locations (before the move)
-        moved = num(0);
-        const id kind = rs.zones.at(from_zone).entity_kind;
-        if (kind != ir::no_id && kind < lay.kind_count.size())
-            for (std::uint32_t i = 0; i < lay.kind_count[kind]; ++i)
-                moved = terms::add(moved, terms::ite(terms::eq(st.loc.at(lay.kind_first[kind] + i), from), num(1), num(0)));
+        moved = pieces_in(rs.zones.at(from_zone).entity_kind, from, st);
     }
     const std::vector<std::uint32_t> out = count_cells(from_zone), in = count_cells(into_zone);
     std::vector<z3::expr> before = st.values;

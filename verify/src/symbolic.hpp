@@ -204,7 +204,8 @@ struct effect_site : site {
 // carried out there. The replay's locals: the action's arguments; for a move, the piece and the
 // zone instance it is taken from.
 struct obligation_site : site {
-    enum class what { action, move, required };
+    // draw: a `draw` or `deal` that asks for more cards than its zone holds (subject: the zone)
+    enum class what { action, move, required, draw };
     explicit obligation_site(z3::context& c) : site(c), unmet(c) {}
     what kind = what::action;
     id subject = ir::no_id;  // the action, or the zone
@@ -477,6 +478,9 @@ public:
     std::vector<std::uint32_t> count_cells(id z) const;
     id zone_of(id n) const;  // the zone a zone-typed expression names (`stack[c]`, `deck`), else no_id
     z3::expr zone_count(id z, const z3::expr& zi, const store& st);
+    // How many pieces of kind `kind` are in zone instance zi, counted from their locations
+    // (any zone: one that keeps no counts has only this).
+    z3::expr pieces_in(id kind, const z3::expr& zi, const store& st);
     // Moves `k` pieces from zone instance `from` to `into` in the counts (either may be any
     // instance of any zone; only per-location zones have counts); `all` moves every one of from's.
     void count_move(store& st, id from_zone, const z3::expr& from, id into_zone, const z3::expr& into,
