@@ -200,11 +200,11 @@ struct effect_site : site {
 };
 
 // A statement play must carry out (check_unmet.cpp): a `do` the engines do not test before
-// offering it, a `move` out of a zone, a `may` a `require` demands. `unmet`: when it cannot be
-// carried out there. The replay's locals: the action's arguments; for a move, the piece and the
-// zone instance it is taken from.
+// offering it, a `move` out of a zone, a `may` a `require` demands, a `draw` or `deal` (its zone
+// must hold the cards it asks for). `unmet`: when it cannot be carried out there. The replay's
+// locals: the action's arguments; for a move, the piece and the zone instance it is taken from;
+// for a draw, the cards asked for and the zone instance.
 struct obligation_site : site {
-    // draw: a `draw` or `deal` that asks for more cards than its zone holds (subject: the zone)
     enum class what { action, move, required, draw };
     explicit obligation_site(z3::context& c) : site(c), unmet(c) {}
     what kind = what::action;
