@@ -197,8 +197,6 @@ private:
 
     const std::vector<unsigned>& conjuncts_of(const fact_list& node);
 
-    unsigned find(std::unordered_map<unsigned, unsigned>& parent, unsigned x);
-
     // The conjuncts of one fact list and, per variable, those that name it: the questions about
     // one place come one after another (two quick tries, the question, its witness), so the
     // last list's are kept.

@@ -1,6 +1,7 @@
 // Asking a question of the checker: the facts it needs (its slice), quick tries on the facts near
 // it, the satisfiability of the independent groups of facts left, and unsat cores as reasons.
 #include "checker.hpp"
+#include "var_partition.hpp"
 
 namespace wp::verify {
 
@@ -43,13 +44,6 @@ const std::vector<unsigned>& checker::conjuncts_of(const fact_list& node) {
     return fact_conjuncts_.emplace(f, std::move(idx)).first->second;
 }
 
-unsigned checker::find(std::unordered_map<unsigned, unsigned>& parent, unsigned x) {
-    auto it = parent.find(x);
-    if (it == parent.end()) { parent.emplace(x, x); return x; }
-    while (parent[x] != x) x = parent[x] = parent[parent[x]];
-    return x;
-}
-
 const checker::fact_index& checker::index_of(const fact_list& facts) {
     if (last_index_.keep == facts && last_index_.head == facts.get()) return last_index_;
     fact_index x;
@@ -69,31 +63,24 @@ checker::sliced checker::slice(const fact_list& facts, const z3::expr& target) {
     const std::vector<unsigned>& all = index_of(facts).all;  // slice asks for no other index
     std::vector<z3::expr> tparts;
     flatten(target, tparts);
-    std::unordered_map<unsigned, unsigned> parent;
-    auto unite = [&](const std::vector<unsigned>& vars) {
-        for (std::size_t i = 1; i < vars.size(); ++i) {
-            const unsigned a = find(parent, vars[0]), b = find(parent, vars[i]);
-            if (a != b) parent[a] = b;
-        }
-        if (!vars.empty()) find(parent, vars[0]);
-    };
-    for (unsigned c : all) unite(conjuncts_[c].vars);
+    detail::var_partition classes;
+    for (unsigned c : all) classes.unite(conjuncts_[c].vars);
     std::vector<std::vector<unsigned>> tvars;
     for (const z3::expr& t : tparts) {
         tvars.push_back(variables_of(t));
-        unite(tvars.back());
+        classes.unite(tvars.back());
     }
     std::unordered_set<unsigned> relevant;
     for (const auto& vs : tvars)
-        for (unsigned v : vs) relevant.insert(find(parent, v));
+        for (unsigned v : vs) relevant.insert(classes.root(v));
     z3::expr_vector chosen(ctx_);
     std::map<unsigned, std::vector<unsigned>> others;
     // On a path already known satisfiable, every independent group is too
     const bool path_sat = known_sat_.count(facts.get()) > 0;
     for (unsigned c : all) {
         const conjunct& cj = conjuncts_[c];
-        if (cj.vars.empty() || relevant.count(find(parent, cj.vars[0]))) chosen.push_back(cj.e);
-        else if (!path_sat) others[find(parent, cj.vars[0])].push_back(c);
+        if (cj.vars.empty() || relevant.count(classes.root(cj.vars[0]))) chosen.push_back(cj.e);
+        else if (!path_sat) others[classes.root(cj.vars[0])].push_back(c);
     }
     for (const z3::expr& t : tparts) chosen.push_back(t);
     sliced out{chosen.empty() ? ctx_.bool_val(true) : z3::mk_and(chosen), {}};
@@ -273,17 +260,11 @@ bool checker::holds_near_hints(const std::vector<unsigned>& conjuncts, const z3:
 }
 
 std::vector<std::vector<unsigned>> checker::groups_of(const fact_index& ix) {
-    std::unordered_map<unsigned, unsigned> parent;
-    for (unsigned c : ix.all) {
-        const std::vector<unsigned>& vars = conjuncts_[c].vars;
-        for (std::size_t i = 1; i < vars.size(); ++i) {
-            const unsigned a = find(parent, vars[0]), b = find(parent, vars[i]);
-            if (a != b) parent[a] = b;
-        }
-    }
+    detail::var_partition classes;
+    for (unsigned c : ix.all) classes.unite(conjuncts_[c].vars);
     std::map<unsigned, std::vector<unsigned>> groups;
     for (unsigned c : ix.all)
-        if (!conjuncts_[c].vars.empty()) groups[find(parent, conjuncts_[c].vars[0])].push_back(c);
+        if (!conjuncts_[c].vars.empty()) groups[classes.root(conjuncts_[c].vars[0])].push_back(c);
     std::vector<std::vector<unsigned>> out;
     for (auto& [root, group] : groups) {
         std::sort(group.begin(), group.end());
