@@ -299,6 +299,13 @@ private:
     std::vector<std::string> witness(const z3::expr& q, z3::model& m, const std::vector<std::pair<std::string, z3::expr>>& extra,
                                      const std::set<unsigned>& near, witness_search search);
 
+    // After the search for fewest changes: the fewest players the witness can have, keeping
+    // every value it keeps at its usual one (and, for `near`, every constant not shown as m has
+    // it). The changes search counts a player count as changed or not, not how far: a short
+    // deal shown with 5 players where 2 already run short (docs/checker.md, "How", step 5).
+    void fewest_players(const z3::expr& q, const std::vector<z3::expr>& all, const std::vector<z3::expr>& shown_vars,
+                        const std::vector<z3::expr>& usual, z3::model& m, witness_search search);
+
     // fewest_changes among the `shown` constants only (witness_search::near): every other
     // constant of q fixed as m has it. Leaves in m the merged model.
     void near_changes(const z3::expr& q, const std::vector<z3::expr>& all, const std::vector<z3::expr>& shown_vars,

@@ -58,6 +58,7 @@ std::vector<std::string> checker::witness(const z3::expr& q, z3::model& m, const
     }
     if (search == witness_search::near) near_changes(q, all, vars, usual, m);
     else fewest_changes(q, usual, m, search == witness_search::quick);
+    fewest_players(q, all, vars, usual, m, search);
     std::vector<std::string> lines;
     for (const auto& [text, e] : extra) lines.push_back(value_line(text, e, m));
     std::sort(known.begin(), known.end());
@@ -84,6 +85,49 @@ std::vector<std::string> checker::witness(const z3::expr& q, z3::model& m, const
         if (done.insert(line).second) lines.push_back(line);
     }
     return lines;
+}
+
+void checker::fewest_players(const z3::expr& q, const std::vector<z3::expr>& all, const std::vector<z3::expr>& shown_vars,
+                             const std::vector<z3::expr>& usual, z3::model& m, witness_search search) {
+    if (std::none_of(shown_vars.begin(), shown_vars.end(), [&](const z3::expr& v) { return z3::eq(v, sym_.n_players); })) return;
+    std::int64_t now = 0;
+    const std::int64_t fewest = std::max<std::int64_t>(1, sym_.rs.min_players);
+    if (!m.eval(sym_.n_players, true).is_numeral_i64(now) || now <= fewest) return;
+    z3::solver s(ctx_);
+    configure(s);
+    {  // each question small, as the descent's: one that runs out keeps the witness found
+        z3::params p(ctx_);
+        p.set("rlimit", opt_.rlimit ? std::min(opt_.rlimit, descent_rlimit) : descent_rlimit);
+        s.set(p);
+    }
+    s.add(q);
+    for (const z3::expr& u : usual)
+        if (m.eval(u, true).is_true()) s.add(u);
+    if (search == witness_search::near) {
+        std::unordered_set<unsigned> shown;
+        for (const z3::expr& v : shown_vars) shown.insert(v.id());
+        for (const z3::expr& c : all)
+            if (!shown.count(c.id())) s.add(c == m.eval(c, true));
+    }
+    for (std::int64_t k = fewest; k < now; ++k) {
+        s.push();
+        s.add(sym_.n_players == ctx_.int_val(k));
+        ++out_.stats[kind_].queries;
+        const z3::check_result r = ask(s);
+        if (r == z3::sat) {
+            const z3::model found = s.get_model();
+            z3::model merged(ctx_);  // q's constants from the new model, the rest as they were
+            for (const z3::expr& c : all) {
+                z3::func_decl d = c.decl();
+                z3::expr v = found.eval(c, true);
+                merged.add_const_interp(d, v);
+            }
+            m = merged;
+            return;
+        }
+        s.pop();
+        if (r == z3::unknown) return;
+    }
 }
 
 void checker::near_changes(const z3::expr& q, const std::vector<z3::expr>& all, const std::vector<z3::expr>& shown_vars, const std::vector<z3::expr>& usual, z3::model& m) {
