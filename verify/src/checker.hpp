@@ -295,6 +295,9 @@ private:
 
     static std::string value_line(const std::string& text, const z3::expr& e, z3::model& m);
 
+    // Past this many pieces away from their starting zones, a witness lists them by zone, one
+    // line each.
+    static constexpr std::size_t witness_piece_lines = 12;
     // Leaves in m the model the witness shows.
     std::vector<std::string> witness(const z3::expr& q, z3::model& m, const std::vector<std::pair<std::string, z3::expr>>& extra,
                                      const std::set<unsigned>& near, witness_search search);

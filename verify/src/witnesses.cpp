@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <map>
 
 namespace wp::verify {
 
@@ -41,6 +42,45 @@ std::string checker::value_line(const std::string& text, const z3::expr& e, z3::
     return text + " = " + (v.is_numeral_i64(x) ? std::to_string(x) : v.to_string());
 }
 
+namespace {
+
+// "Pikemen (copy 1 of 3)", "Pikemen (copy 3 of 3)" as "Pikemen (copies 1, 3 of 3)": the copies of
+// one card named together where they follow one another (symbolic::instance_text names them so).
+std::vector<std::string> copies_together(const std::vector<std::string>& pieces) {
+    std::vector<std::string> out;
+    std::string name, of, numbers;
+    int count = 0;
+    auto flush = [&] {
+        if (count == 1) out.push_back(name + " (copy " + numbers + " of " + of + ")");
+        else if (count > 1) out.push_back(name + " (copies " + numbers + " of " + of + ")");
+        count = 0;
+    };
+    for (const std::string& p : pieces) {
+        const std::size_t open = p.rfind(" (copy ");
+        const std::size_t mid = open == std::string::npos ? open : p.find(" of ", open);
+        if (open == std::string::npos || mid == std::string::npos || p.back() != ')') {
+            flush();
+            out.push_back(p);
+            continue;
+        }
+        const std::string n = p.substr(0, open), k = p.substr(open + 7, mid - open - 7), total = p.substr(mid + 4, p.size() - mid - 5);
+        if (count > 0 && n == name && total == of) {
+            numbers += ", " + k;
+            ++count;
+            continue;
+        }
+        flush();
+        name = n;
+        of = total;
+        numbers = k;
+        count = 1;
+    }
+    flush();
+    return out;
+}
+
+}  // namespace
+
 std::vector<std::string> checker::witness(const z3::expr& q, z3::model& m, const std::vector<std::pair<std::string, z3::expr>>& extra, const std::set<unsigned>& near, witness_search search) {
     std::vector<z3::expr> vars;
     const std::vector<z3::expr> all = constants(q);
@@ -63,6 +103,8 @@ std::vector<std::string> checker::witness(const z3::expr& q, z3::model& m, const
     for (const auto& [text, e] : extra) lines.push_back(value_line(text, e, m));
     std::sort(known.begin(), known.end());
     std::set<std::string> done;
+    // pieces away from their starting zone: (zone, piece) per line of `lines` that says so
+    std::vector<std::pair<std::size_t, std::pair<std::string, std::string>>> placed;
     for (std::size_t i : known) {
         const variable& var = sym_.variables[i];
         const z3::expr v = m.eval(var.var, true);
@@ -75,7 +117,10 @@ std::vector<std::string> checker::witness(const z3::expr& q, z3::model& m, const
             if (!v.is_numeral_i64(x)) continue;
             if (x == var.preferred && var.text != "players") continue;
             switch (var.as) {
-                case variable::show::zone: line = var.text + " is in " + sym_.zone_instance_text(x); break;
+                case variable::show::zone:
+                    line = var.text + " is in " + sym_.zone_instance_text(x);
+                    if (!done.count(line)) placed.push_back({lines.size(), {sym_.zone_instance_text(x), var.text}});
+                    break;
                 case variable::show::boolean: line = var.text + " = " + (x ? "true" : "false"); break;
                 case variable::show::player: line = var.text + " = " + (x < 0 ? "none" : "P" + std::to_string(x + 1)); break;
                 case variable::show::instance: line = var.text + " = " + sym_.instance_text(x); break;
@@ -84,7 +129,32 @@ std::vector<std::string> checker::witness(const z3::expr& q, z3::model& m, const
         }
         if (done.insert(line).second) lines.push_back(line);
     }
-    return lines;
+    if (placed.size() <= witness_piece_lines) return lines;
+    // Many pieces moved (a deck run out has every card elsewhere): one line per zone, in the
+    // order the zones first come, where the first of those lines was.
+    std::vector<std::string> zones;
+    std::map<std::string, std::vector<std::string>> in_zone;
+    for (const auto& [at, zp] : placed) {
+        if (!in_zone.count(zp.first)) zones.push_back(zp.first);
+        in_zone[zp.first].push_back(zp.second);
+    }
+    std::vector<std::string> grouped;
+    std::size_t next = 0;
+    for (std::size_t l = 0; l < lines.size(); ++l) {
+        if (next < placed.size() && placed[next].first == l) {
+            if (next == 0)
+                for (const std::string& z : zones) {
+                    std::string g = "in " + z + " (" + std::to_string(in_zone[z].size()) + "): ";
+                    const std::vector<std::string> names = copies_together(in_zone[z]);
+                    for (std::size_t k = 0; k < names.size(); ++k) g += (k ? ", " : "") + names[k];
+                    grouped.push_back(std::move(g));
+                }
+            ++next;
+            continue;
+        }
+        grouped.push_back(lines[l]);
+    }
+    return grouped;
 }
 
 void checker::fewest_players(const z3::expr& q, const std::vector<z3::expr>& all, const std::vector<z3::expr>& shown_vars,
