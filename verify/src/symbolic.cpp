@@ -326,6 +326,13 @@ std::string symbolic::instance_text(std::int64_t inst) const {
     return t;
 }
 
+bool symbolic::can_hold(id kind, std::int64_t zi, std::int64_t players) const {
+    if (zi < 0 || static_cast<std::size_t>(zi) >= lay.zone_instances()) return false;
+    const id z = lay.zone_instance_zone[static_cast<std::size_t>(zi)];
+    if (rs.zones[z].entity_kind != kind) return false;
+    return !rs.zones[z].per_player || zi - static_cast<std::int64_t>(lay.zone_first[z]) < players;
+}
+
 std::string symbolic::zone_instance_text(std::int64_t zi) const {
     if (zi < 0 || static_cast<std::size_t>(zi) >= lay.zone_instances()) return "no zone";
     const id z = lay.zone_instance_zone[static_cast<std::size_t>(zi)];
@@ -423,6 +430,7 @@ void symbolic::forget(store& st, const std::set<std::uint32_t>* values, const st
         if (kinds && !kinds->count(kind)) continue;
         tick();
         z3::expr v = fresh("loc" + std::to_string(i), ir::no_id, instance_text(i), variable::show::zone, initial_loc_[i]);
+        variables.back().kind = kind;
         // As ranges of zone instances (linear constraints solve much faster than a disjunction
         // of equalities): the zones of the kind, a per-player zone only for seats in play.
         z3::expr_vector can(ctx);

@@ -98,6 +98,7 @@ struct variable {
     bool approximate = false;   // stands for a subterm the encoder cut (unfolding budget): any value
     id roll = ir::no_id;        // the dice of this roll (before modifiers)
     id dice = ir::no_id;        // the total of this dice term (a node)
+    id kind = ir::no_id;        // a piece's place (show::zone): the kind of piece
 };
 
 // A place in the sequence where something is used, with the circumstances there.
@@ -467,6 +468,9 @@ public:
     std::string node_position(id n) const;
     std::string value_text(id type, std::int64_t v) const;
     std::string zone_instance_text(std::int64_t zi) const;
+    // Whether zone instance zi is one of the zones of `kind` (a per-player one: of a seat in a
+    // game of `players`), where a piece of that kind can be.
+    bool can_hold(id kind, std::int64_t zi, std::int64_t players) const;
     std::string instance_text(std::int64_t inst) const;
 
     std::vector<member> set_members(id n, env& e, const store& st);

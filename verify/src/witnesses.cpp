@@ -102,6 +102,8 @@ std::vector<std::string> checker::witness(const z3::expr& q, z3::model& m, const
     std::vector<std::string> lines;
     for (const auto& [text, e] : extra) lines.push_back(value_line(text, e, m));
     std::sort(known.begin(), known.end());
+    std::int64_t players = sym_.lay.players;
+    if (!m.eval(sym_.n_players, true).is_numeral_i64(players)) players = sym_.lay.players;
     std::set<std::string> done;
     // pieces away from their starting zone: (zone, piece) per line of `lines` that says so
     std::vector<std::pair<std::size_t, std::pair<std::string, std::string>>> placed;
@@ -118,6 +120,10 @@ std::vector<std::string> checker::witness(const z3::expr& q, z3::model& m, const
             if (x == var.preferred && var.text != "players") continue;
             switch (var.as) {
                 case variable::show::zone:
+                    // A place outside the piece's zones is a value the witness's way never reads:
+                    // the piece's place forgotten on the branch not taken (its zones are a fact of
+                    // that branch only). Not shown.
+                    if (var.kind != ir::no_id && !sym_.can_hold(var.kind, x, players)) continue;
                     line = var.text + " is in " + sym_.zone_instance_text(x);
                     if (!done.count(line)) placed.push_back({lines.size(), {sym_.zone_instance_text(x), var.text}});
                     break;
