@@ -694,6 +694,8 @@ private:
     std::vector<std::string> witness(const z3::expr& q, const z3::model& m) {
         std::vector<std::string> lines;
         std::set<std::string> done;
+        std::int64_t players = a_.lay.players;
+        if (!m.eval(a_.n_players, true).is_numeral_i64(players)) players = a_.lay.players;
         for (const variable* v : shown(q)) {
             const z3::expr x = m.eval(v->var, true);
             std::string line;
@@ -705,7 +707,11 @@ private:
                 if (!x.is_numeral_i64(n)) continue;
                 if (n == v->preferred && v->text != "players") continue;
                 switch (v->as) {
-                    case variable::show::zone: line = v->text + " is in " + a_.zone_instance_text(n); break;
+                    case variable::show::zone:
+                        // a place the piece cannot be: forgotten on a branch not taken (witnesses.cpp)
+                        if (v->kind != ir::no_id && !a_.can_hold(v->kind, n, players)) continue;
+                        line = v->text + " is in " + a_.zone_instance_text(n);
+                        break;
                     case variable::show::boolean: line = v->text + " = " + (n ? "true" : "false"); break;
                     case variable::show::player: line = v->text + " = " + (n < 0 ? "none" : "P" + std::to_string(n + 1)); break;
                     case variable::show::instance: line = v->text + " = " + a_.instance_text(n); break;
