@@ -9,9 +9,6 @@
 
 #include <catch2/catch.hpp>
 
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <optional>
 
 namespace {
@@ -19,19 +16,6 @@ namespace {
 using wp::verify::detail::bound_site;
 using wp::verify::detail::symbolic;
 using wp::verify::detail::witness_replay;
-
-wp::ir::ruleset compile_text(const std::string& text) {
-    const std::filesystem::path dir = std::filesystem::temp_directory_path() / "wp_test_replay_domain";
-    std::filesystem::create_directories(dir);
-    const std::filesystem::path file = dir / "rules.wph";
-    std::ofstream(file) << text;
-    wp::dsl::source_manager sources;
-    wp::dsl::diagnostic_sink sink;
-    wp::compiler::compile_options opts;
-    auto rs = wp::compiler::compile_ruleset(file.string(), opts, sources, sink);
-    REQUIRE(rs.has_value());
-    return *rs;
-}
 
 // The replayable site of the assignment to `level` (the last one met).
 const bound_site* level_site(const symbolic& sym, const wp::ir::ruleset& rs) {
@@ -46,7 +30,7 @@ const bound_site* level_site(const symbolic& sym, const wp::ir::ruleset& rs) {
 TEST_CASE("a state replay refuses a witness value outside its field's range", "[verify][replay]") {
     // `level += 1` overflows 0..3 from level 3; the engine, set at level 5 (no game's), also
     // computes a value past the range, and would "confirm" it.
-    const wp::ir::ruleset rs = compile_text(R"(
+    const wp::ir::ruleset rs = wp::test::compile_rules_text(R"(
 state {
   level: 0..3 error = 0
 }
@@ -87,7 +71,7 @@ TEST_CASE("a state replay refuses dice the roll cannot show", "[verify][replay]"
     // `level += roll gain()` overflows 0..10; a witness with the die at 8 (a question once left
     // out the die's faces, at a demanded `may` with a roll in its `do`) is no game's, though
     // the engine, given 8, would compute a value past the range and "confirm" it.
-    const wp::ir::ruleset rs = compile_text(R"(
+    const wp::ir::ruleset rs = wp::test::compile_rules_text(R"(
 state {
   level: 0..10 error = 0
 }

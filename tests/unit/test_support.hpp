@@ -95,6 +95,18 @@ inline ir::ruleset compile_repo_ruleset(const std::string& relative, const std::
     return *rs;
 }
 
+// Compiles one rule file of the given text (in a temp_ruleset, removed on return); the test
+// fails if it does not compile.
+inline ir::ruleset compile_rules_text(const std::string& text) {
+    const temp_ruleset dir({{"rules.wph", text}});
+    dsl::source_manager sources;
+    dsl::diagnostic_sink sink;
+    compiler::compile_options opts;
+    auto rs = compiler::compile_ruleset((dir.root() / "rules.wph").string(), opts, sources, sink);
+    REQUIRE(rs.has_value());
+    return *rs;
+}
+
 // Chance events stop the engine and wait for an outcome (a test picks it), rather than sampled.
 inline engine::state_options explicit_chance() {
     engine::state_options o;

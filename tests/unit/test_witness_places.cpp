@@ -8,26 +8,13 @@
 
 #include <catch2/catch.hpp>
 
-#include <filesystem>
-#include <fstream>
+#include <cstdint>
+#include <string>
 
 namespace {
 
 using wp::verify::detail::symbolic;
 using wp::verify::detail::variable;
-
-wp::ir::ruleset compile_places(const std::string& text) {
-    const std::filesystem::path dir = std::filesystem::temp_directory_path() / "wp_test_witness_places";
-    std::filesystem::create_directories(dir);
-    const std::filesystem::path file = dir / "rules.wph";
-    std::ofstream(file) << text;
-    wp::dsl::source_manager sources;
-    wp::dsl::diagnostic_sink sink;
-    wp::compiler::compile_options opts;
-    auto rs = wp::compiler::compile_ruleset(file.string(), opts, sources, sink);
-    REQUIRE(rs.has_value());
-    return *rs;
-}
 
 std::int64_t zone_instance(const symbolic& sym, const wp::ir::ruleset& rs, const std::string& zone, std::uint32_t k = 0) {
     for (wp::ir::id z = 0; z < rs.zones.size(); ++z)
@@ -39,7 +26,7 @@ std::int64_t zone_instance(const symbolic& sym, const wp::ir::ruleset& rs, const
 }  // namespace
 
 TEST_CASE("a piece's place is shown only in a zone of its kind, of a seat in play", "[verify][witness]") {
-    const wp::ir::ruleset rs = compile_places(R"(
+    const wp::ir::ruleset rs = wp::test::compile_rules_text(R"(
 record face { }
 cards card of face { letter "Letter" x3 }
 pieces token of face { tok "Token" x4 }
