@@ -123,6 +123,8 @@ void checker::dump(z3::solver& s) {
     char name[64];
     std::snprintf(name, sizeof name, "%05zu-%s.smt2", ++dumped_, kind_.c_str());
     std::ofstream(std::filesystem::path(opt_.dump_smt_dir) / name) << s.to_smt2();
+    // WP_CHECK_DEBUG names each file where it is written, among the questions' own lines
+    if (debug_) std::fprintf(stderr, "  dumped %s\n", name);
 }
 
 double checker::budget_left_ms() const {
