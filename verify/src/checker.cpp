@@ -123,6 +123,10 @@ void checker::dump(z3::solver& s) {
     char name[64];
     std::snprintf(name, sizeof name, "%05zu-%s.smt2", ++dumped_, kind_.c_str());
     std::ofstream(std::filesystem::path(opt_.dump_smt_dir) / name) << s.to_smt2();
+    if (dumped_ == 1) {  // what the store's variables stand for: `v63#…` is value 63's
+        std::ofstream names(std::filesystem::path(opt_.dump_smt_dir) / "values.txt");
+        for (std::size_t i = 0; i < sym_.value_names.size(); ++i) names << 'v' << i << ' ' << sym_.value_names[i] << '\n';
+    }
     // WP_CHECK_DEBUG names each file where it is written, among the questions' own lines
     if (debug_) std::fprintf(stderr, "  dumped %s\n", name);
 }

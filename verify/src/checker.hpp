@@ -171,6 +171,8 @@ private:
 
     // The resource limit of a quick neighbourhood try (solve_local_first).
     static constexpr unsigned quick_rlimit = 2000000;
+    // The resource limit of the try on the last frame's facts (solve_local_first).
+    static constexpr unsigned frame_rlimit = 10000000;
     // The resource limit of each question of a witness's descent to fewer changes (few_changes).
     static constexpr unsigned descent_rlimit = 2000000;
     // The limit of each take-back question of a quick witness search (few_changes, `quick`):
@@ -255,6 +257,17 @@ private:
     // The facts within `radius` steps of the target's variables (two facts are a step apart
     // when they share a variable), with the target.
     z3::expr neighbourhood(const fact_list& facts, const z3::expr& target, int radius);
+    // The facts since the last loop round's start (fact_node::frame), where the invariants were
+    // assumed, with every older fact over no variable but theirs and the target's (the ranges
+    // of the values the round did not forget); nothing when the path has no such start.
+    std::optional<z3::expr> last_frame(const fact_list& facts, const z3::expr& target);
+    // A proof of "never" from the last frame's facts alone, bounded by frame_rlimit: the
+    // invariants assumed at a loop round's start often decide what the round does (the cubes a
+    // player holds add up to 62), and the facts of every earlier round and of the phase's start,
+    // each of which assumed the invariants again, only make the question longer. Asked of the
+    // questions that mostly cannot hold (bounds, stuck choices, unmet obligations); false
+    // says nothing.
+    bool frame_proof(const fact_list& facts, const z3::expr& target);
 
     // A quick proof of "never" from the target's top levels alone (generalize.hpp), tried on a
     // target of more than general_threshold subterms before anything else: the facts are not

@@ -312,6 +312,11 @@ struct exec_impl {
         if (fold_.is_false(e)) p.dead = true;  // remembered: no second walk
     }
 
+    // The facts added next are a loop round's start (fact_node::frame); the marker says nothing.
+    void start_frame(path& p) {
+        p.facts = std::make_shared<const fact_node>(fact_node{{ctx.bool_val(true), "a loop's round starts"}, p.facts, true});
+    }
+
     // The conjunction of the facts of `from` added since `base` (a fact list it extends).
     z3::expr since(const fact_list& from, const fact_list& base) {
         z3::expr_vector v(ctx);
@@ -439,6 +444,7 @@ struct exec_impl {
         p.from_setup = false;
         std::vector<fact> nf;
         S.forget(p.st, &w.values, &w.kinds, nf, " (after any number of rounds of the loop at " + at(n) + ")", true);
+        start_frame(p);
         for (const fact& f : nf) add_fact(p, f.e, f.why);
         if (head) *head = {p.st, std::move(nf)};
     }
@@ -452,6 +458,7 @@ struct exec_impl {
         note_invariants(p, n, "the statement at " + at(n));
         p.from_setup = false;
         p.st = head.st;
+        start_frame(p);
         for (const fact& f : head.facts) add_fact(p, f.e, f.why);
     }
 

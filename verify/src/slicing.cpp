@@ -295,6 +295,58 @@ void checker::mark_satisfiable(const fact_list& facts) {
     for (const detail::fact_node* f = facts.get(); f && known_sat_.insert(f).second; f = f->prev.get()) {}
 }
 
+bool checker::frame_proof(const fact_list& facts, const z3::expr& target) {
+    if (spent()) return false;
+    const std::optional<z3::expr> frame = last_frame(facts, target);
+    if (!frame) return false;
+    ++out_.stats[kind_].queries;
+    z3::solver s = one_shot_solver();
+    z3::params p(ctx_);
+    p.set("rlimit", opt_.rlimit ? std::min(opt_.rlimit, frame_rlimit) : frame_rlimit);
+    s.set(p);
+    s.add(*frame);
+    dump(s);
+    purpose_ = "frame";
+    const z3::check_result r = ask(s);
+    purpose_ = "other";
+    return r == z3::unsat;
+}
+
+std::optional<z3::expr> checker::last_frame(const fact_list& facts, const z3::expr& target) {
+    std::vector<unsigned> chosen;
+    bool framed = false;
+    for (fact_list f = facts; f && !framed; f = f->prev) {
+        framed = f->frame;
+        const std::vector<unsigned>& cs = conjuncts_of(f);
+        chosen.insert(chosen.end(), cs.begin(), cs.end());
+    }
+    if (!framed) return std::nullopt;
+    const fact_index& ix = index_of(facts);
+    if (chosen.size() >= ix.all.size()) return std::nullopt;  // the frame is the whole path
+    std::vector<unsigned> vars = variables_of(target);
+    for (unsigned c : chosen) vars.insert(vars.end(), conjuncts_[c].vars.begin(), conjuncts_[c].vars.end());
+    mine_.clear();
+    for (unsigned v : vars) mine_.mark(v);
+    learnt_.clear();
+    for (unsigned c : chosen) learnt_.mark(c);
+    // the older facts over those variables alone
+    for (unsigned v : vars) {
+        auto it = ix.by_var.find(v);
+        if (it == ix.by_var.end()) continue;
+        for (unsigned c : it->second) {
+            if (learnt_.has(c)) continue;
+            const std::vector<unsigned>& cv = conjuncts_[c].vars;
+            if (!std::all_of(cv.begin(), cv.end(), [&](unsigned w) { return mine_.has(w); })) continue;
+            learnt_.mark(c);
+            chosen.push_back(c);
+        }
+    }
+    z3::expr_vector v(ctx_);
+    for (unsigned c : chosen) v.push_back(conjuncts_[c].e);
+    v.push_back(target);
+    return z3::mk_and(v);
+}
+
 z3::expr checker::neighbourhood(const fact_list& facts, const z3::expr& target, int radius) {
     const fact_index& ix = index_of(facts);
     const std::vector<unsigned>& all = ix.all;
@@ -373,6 +425,11 @@ checker::answer checker::solve_local_first(const fact_list& facts, const z3::exp
         }
         // Out of its resources on the small neighbourhood: the larger one is no quicker.
         if (r == z3::unknown) break;
+    }
+    if (kind_ == "bounds" && frame_proof(facts, target)) {
+        answer a;
+        a.r = z3::unsat;
+        return a;
     }
     return solve(facts, target, show, extra, search);
 }

@@ -59,6 +59,9 @@ struct fact {
 struct fact_node {
     fact f;
     std::shared_ptr<const fact_node> prev;
+    // A frame's start: a loop's round begins here, its state forgotten and the invariants
+    // assumed in the facts above this one (the checker's try on the facts of the last frame).
+    bool frame = false;
 };
 using fact_list = std::shared_ptr<const fact_node>;
 
