@@ -279,9 +279,7 @@ void checker::choice_checks() {
     std::set<id> reported;
     for (const detail::choice_site& s : sym_.choice_sites) {
         if (reported.count(s.node)) continue;
-        answer a;
-        if (frame_proof(s.facts, s.none_legal)) a.r = z3::unsat;
-        else a = solve(s.facts, s.none_legal, true);
+        answer a = solve(s.facts, s.none_legal, true);
         if (a.r == z3::unknown) { unknown("whether the choice at " + sym_.node_position(s.node) + " always has an option", {}); continue; }
         if (a.r != z3::sat) continue;
         finding& f = add("stuck-state", severity::error, owner_of(s.node),

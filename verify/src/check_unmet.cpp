@@ -35,9 +35,7 @@ void checker::obligation_checks() {
                                      : first.kind == what::action ? "whether `" + subject + "` is legal wherever " + sym_.node_position(n) + " does it"
                                                                   : "whether `" + subject + "` is legal wherever a `require` demands it at " + sym_.node_position(n);
         for (const detail::obligation_site* s : sites) {
-            answer a;
-            if (frame_proof(s->facts, s->unmet)) a.r = z3::unsat;
-            else a = solve(s->facts, s->unmet, true, {}, search_for("unmet-obligation", subject, *s));
+            answer a = solve(s->facts, s->unmet, true, {}, search_for("unmet-obligation", subject, *s));
             if (a.r == z3::unknown) {
                 unknown(question, {{"statement", statement, statement_prov(n)}});
                 break;

@@ -264,9 +264,10 @@ private:
     // A proof of "never" from the last frame's facts alone, bounded by frame_rlimit: the
     // invariants assumed at a loop round's start often decide what the round does (the cubes a
     // player holds add up to 62), and the facts of every earlier round and of the phase's start,
-    // each of which assumed the invariants again, only make the question longer. Asked of the
-    // questions that mostly cannot hold (bounds, stuck choices, unmet obligations); false
-    // says nothing.
+    // each of which assumed the invariants again, only make the question longer. Asked of a
+    // bound question whose quick tries ran out of their resources, before the whole question;
+    // false says nothing. (Tried on stuck choices and unmet obligations too: Wallenstein's
+    // undecided ones stayed undecided, and others became so.)
     bool frame_proof(const fact_list& facts, const z3::expr& target);
 
     // A quick proof of "never" from the target's top levels alone (generalize.hpp), tried on a

@@ -305,16 +305,21 @@ struct exec_impl {
     // state shares with every other fact; the folding remembers what it has seen).
     constant_folding fold_{ctx};
 
-    void add_fact(path& p, const z3::expr& e, const std::string& why) {
-        if (fold_.is_true(e)) return;
-        p.facts = std::make_shared<const fact_node>(fact_node{{e, why}, p.facts});
+    // frame: the fact starts a loop round's facts (fact_node::frame). False when the fact is
+    // true by folding and so not added.
+    bool add_fact(path& p, const z3::expr& e, const std::string& why, bool frame = false) {
+        if (fold_.is_true(e)) return false;
+        p.facts = std::make_shared<const fact_node>(fact_node{{e, why}, p.facts, frame});
         p.pc = p.pc && e;
         if (fold_.is_false(e)) p.dead = true;  // remembered: no second walk
+        return true;
     }
 
-    // The facts added next are a loop round's start (fact_node::frame); the marker says nothing.
-    void start_frame(path& p) {
-        p.facts = std::make_shared<const fact_node>(fact_node{{ctx.bool_val(true), "a loop's round starts"}, p.facts, true});
+    // The facts of a loop round's start, the first one marked (fact_node::frame).
+    void add_frame(path& p, const std::vector<fact>& facts) {
+        bool first = true;
+        for (const fact& f : facts)
+            if (add_fact(p, f.e, f.why, first)) first = false;
     }
 
     // The conjunction of the facts of `from` added since `base` (a fact list it extends).
@@ -444,8 +449,7 @@ struct exec_impl {
         p.from_setup = false;
         std::vector<fact> nf;
         S.forget(p.st, &w.values, &w.kinds, nf, " (after any number of rounds of the loop at " + at(n) + ")", true);
-        start_frame(p);
-        for (const fact& f : nf) add_fact(p, f.e, f.why);
+        add_frame(p, nf);
         if (head) *head = {p.st, std::move(nf)};
     }
     // The state after a loop is one its head allows, as the start of a round is (the loop ends
@@ -458,8 +462,7 @@ struct exec_impl {
         note_invariants(p, n, "the statement at " + at(n));
         p.from_setup = false;
         p.st = head.st;
-        start_frame(p);
-        for (const fact& f : head.facts) add_fact(p, f.e, f.why);
+        add_frame(p, head.facts);
     }
 
     // At the head of a loop whose rounds were forgotten (b, from p before the loop): a piece in
