@@ -153,7 +153,9 @@ void checker::bound_checks() {
         const std::string where = side == range_side::above   ? " (above its range)"
                                   : side == range_side::below ? " (below its range)"
                                                               : "";
-        unknown("whether `" + sl.name + "` stays in range" + where, {{"field", sl.name, sl.prov}});
+        const std::string asked_side = side == range_side::above ? "above" : side == range_side::below ? "below" : "";
+        unknown("whether `" + sl.name + "` stays in range" + where, {{"field", sl.name, sl.prov}}, severity::error,
+                {"bound-violation", sl.name, asked_side});
     }
 }
 
@@ -276,11 +278,17 @@ std::optional<checker::range_side> checker::accepted_bound(const std::string& fi
 }
 
 void checker::choice_checks() {
-    std::set<id> reported;
+    std::set<id> reported, undecided;
     for (const detail::choice_site& s : sym_.choice_sites) {
         if (reported.count(s.node)) continue;
         answer a = solve(s.facts, s.none_legal, true);
-        if (a.r == z3::unknown) { unknown("whether the choice at " + sym_.node_position(s.node) + " always has an option", {}); continue; }
+        if (a.r == z3::unknown) {
+            // said once for the choice; its other places may still show it stuck
+            if (undecided.insert(s.node).second)
+                unknown("whether the choice at " + sym_.node_position(s.node) + " always has an option",
+                        {{"statement", "choose", statement_prov(s.node)}}, severity::error, {"stuck-state", owner_of(s.node), ""});
+            continue;
+        }
         if (a.r != z3::sat) continue;
         finding& f = add("stuck-state", severity::error, owner_of(s.node),
                          "a mandatory choice can face no legal option: the game cannot go on");

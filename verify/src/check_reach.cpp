@@ -405,20 +405,21 @@ void checker::branch_checks() {
                          taken ? "taken" : "not taken", sites.size(), here == z3::sat ? "sat" : here == z3::unsat ? "unsat" : "unknown",
                          ms_between(t0, std::chrono::steady_clock::now()));
         if (here == z3::sat) continue;
+        const asked_finding asked{"dead-branch", owner_of(n), ""};
         if (here == z3::unknown) {
-            unknown("whether " + way, elems, severity::warning);
+            unknown("whether " + way, elems, severity::warning, asked);
             continue;
         }
         const z3::check_result met = any_sat(sites, true);
         if (met == z3::unsat) continue;  // what encloses it is never reached
         if (met == z3::unknown) {
-            unknown("whether " + way, elems, severity::warning);
+            unknown("whether " + way, elems, severity::warning, asked);
             continue;
         }
         const z3::check_result elsewhere = branch_taken_under_other_options(n, taken);
         if (elsewhere == z3::sat) continue;
         if (elsewhere == z3::unknown) {
-            unknown("whether " + way + " under other options", elems, severity::warning);
+            unknown("whether " + way + " under other options", elems, severity::warning, asked);
             continue;
         }
         const std::string message = is_may ? "this option can never be taken: what it does is never possible where it is offered"
@@ -465,7 +466,7 @@ void checker::effect_checks() {
         if (changes) continue;
         if (undecided) {
             unknown("whether the assignment to " + field + " at " + sym_.node_position(n) + " ever changes it", elems,
-                    severity::warning);
+                    severity::warning, {"no-op", field, ""});
             continue;
         }
         for (const detail::effect_site* s : sites) {
@@ -495,7 +496,7 @@ void checker::effect_checks() {
             if (elsewhere) continue;
             if (undecided) {
                 unknown("whether the assignment to " + field + " at " + sym_.node_position(n) + " changes it under other options",
-                        elems, severity::warning);
+                        elems, severity::warning, {"no-op", field, ""});
                 continue;
             }
         }

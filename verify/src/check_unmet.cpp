@@ -37,7 +37,7 @@ void checker::obligation_checks() {
         for (const detail::obligation_site* s : sites) {
             answer a = solve(s->facts, s->unmet, true, {}, search_for("unmet-obligation", subject, *s));
             if (a.r == z3::unknown) {
-                unknown(question, {{"statement", statement, statement_prov(n)}});
+                unknown(question, {{"statement", statement, statement_prov(n)}}, severity::error, {"unmet-obligation", subject, ""});
                 break;
             }
             if (a.r != z3::sat) continue;

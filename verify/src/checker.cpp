@@ -179,12 +179,15 @@ finding& checker::add(const std::string& kind, severity level, const std::string
     return out_.findings.back();
 }
 
-void checker::unknown(const std::string& what, const std::vector<involved>& elems, severity level) {
+void checker::unknown(const std::string& what, const std::vector<involved>& elems, severity level, const asked_finding& asked) {
     finding& f = add("unknown", level, what,
                      out_.out_of_time ? "not decided: the check's time budget (--max-time) ran out before deciding " + what
                                       : "the solver could not decide " + what + " within the limits (--timeout, --rlimit)");
     f.proof = proof_kind::unknown;
     f.elements = elems;
+    f.asked_kind = asked.kind;
+    f.asked_subject = asked.subject;
+    f.side = asked.side;
 }
 
 ir::provenance checker::statement_prov(id n) const {

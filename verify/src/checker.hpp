@@ -361,7 +361,12 @@ private:
 
     finding& add(const std::string& kind, severity level, const std::string& subject, const std::string& message);
 
-    void unknown(const std::string& what, const std::vector<involved>& elems, severity level = severity::error);
+    // The question the undecided one would have answered as a finding, for `accept`s.
+    struct asked_finding {
+        std::string kind, subject, side;
+    };
+    void unknown(const std::string& what, const std::vector<involved>& elems, severity level = severity::error,
+                 const asked_finding& asked = {});
 
     // ------------------------------------------------------------ domain checks
 

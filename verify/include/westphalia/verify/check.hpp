@@ -63,6 +63,10 @@ struct finding {
     bool accepted = false;             // accepted in the ruleset (`accept`), with a reason
     std::string accepted_reason;
     std::string side;  // a bound-violation's side of the field's range: "above" or "below"
+    // An `unknown`'s question as the finding it would give, when it names one (kind and
+    // subject; a bound's side in `side`, empty for both): an `accept` of that finding covers
+    // the undecided question too, whichever way it would have gone (docs/checker.md).
+    std::string asked_kind, asked_subject;
     // The same finding (kind, subject, message, the other elements, verdict) at other places:
     // one cause, reported once (the field's range, at the 13 rows of a table that raise it).
     std::vector<ir::provenance> also;
