@@ -28,7 +28,7 @@ done
 # the sanitizers), llvm-symbolizer for readable stacks, and what `westphalia` is built from
 # (it writes the seed IR files and game logs).
 packages=(
-  build-essential cmake ninja-build g++ clang libclang-rt-14-dev llvm-14
+  build-essential cmake ninja-build g++ clang libclang-rt-14-dev llvm-14 ccache
   libboost1.74-dev nlohmann-json3-dev libcli11-dev libz3-dev z3 libhpdf-dev
 )
 missing=()

@@ -6,6 +6,7 @@ cd "$(dirname "$0")/.."
 
 packages=(
   build-essential cmake ninja-build g++ clang
+  ccache                  # a fresh clone's build reuses what an earlier build compiled (CMakeLists.txt)
   nlohmann-json3-dev libcli11-dev catch2
   libz3-dev z3 libhpdf-dev poppler-utils qpdf
   libqpdf-dev             # the aid's /ToUnicode maps, rewritten after libharu (docgen/src/to_unicode.hpp)
