@@ -310,6 +310,7 @@ struct interp {
     std::int64_t decide(id n, id d, const std::int64_t* args, std::size_t count);
     bool action_legal(id a, const std::int64_t* args, std::size_t count);
     bool body_required(id body, std::uint32_t fb);
+    void note_skipped_demand(id n, id body, std::uint32_t fb);
     std::int64_t call_quantity(id q, const std::int64_t* args, std::size_t c);
     std::string args_text(const std::vector<ir::local>& params, const std::int64_t* args, std::size_t count) const;
     void emit(std::size_t fi, id n, std::uint32_t fb);

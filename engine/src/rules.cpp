@@ -220,6 +220,27 @@ bool interp::body_required(id body, std::uint32_t fb) {
     return required;
 }
 
+// A `may` whose action is not legal, skipped: where a `require` demands that action and no
+// `forbid` applies, the rule's "must" goes undone, a fault play passes (state::faults_passed)
+// that the checker reports as an unmet obligation, this game its trace. Nothing fires: the
+// question is asked only for the checker's evidence play.
+void interp::note_skipped_demand(id n, id body, std::uint32_t fb) {
+    while (body != ir::no_id && N(body).code == op::seq) body = N(body).child_count > 0 ? child(body, 0) : ir::no_id;
+    if (body == ir::no_id || N(body).code != op::do_action) return;
+    const bool known = std::any_of(s.faults_passed_.begin(), s.faults_passed_.end(), [&](const auto& f) { return f.first.node == n; });
+    if (known) return;
+    std::int64_t args[16];
+    const std::size_t c = eval_args(body, fb, args);
+    const std::size_t start = applicable(g.group_of_action[N(body).ref], args, c);
+    bool required = false, forbidden = false;
+    for (std::size_t i = start; i < s.rule_stack_.size(); ++i) {
+        required = required || rs.rules[s.rule_stack_[i]].kind == ir::rule_kind::require;
+        forbidden = forbidden || rs.rules[s.rule_stack_[i]].kind == ir::rule_kind::forbid;
+    }
+    cut(s.rule_stack_, start);
+    if (required && !forbidden) s.faults_passed_.push_back({{"unmet-obligation", rs.actions[N(body).ref].name, "", n}, s.decisions_});
+}
+
 // An event: its triggers that apply run in rule-group order (statement() sends `emit` here).
 void interp::emit(std::size_t fi, id n, std::uint32_t fb) {
     const ir::node& nd = N(n);

@@ -59,15 +59,22 @@ game_outcome play_one(const game& g, std::uint64_t seed, const std::vector<std::
     const bool has_queries = queries > 0;
     std::vector<std::uint64_t> fires;
     std::unique_ptr<state> sp;
+    // A game the rules stop before its first decision (in the state's constructor without
+    // deferred_start) leaves no firings, as the compiled engine's (codegen/src/driver.hpp); what
+    // it met (faults passed, coverage) is kept for the checker.
+    bool started = false;
     try {
         state_options so;
         so.sampled_chance = true;
         so.track_changes = o.check_invariants;
         so.deadline = o.deadline;
         so.track_coverage = o.coverage;
+        so.deferred_start = true;  // a game the rules stop before its first decision keeps what it met
         rng agent_rng{seed ^ 0xA5A5A5A5DEADBEEFull};
         sp = std::make_unique<state>(g, seed, so);
         state& s = *sp;
+        s.start();
+        started = true;
         while (!s.is_terminal()) {
             if (s.is_chance_node()) {
                 s.apply_sampled();
@@ -96,7 +103,7 @@ game_outcome play_one(const game& g, std::uint64_t seed, const std::vector<std::
     } catch (const std::exception& e) {
         out.error = e.what();
         if (const auto* fault = dynamic_cast<const engine_error*>(&e)) out.fault = fault->fault;
-        if (sp) {
+        if (started) {
             out.decisions = sp->decisions();
             fires = sp->rule_fires();
         }

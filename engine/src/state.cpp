@@ -51,7 +51,7 @@ state::state(const game& g, std::uint64_t seed, state_options options)
     f.mark = npos;
     interp::list_span(g, f);
     frames_.push_back(f);
-    run();
+    if (!opt_.deferred_start) run();
 }
 
 // The initial values, and every entity in the first zone declared for its kind.

@@ -551,6 +551,7 @@ void interp::statement(std::size_t fi, id n, std::uint32_t fb) {
             if (player < 0) fail(n, "`may` with no player to decide");
             const bool possible = body_possible(child(n, 1), fb);
             const bool required = possible && body_required(child(n, 1), fb);
+            if (!possible && s.opt_.track_coverage) note_skipped_demand(n, child(n, 1), fb);
             advance();
             if (!possible) return;
             s.pending_node_ = n;

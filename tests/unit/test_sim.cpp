@@ -222,3 +222,29 @@ TEST_CASE("sim: coverage marks an assignment that changed what it wrote (bit 2),
     for (const auto& [line, n] : assignments) marks.push_back(r.statements_run[n]);
     CHECK(marks == std::vector<std::uint8_t>{3, 1});
 }
+
+TEST_CASE("coverage notes a skipped demand, in games the rules stop before their first decision too") {
+    // Before state_options::deferred_start, a game whose error came before any decision was
+    // thrown from the state's constructor and kept nothing it met: about half of these games.
+    const ir::ruleset rs = compile_sim("tests/rulesets/engine-statements/skipped_demand_then_gap.wph");
+    engine::sim_options o;
+    o.games = 200;
+    o.players = 1;
+    o.coverage = true;
+    const engine::sim_report r = engine::simulate(rs, o);
+    CHECK(r.engine_errors > 50);
+    CHECK(r.engine_errors < 150);
+    const auto skipped = std::find_if(r.faults.begin(), r.faults.end(), [](const engine::sim_fault& f) {
+        return f.fault.kind == "unmet-obligation" && f.fault.subject == "march";
+    });
+    REQUIRE(skipped != r.faults.end());
+    CHECK(skipped->games == 200);
+    REQUIRE(skipped->fault.node < rs.nodes.size());
+    CHECK(rs.nodes[skipped->fault.node].code == ir::op::may);
+    // without coverage, play notes nothing it went on past, and the report is the same otherwise
+    o.coverage = false;
+    const engine::sim_report plain = engine::simulate(rs, o);
+    CHECK(std::none_of(plain.faults.begin(), plain.faults.end(),
+                       [](const engine::sim_fault& f) { return f.fault.kind == "unmet-obligation"; }));
+    CHECK(plain.engine_errors == r.engine_errors);
+}

@@ -1,5 +1,6 @@
 // Bound violations of assignments, and mandatory choices that can face no legal option.
 #include "checker.hpp"
+#include "finding_texts.hpp"
 
 namespace wp::verify {
 
@@ -254,10 +255,7 @@ void checker::report_bound(const detail::bound_site& s, std::size_t k, const ans
     // the side the witness's new value leaves the range by (a question without a model: either)
     std::string side;
     if (a.model) side = a.model->eval(s.value[k] > sym_.num(t.hi), true).is_true() ? "above" : "below";
-    const std::string range = std::to_string(t.lo) + ".." + std::to_string(t.hi);
-    finding& f = add("bound-violation", severity::error, sl.name,
-                     "this can take `" + sl.name + "` " + (side.empty() ? "outside " : side + " its range ") + range +
-                         ", and its type has no clamp");
+    finding& f = add("bound-violation", severity::error, sl.name, detail::bound_message(sl.name, side, t.lo, t.hi));
     f.side = side;
     f.reach = reach_of(s);
     f.elements.push_back({"statement", "assignment to " + sl.name, statement_prov(s.node)});
@@ -290,8 +288,7 @@ void checker::choice_checks() {
             continue;
         }
         if (a.r != z3::sat) continue;
-        finding& f = add("stuck-state", severity::error, owner_of(s.node),
-                         "a mandatory choice can face no legal option: the game cannot go on");
+        finding& f = add("stuck-state", severity::error, owner_of(s.node), detail::stuck_message());
         f.reach = reach_of(s);
         f.elements.push_back({"statement", "choose", statement_prov(s.node)});
         f.witness = a.witness;

@@ -5,6 +5,7 @@
 // `forbid` applies (the engines skip it, and the rule's "must" is not done); a `draw` or `deal`
 // that asks for more cards than its zone holds (the engines stop at its last card).
 #include "checker.hpp"
+#include "finding_texts.hpp"
 
 namespace wp::verify {
 
@@ -41,15 +42,7 @@ void checker::obligation_checks() {
                 break;
             }
             if (a.r != z3::sat) continue;
-            const std::string message =
-                s->kind == what::move ? "the piece this moves can be elsewhere than `" + subject + "`: the game cannot go on"
-                : s->kind == what::draw
-                    ? "this can ask for more cards than `" + subject + "` holds: the engines stop at its last card, and the " + statement + " is short"
-                : s->kind == what::action
-                    ? "this does `" + subject + "` where it can be illegal (its condition fails, or a `forbid` applies): the game cannot go on"
-                    : "a `require` rule demands `" + subject +
-                          "` here where it can be illegal (its condition fails and no `permit` applies): the `may` is skipped and the demand is not met";
-            finding& f = add("unmet-obligation", severity::error, subject, message);
+            finding& f = add("unmet-obligation", severity::error, subject, detail::unmet_message(statement, subject));
             f.reach = reach_of(*s);
             f.elements.push_back({"statement", statement, statement_prov(n)});
             if (!zone) f.elements.push_back({"action", subject, rs_.actions.at(s->subject).prov});

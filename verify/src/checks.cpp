@@ -4,6 +4,7 @@
 
 #include "accepts.hpp"
 #include "checker.hpp"
+#include "finding_texts.hpp"
 #include "aid_drift.hpp"
 #include "layer_compare.hpp"
 #include "obligations.hpp"
@@ -16,6 +17,7 @@
 #include <map>
 #include <set>
 #include <thread>
+#include <tuple>
 
 namespace wp::verify {
 
@@ -257,6 +259,66 @@ void label_reach(check_result& out) {
     }
 }
 
+// An undecided question that a game of the checker's play answered: the fault the question
+// asks about, met at its place (a field's bound on the side asked, or either side when both
+// were undecided; a choice's or an obligation's statement), is the finding the question would
+// have given, with that game as its trace and no witness from the solver. The game is a real
+// one from setup, which the engine played: no reason to leave the question open.
+void decide_by_play(const ir::ruleset& rs, check_result& out) {
+    for (finding& f : out.findings) {
+        if (f.kind != "unknown" || f.accepted) continue;
+        const std::string& kind = f.asked_kind;
+        if (kind != "bound-violation" && kind != "stuck-state" && kind != "unmet-obligation") continue;
+        const involved* statement = nullptr;
+        for (const involved& e : f.elements)
+            if (e.role == "statement") statement = &e;
+        const auto m = std::find_if(out.faults.begin(), out.faults.end(), [&](const fault_met& x) {
+            // (the engine names no subject for a stuck choice: its place says which)
+            if (x.kind != kind || (kind != "stuck-state" && x.subject != f.asked_subject)) return false;
+            if (kind == "bound-violation") return f.side.empty() || x.side == f.side;
+            return statement && statement->prov.where == x.at.where;
+        });
+        if (m == out.faults.end()) continue;
+        finding g;
+        g.kind = kind;
+        g.level = severity::error;
+        g.subject = f.asked_subject;
+        g.reach = reach_kind::trace;
+        g.trace = m->trace;
+        g.witness.push_back("none from the solver, which could not decide the question within its limits; the game below meets it");
+        if (kind == "bound-violation") {
+            const auto sl = std::find_if(rs.slots.begin(), rs.slots.end(), [&](const ir::slot& x) { return x.name == g.subject; });
+            std::int64_t lo = 0, hi = 0;
+            bool ranged = false;
+            if (sl != rs.slots.end() && sl->type != ir::no_id) {
+                const ir::type* t = &rs.types.at(sl->type);
+                while ((t->kind == ir::type_kind::map_of || t->kind == ir::type_kind::list_of) && t->value != ir::no_id) t = &rs.types.at(t->value);
+                if (t->kind == ir::type_kind::range) std::tie(ranged, lo, hi) = std::tuple{true, t->lo, t->hi};
+            }
+            g.side = m->side;
+            g.message = ranged ? detail::bound_message(g.subject, g.side, lo, hi)
+                               : "this can take `" + g.subject + "` " + (g.side.empty() ? "outside" : g.side) + " its range, and its type has no clamp";
+            g.elements.push_back({"statement", "assignment to " + g.subject, m->at});
+            g.elements.insert(g.elements.end(), f.elements.begin(), f.elements.end());
+        } else if (kind == "stuck-state") {
+            g.message = detail::stuck_message();
+            g.elements = f.elements;
+        } else {
+            g.message = detail::unmet_message(statement->name, g.subject);
+            g.elements = f.elements;
+            const bool zone = statement->name == "move" || statement->name == "draw" || statement->name == "deal";
+            if (zone) {
+                for (const ir::zone& z : rs.zones)
+                    if (z.name == g.subject) g.elements.push_back({"zone", z.name, z.prov});
+            } else {
+                for (const ir::action& a : rs.actions)
+                    if (a.name == g.subject) g.elements.push_back({"action", a.name, a.prov});
+            }
+        }
+        f = std::move(g);
+    }
+}
+
 // Whether finding f is about invariant `name` not being proved (broken, or undecided).
 bool about_invariant(const finding& f, const std::set<std::string>& names) {
     if (f.kind != "invariant-violation" && f.kind != "unknown") return false;
@@ -313,6 +375,7 @@ check_result check(const ir::ruleset& rs, const check_options& options) {
     out.hinted_answers = hinted_answers;
     out.strict_reach = options.strict_reach;
     // a bound violation no random game met: play aimed at it, within what is left of the budget
+    decide_by_play(rs, out);
     label_reach(out);
     std::optional<std::chrono::steady_clock::time_point> deadline;
     if (options.max_seconds > 0)
@@ -321,6 +384,7 @@ check_result check(const ir::ruleset& rs, const check_options& options) {
         const auto t1 = std::chrono::steady_clock::now();
         detail::aimed_play(rs, options, deadline, out);
         out.stats["aimed play"].milliseconds += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1).count();
+        decide_by_play(rs, out);
         label_reach(out);
     }
     detail::apply_accepts(rs, out);

@@ -222,12 +222,18 @@ struct state_options {
     // Past this moment a game stops with an engine error, even between decisions (the checker's
     // evidence play keeps to --max-time when the rules loop without end).
     std::optional<std::chrono::steady_clock::time_point> deadline;
+    // The constructor sets the game up but runs none of its rules; start() runs them. A caller
+    // that reads what play met (faults_passed, coverage) keeps the state when the rules stop
+    // with an engine error before the first decision.
+    bool deferred_start = false;
 };
 
 class state {
 public:
-    // The game's start, executed up to its first decision or chance node.
+    // The game's start, executed up to its first decision or chance node (with
+    // state_options::deferred_start, by start()).
     state(const game& g, std::uint64_t seed, state_options options = {});
+    void start() { run(); }
 
     bool is_terminal() const { return pending_ == pending_kind::terminal; }
     bool is_chance_node() const { return pending_ == pending_kind::chance_roll || pending_ == pending_kind::chance_choice; }
@@ -273,7 +279,8 @@ public:
     const std::vector<std::uint8_t>& keys_read() const { return keys_read_; }
     // With track_coverage (else empty): the faults of the rules play met and went on past, each
     // the first time, with the decisions made by then: a `draw` or `deal` that came short (its
-    // zone ran out; the kind "unmet-obligation", the zone as subject).
+    // zone ran out; the kind "unmet-obligation", the zone as subject), and a `may` skipped
+    // though a `require` demands its action and no `forbid` applies (the action as subject).
     const std::vector<std::pair<engine_fault, std::uint64_t>>& faults_passed() const { return faults_passed_; }
     std::uint64_t decisions() const { return decisions_; }
     // The `turn` blocks started so far (the account numbers them).
