@@ -3,6 +3,7 @@
 // the same length, end, winners and error, and the same final value of every state slot and
 // the same contents of every zone.
 #include "compiled_case.hpp"
+#include "../unit/source_dir.hpp"
 
 #include "westphalia/compiler/compile.hpp"
 #include "westphalia/engine/engine.hpp"

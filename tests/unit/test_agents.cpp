@@ -2,6 +2,7 @@
 // determinism, thread independence of a simulation with them, MCTS stronger than random on
 // Contractor Cards, and Wilson intervals and Holm's adjustment against values worked by hand.
 #include "westphalia/compiler/compile.hpp"
+#include "source_dir.hpp"
 #include "westphalia/engine/search_agents.hpp"
 #include "westphalia/engine/sim.hpp"
 #include "westphalia/engine/statistics.hpp"

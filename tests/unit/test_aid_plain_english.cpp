@@ -3,6 +3,7 @@
 // one-letter name of a rule's parameter and no range the engine needs only for bookkeeping.
 // A ruleset added under rulesets/ is checked too: the test walks the folder.
 #include "cli.hpp"
+#include "source_dir.hpp"
 #include "test_support.hpp"
 
 #include "westphalia/ir/print.hpp"

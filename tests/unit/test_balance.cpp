@@ -1,6 +1,7 @@
 // Balance reports: the same report and chart whatever the threads, a chart that is one SVG
 // document with a bar per cell and seat, and the baseline compared with itself changes nothing.
 #include "balance.hpp"
+#include "source_dir.hpp"
 #include "cli_runner.hpp"
 
 #include "westphalia/compiler/compile.hpp"

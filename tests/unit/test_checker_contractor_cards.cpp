@@ -3,6 +3,7 @@
 // (tests/golden/check/contractor_cards/); this test says what must hold whatever witness the
 // solver picks, so a golden update that loses a finding or a confirmation fails here.
 #include "westphalia/compiler/compile.hpp"
+#include "source_dir.hpp"
 #include "westphalia/engine/agents.hpp"
 #include "westphalia/engine/engine.hpp"
 #include "westphalia/verify/check.hpp"

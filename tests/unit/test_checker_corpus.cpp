@@ -2,6 +2,7 @@
 // `// expect:` lines name (or none, `// expect: nothing`), and the checker must report exactly
 // those findings — every planted defect found, nothing else reported.
 #include "westphalia/compiler/compile.hpp"
+#include "source_dir.hpp"
 #include "westphalia/verify/check.hpp"
 
 #include <catch2/catch.hpp>

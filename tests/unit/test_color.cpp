@@ -1,6 +1,7 @@
 // --color and NO_COLOR: colour only on a terminal in auto mode (never into a test's stream, a
 // pipe or a file), on request with --color=always, before or after the command's name.
 #include "account_writer.hpp"
+#include "source_dir.hpp"
 #include "cli.hpp"
 #include "cli_runner.hpp"
 

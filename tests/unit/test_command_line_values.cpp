@@ -1,6 +1,7 @@
 // Command-line values the goldens cannot spell (an empty argument) and the play script's UTF-8
 // check, run through the command line in-process.
 #include "cli.hpp"
+#include "source_dir.hpp"
 #include "cli_runner.hpp"
 #include "script_text.hpp"
 

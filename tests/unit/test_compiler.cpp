@@ -1,6 +1,7 @@
 // The compiler's passes: load, outline, patch, resolve, typecheck, lower — each through small
 // rulesets written to a temporary folder, plus the all-constructs ruleset.
 #include "test_support.hpp"
+#include "source_dir.hpp"
 
 #include "westphalia/compiler/compile.hpp"
 #include "westphalia/compiler/passes.hpp"

@@ -4,6 +4,7 @@
 // (three players) gives both of P1's opponents an Adversary card. Longer stretches that only
 // need to reach an end are played by a fixed policy (autoplay_until).
 #include "westphalia/compiler/compile.hpp"
+#include "source_dir.hpp"
 #include "westphalia/engine/engine.hpp"
 
 #include <catch2/catch.hpp>

@@ -1,5 +1,6 @@
 // Every diagnostic kind in the registry has at least one golden file that shows it.
 #include "westphalia/dsl/diagnostics.hpp"
+#include "source_dir.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -3,6 +3,7 @@
 // each changed subject of the obligations test ruleset is found with the right verdict, and
 // findings are matched by kind and subject.
 #include "westphalia/compiler/compile.hpp"
+#include "source_dir.hpp"
 #include "westphalia/verify/check.hpp"
 #include "westphalia/verify/diff.hpp"
 

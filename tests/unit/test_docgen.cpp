@@ -1,6 +1,7 @@
 // The player aid (docgen): exact odds, options, layout bounds (nothing crosses a page edge or a
 // table rule), and a PDF smoke test through qpdf, pdffonts and pdftotext.
 #include "cli.hpp"
+#include "source_dir.hpp"
 #include "test_support.hpp"
 
 #include "westphalia/compiler/compile.hpp"

@@ -5,6 +5,7 @@
 // never 2 (an unknown flag, a bad value) or 70. Every flag of every command, template or not,
 // must be one `westphalia <command> --help` lists.
 #include "cli.hpp"
+#include "source_dir.hpp"
 
 #include <catch2/catch.hpp>
 

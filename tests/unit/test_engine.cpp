@@ -1,6 +1,7 @@
 // The engine: statements, rolls with modifiers and their exact distributions, tables, triggers,
 // legality rules, decisions, errors, determinism, views, and random games of Contractor Cards.
 #include "westphalia/compiler/compile.hpp"
+#include "source_dir.hpp"
 #include "westphalia/engine/engine.hpp"
 #include "westphalia/engine/sim.hpp"
 

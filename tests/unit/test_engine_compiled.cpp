@@ -1,6 +1,7 @@
 // The engine's compiled expressions (engine/src/compile.hpp): made once per game, one per IR
 // node; operands evaluated left to right; errors still name the IR node where they happen.
 #include "westphalia/compiler/compile.hpp"
+#include "source_dir.hpp"
 #include "westphalia/engine/engine.hpp"
 
 #include <catch2/catch.hpp>

@@ -1,6 +1,7 @@
 // The hex map the human agent draws: the renderer on a fixed scene, and the scene read from a
 // game of tests/rulesets/play-hex (engine: option_type, option_values, entity_field).
 #include "hex_scene.hpp"
+#include "source_dir.hpp"
 #include "hex_view.hpp"
 
 #include "westphalia/compiler/compile.hpp"

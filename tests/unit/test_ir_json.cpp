@@ -1,6 +1,7 @@
 // The IR's JSON form: an exact round trip of the all-constructs ruleset, and thorough
 // validation of IR files that are wrong (never a crash, always a clear message).
 #include "westphalia/compiler/compile.hpp"
+#include "source_dir.hpp"
 #include "westphalia/ir/json.hpp"
 #include "westphalia/ir/print.hpp"
 

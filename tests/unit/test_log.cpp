@@ -1,5 +1,6 @@
 // Game logs, replay, the scripted agent reading a script and the human agent.
 #include "human_agent.hpp"
+#include "source_dir.hpp"
 
 #include "westphalia/compiler/compile.hpp"
 #include "westphalia/engine/agents.hpp"

@@ -1,6 +1,7 @@
 // Machine-readable reports for CI: `check --format=sarif|json` on a ruleset that does not compile,
 // the SARIF of accepted findings, and the SARIF log's structure (what a code-scanning upload reads).
 #include "cli.hpp"
+#include "source_dir.hpp"
 #include "cli_runner.hpp"
 
 #include "westphalia/dsl/sarif.hpp"

@@ -1,6 +1,7 @@
 // check --cache: the proofs of one run answer the same questions in the next, the report is the
 // same byte for byte, and a file that is not a cache is never trusted.
 #include "cli.hpp"
+#include "source_dir.hpp"
 #include "cli_runner.hpp"
 
 #include <catch2/catch.hpp>

@@ -2,6 +2,7 @@
 // --help lists is in its row (by one of its names), every option in a row is one the command
 // takes, and the --format values agree.
 #include "cli.hpp"
+#include "source_dir.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,6 +1,7 @@
 // Simulation: the report does not depend on the number of threads, its counts add up, the
 // never-fired list matches the fire counts, and a game's seed replays it with play_game.
 #include "cli.hpp"
+#include "source_dir.hpp"
 #include "westphalia/compiler/compile.hpp"
 #include "westphalia/engine/sim.hpp"
 

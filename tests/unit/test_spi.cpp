@@ -1,6 +1,7 @@
 // SPI Thirty Years War (Freiburg): every scenario plays to its end with random agents, with no
 // engine error and no invariant violated; the scenario option changes the game as the rules say.
 #include "westphalia/compiler/compile.hpp"
+#include "source_dir.hpp"
 #include "westphalia/engine/sim.hpp"
 
 #include <catch2/catch.hpp>

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "westphalia/compiler/compile.hpp"
+#include "source_dir.hpp"
 #include "westphalia/engine/engine.hpp"
 
 #include <catch2/catch.hpp>
