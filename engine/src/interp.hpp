@@ -309,6 +309,11 @@ struct interp {
                          std::size_t count);
     std::int64_t decide(id n, id d, const std::int64_t* args, std::size_t count);
     bool action_legal(id a, const std::int64_t* args, std::size_t count);
+    id first_do(id body) const;
+    struct demand {
+        bool required = false, forbidden = false;
+    };
+    demand demand_on(id d, std::uint32_t fb, bool fire_requires);
     bool body_required(id body, std::uint32_t fb);
     void note_skipped_demand(id n, id body, std::uint32_t fb);
     std::int64_t call_quantity(id q, const std::int64_t* args, std::size_t c);
@@ -324,6 +329,8 @@ struct interp {
     inline std::string zone_text(std::int64_t zi) const;
     inline void zone_targets(id n, std::uint32_t fb, std::vector<std::int64_t>& out);
     void note_short_draw(id n, std::int64_t zi);
+    bool passed_at(id n) const;
+    void note_passed(engine_fault f);
     void zone_statement(std::size_t fi, id n, std::uint32_t fb);
 
     // ------------------------------------------------ maps.cpp

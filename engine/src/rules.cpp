@@ -202,43 +202,46 @@ std::int64_t interp::call_quantity(id q, const std::int64_t* args, std::size_t c
     return v;
 }
 
+// The `do` that `body` starts with, or no_id when it starts with anything else.
+id interp::first_do(id body) const {
+    while (body != ir::no_id && N(body).code == op::seq) body = N(body).child_count > 0 ? child(body, 0) : ir::no_id;
+    return body != ir::no_id && N(body).code == op::do_action ? body : ir::no_id;
+}
+
+// The rules that apply to the action of `do` node d, read with its arguments: whether a
+// `require` demands it and whether a `forbid` applies. With fire_requires the require rules
+// fire (a `may` they demand loses its "no").
+interp::demand interp::demand_on(id d, std::uint32_t fb, bool fire_requires) {
+    std::int64_t args[16];
+    const std::size_t c = eval_args(d, fb, args);
+    const std::size_t start = applicable(g.group_of_action[N(d).ref], args, c);
+    demand out;
+    for (std::size_t i = start; i < s.rule_stack_.size(); ++i) {
+        const ir::rule_kind k = rs.rules[s.rule_stack_[i]].kind;
+        out.forbidden = out.forbidden || k == ir::rule_kind::forbid;
+        if (k != ir::rule_kind::require) continue;
+        out.required = true;
+        if (fire_requires) fire(s.rule_stack_[i]);
+    }
+    cut(s.rule_stack_, start);
+    return out;
+}
+
 // Whether the first statement of `body` is a `do` that a `require` rule demands.
 bool interp::body_required(id body, std::uint32_t fb) {
-    if (body == ir::no_id) return false;
-    if (N(body).code == op::seq) return N(body).child_count > 0 && body_required(child(body, 0), fb);
-    if (N(body).code != op::do_action) return false;
-    std::int64_t args[16];
-    const std::size_t c = eval_args(body, fb, args);
-    const std::size_t start = applicable(g.group_of_action[N(body).ref], args, c);
-    bool required = false;
-    for (std::size_t i = start; i < s.rule_stack_.size(); ++i)
-        if (rs.rules[s.rule_stack_[i]].kind == ir::rule_kind::require) {
-            required = true;
-            fire(s.rule_stack_[i]);  // it takes "no" away from the `may`
-        }
-    cut(s.rule_stack_, start);
-    return required;
+    const id d = first_do(body);
+    return d != ir::no_id && demand_on(d, fb, true).required;
 }
 
 // A `may` whose action is not legal, skipped: where a `require` demands that action and no
-// `forbid` applies, the rule's "must" goes undone, a fault play passes (state::faults_passed)
-// that the checker reports as an unmet obligation, this game its trace. Nothing fires: the
-// question is asked only for the checker's evidence play.
+// `forbid` applies, the rule's "must" goes undone, a fault play passes that the checker reports
+// as an unmet obligation, this game its trace. Nothing fires: the question is asked only for
+// the checker's evidence play.
 void interp::note_skipped_demand(id n, id body, std::uint32_t fb) {
-    while (body != ir::no_id && N(body).code == op::seq) body = N(body).child_count > 0 ? child(body, 0) : ir::no_id;
-    if (body == ir::no_id || N(body).code != op::do_action) return;
-    const bool known = std::any_of(s.faults_passed_.begin(), s.faults_passed_.end(), [&](const auto& f) { return f.first.node == n; });
-    if (known) return;
-    std::int64_t args[16];
-    const std::size_t c = eval_args(body, fb, args);
-    const std::size_t start = applicable(g.group_of_action[N(body).ref], args, c);
-    bool required = false, forbidden = false;
-    for (std::size_t i = start; i < s.rule_stack_.size(); ++i) {
-        required = required || rs.rules[s.rule_stack_[i]].kind == ir::rule_kind::require;
-        forbidden = forbidden || rs.rules[s.rule_stack_[i]].kind == ir::rule_kind::forbid;
-    }
-    cut(s.rule_stack_, start);
-    if (required && !forbidden) s.faults_passed_.push_back({{"unmet-obligation", rs.actions[N(body).ref].name, "", n}, s.decisions_});
+    const id d = first_do(body);
+    if (d == ir::no_id || passed_at(n)) return;
+    const demand dm = demand_on(d, fb, false);
+    if (dm.required && !dm.forbidden) note_passed({"unmet-obligation", rs.actions[N(d).ref].name, "", n});
 }
 
 // An event: its triggers that apply run in rule-group order (statement() sends `emit` here).

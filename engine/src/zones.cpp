@@ -23,10 +23,15 @@ void interp::zone_remove(id n, std::int64_t zi, std::int64_t inst) {
 // A draw or deal that came short, for the checker's evidence play (state::faults_passed): the
 // checker reports it as an unmet obligation, and a game that met it is its trace.
 void interp::note_short_draw(id n, std::int64_t zi) {
-    const bool known = std::any_of(s.faults_passed_.begin(), s.faults_passed_.end(), [&](const auto& f) { return f.first.node == n; });
-    if (!known)
-        s.faults_passed_.push_back({{"unmet-obligation", rs.zones[g.zone_instance_zone[static_cast<std::size_t>(zi)]].name, "", n}, s.decisions_});
+    if (!passed_at(n)) note_passed({"unmet-obligation", rs.zones[g.zone_instance_zone[static_cast<std::size_t>(zi)]].name, "", n});
 }
+
+// Whether play already went past a fault at node n in this game (state::faults_passed keeps
+// the first of each), and noting one, with the decisions made by then.
+bool interp::passed_at(id n) const {
+    return std::any_of(s.faults_passed_.begin(), s.faults_passed_.end(), [&](const auto& f) { return f.first.node == n; });
+}
+void interp::note_passed(engine_fault f) { s.faults_passed_.push_back({std::move(f), s.decisions_}); }
 
 // The topmost copy of inst's entity in zone zi (inst itself when there is none).
 std::int64_t interp::copy_in(std::int64_t zi, std::int64_t inst) const {

@@ -242,7 +242,7 @@ TEST_CASE("coverage notes a skipped demand, in games the rules stop before their
     CHECK(skipped->games == 200);
     REQUIRE(skipped->fault.node < rs.nodes.size());
     CHECK(rs.nodes[skipped->fault.node].code == ir::op::may);
-    // without coverage, play notes nothing it went on past, and the report is the same otherwise
+    // without coverage, play notes nothing it went on past, and the same games stop
     o.coverage = false;
     const engine::sim_report plain = engine::simulate(rs, o);
     CHECK(std::none_of(plain.faults.begin(), plain.faults.end(),

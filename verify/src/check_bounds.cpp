@@ -255,7 +255,7 @@ void checker::report_bound(const detail::bound_site& s, std::size_t k, const ans
     // the side the witness's new value leaves the range by (a question without a model: either)
     std::string side;
     if (a.model) side = a.model->eval(s.value[k] > sym_.num(t.hi), true).is_true() ? "above" : "below";
-    finding& f = add("bound-violation", severity::error, sl.name, detail::bound_message(sl.name, side, t.lo, t.hi));
+    finding& f = add("bound-violation", severity::error, sl.name, detail::bound_message(sl.name, side, std::pair{t.lo, t.hi}));
     f.side = side;
     f.reach = reach_of(s);
     f.elements.push_back({"statement", "assignment to " + sl.name, statement_prov(s.node)});

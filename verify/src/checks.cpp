@@ -17,7 +17,6 @@
 #include <map>
 #include <set>
 #include <thread>
-#include <tuple>
 
 namespace wp::verify {
 
@@ -288,16 +287,14 @@ void decide_by_play(const ir::ruleset& rs, check_result& out) {
         g.witness.push_back("none from the solver, which could not decide the question within its limits; the game below meets it");
         if (kind == "bound-violation") {
             const auto sl = std::find_if(rs.slots.begin(), rs.slots.end(), [&](const ir::slot& x) { return x.name == g.subject; });
-            std::int64_t lo = 0, hi = 0;
-            bool ranged = false;
+            std::optional<std::pair<std::int64_t, std::int64_t>> range;  // the field's values' range
             if (sl != rs.slots.end() && sl->type != ir::no_id) {
                 const ir::type* t = &rs.types.at(sl->type);
                 while ((t->kind == ir::type_kind::map_of || t->kind == ir::type_kind::list_of) && t->value != ir::no_id) t = &rs.types.at(t->value);
-                if (t->kind == ir::type_kind::range) std::tie(ranged, lo, hi) = std::tuple{true, t->lo, t->hi};
+                if (t->kind == ir::type_kind::range) range = std::pair{t->lo, t->hi};
             }
             g.side = m->side;
-            g.message = ranged ? detail::bound_message(g.subject, g.side, lo, hi)
-                               : "this can take `" + g.subject + "` " + (g.side.empty() ? "outside" : g.side) + " its range, and its type has no clamp";
+            g.message = detail::bound_message(g.subject, g.side, range);
             g.elements.push_back({"statement", "assignment to " + g.subject, m->at});
             g.elements.insert(g.elements.end(), f.elements.begin(), f.elements.end());
         } else if (kind == "stuck-state") {

@@ -4,14 +4,19 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <utility>
 
 namespace wp::verify::detail {
 
-// A field's new value out of its range lo..hi; side "above", "below", or "" when not known.
-inline std::string bound_message(const std::string& field, const std::string& side, std::int64_t lo, std::int64_t hi) {
-    return "this can take `" + field + "` " + (side.empty() ? "outside " : side + " its range ") + std::to_string(lo) + ".." +
-           std::to_string(hi) + ", and its type has no clamp";
+// A field's new value out of its range lo..hi (none when the range is not known: "its range");
+// side "above", "below", or "" when not known.
+inline std::string bound_message(const std::string& field, const std::string& side,
+                                 std::optional<std::pair<std::int64_t, std::int64_t>> range) {
+    const std::string r = range ? std::to_string(range->first) + ".." + std::to_string(range->second) : "its range";
+    return "this can take `" + field + "` " + (side.empty() ? "outside " : side + (range ? " its range " : " ")) + r +
+           ", and its type has no clamp";
 }
 
 inline std::string stuck_message() { return "a mandatory choice can face no legal option: the game cannot go on"; }
