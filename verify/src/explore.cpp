@@ -1510,7 +1510,9 @@ struct exec_impl {
             case op::call: {
                 std::vector<z3::expr> a = args_of(n, e, p.st);
                 drain(p, n);
-                if (dispatchers_.count(nd.ref)) return play_event(n, a, p);
+                // an example that plays a named card's event runs that event, as the engine does
+                const bool named_card = examples_ && !a.empty() && a[0].simplify().is_numeral();
+                if (dispatchers_.count(nd.ref) && !named_card) return play_event(n, a, p);
                 const ir::procedure& pr = rs.procedures.at(nd.ref);
                 run_body(pr.body, pr.locals, a, p, n, "procedure `" + pr.name + "`");
                 return;
