@@ -12,6 +12,8 @@ Pinned by the text:
   - Mansfeld leadership 5 and Anhalt leadership 2 (L1570-1616); Tilly battle rating +2 and
     Gustavus +3 (net DRMs of the combat example); Tilly survives a loss roll of 6, Pappenheim a 4;
   - every leader moves 8 (L530-552);
+  - four Imperial Veterans: the set-up places three (L632-661), optional rule 19.2a adds "the 4th"
+    (L4638);
   - 55 cards a side (L150-160); 15 Catholic and 14 Protestant Early War cards (L239-262);
     card values 1 to 3 (L1146-1155);
   - card names where the card history (L4293-4633) or the rules name them;
@@ -32,7 +34,7 @@ def h(s, n):  # a deterministic stand-in value 0..n-1
 KINDS = {"Veteran": (4, 2, 3, 5), "Mercenary": (3, 2, 3, 5), "Militia": (2, 1, 2, 4)}
 # (id, display, side, nation, kind, count)
 UNITS = [
-    ("imp_vet", "Imperial Veteran", "Catholic", "Imperial", "Veteran", 3),
+    ("imp_vet", "Imperial Veteran", "Catholic", "Imperial", "Veteran", 4),   # 19.2a's 4th (L4638)
     ("imp_mer", "Imperial Mercenary", "Catholic", "Imperial", "Mercenary", 8),
     ("imp_mil", "Imperial Militia", "Catholic", "Imperial", "Militia", 4),
     ("bav_mer", "Bavarian Mercenary", "Catholic", "Bavarian", "Mercenary", 8),
@@ -61,17 +63,35 @@ LEADERS = [
     ("piccolomini", "Piccolomini", "Catholic", "Imperial", 2, 4, 1, 8, False),
 ]
 
+# The rules name one card of a pair the card manifest names together: 14.4 (L2594-2600) says P1
+# and P39 close the Val Telline passes and C1 and C38 open them; 9.x's Dutch War (L1426-1427) says
+# C4 besieges Breda and C3 Bergen.
+NAMED_BY_RULES = {
+    "P1": "Val Telline Passes Closed", "P39": "Val Telline Passes Closed",
+    "C1": "Val Telline Passes Open", "C38": "Val Telline Passes Open",
+    "C3": "Spinola Besieges Bergen", "C4": "Spinola Besieges Breda",
+}
+
+def tidy(nm):
+    nm = re.sub(r"\s+", " ", nm).strip()
+    nm = re.sub(r"(\b[A-Z]) (?=[a-z])", r"\1", nm)      # "M aximilian" -> "Maximilian"
+    return nm.replace(" -", "-").replace(" ’", "’")
+
 def card_names():
-    txt = open(SEED, encoding="utf-8").read()
-    flat = re.sub(r"<\|[^|]*\|>", " ", txt).replace("\n", " ")
-    names = {}
+    txt = re.sub(r"<\|[^|]*\|>", " ", open(SEED, encoding="utf-8").read())
+    names = dict(NAMED_BY_RULES)
+    # The card manifest (L4293-4633): "Name (C14, C41/P16, P41): ..." at the start of a line.
+    manifest = txt[txt.index("CARD MANIFEST"):]
+    for m in re.finditer(r"(?m)^([A-Z][^\n():]{2,60}?)\s*\(([CP]\d+(?:\s*[,/]\s*[CP]\d+)*)\)\s*:", manifest):
+        for key in re.findall(r"[CP]\d+", m.group(2)):
+            names.setdefault(key, tidy(m.group(1)))
+    # The rest where the rules name them: "Name (C11)" or "Name Event (C11)".
+    flat = txt.replace("\n", " ")
     for m in re.finditer(r"([A-Z][^():.\[\]]{2,60}?)\s*\(((?:C|P))-?(\d+)\)", flat):
-        nm = re.sub(r"\s+", " ", m.group(1)).strip()
-        nm = re.sub(r"(\b[A-Z]) (?=[a-z])", r"\1", nm)      # "M aximilian" -> "Maximilian"
-        key = m.group(2) + m.group(3)
-        nm = re.sub(r"^The (Protestant|Catholic) player plays ", "", nm)
+        nm = re.sub(r"^The (Protestant|Catholic) player plays ", "", tidy(m.group(1)))
+        nm = re.sub(r"\s*Event$", "", nm)
         if len(nm) > 45 or "card" in nm.lower() or "Event" in nm: continue
-        names.setdefault(key, nm)
+        names.setdefault(m.group(2) + m.group(3), nm)
     return names
 
 def main():
