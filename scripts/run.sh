@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The main job: set up and build, then compile every bundled ruleset (one summary line each),
-# play one seeded game of each, simulate 2000 seeded games of each (summary; again with every expansion it declares), check the rules as
+# play one seeded game of each, simulate 2000 seeded games of each (summary; again on every other scenario it offers, and with every expansion it declares), check the rules as
 # printed (--upto its last base or exclusive layer, and a series' standard rules alone under it,
 # and what the exclusive layer changes in them without declaring it; reports in out/checks/), and write each one's player aid to
 # out/aids/<ruleset>.pdf, and one per scenario to out/aids/<ruleset>-<scenario>.pdf. Games are played with 4 players, or the most the ruleset allows.
@@ -45,6 +45,14 @@ for ruleset in rulesets/*/; do
   printed=$(sed -n 's/^  \([A-Za-z0-9_]*\) (\(base\|exclusive\)):.*/\1/p' <<<"$info" | tail -n 1)
   echo "  one game, $players players, seed 1: $("$build_dir/app/westphalia" play "${ruleset%/}" --players "$players" --seed 1 --quiet | head -n 2 | tr '\n' ' ')" || status=1
   "$build_dir/app/westphalia" sim "${ruleset%/}" -n 2000 --players "$players" --seed 1 -j "$(nproc)" || status=1
+  # Every other scenario the ruleset offers (option `scenario`), the same games on its set-up.
+  default_scenario=$(sed -n 's/^  scenario : .*  default \([A-Za-z0-9_]*\).*/\1/p' <<<"$info")
+  for scenario in $(sed -n 's/^  scenario : \(.*\)  default .*/\1/p' <<<"$info" | tr -d ' ' | tr '|' ' '); do
+    [ "$scenario" = "$default_scenario" ] && continue
+    echo "  scenario $scenario:"
+    "$build_dir/app/westphalia" sim "${ruleset%/}" -n 2000 --players "$players" --seed 1 -j "$(nproc)" \
+      --option "scenario=$scenario" | sed 's/^/    /' || status=1
+  done
   # With every expansion the manifest declares (they combine): the same games, the expansions' rules too.
   expansions=$(sed -n 's/^  \([A-Za-z0-9_]*\)\( after [^:]*\)\?: .*(not selected)$/\1/p' <<<"$info" | paste -sd, -)
   if [ -n "$expansions" ]; then
