@@ -214,6 +214,11 @@ void builder::components() {
             std::int64_t count = 0;
         };
         std::vector<merged> lines;
+        // In a kind where some cards have an event, a card without one says so: the card manifest
+        // a player checks against the deck (GMT's cards whose events the rulebook does not give).
+        const bool some_events = std::any_of(rs.card_events.begin(), rs.card_events.end(), [&](const ir::card_event& ev) {
+            return ev.card >= kind.first_entity && ev.card < kind.first_entity + kind.entity_count;
+        });
         for (ir::id e : order) {
             const ir::entity& x = rs.entities[e];
             std::string effect;
@@ -231,6 +236,7 @@ void builder::components() {
                 if (!v.empty()) effect += (effect.empty() ? "" : ", ") + v;
             }
             if (const std::string ev = card_event_text(e); !ev.empty()) effect += (effect.empty() ? "" : ". ") + ev;
+            else if (some_events) effect += (effect.empty() ? "" : ". ") + std::string("No event in these rules");
             const std::int64_t gv = grouped ? x.values[group_field] : -1;
             auto it = std::find_if(lines.begin(), lines.end(), [&](const merged& m) { return m.group == gv && m.effect == effect; });
             if (it == lines.end()) it = lines.insert(lines.end(), merged{gv, effect, "", 0});

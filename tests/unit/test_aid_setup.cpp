@@ -75,3 +75,13 @@ TEST_CASE("aid sequence: a counted while loop reads as the numbers it counts", "
     CHECK(has(rounds, "Game: for round from 1 to 4: each player in turn, starting with the Red player: score +1"));
     CHECK_FALSE(has(rounds, "while round"));
 }
+
+TEST_CASE("aid cards: in a deck where some cards have events, a card without one says so", "[docgen][aid]") {
+    // GMT's card manifest (issue 29): the events the rules describe are printed, and a card whose
+    // event the rulebook does not give says it has none here; a deck with no events says nothing.
+    const std::string gmt = aid_text("rulesets/gmt-thirty-years-war");
+    CHECK(has(gmt, "Event “Richelieu Becomes Chief Minister of France”: french aid: yes"));
+    CHECK(has(gmt, "No event in these rules"));
+    const std::string cc = aid_text("rulesets/contractor-cards");
+    CHECK_FALSE(has(cc, "No event in these rules"));
+}
