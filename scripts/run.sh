@@ -46,8 +46,9 @@ for ruleset in rulesets/*/; do
   echo "  one game, $players players, seed 1: $("$build_dir/app/westphalia" play "${ruleset%/}" --players "$players" --seed 1 --quiet | head -n 2 | tr '\n' ' ')" || status=1
   "$build_dir/app/westphalia" sim "${ruleset%/}" -n 2000 --players "$players" --seed 1 -j "$(nproc)" || status=1
   # Every other scenario the ruleset offers (option `scenario`), the same games on its set-up.
+  scenarios=$(sed -n 's/^  scenario : \(.*\)  default .*/\1/p' <<<"$info" | tr -d ' ' | tr '|' ' ')
   default_scenario=$(sed -n 's/^  scenario : .*  default \([A-Za-z0-9_]*\).*/\1/p' <<<"$info")
-  for scenario in $(sed -n 's/^  scenario : \(.*\)  default .*/\1/p' <<<"$info" | tr -d ' ' | tr '|' ' '); do
+  for scenario in $scenarios; do
     [ "$scenario" = "$default_scenario" ] && continue
     echo "  scenario $scenario:"
     "$build_dir/app/westphalia" sim "${ruleset%/}" -n 2000 --players "$players" --seed 1 -j "$(nproc)" \
@@ -72,7 +73,7 @@ for ruleset in rulesets/*/; do
   done
   "$build_dir/app/westphalia" aid "${ruleset%/}" -o "out/aids/$(basename "$ruleset").pdf" || status=1
   # One aid per scenario, each with that scenario's setup and victory: out/aids/<ruleset>-<scenario>.pdf.
-  for scenario in $(sed -n 's/^  scenario : \(.*\)  default .*/\1/p' <<<"$info" | tr -d ' ' | tr '|' ' '); do
+  for scenario in $scenarios; do
     "$build_dir/app/westphalia" aid "${ruleset%/}" --option "scenario=$scenario" \
       -o "out/aids/$(basename "$ruleset")-$scenario.pdf" || status=1
   done

@@ -272,9 +272,7 @@ void builder::components() {
             g.notes.push_back("Stand-in data, not from the rulebook: " + rs.standins[kind.standin].why);
         entity_mark_notes(kind, g.notes);
         for (const ir::event_precedence& o : rs.events_outrank) {
-            bool ours = false;
-            for (const ir::card_event& ev : rs.card_events) ours = ours || (ev.card >= kind.first_entity && ev.card < kind.first_entity + kind.entity_count);
-            if (!ours) continue;
+            if (!some_events) continue;
             std::string except;
             for (ir::id c : o.except)
                 if (c < rs.entities.size())
