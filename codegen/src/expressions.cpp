@@ -306,6 +306,28 @@ id writer::slot_of(id n) const {
     return N(n).code == op::index ? slot_of(child(n, 0)) : N(n).ref;
 }
 
+// A chain of one connective (`a or b or c …`) is written flat, one conversion to i64 for the whole
+// chain: nested, each link converting back and forth, GCC's optimiser took 24 GB on GMT's 50-card
+// chain (tests/rulesets/codegen-chains).
+std::string writer::connective(id n, op code) {
+    std::vector<id> terms;
+    std::vector<id> todo{n};
+    while (!todo.empty()) {
+        const id t = todo.back();
+        todo.pop_back();
+        if (N(t).code == code) {
+            todo.push_back(child(t, 1));  // pushed first: the left operand comes out first
+            todo.push_back(child(t, 0));
+        } else {
+            terms.push_back(t);
+        }
+    }
+    const char* sym = code == op::and_ ? " && " : " || ";
+    std::string out = "i64(";
+    for (std::size_t i = 0; i < terms.size(); ++i) out += (i ? sym : "") + ("(" + E(terms[i]) + ") != 0");
+    return out + ")";
+}
+
 std::string writer::E(id n) {
     const ir::node& nd = N(n);
     switch (nd.code) {
@@ -408,8 +430,8 @@ std::string writer::E(id n) {
             return "([&]() -> i64 { const i64 " + v + " = " + E(child(n, 0)) + "; i64 " + x + " = 0; " +
                    for_set(child(n, 1), x, "if (" + test + ") return 1;") + " return 0; }())";
         }
-        case op::and_: return "i64(" + E(child(n, 0)) + " != 0 && " + E(child(n, 1)) + " != 0)";
-        case op::or_: return "i64(" + E(child(n, 0)) + " != 0 || " + E(child(n, 1)) + " != 0)";
+        case op::and_:
+        case op::or_: return connective(n, nd.code);
         case op::cond: return "(" + E(child(n, 0)) + " != 0 ? " + E(child(n, 1)) + " : " + E(child(n, 2)) + ")";
         case op::any:
         case op::all:

@@ -132,6 +132,7 @@ private:
     id slot_of(id n) const;
 
     std::string E(id n);
+    std::string connective(id n, op code);  // a flat chain of `and` or of `or`
 
     std::string weights(const std::vector<std::uint64_t>& w);
 
