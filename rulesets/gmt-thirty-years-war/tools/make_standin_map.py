@@ -8,7 +8,8 @@ line); everything else is invented so that the rules can be played. Rerun after 
 Pinned by the text:
   - 24 areas (L263-280); the 21 the text names are here, 3 more are ours (Franconia, Württemberg,
     Thuringia) and Baden is named only by the supply-base rule (L3491-3532);
-  - 17 independent cities (L332-387): the 14 the text names and 3 of ours (Ulm, Erfurt, Dortmund);
+  - 18 independent cities (L332-387): the 15 the text names (Metz is one: L3408-3425 and the
+    Apocalypse set-up, L4105-4112) and 3 of ours (Ulm, Erfurt, Dortmund);
   - Bohemia: control rating 3, VP 3, an electorate (L281-331 example);
   - Köln: independent, VP 2, an electorate (L332-387 example); Mainz and Trier electoral cities,
     and the four electoral areas Saxony, Brandenburg, Lower Palatinate, Bohemia (L743-771);
@@ -23,7 +24,10 @@ Pinned by the text:
   - the cities the set-up names and their areas (L632-661, L3886-4200): Pilsen, Budweis, Prague
     (Bohemia), Pressburg (Hungary), Vienna (Austria), Munich (Bavaria), Brussels (Spanish
     Netherlands), Leipzig, Dresden (Saxony), Bamberg (Upper Palatinate), Rostock (Mecklenburg),
-    Stettin, Stralsund (Pomerania), Rendsburg, Kiel (Schleswig-Holstein), Metz (Lorraine);
+    Stettin, Stralsund (Pomerania), Rendsburg, Kiel (Schleswig-Holstein), Wittstock (Mecklenburg),
+    Bärwalde and Frankfurt an der Oder (Brandenburg); Metz an independent city in Lorraine;
+  - Lorraine has three cities of its own, control rating 2 and VP 2 (L3459-3469: 2 VPs, two
+    Catholic-occupied cities keep it out, "the third city"): Nancy and two of ours;
     supply bases Kassel, Brunswick (L3491-3532);
   - the four cities with a pathway to the United Provinces: Ghent, Antwerp, Wesel, Lingen
     (L3041-3085);
@@ -38,14 +42,14 @@ AREAS = [
     ("Austria", "Austria", 2, 5, False, [("Vienna", "Wien", 5, 1), ("Linz", "Linz", 0, 0), ("Graz", "Graz", 0, 0)]),
     ("Bavaria", "Bavaria", 2, 3, False, [("Munich", "München", 5, 0), ("Ingolstadt", "Ingolstadt", 5, 0), ("Landshut", "Landshut", 0, 0)]),
     ("Bohemia", "Bohemia", 3, 3, True, [("Prague", "Prag", 4, 0), ("Pilsen", "Pilsen", 0, 0), ("Budweis", "Budweis", 0, 0), ("Eger", "Eger", 0, 0)]),
-    ("Brandenburg", "Brandenburg", 2, 2, True, [("Berlin", "Berlin", 0, 0), ("Kustrin", "Küstrin", 3, 0), ("Frankfurt_Oder", "Frankfurt an der Oder", 0, 0)]),
+    ("Brandenburg", "Brandenburg", 2, 2, True, [("Berlin", "Berlin", 0, 0), ("Kustrin", "Küstrin", 3, 0), ("Frankfurt_Oder", "Frankfurt an der Oder", 0, 0), ("Barwalde", "Bärwalde", 0, 0)]),
     ("Brunswick_Luneburg", "Brunswick-Lüneburg", 1, 1, False, [("Brunswick", "Braunschweig", 3, 0), ("Celle", "Celle", 0, 0)]),
     ("Franche_Comte", "Franche-Comté", 1, 1, False, [("Besancon", "Besançon", 3, 0), ("Dole", "Dole", 0, 0)]),
     ("Hessen_Kassel", "Hessen-Kassel", 2, 1, False, [("Kassel", "Kassel", 3, 0), ("Hanau", "Hanau", 3, 0), ("Marburg", "Marburg", 0, 0)]),
     ("Hungary", "Hungary", 1, 1, False, [("Pressburg", "Pressburg", 3, 0), ("Kaschau", "Kaschau", 0, 0)]),
     ("Lower_Palatinate", "Lower Palatinate", 3, 2, True, [("Oppenheim", "Oppenheim", 0, 0), ("Mannheim", "Mannheim", 0, 0), ("Heidelberg", "Heidelberg", 0, 0), ("Landau", "Landau", 0, 0)]),
-    ("Lorraine", "Lorraine", 1, 1, False, [("Metz", "Metz", 3, 0), ("Nancy", "Nancy", 0, 0)]),
-    ("Mecklenburg", "Mecklenburg", 1, 1, False, [("Rostock", "Rostock", 0, 0), ("Wismar", "Wismar", 3, 0)]),
+    ("Lorraine", "Lorraine", 2, 2, False, [("Nancy", "Nancy", 3, 0), ("Toul", "Toul (ours)", 0, 0), ("Verdun", "Verdun (ours)", 0, 0)]),
+    ("Mecklenburg", "Mecklenburg", 1, 1, False, [("Rostock", "Rostock", 0, 0), ("Wismar", "Wismar", 3, 0), ("Wittstock", "Wittstock", 0, 0)]),
     ("Moravia", "Moravia", 1, 2, False, [("Olmutz", "Olmütz", 3, 0), ("Brunn", "Brünn", 0, 0)]),
     ("Munster", "Münster", 2, 1, False, [("Munster", "Münster", 3, 0), ("Lingen", "Lingen", 0, 0), ("Wesel", "Wesel", 0, 0)]),
     ("Pomerania", "Pomerania", 2, 1, False, [("Stettin", "Stettin", 3, 0), ("Stralsund", "Stralsund", 3, -1), ("Kolberg", "Kolberg", 0, 0)]),
@@ -77,6 +81,7 @@ INDEPENDENT = [
     ("Augsburg", "Augsburg", "Bavaria", 1, False, 0, 0),
     ("Aachen", "Aachen", "Spanish_Netherlands", 1, False, 0, 0),
     ("Strasbourg", "Straßburg", "Baden", 1, False, 3, 0),
+    ("Metz", "Metz", "Lorraine", 1, False, 3, 0),
     ("Ulm", "Ulm (ours)", "Wurttemberg", 1, False, 0, 0),
     ("Erfurt", "Erfurt (ours)", "Thuringia", 1, False, 0, 0),
     ("Dortmund", "Dortmund (ours)", "Munster", 1, False, 0, 0),
@@ -85,6 +90,7 @@ INDEPENDENT = [
 EDGES = """
 Brussels-Ghent Brussels-Antwerp Brussels-Luxembourg Brussels-Aachen Ghent-Antwerp Antwerp-Aachen
 Aachen-Koln Luxembourg-Trier Luxembourg-Metz Metz-Nancy Nancy-Strasbourg Metz-Trier Nancy-Dole
+Metz-Verdun Verdun-Toul Toul-Nancy Luxembourg-Verdun
 Dole-Besancon Besancon-Breisach Breisach-Colmar Colmar-Strasbourg Strasbourg-Landau Breisach-Tubingen
 Koln-Wesel Koln-Dortmund Wesel-Dortmund Wesel-Lingen Lingen-Munster Munster-Dortmund Munster-Bremen
 Koln-Mainz Trier-Mainz Trier-Oppenheim Mainz-Oppenheim Mainz-Frankfurt Oppenheim-Mannheim
@@ -102,9 +108,13 @@ Gotha-Erfurt Erfurt-Jena Erfurt-Lutzen Jena-Lutzen Lutzen-Leipzig Leipzig-Torgau
 Torgau-Dresden Torgau-Berlin Magdeburg-Brunswick Magdeburg-Berlin Brunswick-Celle Celle-Bremen
 Bremen-Hamburg Celle-Hamburg Hamburg-Lubeck Hamburg-Rendsburg Rendsburg-Kiel Kiel-Lubeck Lubeck-Wismar
 Wismar-Rostock Rostock-Stralsund Stralsund-Stettin Stettin-Kolberg Stettin-Kustrin Kustrin-Berlin
-Kustrin-Frankfurt_Oder Berlin-Frankfurt_Oder Wismar-Berlin Graz-Innsbruck
+Kustrin-Frankfurt_Oder Berlin-Frankfurt_Oder Wismar-Wittstock Wittstock-Berlin Rostock-Wittstock
+Stettin-Barwalde Barwalde-Kustrin Graz-Innsbruck
 """
 TO_UP = {"Ghent", "Antwerp", "Wesel", "Lingen"}          # text: L3041-3085
+# the three port cities with an arrow to Sweden (L3716-3730): Stettin is the text's (the scenarios'
+# Swedish base, L3886-4200), Stralsund and Wismar are ours
+TO_SWEDEN = ["Stettin", "Stralsund", "Wismar"]
 NOT_GERMANY = {"Austria", "Bavaria", "Spanish_Netherlands", "Hungary"}   # L407-411 (France is off the map here)
 
 def main():
@@ -135,11 +145,12 @@ def main():
     for a in AREAS:
         for (cid, disp, fort, sm) in a[5]:
             attrs = ["region = %s" % a[0], "independent = false", "fortress = %d" % fort, "siege_mod = %d" % sm,
-                     "vp = 0", "elector = false", "to_up = %s" % ("true" if cid in TO_UP else "false")]
+                     "vp = 0", "elector = false", "to_up = %s" % ("true" if cid in TO_UP else "false"),
+                     "to_sweden = %s" % ("true" if cid in TO_SWEDEN else "false")]
             w('  area %s "%s" { %s }' % (cid, disp, ", ".join(attrs))); names.add(cid)
     for (cid, disp, reg, vp, el, fort, sm) in INDEPENDENT:
         attrs = ["region = %s" % reg, "independent = true", "fortress = %d" % fort, "siege_mod = %d" % sm,
-                 "vp = %d" % vp, "elector = %s" % ("true" if el else "false"), "to_up = false"]
+                 "vp = %d" % vp, "elector = %s" % ("true" if el else "false"), "to_up = false", "to_sweden = false"]
         w('  area %s "%s" { %s }' % (cid, disp, ", ".join(attrs))); names.add(cid)
     seen = set()
     for e in EDGES.split():
@@ -156,7 +167,8 @@ def main():
         for n in adj[stack.pop()]:
             if n not in reach: reach.add(n); stack.append(n)
     assert reach == names, names - reach
-    assert len(INDEPENDENT) == 17 and len(AREAS) == 24
+    assert len(INDEPENDENT) == 18 and len(AREAS) == 24
+    assert all(c in names for c in TO_SWEDEN)
     open(os.path.join(here, "..", "base", "map.wph"), "w").write("\n".join(out) + "\n")
     print("wrote base/map.wph: %d cities, %d pathways" % (len(names), len(seen)))
 

@@ -45,6 +45,10 @@ UNITS = [
     ("pro_mer", "Protestant Mercenary", "Protestant", "German", "Mercenary", 12),
     ("pro_mil", "Protestant Militia", "Protestant", "German", "Militia", 10),
     ("hun_mil", "Hungarian Militia", "Protestant", "Hungarian", "Militia", 5),
+    # the Swedish and French armies (Sweden's and France's entries, the later scenarios)
+    ("swe_vet", "Swedish Veteran", "Protestant", "Swedish", "Veteran", 8),
+    ("fre_mer", "French Mercenary", "Protestant", "French", "Mercenary", 4),
+    ("fre_mil", "French Militia", "Protestant", "French", "Militia", 4),
 ]
 # (id, display, side, nation, activation, leadership, battle, loss, dynamic)
 LEADERS = [
@@ -58,9 +62,30 @@ LEADERS = [
     ("pappenheim", "Pappenheim", "Catholic", "Bavarian", 1, 3, 1, 5, True),
     ("spinola", "Spinola", "Catholic", "Spanish", 2, 5, 1, 9, False),
     ("john_george", "John George", "Catholic", "Saxon", 3, 3, 0, 9, False),
-    # off the map at the start; only card events (part 2) bring them in
+    # off the map at the start; only card events bring them in
     ("wallenstein", "Wallenstein", "Catholic", "Imperial", 1, 8, 2, 8, False),
     ("piccolomini", "Piccolomini", "Catholic", "Imperial", 2, 4, 1, 8, False),
+    # the leaders the later scenarios set up (L3886-4200) and war entries and events bring in;
+    # Gustavus is the text's double star (L1620-1643); the others' nations follow the set-ups'
+    # stacks (Aldringer, Goetz and Werth with Bavarian units)
+    ("gustavus", "Gustavus Adolphus", "Protestant", "Swedish", 1, 8, 3, 6, True),
+    ("baner", "Baner", "Protestant", "Swedish", 2, 5, 1, 8, False),
+    ("horn", "Horn", "Protestant", "Swedish", 2, 4, 1, 8, False),
+    ("bernard", "Bernard of Saxe-Weimar", "Protestant", "Swedish", 2, 5, 1, 7, False),
+    ("leslie", "Leslie", "Protestant", "Swedish", 2, 3, 0, 8, False),
+    ("william_hk", "William of Hesse-Kassel", "Protestant", "German", 2, 3, 0, 8, False),
+    ("george_bl", "George of Brunswick-Lüneburg", "Protestant", "German", 2, 3, 0, 8, False),
+    ("la_force", "La Force", "Protestant", "French", 2, 3, 0, 8, False),
+    ("savelli", "Savelli", "Catholic", "Imperial", 3, 2, 0, 9, False),
+    ("aldringer", "Aldringer", "Catholic", "Bavarian", 2, 4, 1, 8, False),
+    ("charles_lorraine", "Charles of Lorraine", "Catholic", "Imperial", 2, 3, 0, 8, False),
+    ("gallas", "Gallas", "Catholic", "Imperial", 2, 4, 0, 8, False),
+    ("cordoba", "Córdoba", "Catholic", "Spanish", 2, 4, 1, 8, False),
+    ("hatzfeld", "Hatzfeld", "Catholic", "Imperial", 2, 3, 0, 8, False),
+    ("leopold", "Archduke Leopold", "Catholic", "Imperial", 2, 4, 1, 8, False),
+    ("cardinal_infante", "Cardinal Infante", "Catholic", "Spanish", 1, 6, 2, 7, False),
+    ("werth", "Werth", "Catholic", "Bavarian", 2, 5, 1, 7, False),
+    ("goetz", "Goetz", "Catholic", "Bavarian", 2, 3, 0, 8, False),
 ]
 
 # The rules name one card of a pair the card manifest names together: 14.4 (L2594-2600) says P1
