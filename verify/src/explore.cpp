@@ -526,12 +526,15 @@ struct exec_impl {
 
     void branch(path& p, const z3::expr& c, const std::string& why, id n, const std::function<void(path&)>& then_fn,
                 const std::function<void(path&)>& else_fn) {
+        // An example's run records nothing a dead way reaches (its sites could never be met), and
+        // running it anyway cost GMT's set-up examples most of their time and memory: every
+        // `place` loop's body, ruled out by its known condition, kept a state and a bound per unit.
         path t = p;
         add_fact(t, c, why);
-        then_fn(t);
+        if (!(examples_ && t.dead)) then_fn(t);
         path f = p;
         add_fact(f, !c, "not: " + why);
-        if (else_fn) else_fn(f);
+        if (else_fn && !(examples_ && f.dead)) else_fn(f);
         merge(p, t, f, c, n);
     }
 
