@@ -86,6 +86,9 @@ LEADERS = [
     ("cardinal_infante", "Cardinal Infante", "Catholic", "Spanish", 1, 6, 2, 7, False),
     ("werth", "Werth", "Catholic", "Bavarian", 2, 5, 1, 7, False),
     ("goetz", "Goetz", "Catholic", "Bavarian", 2, 3, 0, 8, False),
+    # optional 19.2b (L4638-4642): his counter is in the game, its ratings are not in the text;
+    # he enters with France only when the option is chosen (base/events.wph)
+    ("guebriant", "Guebriant", "Protestant", "French", 2, 3, 0, 8, False),
 ]
 
 # The rules name one card of a pair the card manifest names together: 14.4 (L2594-2600) says P1
