@@ -20,7 +20,9 @@ Pinned by the text:
   - P9's aid as printed, France 7, England 3, UP 8 (L4706-4710); 8.5's correction to 0/5/8
     is the errata layer's (errata/living_rules.wph).
 Everything else (counts, movement factors, other ratings, card values and aid, which group a card
-belongs to) is ours.
+belongs to, which cards are Combat Cards and what they need) is ours. The Combat Cards (9.5,
+L1511-1554) are the cards whose history (L4293-4633) tells of a battlefield tactic; one named for a
+nation's troops needs a unit of that nation in the combat (9.52: many have conditions).
 """
 import os, re, hashlib
 
@@ -100,6 +102,21 @@ NAMED_BY_RULES = {
     "C3": "Spinola Besieges Bergen", "C4": "Spinola Besieges Breda",
 }
 
+# OUR stand-in Combat Cards: key -> the nation whose units the combat needs (None: no condition).
+COMBAT_CARDS = {
+    "C32": None,        # Flanking Maneuver
+    "C33": "Imperial",  # Croats
+    "C35": "Spanish",   # Spanish Tercios
+    "C47": None,        # Cavalry Charge
+    "C50": None,        # Field Fortifications
+    "P31": "Swedish",   # Massed Artillery (Gustavus' grand battery)
+    "P32": None,        # Flanking Maneuver
+    "P33": None,        # Cavalry Charge
+    "P34": "Swedish",   # Swedish Firepower
+    "P47": "French",    # Furia Franchese
+    "P49": None,        # Hesitation
+}
+
 def tidy(nm):
     nm = re.sub(r"\s+", " ", nm).strip()
     nm = re.sub(r"(\b[A-Z]) (?=[a-z])", r"\1", nm)      # "M aximilian" -> "Maximilian"
@@ -134,7 +151,8 @@ def main():
     w("  leadership: 0..9 error = 0, battle: -3..3 error = 0, loss: 0..10 error = 9, dynamic: bool = false }")
     w("record card_face §L239-262 { side: side = Protestant, group: card_group = Early, value: 1..3 error = 1,")
     w("  aid_france: 0..9 error = 0, aid_england: 0..9 error = 0, aid_up: 0..9 error = 0, aid_savoy: 0..9 error = 0,")
-    w("  aid_sweden: 0..9 error = 0, aid_spain: 0..9 error = 0, aid_pope: 0..9 error = 0 }")
+    w("  aid_sweden: 0..9 error = 0, aid_spain: 0..9 error = 0, aid_pope: 0..9 error = 0,")
+    w("  combat_card: bool = false, needs_troops: bool = false, troops: nation = German }")
     w("")
     w('pieces unit of unit_face §L161-183 standin "the counter mix is not in the text; CF/LF pinned by the examples" {')
     for (i, d, s, n, k, c) in UNITS:
@@ -162,6 +180,9 @@ def main():
             else:
                 aid = "aid_france = %d, aid_england = %d, aid_up = %d, aid_savoy = %d, aid_sweden = %d" % (
                     h(key + "f", 3), h(key + "e", 3), h(key + "u", 4), h(key + "y", 2), h(key + "w", 2))
+            if key in COMBAT_CARDS:
+                need = COMBAT_CARDS[key]
+                aid += ", combat_card = true" + (", needs_troops = true, troops = %s" % need if need else "")
             w('  %s "%s" { side = %s, group = %s, value = %d, %s }' % (key.lower(), disp.replace('"', "'"), side, grp, val, aid))
     w("}")
     open(os.path.join(HERE, "..", "base", "pieces.wph"), "w").write("\n".join(out) + "\n")
