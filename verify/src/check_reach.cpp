@@ -48,6 +48,16 @@ z3::check_result checker::applies_in_play_under_other_options(id r) {
     return undecided ? z3::unknown : z3::unsat;
 }
 
+checker::used_elsewhere checker::rule_used_under_other_options(id r) {
+    if (rs_.options.empty()) return used_elsewhere::never_used;
+    if (fired_under_other_options(rs_.rules.at(r).name)) return used_elsewhere::applies;
+    explore_free_options();
+    if (std::none_of(free_->rule_sites.begin(), free_->rule_sites.end(), [&](const detail::rule_site& s) { return s.rule == r; }))
+        return used_elsewhere::never_used;
+    const z3::check_result a = applies_in_play_under_other_options(r);
+    return a == z3::sat ? used_elsewhere::applies : a == z3::unknown ? used_elsewhere::undecided : used_elsewhere::never_applies;
+}
+
 z3::check_result checker::reachable_under_other_options(id node) {
     if (rs_.options.empty()) return z3::unsat;
     if (played_under_other_options(node)) return z3::sat;
@@ -209,6 +219,35 @@ void checker::reach_checks() {
             if (it == by_rule.end()) {
                 // decisions and quantities may be consulted outside the sequence (the winner)
                 if (gr.target == ir::target_kind::decision || gr.target == ir::target_kind::quantity) continue;
+                // used, perhaps, only where an option closes the way (sym_.skipped_ways): asked
+                // under the other options, where nothing is skipped
+                if (!sym_.skipped_ways.empty()) {
+                    const used_elsewhere u = rule_used_under_other_options(r);
+                    if (u == used_elsewhere::applies) continue;
+                    if (u == used_elsewhere::undecided) {
+                        unknown("whether rule " + rule.name + " applies in play under other options", {rule_elem(r)},
+                                severity::warning);
+                        continue;
+                    }
+                    if (u == used_elsewhere::never_applies) {
+                        finding& f = add("dead-rule", severity::warning, rule.name,
+                                         "rule `" + rule.name + "` never applies in play: only ways an option closes use `" +
+                                             target_name(gr) + "`, and under no option does its condition hold there");
+                        f.elements.push_back(rule_elem(r));
+                        f.proof = proof_kind::proved;
+                        if (played_) f.replay = "confirmed: it did not fire in " + std::to_string(played_) + " random games either";
+                        std::vector<const detail::rule_site*> firsts;
+                        for (const detail::rule_site& s : free_->rule_sites)
+                            if (s.rule == r && std::none_of(firsts.begin(), firsts.end(), [&](const auto* x) { return x->facts == s.facts; }))
+                                firsts.push_back(&s);
+                        because_at_sites(f, firsts, [&](const detail::site& s) {
+                            const auto& rs = static_cast<const detail::rule_site&>(s);
+                            return std::vector<std::pair<std::string, z3::expr>>{
+                                {"the condition of `" + rule.name + "` (" + where(rule.prov) + ")", rs.extra && rs.applies}};
+                        });
+                        continue;
+                    }
+                }
                 finding& f = add("dead-rule", severity::warning, rule.name,
                                  "rule `" + rule.name + "` is never used: nothing in the sequence of play uses `" +
                                      target_name(gr) + "`");
@@ -272,6 +311,16 @@ void checker::reach_checks() {
     // blocks
     std::map<id, std::vector<const detail::block_site*>> by_block;
     for (const detail::block_site& s : sym_.block_sites) by_block[s.block].push_back(&s);
+    // a block only ways an option closes lead to: its sites with the options free, asked only
+    // under the other options (under these, it is never met)
+    std::set<id> elsewhere_only;
+    for (id b = 0; b < rs_.blocks.size(); ++b)
+        if (!by_block.count(b) && only_in_skipped_ways(rs_.blocks[b].node)) {
+            explore_free_options();
+            for (const detail::block_site& s : free_->block_sites)
+                if (s.block == b) by_block[b].push_back(&s);
+            elsewhere_only.insert(b);
+        }
     for (id b = 0; b < rs_.blocks.size(); ++b) {
         const ir::block& bl = rs_.blocks[b];
         auto it = by_block.find(b);
@@ -280,6 +329,7 @@ void checker::reach_checks() {
         if (started(statements_run_, bl.node) || played_under_other_options(bl.node)) continue;
         bool reached = false, undecided = false;
         for (const auto* s : it->second) {
+            if (elsewhere_only.count(b)) break;
             const z3::check_result a = solve_local_first(s->facts, ctx_.bool_val(true));
             if (a == z3::sat) { reached = true; break; }
             undecided = undecided || a == z3::unknown;
@@ -318,11 +368,24 @@ void checker::reach_checks() {
     // game ends
     std::map<std::string, std::vector<const detail::end_site*>> by_reason;
     for (const detail::end_site& s : sym_.end_sites) by_reason[s.reason].push_back(&s);
+    // a reason only ways an option closes lead to: its sites with the options free, asked only
+    // under the other options
+    std::set<std::string> ends_elsewhere_only;
+    for (id n : sym_.skipped_blocks_and_ends) {
+        if (rs_.nodes.at(n).code != ir::op::end_game || !only_in_skipped_ways(n)) continue;
+        explore_free_options();
+        for (const detail::end_site& s : free_->end_sites)
+            if (s.node == n && std::none_of(sym_.end_sites.begin(), sym_.end_sites.end(), [&](const auto& x) { return x.reason == s.reason; })) {
+                by_reason[s.reason].push_back(&s);
+                ends_elsewhere_only.insert(s.reason);
+            }
+    }
     for (const auto& [reason, sites] : by_reason) {
         if (ended_.count(reason)) continue;
         if (std::any_of(sites.begin(), sites.end(), [&](const auto* s) { return played_under_other_options(s->node); })) continue;
         bool reached = false, undecided = false;
         for (const auto* s : sites) {
+            if (ends_elsewhere_only.count(reason)) break;
             const z3::check_result a = solve_local_first(s->facts, ctx_.bool_val(true));
             if (a == z3::sat) { reached = true; break; }
             undecided = undecided || a == z3::unknown;
@@ -353,6 +416,15 @@ void checker::reach_checks() {
         if (played_) f.replay = "confirmed: none of " + std::to_string(played_) + " random games ended so either";
         because_at_sites(f, sites, [](const detail::site&) { return std::vector<std::pair<std::string, z3::expr>>{}; });
     }
+}
+
+// A block or `end game` the exploration met only inside ways an option closes (never run there,
+// so without a site), and random play under the other options never reached either.
+bool checker::only_in_skipped_ways(id node) {
+    if (!sym_.skipped_blocks_and_ends.count(node)) return false;
+    const auto met = [&](const auto& sites) { return std::any_of(sites.begin(), sites.end(), [&](const auto& s) { return s.node == node; }); };
+    if (met(sym_.block_sites) || met(sym_.end_sites)) return false;
+    return !played_under_other_options(node);
 }
 
 bool checker::holds_block_or_end(id n) const {

@@ -398,6 +398,12 @@ private:
     // undecided (never taken as either answer).
     z3::check_result applies_in_play_under_other_options(id r);
 
+    // A rule with no site under the chosen options, where ways an option closes were not run:
+    // whether the sequence uses it under other values, and whether it then applies.
+    bool only_in_skipped_ways(id node);
+    enum class used_elsewhere { never_used, never_applies, applies, undecided };
+    used_elsewhere rule_used_under_other_options(id r);
+
     // Whether random play under other option values fired rule `name`: a rule for another
     // scenario or printing is not dead, and needs no question under these options.
     bool fired_under_other_options(const std::string& name);

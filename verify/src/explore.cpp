@@ -78,6 +78,31 @@ struct exec_impl {
         w.kinds.insert(o.kinds.begin(), o.kinds.end());
     }
 
+    // Whether expression n reads an option, directly or through a quantity or predicate.
+    std::map<id, bool> reads_option_memo_;
+    bool reads_option(id n) {
+        if (n == ir::no_id) return false;
+        if (auto it = reads_option_memo_.find(n); it != reads_option_memo_.end()) return it->second;
+        reads_option_memo_[n] = false;  // a recursive quantity adds nothing the first visit misses
+        const ir::node& nd = N(n);
+        bool r = nd.code == op::option;
+        if (!r && nd.code == op::quantity) r = reads_option(rs.quantities.at(nd.ref).expr);
+        for (std::uint32_t i = 0; !r && i < nd.child_count; ++i) r = reads_option(child(n, i));
+        return reads_option_memo_[n] = r;
+    }
+
+    // The blocks and `end game`s statement n holds or calls, into S.skipped_blocks_and_ends: the
+    // reach checks ask those of a skipped way under the other options (see skipped_ways).
+    std::set<id> blocks_walked_;
+    void note_blocks_and_ends(id n) {
+        if (n == ir::no_id || !blocks_walked_.insert(n).second) return;
+        const ir::node& nd = N(n);
+        if (nd.code == op::block || nd.code == op::end_game) S.skipped_blocks_and_ends.insert(n);
+        if (nd.code == op::call) note_blocks_and_ends(rs.procedures.at(nd.ref).body);
+        if (nd.code == op::do_action) note_blocks_and_ends(rs.actions.at(nd.ref).body);
+        for (std::uint32_t i = 0; i < nd.child_count; ++i) note_blocks_and_ends(child(n, i));
+    }
+
     const writes& writes_of(id n) {
         if (auto it = memo_.find(n); it != memo_.end() && !in_progress_.count(n)) return it->second;
         writes& w = memo_[n];
@@ -1268,15 +1293,21 @@ struct exec_impl {
                 const z3::expr c = S.boolean(child(n, 0), e, p.st);
                 drain(p, n);
                 const id then_ = child(n, 1), else_ = child(n, 2);
-                branch(p, c, "the `if` at " + at(n) + " holds", n,
-                       [&](path& t) {
-                           note_branch(p, t, n, then_, true);
-                           run(then_, e, t);
-                       },
-                       N(else_).code == op::absent ? std::function<void(path&)>() : [&](path& f) {
-                           note_branch(p, f, n, else_, false);
-                           run(else_, e, f);
-                       });
+                // A way an option closes is not run (see skipped_ways): its questions all had a
+                // false fact, and asking them cost GMT's check as much as the rest (19.8's
+                // guarded second activation). The way is still noted, for the dead-branch check.
+                const bool option_closed = !S.free_options && reads_option(child(n, 0));
+                auto way = [&](path& w, id body, bool taken) {
+                    note_branch(p, w, n, body, taken);
+                    if (option_closed && w.dead && (taken ? fold_.is_false(c) : fold_.is_true(c))) {
+                        S.skipped_ways.push_back(body);
+                        note_blocks_and_ends(body);
+                        return;
+                    }
+                    run(body, e, w);
+                };
+                branch(p, c, "the `if` at " + at(n) + " holds", n, [&](path& t) { way(t, then_, true); },
+                       N(else_).code == op::absent ? std::function<void(path&)>() : [&](path& f) { way(f, else_, false); });
                 return;
             }
             case op::for_each: {

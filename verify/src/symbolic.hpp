@@ -465,6 +465,10 @@ public:
     std::vector<branch_site> branch_sites;  // explore() only: an example's run is no place of play
     std::vector<effect_site> effect_sites;  // explore() only, outside the setup
     std::vector<obligation_site> obligation_sites;  // explore() only
+    // explore() only: the bodies of `if`s not run because an option the condition reads makes it
+    // false (what they use has no site here; free_options explores them)
+    std::vector<id> skipped_ways;
+    std::set<id> skipped_blocks_and_ends;  // the blocks and `end game`s those ways hold or call
     std::vector<example_run> examples;
 
     std::string position(const ir::source_pos& w) const;
