@@ -273,11 +273,11 @@ void checker::reach_checks() {
                 for (const detail::rule_site* s : sites) any.push_back(s->extra && s->applies);
                 questions.push_back({sites.front(), z3::mk_or(any)});
             }
-            for (const auto& [s, q] : questions) {
-                const z3::check_result a = solve_local_first(s->facts, q);
-                if (a == z3::sat) { reached = true; break; }
-                if (a == z3::unknown) undecided = true;
-            }
+            const z3::check_result a = first_sat_of(questions.size(), [&](std::size_t i) {
+                return solve_local_first(questions[i].first->facts, questions[i].second);
+            });
+            reached = a == z3::sat;
+            undecided = a == z3::unknown;
             if (reached) continue;
             if (undecided) {
                 unknown("whether rule " + rule.name + " is ever reached", {rule_elem(r)}, severity::warning);
@@ -451,13 +451,9 @@ void checker::branch_checks() {
         at->second.push_back(&s);
     }
     auto any_sat = [&](const std::vector<const detail::branch_site*>& sites, bool before) {
-        bool undecided = false;
-        for (const detail::branch_site* s : sites) {
-            const z3::check_result a = solve_local_first(before ? s->before : s->facts, ctx_.bool_val(true));
-            if (a == z3::sat) return z3::sat;
-            undecided = undecided || a == z3::unknown;
-        }
-        return undecided ? z3::unknown : z3::unsat;
+        return first_sat_of(sites.size(), [&](std::size_t i) {
+            return solve_local_first(before ? sites[i]->before : sites[i]->facts, ctx_.bool_val(true));
+        });
     };
     for (const auto& [key, sites] : ways) {
         const auto [n, taken] = key;
@@ -524,13 +520,12 @@ void checker::effect_checks() {
         bool changes = false, undecided = false, met = false;
         const auto t0 = std::chrono::steady_clock::now();
         std::size_t asked = 0;
-        for (const detail::effect_site* s : sites) {
+        const z3::check_result c = first_sat_of(sites.size(), [&](std::size_t i) {
             ++asked;
-            const z3::check_result a = solve_local_first(s->facts, s->changes);
-            changes = changes || a == z3::sat;
-            undecided = undecided || a == z3::unknown;
-            if (changes) break;
-        }
+            return solve_local_first(sites[i]->facts, sites[i]->changes);
+        });
+        changes = c == z3::sat;
+        undecided = c == z3::unknown;
         if (debug_)
             std::fprintf(stderr, "  effect %s at %s: %zu of %zu sites, %s, %.0f ms\n", field.c_str(), sym_.node_position(n).c_str(),
                          asked, sites.size(), changes ? "changes" : undecided ? "undecided" : "never",

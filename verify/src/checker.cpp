@@ -145,10 +145,37 @@ bool checker::spent() {
 }
 
 void checker::configure(z3::solver& s) {
-    if (!opt_.rlimit) return;
+    unsigned limit = opt_.rlimit;
+    if (rlimit_cap_) limit = limit ? std::min(limit, rlimit_cap_) : rlimit_cap_;
+    if (!limit) return;
     z3::params p(ctx_);
-    p.set("rlimit", opt_.rlimit);
+    p.set("rlimit", limit);
     s.set(p);
+}
+
+z3::check_result checker::first_sat_of(std::size_t n, const std::function<z3::check_result(std::size_t)>& ask_at) {
+    std::vector<std::size_t> hard;
+    if (n > 1 && (!opt_.rlimit || opt_.rlimit > round_rlimit)) {
+        rlimit_cap_ = round_rlimit;
+        for (std::size_t i = 0; i < n; ++i) {
+            const z3::check_result a = ask_at(i);
+            if (a == z3::sat) {
+                rlimit_cap_ = 0;
+                return z3::sat;
+            }
+            if (a == z3::unknown) hard.push_back(i);
+        }
+        rlimit_cap_ = 0;
+    } else {
+        for (std::size_t i = 0; i < n; ++i) hard.push_back(i);
+    }
+    bool undecided = false;
+    for (std::size_t i : hard) {
+        const z3::check_result a = ask_at(i);
+        if (a == z3::sat) return z3::sat;
+        undecided = undecided || a == z3::unknown;
+    }
+    return undecided ? z3::unknown : z3::unsat;
 }
 
 z3::solver checker::one_shot_solver() {

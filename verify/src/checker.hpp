@@ -173,6 +173,19 @@ private:
     static constexpr unsigned quick_rlimit = 2000000;
     // The resource limit of the try on the last frame's facts (solve_local_first).
     static constexpr unsigned frame_rlimit = 10000000;
+    // The resource limit of each question of first_sat_of's first round: most places answer well
+    // within it, and one that does not waits for the second round.
+    static constexpr unsigned round_rlimit = 8000000;
+    unsigned rlimit_cap_ = 0;  // while set, no question's resource limit is above it
+
+    // Whether the question holds at one of n places (`ask_at(i)` asks the i-th): sat at the
+    // first that holds, unsat if none does, unknown if none holds and one is undecided. With
+    // several places, a first round caps each question at round_rlimit, and only the places it
+    // leaves undecided are asked again in full: one hard place no longer holds up an easy one
+    // (GMT's Hungary no-op questions: a first place out of its limit after 28 s, the second
+    // sat at once).
+    z3::check_result first_sat_of(std::size_t n, const std::function<z3::check_result(std::size_t)>& ask_at);
+
     // The resource limit of each question of a witness's descent to fewer changes (few_changes).
     static constexpr unsigned descent_rlimit = 2000000;
     // The limit of each take-back question of a quick witness search (few_changes, `quick`):

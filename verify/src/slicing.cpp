@@ -133,8 +133,20 @@ z3::check_result checker::groups_hold(const std::vector<std::vector<unsigned>>& 
             ++out_.stats[kind_].queries;
             dump(s);
             purpose_ = "group";
-            it = group_sat_.emplace(group, ask(s)).first;
+            const z3::check_result r = ask(s);
             purpose_ = "other";
+            if (debug_ && r == z3::unknown) {
+                std::string first = conjuncts_[group.front()].e.to_string();
+                if (first.size() > 300) first = first.substr(0, 300) + "...";
+                std::fprintf(stderr, "  group undecided: %zu conjuncts, %zu variables in the first: %s\n", group.size(),
+                             conjuncts_[group.front()].vars.size(), first.c_str());
+            }
+            // undecided under a capped round (first_sat_of) is not this group's answer
+            if (r == z3::unknown && rlimit_cap_) {
+                undecided = true;
+                continue;
+            }
+            it = group_sat_.emplace(group, r).first;
             if (it->second == z3::sat) {
                 remember(s.get_model());
                 if (!no_hints_) group_model_.emplace(group, s.get_model());
