@@ -145,6 +145,7 @@ bool checker::spent() {
 }
 
 void checker::configure(z3::solver& s) {
+    if (players_pin_) s.add(*players_pin_);
     unsigned limit = opt_.rlimit;
     if (rlimit_cap_) limit = limit ? std::min(limit, rlimit_cap_) : rlimit_cap_;
     if (!limit) return;

@@ -63,6 +63,11 @@ public:
         sym_.prove_invariants = opt.prove_invariants;
         sym_.record_queries = wanted("queries");
         out_.players_checked = sym_.lay.players;
+        // One number of players: it is a constant in every question (see players_pin_).
+        if (std::max<std::int64_t>(1, rs.min_players) == sym_.lay.players) {
+            players_pin_ = sym_.n_players == ctx_.int_val(sym_.lay.players);
+            players_id_ = sym_.n_players.id();
+        }
         for (std::size_t i = 0; i < sym_.variables.size(); ++i) index_[sym_.variables[i].var.id()] = i;
         for (id r = 0; r < rs.rules.size(); ++r)
             if (rs.rules[r].kind == ir::rule_kind::invariant && opt.unassumed_invariants.count(rs.rules[r].name))
@@ -194,6 +199,14 @@ private:
 
     // Time limits come from the watchdog (see watchdog.hpp), not Z3's own "timeout".
     void configure(z3::solver& s);
+
+    // Where the number of players is fixed (GMT, SPI: two), the players variable is no link
+    // between facts: every question holds the pin instead (configure), and variables_of leaves
+    // the variable out, so the facts that read it (a seat's values, "players >= 2") fall into
+    // small independent groups rather than one of thousands of facts a path (GMT's loss draw
+    // and retreat questions: one group of 3,000 to 6,000 facts, undecided).
+    std::optional<z3::expr> players_pin_;
+    unsigned players_id_ = 0;
 
     // detail::one_shot_solver with the query limits.
     z3::solver one_shot_solver();

@@ -18,6 +18,7 @@ std::vector<unsigned> checker::variables_of(const z3::expr& e) {
     const std::vector<z3::expr> consts = constants(e);
     std::vector<unsigned> ids;
     for (const z3::expr& c : consts) {
+        if (players_pin_ && c.id() == players_id_) continue;  // a constant here (players_pin_)
         ids.push_back(c.id());
         variable_of_id_.try_emplace(c.id(), c);
     }

@@ -85,7 +85,7 @@ std::vector<std::string> checker::witness(const z3::expr& q, z3::model& m, const
     std::vector<z3::expr> vars;
     const std::vector<z3::expr> all = constants(q);
     for (const z3::expr& v : all)
-        if (near.count(v.id()) || z3::eq(v, sym_.n_players)) vars.push_back(v);
+        if (near.count(v.id()) || (z3::eq(v, sym_.n_players) && !players_pin_)) vars.push_back(v);  // a fixed count goes untold
     // the smallest witness: as many values as possible at their usual (initial) value
     std::vector<std::size_t> known;
     std::vector<z3::expr> usual;
@@ -239,6 +239,7 @@ void checker::fewest_changes(const z3::expr& q, const std::vector<z3::expr>& usu
         p.set("rlimit", opt_.rlimit);
         o.set(p);
     }
+    if (players_pin_) o.add(*players_pin_);
     o.add(q);
     for (const z3::expr& u : usual) o.add_soft(u, 1);
     ++out_.stats[kind_].queries;
