@@ -520,9 +520,10 @@ void checker::effect_checks() {
         bool changes = false, undecided = false, met = false;
         const auto t0 = std::chrono::steady_clock::now();
         std::size_t asked = 0;
-        const z3::check_result c = first_sat_of(sites.size(), [&](std::size_t i) {
+        const std::vector<const detail::effect_site*>& places = sites;  // a structured binding: no capture before C++20 in Clang 14
+        const z3::check_result c = first_sat_of(places.size(), [&](std::size_t i) {
             ++asked;
-            return solve_local_first(sites[i]->facts, sites[i]->changes);
+            return solve_local_first(places[i]->facts, places[i]->changes);
         });
         changes = c == z3::sat;
         undecided = c == z3::unknown;
