@@ -370,18 +370,30 @@ void checker::reach_checks() {
     for (const detail::end_site& s : sym_.end_sites) by_reason[s.reason].push_back(&s);
     // a reason only ways an option closes lead to: its sites with the options free, asked only
     // under the other options
-    std::set<std::string> ends_elsewhere_only;
+    // (and one that other `end game`s with its reason share: reached under other options there,
+    // the reason is no finding)
+    std::set<std::string> ends_elsewhere_only, ended_elsewhere;
     for (id n : sym_.skipped_blocks_and_ends) {
-        if (rs_.nodes.at(n).code != ir::op::end_game || !only_in_skipped_ways(n)) continue;
+        const ir::node& nd = rs_.nodes.at(n);
+        if (nd.code != ir::op::end_game) continue;
+        if (std::any_of(sym_.end_sites.begin(), sym_.end_sites.end(), [&](const auto& x) { return x.node == n; })) continue;
+        const std::string reason = nd.value >= 0 && static_cast<std::size_t>(nd.value) < rs_.strings.size()
+                                       ? rs_.strings[static_cast<std::size_t>(nd.value)]
+                                       : std::to_string(nd.value);
+        if (played_under_other_options(n)) {
+            ended_elsewhere.insert(reason);
+            continue;
+        }
+        const bool shared = by_reason.count(reason) > 0;
         explore_free_options();
         for (const detail::end_site& s : free_->end_sites)
-            if (s.node == n && std::none_of(sym_.end_sites.begin(), sym_.end_sites.end(), [&](const auto& x) { return x.reason == s.reason; })) {
+            if (s.node == n) {
                 by_reason[s.reason].push_back(&s);
-                ends_elsewhere_only.insert(s.reason);
+                if (!shared) ends_elsewhere_only.insert(s.reason);
             }
     }
     for (const auto& [reason, sites] : by_reason) {
-        if (ended_.count(reason)) continue;
+        if (ended_.count(reason) || ended_elsewhere.count(reason)) continue;
         if (std::any_of(sites.begin(), sites.end(), [&](const auto* s) { return played_under_other_options(s->node); })) continue;
         bool reached = false, undecided = false;
         for (const auto* s : sites) {

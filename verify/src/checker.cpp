@@ -155,10 +155,16 @@ void checker::configure(z3::solver& s) {
 }
 
 z3::check_result checker::first_sat_of(std::size_t n, const std::function<z3::check_result(std::size_t)>& ask_at) {
+    // Past the budget, the places left are not asked (one question counted not asked, not one
+    // per place: SPI's report once counted 538,554).
     std::vector<std::size_t> hard;
     if (n > 1 && (!opt_.rlimit || opt_.rlimit > round_rlimit)) {
         rlimit_cap_ = round_rlimit;
         for (std::size_t i = 0; i < n; ++i) {
+            if (spent()) {
+                rlimit_cap_ = 0;
+                return z3::unknown;
+            }
             const z3::check_result a = ask_at(i);
             if (a == z3::sat) {
                 rlimit_cap_ = 0;
@@ -172,6 +178,7 @@ z3::check_result checker::first_sat_of(std::size_t n, const std::function<z3::ch
     }
     bool undecided = false;
     for (std::size_t i : hard) {
+        if (spent()) return z3::unknown;
         const z3::check_result a = ask_at(i);
         if (a == z3::sat) return z3::sat;
         undecided = undecided || a == z3::unknown;
