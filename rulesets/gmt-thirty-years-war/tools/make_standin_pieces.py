@@ -9,6 +9,8 @@ Pinned by the text:
     make 24; reducing one Veteran gives 3 LFs); a full Mercenary CF 3, reduced CF 2, LF 3 a step
     (four full and three reduced make 18; three reduced give 9 LFs); a full Militia CF 2, LF 2 a
     step (eliminating one gives 4 LFs);
+  - Denmark's army is Christian IV and Danish units (L3335-3348), its only leader Christian
+    (L3307-3309); its size (three Mercenaries, two Militia) and his ratings are ours;
   - Mansfeld leadership 5 and Anhalt leadership 2 (L1570-1616); Tilly battle rating +2 and
     Gustavus +3 (net DRMs of the combat example); Tilly survives a loss roll of 6, Pappenheim a 4;
   - every leader moves 8 (L530-552);
@@ -51,6 +53,9 @@ UNITS = [
     ("swe_vet", "Swedish Veteran", "Protestant", "Swedish", "Veteran", 8),
     ("fre_mer", "French Mercenary", "Protestant", "French", "Mercenary", 4),
     ("fre_mil", "French Militia", "Protestant", "French", "Militia", 4),
+    # Denmark's army (17.D.3, L3335-3348: "Christian IV and all Danish units"): ours, a small one
+    ("dan_mer", "Danish Mercenary", "Protestant", "Danish", "Mercenary", 3),
+    ("dan_mil", "Danish Militia", "Protestant", "Danish", "Militia", 2),
 ]
 # (id, display, side, nation, activation, leadership, battle, loss, dynamic)
 LEADERS = [
@@ -91,6 +96,8 @@ LEADERS = [
     # optional 19.2b (L4638-4642): his counter is in the game, its ratings are not in the text;
     # he enters with France only when the option is chosen (base/events.wph)
     ("guebriant", "Guebriant", "Protestant", "French", 2, 3, 0, 8, False),
+    # Denmark's only leader (17.D.2, L3307-3309), off the map until his entry (17.D.3)
+    ("christian", "Christian IV", "Protestant", "Danish", 2, 5, 0, 8, False),
 ]
 
 # The rules name one card of a pair the card manifest names together: 14.4 (L2594-2600) says P1
