@@ -9,6 +9,7 @@ Pinned by the text:
     make 24; reducing one Veteran gives 3 LFs); a full Mercenary CF 3, reduced CF 2, LF 3 a step
     (four full and three reduced make 18; three reduced give 9 LFs); a full Militia CF 2, LF 2 a
     step (eliminating one gives 4 LFs);
+  - one English unit, treated as a German Protestant unit (L3379-3388); its kind is ours;
   - Denmark's army is Christian IV and Danish units (L3335-3348), its only leader Christian
     (L3307-3309); its size (three Mercenaries, two Militia) and his ratings are ours;
   - Mansfeld leadership 5 and Anhalt leadership 2 (L1570-1616); Tilly battle rating +2 and
@@ -53,6 +54,9 @@ UNITS = [
     ("swe_vet", "Swedish Veteran", "Protestant", "Swedish", "Veteran", 8),
     ("fre_mer", "French Mercenary", "Protestant", "French", "Mercenary", 4),
     ("fre_mil", "French Militia", "Protestant", "French", "Militia", 4),
+    # the English unit (17.E.2, L3379-3388: "the English unit", treated as a Protestant German
+    # unit); its kind is ours
+    ("eng_mer", "English Mercenary", "Protestant", "German", "Mercenary", 1),
     # Denmark's army (17.D.3, L3335-3348: "Christian IV and all Danish units"): ours, a small one
     ("dan_mer", "Danish Mercenary", "Protestant", "Danish", "Mercenary", 3),
     ("dan_mil", "Danish Militia", "Protestant", "Danish", "Militia", 2),
