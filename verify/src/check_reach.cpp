@@ -516,7 +516,7 @@ void checker::branch_checks() {
 // No-op effects (issue 23): an assignment that, wherever play runs it, writes the value already
 // there (a flag set where it is always set, a change a clamp always absorbs), under these options
 // or any other. An assignment some random game saw change its value is never asked; one never
-// run is left to what encloses it, as for dead branches. Setups are not asked (explore.cpp).
+// run is left to what encloses it, as for dead branches. Setups are not asked (explore_statements.cpp).
 void checker::effect_checks() {
     std::vector<std::pair<id, std::vector<const detail::effect_site*>>> effects;  // in the order met
     for (const detail::effect_site& s : sym_.effect_sites) {

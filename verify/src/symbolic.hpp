@@ -110,7 +110,7 @@ struct site {
     id node = ir::no_id;        // the statement or expression
     z3::expr pc;                // the path condition (a conjunction)
     fact_list facts;            // its conjuncts, labelled
-    bool summarised = false;    // met in the summary of a recursion (explore.cpp): asked last
+    bool summarised = false;    // met in the summary of a recursion (explore_calls.cpp): asked last
     bool from_setup = false;    // nothing forgotten on the way from setup (a loop or a phase's start forgets)
 };
 
@@ -412,7 +412,7 @@ public:
     // its type instead, recorded in `approximations` (0: no limit).
     std::uint64_t unfold_limit = 16384;
     // How many times a body that leads back to itself is unrolled before its deeper calls are
-    // summarised (explore.cpp, run_body).
+    // summarised (explore_calls.cpp, run_body).
     int unroll_depth = 0;
     std::set<std::string> recursion_summarised;  // the bodies whose deeper calls were summarised
     std::set<std::string> events_summarised;     // the card events run once as summaries

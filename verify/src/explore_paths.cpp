@@ -1,0 +1,170 @@
+// Paths and their facts: adding a fact, branching and merging, forgetting what a loop writes
+// (and what a loop keeps), and starting again from any state the domain allows.
+#include "explore_impl.hpp"
+#include "terms.hpp"
+
+namespace wp::verify::detail {
+
+// frame: the fact starts a loop round's facts (fact_node::frame). False when the fact is
+// true by folding and so not added.
+bool exec_impl::add_fact(path& p, const z3::expr& e, const std::string& why, bool frame) {
+    if (fold_.is_true(e)) return false;
+    p.facts = std::make_shared<const fact_node>(fact_node{{e, why}, p.facts, frame});
+    p.pc = p.pc && e;
+    if (fold_.is_false(e)) p.dead = true;  // remembered: no second walk
+    return true;
+}
+
+// The facts of a loop round's start, the first one marked (fact_node::frame).
+void exec_impl::add_frame(path& p, const std::vector<fact>& facts) {
+    bool first = true;
+    for (const fact& f : facts)
+        if (add_fact(p, f.e, f.why, first)) first = false;
+}
+
+// The conjunction of the facts of `from` added since `base` (a fact list it extends).
+z3::expr exec_impl::since(const fact_list& from, const fact_list& base) {
+    z3::expr_vector v(ctx);
+    for (const fact_node* f = from.get(); f && f != base.get(); f = f->prev.get()) v.push_back(f->f.e);
+    return v.empty() ? ctx.bool_val(true) : z3::mk_and(v);
+}
+
+// Moves the constraints of fresh variables made while encoding into the path.
+void exec_impl::drain(path& p, id n) {
+    if (S.side.empty()) return;
+    z3::expr_vector all(ctx);
+    for (const z3::expr& s : S.side) all.push_back(s);
+    S.side.clear();
+    add_fact(p, z3::mk_and(all), "the possible dice and values at " + at(n));
+}
+
+// Forgets what w writes; the invariants are assumed again, so they must hold just before.
+void exec_impl::forget(path& p, const writes& w, id n, loop_head* head) {
+    if (w.values.empty() && w.kinds.empty()) return;
+    note_invariants(p, n, "the statement at " + at(n));
+    p.from_setup = false;
+    std::vector<fact> nf;
+    S.forget(p.st, &w.values, &w.kinds, nf, " (after any number of rounds of the loop at " + at(n) + ")", true);
+    add_frame(p, nf);
+    if (head) *head = {p.st, std::move(nf)};
+}
+
+// The state after a loop is one its head allows, as the start of a round is (the loop ends
+// where a next round would start): so p, still at the loop's entry, leaves with the very
+// variables and facts of the head its rounds started from, not a second set of its own.
+// Sound as any path's facts are: no question joins p with a round's path. On SPI this halved
+// what loops forget (deploying 54 units, say, forgot 2,139 values twice).
+void exec_impl::leave_loop(path& p, const writes& w, const loop_head& head, id n) {
+    if (w.values.empty() && w.kinds.empty()) return;
+    note_invariants(p, n, "the statement at " + at(n));
+    p.from_setup = false;
+    p.st = head.st;
+    add_frame(p, head.facts);
+}
+
+// At the head of a loop whose rounds were forgotten (b, from p before the loop): a piece in
+// a zone that no round takes pieces from is still where it was (a card window's loop plays
+// cards from the hands, and the employer card in its slot stays there).
+// The fact joins the head's, so the state after the loop keeps it too.
+void exec_impl::keep_untaken(path& b, const path& p, id body, const writes& w, id n, loop_head& head) {
+    if (w.kinds.empty() || no_frames_) return;
+    const takes& t = takes_of(body);
+    if (t.any) return;
+    z3::expr_vector kept(ctx);
+    for (const id kind : w.kinds) {
+        if (kind >= S.lay.kind_first.size()) continue;
+        std::vector<std::pair<std::int64_t, std::int64_t>> ranges;  // zone instances [first, end)
+        for (id z = 0; z < rs.zones.size(); ++z) {
+            if (rs.zones[z].entity_kind != kind || t.zones.count(z)) continue;
+            const std::int64_t first = S.lay.zone_first.at(z);
+            const std::int64_t end = z + 1 < S.lay.zone_first.size() ? S.lay.zone_first[z + 1] : S.lay.zone_instances();
+            ranges.emplace_back(first, end);
+        }
+        if (ranges.empty()) continue;
+        for (std::uint32_t i = 0; i < S.lay.kind_count[kind]; ++i) {
+            const std::uint32_t k = S.lay.kind_first[kind] + i;
+            if (z3::eq(b.st.loc[k], p.st.loc[k])) continue;
+            z3::expr_vector in(ctx);
+            for (const auto& [first, end] : ranges) in.push_back(p.st.loc[k] >= S.num(first) && p.st.loc[k] < S.num(end));
+            kept.push_back(z3::implies(z3::mk_or(in), b.st.loc[k] == p.st.loc[k]));
+        }
+    }
+    if (kept.empty()) return;
+    const fact f{z3::mk_and(kept), "the pieces in zones the loop at " + at(n) + " never takes from stay there"};
+    add_fact(b, f.e, f.why);
+    head.facts.push_back(f);
+}
+
+void exec_impl::merge(path& p, path& t, path& f, const z3::expr& c, id n) {
+    if (t.dead && f.dead) {
+        p = std::move(t);
+        return;
+    }
+    if (t.dead) { p = std::move(f); return; }
+    if (f.dead) { p = std::move(t); return; }
+    const z3::expr T = since(t.facts, p.facts);
+    const z3::expr F = since(f.facts, p.facts);
+    for (std::size_t i = 0; i < p.st.values.size(); ++i) {
+        p.st.values[i] = z3::eq(t.st.values[i], f.st.values[i]) ? t.st.values[i]
+                                                               : z3::ite(c, t.st.values[i], f.st.values[i]);
+    }
+    for (std::size_t i = 0; i < p.st.loc.size(); ++i)
+        p.st.loc[i] = z3::eq(t.st.loc[i], f.st.loc[i]) ? t.st.loc[i] : z3::ite(c, t.st.loc[i], f.st.loc[i]);
+    // Either branch's facts hold. Not simplified: this disjunction holds the whole of both
+    // branches, and simplifying it again at every enclosing merge cost most of the time of
+    // a big ruleset's exploration. Only the plain case (no fact but the condition on either
+    // side, always true) is left out.
+    const bool plain = t.facts && f.facts && t.facts->prev == p.facts && f.facts->prev == p.facts &&
+                       z3::eq(t.facts->f.e, c) && z3::eq(f.facts->f.e, !c);
+    if (plain) return;
+    p.facts = std::make_shared<const fact_node>(fact_node{{T || F, "either way through " + at(n)}, p.facts});
+    p.pc = p.pc && (T || F);
+}
+
+void exec_impl::branch(path& p, const z3::expr& c, const std::string& why, id n, const std::function<void(path&)>& then_fn,
+                       const std::function<void(path&)>& else_fn) {
+    // An example's run records nothing a dead way reaches (its sites could never be met), and
+    // running it anyway cost GMT's set-up examples most of their time and memory: every
+    // `place` loop's body, ruled out by its known condition, kept a state and a bound per unit.
+    path t = p;
+    add_fact(t, c, why);
+    if (!(examples_ && t.dead)) then_fn(t);
+    path f = p;
+    add_fact(f, !c, "not: " + why);
+    if (else_fn && !(examples_ && f.dead)) else_fn(f);
+    merge(p, t, f, c, n);
+}
+
+// The path a summary starts on: from any state the domain allows, whether or not the call at
+// `from` is reached. A deeper activation may start mid-phase, where the invariants need not
+// hold: under the induction (--checks invariants) they are not assumed there; otherwise they
+// are assumed after setup everywhere, as the report says.
+exec_impl::path exec_impl::any_state(const path& from, const std::string& when) {
+    path q = from;
+    restart(q, "");
+    forget_all(q, when, !S.prove_invariants);
+    return q;
+}
+
+// A path that forgets its history: no facts but, if it was dead and `if_dead` says why, that
+// it is not reached, and the number of players (the state is forgotten by forget_all, after
+// what the caller adds about its locals).
+void exec_impl::restart(path& p, const std::string& if_dead) {
+    const bool dead = p.dead;
+    p.facts = nullptr;
+    p.pc = ctx.bool_val(true);
+    p.dead = false;
+    p.from_setup = false;
+    if (dead && !if_dead.empty()) add_fact(p, ctx.bool_val(false), if_dead);
+    const std::int64_t lo = std::max<std::int64_t>(1, rs.min_players);
+    add_fact(p, S.n_players >= S.num(lo) && S.n_players <= S.num(S.lay.players), "the number of players");
+}
+
+// Every value and every card's place any within the domain (the invariants assumed or not).
+void exec_impl::forget_all(path& p, const std::string& when, bool invariants) {
+    std::vector<fact> nf;
+    S.forget(p.st, nullptr, nullptr, nf, when, invariants);
+    for (const fact& f : nf) add_fact(p, f.e, f.why);
+}
+
+}  // namespace wp::verify::detail
