@@ -142,6 +142,17 @@ TEST_CASE("a table row read in random play is not asked about", "[verify][corpus
     CHECK(with_play.stats.at("tables").queries < without.stats.at("tables").queries);
 }
 
+TEST_CASE("an assignment seen changing its field under other options is not asked about", "[verify][corpus]") {
+    // A no-op finding asks for no change under any options: the games played under the other
+    // scenario (for the dead branches) already show `lit = dark` changing `lit` (4 questions before)
+    const wp::ir::ruleset rs = compiled(fs::path(WP_SOURCE_DIR) / "tests/checker/clean/lamps_lit_in_the_night_scenario.wph");
+    wp::verify::check_options o;
+    o.checks = {"reach"};
+    const wp::verify::check_result r = wp::verify::check(rs, o);
+    CHECK(r.findings.empty());
+    CHECK(r.stats.at("reach").queries == 0);
+}
+
 TEST_CASE("a new value whose variables' ranges keep it in range is not asked about", "[verify][corpus]") {
     const wp::ir::ruleset rs = compiled(fs::path(WP_SOURCE_DIR) / "tests/checker/clean/casualties_from_dice.wph");
     wp::verify::check_options o;

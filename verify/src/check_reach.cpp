@@ -527,6 +527,12 @@ void checker::effect_checks() {
     auto changed_in_play = [](const std::vector<std::uint8_t>& ran, id n) { return n < ran.size() && (ran[n] & 2) != 0; };
     for (const auto& [n, sites] : effects) {
         if (changed_in_play(statements_run_, n)) continue;
+        // a change seen in a game under other options already rules the finding out (it asks for no
+        // change under any options): those games are played for the dead branches anyway
+        if (!rs_.options.empty()) {
+            if (!played_elsewhere_) play_other_options();
+            if (changed_in_play(run_elsewhere_, n)) continue;
+        }
         const std::string field = rs_.slots.at(sites.front()->slot).name;
         const std::vector<involved> elems{{"statement", "assignment to " + field, statement_prov(n)}};
         bool changes = false, undecided = false, met = false;
@@ -561,8 +567,6 @@ void checker::effect_checks() {
             continue;
         }
         if (!rs_.options.empty()) {
-            if (!played_elsewhere_) play_other_options();
-            if (changed_in_play(run_elsewhere_, n)) continue;
             explore_free_options();
             bool elsewhere = false;
             undecided = false;
