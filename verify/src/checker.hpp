@@ -319,6 +319,11 @@ private:
                              witness_search search = witness_search::all);
     z3::check_result solve_local_first(const fact_list& facts, const z3::expr& target);
 
+    // Does a model found before, freed near the target, hold facts ∧ target (docs/checker.md,
+    // step 15)? Kept as each group's model of the path when it does.
+    bool holds_at_path_hints(const fact_list& facts, const z3::expr& target);
+    bool hints_tried_ = false;  // solve_local_first tried them already: solve() does not again
+
     // Is facts ∧ target satisfiable? With `show`: the smallest witness found, as lines (the
     // values of `extra` first), searched as `search` says.
     answer solve(const fact_list& facts, const z3::expr& target, bool show,

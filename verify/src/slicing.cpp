@@ -203,13 +203,17 @@ bool checker::holds_near_hints(const std::vector<unsigned>& conjuncts, const z3:
         for (unsigned v : vars)
             if (distance.emplace(v, 0).second) frontier.push_back(v);
     };
-    loosen(variables_of(target));
-    z3::expr_vector question(ctx_);
-    for (unsigned c : conjuncts) {
-        question.push_back(conjuncts_[c].e);
-        if (hinted.eval(conjuncts_[c].e, false).is_false()) loosen(conjuncts_[c].vars);
+    const std::vector<unsigned> target_vars = variables_of(target);
+    loosen(target_vars);
+    // A fact the hinted values already make true, none of whose variables a try frees, holds in
+    // the try's model whatever the solver picks: it is left out of the try (on GMT most of a
+    // path's facts: the solver no longer reads their terms to find the same values again).
+    std::vector<bool> holds_pinned(conjuncts.size());
+    for (std::size_t i = 0; i < conjuncts.size(); ++i) {
+        const z3::expr value = hinted.eval(conjuncts_[conjuncts[i]].e, false);
+        if (value.is_false()) loosen(conjuncts_[conjuncts[i]].vars);
+        holds_pinned[i] = value.is_true();
     }
-    question.push_back(target);
     std::vector<bool> scanned;  // each fact's variables are read once, however many it holds
     for (int step = 1; step <= max_radius && by_var && !frontier.empty(); ++step) {
         std::vector<unsigned> next;
@@ -245,9 +249,17 @@ bool checker::holds_near_hints(const std::vector<unsigned>& conjuncts, const z3:
         z3::params p(ctx_);
         p.set("rlimit", opt_.rlimit ? std::min(opt_.rlimit, quick_rlimit) : quick_rlimit);
         s.set(p);
-        s.add(question);
+        std::unordered_set<unsigned> read(target_vars.begin(), target_vars.end());
+        for (std::size_t i = 0; i < conjuncts.size(); ++i) {
+            const conjunct& c = conjuncts_[conjuncts[i]];
+            if (holds_pinned[i] && std::all_of(c.vars.begin(), c.vars.end(), [&](unsigned v) { return far(v, radius); }))
+                continue;
+            s.add(c.e);
+            read.insert(c.vars.begin(), c.vars.end());
+        }
+        s.add(target);
         for (const auto& [v, eq] : pins)
-            if (far(v, radius)) s.add(eq);
+            if (far(v, radius) && read.count(v)) s.add(eq);
         ++out_.stats[kind_].queries;
         dump(s);
         purpose_ = "hinted" + std::to_string(radius);
@@ -264,6 +276,13 @@ bool checker::holds_near_hints(const std::vector<unsigned>& conjuncts, const z3:
         if (r == z3::sat) {
             ++out_.hinted_answers;
             last_hinted_ = s.get_model();
+            // the facts left out hold at the pinned values: the model holds them too
+            for (const auto& [v, eq] : pins) {
+                z3::func_decl d = variable_of_id_.at(v).decl();
+                if (!far(v, radius) || last_hinted_->has_interp(d)) continue;
+                z3::expr value = hinted.get_const_interp(d);
+                last_hinted_->add_const_interp(d, value);
+            }
             remember(*last_hinted_);
             return true;
         }
@@ -418,6 +437,20 @@ checker::answer checker::solve_local_first(const fact_list& facts, const z3::exp
         a.r = z3::unsat;
         return a;
     }
+    // The dead branches' and no-op effects' questions mostly hold, and a hint shows it: tried
+    // before the quick tries, which can only prove a question never holds.
+    if (kind_ == "reach" && !show && !target.is_true()) {
+        if (holds_at_path_hints(facts, target)) {
+            answer a;
+            a.r = z3::sat;
+            return a;
+        }
+        hints_tried_ = true;
+    }
+    struct reset {
+        bool& on;
+        ~reset() { on = false; }
+    } after{hints_tried_};
     bool hard = false;  // a quick try ran out of its resources
     for (int radius : {2, 6}) {
         ++out_.stats[kind_].queries;
@@ -453,6 +486,20 @@ checker::answer checker::solve_local_first(const fact_list& facts, const z3::exp
     return solve(facts, target, show, extra, search);
 }
 
+bool checker::holds_at_path_hints(const fact_list& facts, const z3::expr& target) {
+    // a question along a path asked before: the earlier model, but near the target
+    const fact_index& ix = index_of(facts);
+    const std::vector<std::vector<unsigned>> groups = groups_of(ix);
+    if (!holds_near_hints(ix.all, target, &ix.by_var, 3, path_values(groups))) return false;
+    // the model holds every fact of the path: one of each of its groups
+    for (const std::vector<unsigned>& g : groups) {
+        group_sat_.emplace(g, z3::sat);
+        group_model_.emplace(g, *last_hinted_);
+    }
+    mark_satisfiable(facts);
+    return true;
+}
+
 z3::check_result checker::solve_local_first(const fact_list& facts, const z3::expr& target) {
     return solve_local_first(facts, target, false).r;
 }
@@ -466,20 +513,9 @@ checker::answer checker::solve(const fact_list& facts, const z3::expr& target, b
     }
     // Not the bounds' questions (a part of their own, checker.md step 11): a value out of its
     // range mostly cannot be, and a try at a question that cannot hold is wasted.
-    if (!show && !target.is_true() && kind_ != "bounds") {
-        // a question along a path asked before: the earlier model, but near the target
-        const fact_index& ix = index_of(facts);
-        const std::vector<std::vector<unsigned>> groups = groups_of(ix);
-        if (holds_near_hints(ix.all, target, &ix.by_var, 3, path_values(groups))) {
-            // the model holds every fact of the path: one of each of its groups
-            for (const std::vector<unsigned>& g : groups) {
-                group_sat_.emplace(g, z3::sat);
-                group_model_.emplace(g, *last_hinted_);
-            }
-            mark_satisfiable(facts);
-            a.r = z3::sat;
-            return a;
-        }
+    if (!show && !target.is_true() && kind_ != "bounds" && !hints_tried_ && holds_at_path_hints(facts, target)) {
+        a.r = z3::sat;
+        return a;
     }
     const sliced sl = slice(facts, target);
     const z3::expr& q = sl.question;
