@@ -30,7 +30,12 @@ Pinned by the text:
     Catholic-occupied cities keep it out, "the third city"): Nancy and two of ours;
     supply bases Kassel, Brunswick (L3491-3532);
   - the four cities with a pathway to the United Provinces: Ghent, Antwerp, Wesel, Lingen
-    (L3041-3085);
+    (L3041-3085); the United Provinces themselves are a box off the map (L3041-3123): here the
+    space `UP_box`, joined by a pathway to those four cities, so that entering or leaving costs
+    the 1 MP of normal movement. It is an independent space with no VP, no fortress, no elector,
+    so no area control counts it; ours: it is filed under the Spanish Netherlands, which puts it
+    in Spain's zone as 17.Sp.2 does (L3669-3680), and no rule that reads an area's cities counts an
+    independent one with no VP (a new area would be a row of the area tables nothing reads);
   - the starting VP total 21 (L689-692) with the extra 2 of the design note and the 2 of the
     electoral majority (L632-661): the VP values below are chosen so the set-up derives it.
 Germany (L407-411) is every city outside Austria, Bavaria, France, the Spanish Netherlands, Hungary.
@@ -116,6 +121,9 @@ TO_UP = {"Ghent", "Antwerp", "Wesel", "Lingen"}          # text: L3041-3085
 # Swedish base, L3886-4200), Stralsund and Wismar are ours
 TO_SWEDEN = ["Stettin", "Stralsund", "Wismar"]
 NOT_GERMANY = {"Austria", "Bavaria", "Spanish_Netherlands", "Hungary"}   # L407-411 (France is off the map here)
+# the United Provinces box (L3041-3123): an independent space filed under the Spanish Netherlands,
+# a pathway to each "To UP" city
+UP_BOX = ("UP_box", "United Provinces (box)", "Spanish_Netherlands")
 
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
@@ -152,8 +160,12 @@ def main():
         attrs = ["region = %s" % reg, "independent = true", "fortress = %d" % fort, "siege_mod = %d" % sm,
                  "vp = %d" % vp, "elector = %s" % ("true" if el else "false"), "to_up = false", "to_sweden = false"]
         w('  area %s "%s" { %s }' % (cid, disp, ", ".join(attrs))); names.add(cid)
+    attrs = ["region = %s" % UP_BOX[2], "independent = true", "fortress = 0", "siege_mod = 0",
+             "vp = 0", "elector = false", "to_up = false", "to_sweden = false"]
+    w('  area %s "%s" { %s }' % (UP_BOX[0], UP_BOX[1], ", ".join(attrs))); names.add(UP_BOX[0])
+    up_edges = " ".join("%s-%s" % (c, UP_BOX[0]) for c in sorted(TO_UP))
     seen = set()
-    for e in EDGES.split():
+    for e in (EDGES + " " + up_edges).split():
         a, b = e.split("-")
         assert a in names and b in names, e
         k = tuple(sorted((a, b))); assert k not in seen, e; seen.add(k)
