@@ -14,6 +14,7 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <thread>
 
 namespace fs = std::filesystem;
 
@@ -322,6 +323,26 @@ TEST_CASE("the time budget ends a statement whose encoding is long from inside i
     CHECK(seconds < 12);  // a budget of 2 s, with room for a slow machine
     CHECK(r.out_of_time);
     CHECK(std::any_of(r.findings.begin(), r.findings.end(), [](const wp::verify::finding& f) { return f.kind == "unknown"; }));
+}
+
+TEST_CASE("past the time budget, a question's places are one question not asked", "[verify][corpus]") {
+    // The reach part starts after the budget is spent (the stage hook waits it out): the end
+    // `crowded`, met at ten places, is one question not asked (ten before), and an `unknown`.
+    const wp::ir::ruleset rs = compiled(fs::path(WP_SOURCE_DIR) / "tests/rulesets/check-limits/end_met_at_many_places.wph");
+    wp::verify::check_options o;
+    o.checks = {"reach"};
+    o.max_seconds = 2;
+    o.jobs = 1;
+    o.progress = [](const std::string& stage) {
+        if (stage == "reach") std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+    };
+    const wp::verify::check_result r = wp::verify::check(rs, o);
+    CHECK(r.out_of_time);
+    CHECK(r.stats.at("reach").skipped >= 1);
+    CHECK(r.stats.at("reach").skipped <= 2);
+    CHECK(std::any_of(r.findings.begin(), r.findings.end(), [](const wp::verify::finding& f) {
+        return f.kind == "unknown" && f.message.find("crowded") != std::string::npos;
+    }));
 }
 
 TEST_CASE("the time budget covers the evidence play: a game that never ends does not hold the check", "[verify][corpus]") {

@@ -41,6 +41,7 @@ z3::check_result checker::applies_in_play_under_other_options(id r) {
     }
     bool undecided = false;
     for (const auto& [s, any] : places) {
+        if (spent()) return z3::unknown;  // the places left are one question not asked
         const z3::check_result a = solve_local_first(s->facts, z3::mk_or(any));
         if (a == z3::sat) return z3::sat;
         undecided = undecided || a == z3::unknown;
@@ -66,6 +67,10 @@ z3::check_result checker::reachable_under_other_options(id node) {
     auto check = [&](const auto& sites) {
         for (const auto& s : sites) {
             if (s.node != node) continue;
+            if (spent()) {
+                undecided = true;
+                return false;
+            }
             const z3::check_result a = solve_local_first(s.facts, ctx_.bool_val(true));
             if (a == z3::sat) return true;
             undecided = undecided || a == z3::unknown;
@@ -82,6 +87,7 @@ z3::check_result checker::branch_taken_under_other_options(id branch, bool taken
     bool undecided = false;
     for (const detail::branch_site& s : free_->branch_sites) {
         if (s.branch != branch || s.taken != taken) continue;
+        if (spent()) return z3::unknown;
         const z3::check_result a = solve_local_first(s.facts, ctx_.bool_val(true));
         if (a == z3::sat) return z3::sat;
         undecided = undecided || a == z3::unknown;
@@ -330,6 +336,10 @@ void checker::reach_checks() {
         bool reached = false, undecided = false;
         for (const auto* s : it->second) {
             if (elsewhere_only.count(b)) break;
+            if (spent()) {
+                undecided = true;
+                break;
+            }
             const z3::check_result a = solve_local_first(s->facts, ctx_.bool_val(true));
             if (a == z3::sat) { reached = true; break; }
             undecided = undecided || a == z3::unknown;
@@ -398,6 +408,10 @@ void checker::reach_checks() {
         bool reached = false, undecided = false;
         for (const auto* s : sites) {
             if (ends_elsewhere_only.count(reason)) break;
+            if (spent()) {
+                undecided = true;
+                break;
+            }
             const z3::check_result a = solve_local_first(s->facts, ctx_.bool_val(true));
             if (a == z3::sat) { reached = true; break; }
             undecided = undecided || a == z3::unknown;
@@ -556,6 +570,10 @@ void checker::effect_checks() {
             continue;
         }
         for (const detail::effect_site* s : sites) {
+            if (spent()) {
+                undecided = true;
+                break;
+            }
             const z3::check_result a = solve_local_first(s->facts, ctx_.bool_val(true));
             met = met || a == z3::sat;
             undecided = undecided || a == z3::unknown;
@@ -572,6 +590,10 @@ void checker::effect_checks() {
             undecided = false;
             for (const detail::effect_site& s : free_->effect_sites) {
                 if (s.node != n) continue;
+                if (spent()) {
+                    undecided = true;
+                    break;
+                }
                 const z3::check_result a = solve_local_first(s.facts, s.changes);
                 elsewhere = elsewhere || a == z3::sat;
                 undecided = undecided || a == z3::unknown;
