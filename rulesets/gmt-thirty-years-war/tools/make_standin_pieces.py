@@ -102,6 +102,25 @@ LEADERS = [
     ("guebriant", "Guebriant", "Protestant", "French", 2, 3, 0, 8, False),
     # Denmark's only leader (17.D.2, L3307-3309), off the map until his entry (17.D.3)
     ("christian", "Christian IV", "Protestant", "Danish", 2, 5, 0, 8, False),
+    # the New Leader cards' other leaders (base/new_leaders.wph): the card history (L4578-4627)
+    # names them and their nations (Holk with Aldringer, Bavarian; Mercy, Groenfeld, Melander
+    # Bavarian; Feria Spanish; Wrangel, Königsmarck Swedish; Condé, l'Hôpital, Gassion French);
+    # Christian of Brunswick and George Frederick of Baden ("George F. of BD.", counter note 1,
+    # L190-200) lead German Protestants; Torstennson is Swedish (17.Sw.1, L3762-3764). Ratings ours (those of
+    # a leader of the same nation already in the mix, so that the aid's leader table stays short).
+    ("holk", "Holk", "Catholic", "Bavarian", 2, 3, 0, 8, False),
+    ("feria", "Duke of Feria", "Catholic", "Spanish", 2, 4, 1, 8, False),
+    ("mercy", "Mercy", "Catholic", "Bavarian", 2, 5, 1, 7, False),
+    ("groenfeld", "Groenfeld", "Catholic", "Bavarian", 2, 3, 0, 8, False),
+    ("melander", "Melander", "Catholic", "Bavarian", 2, 4, 1, 8, False),
+    ("brunswick", "Christian of Brunswick", "Protestant", "German", 2, 3, 0, 8, False),
+    ("baden", "George F. of BD.", "Protestant", "German", 2, 3, 0, 8, False),
+    ("torstensson", "Torstennson", "Protestant", "Swedish", 2, 5, 1, 7, False),
+    ("wrangel", "Wrangel", "Protestant", "Swedish", 2, 4, 1, 8, False),
+    ("konigsmarck", "Königsmarck", "Protestant", "Swedish", 2, 3, 0, 8, False),
+    ("conde", "Condé", "Protestant", "French", 2, 4, 1, 8, False),
+    ("lhopital", "l’Hôpital", "Protestant", "French", 2, 3, 0, 8, False),
+    ("gassion", "Gassion", "Protestant", "French", 2, 4, 1, 8, False),
 ]
 
 # The rules name one card of a pair the card manifest names together: 14.4 (L2594-2600) says P1
