@@ -39,14 +39,7 @@ z3::check_result checker::applies_in_play_under_other_options(id r) {
         if (at == places.end()) at = places.insert(places.end(), {&s, z3::expr_vector(ctx_)});
         at->second.push_back(s.extra && s.applies);
     }
-    bool undecided = false;
-    for (const auto& [s, any] : places) {
-        if (spent()) return z3::unknown;  // the places left are one question not asked
-        const z3::check_result a = solve_local_first(s->facts, z3::mk_or(any));
-        if (a == z3::sat) return z3::sat;
-        undecided = undecided || a == z3::unknown;
-    }
-    return undecided ? z3::unknown : z3::unsat;
+    return any_place_sat(places.size(), [&](std::size_t i) { return solve_local_first(places[i].first->facts, z3::mk_or(places[i].second)); });
 }
 
 checker::used_elsewhere checker::rule_used_under_other_options(id r) {
@@ -63,36 +56,24 @@ z3::check_result checker::reachable_under_other_options(id node) {
     if (rs_.options.empty()) return z3::unsat;
     if (played_under_other_options(node)) return z3::sat;
     explore_free_options();
-    bool undecided = false;
-    auto check = [&](const auto& sites) {
-        for (const auto& s : sites) {
-            if (s.node != node) continue;
-            if (spent()) {
-                undecided = true;
-                return false;
-            }
-            const z3::check_result a = solve_local_first(s.facts, ctx_.bool_val(true));
-            if (a == z3::sat) return true;
-            undecided = undecided || a == z3::unknown;
-        }
-        return false;
+    std::vector<const detail::fact_list*> at;  // the node's places: its blocks', ends' and tables' sites
+    auto collect = [&](const auto& sites) {
+        for (const auto& s : sites)
+            if (s.node == node) at.push_back(&s.facts);
     };
-    if (check(free_->block_sites) || check(free_->end_sites) || check(free_->table_sites)) return z3::sat;
-    return undecided ? z3::unknown : z3::unsat;
+    collect(free_->block_sites);
+    collect(free_->end_sites);
+    collect(free_->table_sites);
+    return any_place_sat(at.size(), [&](std::size_t i) { return solve_local_first(*at[i], ctx_.bool_val(true)); });
 }
 
 z3::check_result checker::branch_taken_under_other_options(id branch, bool taken) {
     if (rs_.options.empty()) return z3::unsat;
     explore_free_options();
-    bool undecided = false;
-    for (const detail::branch_site& s : free_->branch_sites) {
-        if (s.branch != branch || s.taken != taken) continue;
-        if (spent()) return z3::unknown;
-        const z3::check_result a = solve_local_first(s.facts, ctx_.bool_val(true));
-        if (a == z3::sat) return z3::sat;
-        undecided = undecided || a == z3::unknown;
-    }
-    return undecided ? z3::unknown : z3::unsat;
+    std::vector<const detail::branch_site*> at;
+    for (const detail::branch_site& s : free_->branch_sites)
+        if (s.branch == branch && s.taken == taken) at.push_back(&s);
+    return any_place_sat(at.size(), [&](std::size_t i) { return solve_local_first(at[i]->facts, ctx_.bool_val(true)); });
 }
 
 void checker::play_other_options() {
@@ -333,19 +314,12 @@ void checker::reach_checks() {
         if (it == by_block.end()) continue;  // in a procedure the sequence never calls
         // seen in play, under these options or (then it is no finding either way) others
         if (started(statements_run_, bl.node) || played_under_other_options(bl.node)) continue;
-        bool reached = false, undecided = false;
-        for (const auto* s : it->second) {
-            if (elsewhere_only.count(b)) break;
-            if (spent()) {
-                undecided = true;
-                break;
-            }
-            const z3::check_result a = solve_local_first(s->facts, ctx_.bool_val(true));
-            if (a == z3::sat) { reached = true; break; }
-            undecided = undecided || a == z3::unknown;
-        }
-        if (reached) continue;
-        if (undecided) {
+        const std::vector<const detail::block_site*>& places = it->second;
+        const z3::check_result here = elsewhere_only.count(b) ? z3::unsat : any_place_sat(places.size(), [&](std::size_t i) {
+            return solve_local_first(places[i]->facts, ctx_.bool_val(true));
+        });
+        if (here == z3::sat) continue;
+        if (here == z3::unknown) {
             unknown("whether " + bl.word + " `" + bl.path + "` is ever reached", {{"block", bl.path, bl.prov}}, severity::warning);
             continue;
         }
@@ -405,25 +379,17 @@ void checker::reach_checks() {
     for (const auto& [reason, sites] : by_reason) {
         if (ended_.count(reason) || ended_elsewhere.count(reason)) continue;
         if (std::any_of(sites.begin(), sites.end(), [&](const auto* s) { return played_under_other_options(s->node); })) continue;
-        bool reached = false, undecided = false;
-        for (const auto* s : sites) {
-            if (ends_elsewhere_only.count(reason)) break;
-            if (spent()) {
-                undecided = true;
-                break;
-            }
-            const z3::check_result a = solve_local_first(s->facts, ctx_.bool_val(true));
-            if (a == z3::sat) { reached = true; break; }
-            undecided = undecided || a == z3::unknown;
-        }
-        if (reached) continue;
-        if (undecided) {
+        const std::vector<const detail::end_site*>& places = sites;  // a structured binding: no capture before C++20 in Clang 14
+        const z3::check_result here = ends_elsewhere_only.count(reason) ? z3::unsat : any_place_sat(places.size(), [&](std::size_t i) {
+            return solve_local_first(places[i]->facts, ctx_.bool_val(true));
+        });
+        if (here == z3::sat) continue;
+        if (here == z3::unknown) {
             unknown("whether the game can end with `" + reason + "`",
                     {{"statement", "end game " + reason, statement_prov(sites.front()->node)}}, severity::warning);
             continue;
         }
-        bool elsewhere = false;
-        undecided = false;
+        bool elsewhere = false, undecided = false;
         for (const auto* s : sites) {
             if (elsewhere) break;
             const z3::check_result a = reachable_under_other_options(s->node);
@@ -549,7 +515,6 @@ void checker::effect_checks() {
         }
         const std::string field = rs_.slots.at(sites.front()->slot).name;
         const std::vector<involved> elems{{"statement", "assignment to " + field, statement_prov(n)}};
-        bool changes = false, undecided = false, met = false;
         const auto t0 = std::chrono::steady_clock::now();
         std::size_t asked = 0;
         const std::vector<const detail::effect_site*>& places = sites;  // a structured binding: no capture before C++20 in Clang 14
@@ -557,8 +522,7 @@ void checker::effect_checks() {
             ++asked;
             return solve_local_first(places[i]->facts, places[i]->changes);
         });
-        changes = c == z3::sat;
-        undecided = c == z3::unknown;
+        const bool changes = c == z3::sat, undecided = c == z3::unknown;
         if (debug_)
             std::fprintf(stderr, "  effect %s at %s: %zu of %zu sites, %s, %.0f ms\n", field.c_str(), sym_.node_position(n).c_str(),
                          asked, sites.size(), changes ? "changes" : undecided ? "undecided" : "never",
@@ -569,38 +533,22 @@ void checker::effect_checks() {
                     severity::warning, {"no-op", field, ""});
             continue;
         }
-        for (const detail::effect_site* s : sites) {
-            if (spent()) {
-                undecided = true;
-                break;
-            }
-            const z3::check_result a = solve_local_first(s->facts, ctx_.bool_val(true));
-            met = met || a == z3::sat;
-            undecided = undecided || a == z3::unknown;
-            if (met) break;
-        }
-        if (!met) {
-            if (undecided) unknown("whether the assignment to " + field + " at " + sym_.node_position(n) + " is ever run", elems,
+        const z3::check_result met =
+            any_place_sat(places.size(), [&](std::size_t i) { return solve_local_first(places[i]->facts, ctx_.bool_val(true)); });
+        if (met != z3::sat) {
+            if (met == z3::unknown) unknown("whether the assignment to " + field + " at " + sym_.node_position(n) + " is ever run", elems,
                                    severity::warning);
             continue;
         }
         if (!rs_.options.empty()) {
             explore_free_options();
-            bool elsewhere = false;
-            undecided = false;
-            for (const detail::effect_site& s : free_->effect_sites) {
-                if (s.node != n) continue;
-                if (spent()) {
-                    undecided = true;
-                    break;
-                }
-                const z3::check_result a = solve_local_first(s.facts, s.changes);
-                elsewhere = elsewhere || a == z3::sat;
-                undecided = undecided || a == z3::unknown;
-                if (elsewhere) break;
-            }
-            if (elsewhere) continue;
-            if (undecided) {
+            std::vector<const detail::effect_site*> at;
+            for (const detail::effect_site& s : free_->effect_sites)
+                if (s.node == n) at.push_back(&s);
+            const z3::check_result elsewhere =
+                any_place_sat(at.size(), [&](std::size_t i) { return solve_local_first(at[i]->facts, at[i]->changes); });
+            if (elsewhere == z3::sat) continue;
+            if (elsewhere == z3::unknown) {
                 unknown("whether the assignment to " + field + " at " + sym_.node_position(n) + " changes it under other options",
                         elems, severity::warning, {"no-op", field, ""});
                 continue;

@@ -186,6 +186,17 @@ z3::check_result checker::first_sat_of(std::size_t n, const std::function<z3::ch
     return undecided ? z3::unknown : z3::unsat;
 }
 
+z3::check_result checker::any_place_sat(std::size_t n, const std::function<z3::check_result(std::size_t)>& ask_at) {
+    bool undecided = false;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (spent()) return z3::unknown;
+        const z3::check_result a = ask_at(i);
+        if (a == z3::sat) return z3::sat;
+        undecided = undecided || a == z3::unknown;
+    }
+    return undecided ? z3::unknown : z3::unsat;
+}
+
 z3::solver checker::one_shot_solver() {
     z3::solver s = detail::one_shot_solver(ctx_);
     configure(s);

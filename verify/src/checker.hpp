@@ -190,6 +190,9 @@ private:
     // (GMT's Hungary no-op questions: a first place out of its limit after 28 s, the second
     // sat at once).
     z3::check_result first_sat_of(std::size_t n, const std::function<z3::check_result(std::size_t)>& ask_at);
+    // The same, each place asked once in full, in order. Past the budget the places left are one
+    // question not asked (unknown), not one per place.
+    z3::check_result any_place_sat(std::size_t n, const std::function<z3::check_result(std::size_t)>& ask_at);
 
     // The resource limit of each question of a witness's descent to fewer changes (few_changes).
     static constexpr unsigned descent_rlimit = 2000000;
