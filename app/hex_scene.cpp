@@ -2,6 +2,8 @@
 // option_values, entity_field), for hex_view to draw.
 #include "hex_scene.hpp"
 
+#include "westphalia/engine/agents.hpp"
+
 #include <algorithm>
 
 namespace wp::cli {
@@ -122,7 +124,9 @@ built build(const engine::state& s, id map) {
 }
 
 void add_mark(std::string& mark, std::size_t option) {
-    mark += (mark.empty() ? "" : ",") + std::to_string(option + 1);
+    const std::string number = std::to_string(option + 1);
+    if (("," + mark + ",").find("," + number + ",") != std::string::npos) return;  // a second piece of one option
+    mark += (mark.empty() ? "" : ",") + number;
 }
 
 }  // namespace
@@ -134,10 +138,19 @@ std::optional<decision_scene> scene_for_decision(const engine::state& s) {
     const ir::type& t = rs.types.at(type);
     // (value, the option choosing it): a choose's options; at a subset step its element, which
     // the first option includes.
+    // A mark is the option's number at the prompt, which lists options of one text once: two
+    // pieces of one name in one hex are both marked with their one number.
     std::vector<std::pair<std::int64_t, std::size_t>> values;
     if (const std::int64_t item = s.subset_item(); item >= 0) values.emplace_back(item, 0);
     const std::vector<std::int64_t> options = s.option_values();
-    for (std::size_t i = 0; i < options.size(); ++i) values.emplace_back(options[i], i);
+    const std::vector<engine::action_info> legal = s.legal_actions();
+    const std::vector<engine::numbered_option> numbered = engine::numbered_options(legal);
+    for (std::size_t i = 0; i < options.size(); ++i) {
+        std::size_t number = i;
+        for (std::size_t k = 0; k < numbered.size() && i < legal.size(); ++k)
+            if (numbered[k].text == legal[i].text) number = k;
+        values.emplace_back(options[i], number);
+    }
     if (t.kind == ir::type_kind::node && rs.maps.at(t.ref).kind == ir::map_kind::hexgrid) {
         decision_scene d{build(s, t.ref).scene, {}};
         for (const auto& [v, i] : values) {

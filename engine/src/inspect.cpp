@@ -47,6 +47,20 @@ id state::option_type() const {
 // same procedure, rule or block) has reached, "for Bavarian 6-3"; else the procedure's
 // arguments other than players, "move_unit(French 4-3)". Players are left out: the prompt and
 // the account name the deciding seat already.
+std::string state::piece_place(ir::id entity_type, std::int64_t instance) const {
+    const ir::ruleset& rs = *rs_;
+    if (entity_type == ir::no_id || instance < 0 || rs.types.at(entity_type).kind != ir::type_kind::entity) return "";
+    for (id sl = 0; sl < rs.slots.size(); ++sl) {
+        const ir::slot& slot = rs.slots[sl];
+        if (slot.scope != ir::slot_scope::per_entity || slot.entity_kind != rs.types[entity_type].ref ||
+            rs.types.at(slot.type).kind != ir::type_kind::node)
+            continue;
+        const std::int64_t at = entity_field(sl, instance);
+        return at >= 0 ? g_->value_text(slot.type, at) : "";
+    }
+    return "";
+}
+
 std::string state::decision_subject() const {
     if (pending_node_ == ir::no_id) return "";
     const ir::ruleset& rs = *rs_;
@@ -60,16 +74,10 @@ std::string state::decision_subject() const {
         if (t == ir::no_id || rs.types[t].kind == ir::type_kind::player) continue;
         const std::int64_t v = locals_.at(f.fb + rs.nodes[f.node].ref);
         std::string text = "for " + g_->value_text(t, v);
-        if (rs.types[t].kind == ir::type_kind::entity && v >= 0)  // a piece: where it stands
-            for (id sl = 0; sl < rs.slots.size(); ++sl) {
-                const ir::slot& slot = rs.slots[sl];
-                if (slot.scope != ir::slot_scope::per_entity || slot.entity_kind != rs.types[t].ref ||
-                    rs.types.at(slot.type).kind != ir::type_kind::node)
-                    continue;
-                const std::int64_t at = entity_field(sl, v);
-                if (at >= 0) text += " at " + g_->value_text(slot.type, at);
-                break;
-            }
+        if (rs.types[t].kind == ir::type_kind::entity) {  // a piece: where it stands
+            const std::string place = piece_place(t, v);
+            if (!place.empty()) text += " at " + place;
+        }
         return text;
     }
     if (!first) return "";

@@ -396,7 +396,29 @@ std::vector<action_info> state::legal_actions() const {
     }
     for (std::size_t i = 0; i < options_.size(); ++i)
         out.push_back({static_cast<int>(i), g_->value_text(elem_type, options_[i])});
+    if (elem_type != ir::no_id && rs.types[elem_type].kind == ir::type_kind::entity) name_pieces_apart(elem_type, out);
     return out;
+}
+
+// Pieces of one name standing in different places are different choices to a player (which
+// French Militia joins the new leader?): their options say where each stands, "French Militia at
+// Koln". Pieces of one name in one place stay one text, so a prompt lists them once (x2).
+void state::name_pieces_apart(ir::id elem_type, std::vector<action_info>& out) const {
+    std::vector<std::size_t> order(out.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return out[a].text < out[b].text; });
+    for (std::size_t first = 0; first < order.size();) {
+        std::size_t last = first + 1;
+        while (last < order.size() && out[order[last]].text == out[order[first]].text) ++last;
+        if (last - first > 1) {  // one name, several pieces: where does each stand?
+            std::vector<std::string> place;
+            for (std::size_t k = first; k < last; ++k) place.push_back(piece_place(elem_type, options_[order[k]]));
+            if (std::any_of(place.begin(), place.end(), [&](const std::string& p) { return p != place[0]; }))
+                for (std::size_t k = first; k < last; ++k)
+                    out[order[k]].text += place[k - first].empty() ? " (not on the map)" : " at " + place[k - first];
+        }
+        first = last;
+    }
 }
 
 std::vector<chance_outcome> state::chance_outcomes() const {

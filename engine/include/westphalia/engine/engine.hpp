@@ -308,6 +308,10 @@ public:
     // index into ruleset::slots of scope per_entity, instance one of that kind's instances
     // (src/inspect.cpp). Throws engine_error otherwise.
     std::int64_t entity_field(ir::id slot, std::int64_t instance) const;
+    // Where a piece stands: its kind's first field of a map's node, as text ("Koln"), or "" when
+    // its kind has none or it stands nowhere (src/inspect.cpp).
+    std::string piece_place(ir::id entity_type, std::int64_t instance) const;
+    void name_pieces_apart(ir::id elem_type, std::vector<action_info>& out) const;
     // At a decision node of a `choose` (one, order or subset): the type of the elements chosen
     // among (a node of a map, an entity kind, player, enum…); ir::no_id at a `may`, a chance
     // node or the end. option_values(): a `choose`'s options as values, in legal_actions()
