@@ -18,7 +18,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <array>
+#include <chrono>
 #include <cmath>
+#include <future>
+#include <thread>
 #include <fstream>
 #include <iomanip>
 #include <limits>
@@ -179,6 +183,8 @@ void add_diff_command(CLI::App& app, context& ctx) {
         int players = 0;
         std::uint64_t seed = 1;
         double timeout = 10;
+        double max_time = 0;
+        unsigned jobs = 0;
         bool no_check = false;
         diagnostic_options diagnostics;  // --max-errors (--format is the report's)
     };
@@ -214,7 +220,19 @@ void add_diff_command(CLI::App& app, context& ctx) {
         ->check(CLI::Range(0.001, 3600.0))
         ->capture_default_str();
     command->add_flag("--no-check", s->no_check, "Do not run the checker on the two sides (no findings compared)");
+    command->add_option("--max-time", s->max_time,
+                        "Seconds for the two sides' checks, which run at once (0: no limit); past them no more "
+                        "queries are asked, each question left is an `unknown` finding on its side, and the report "
+                        "says which side ran out")
+        ->check(finite_number())
+        ->check(CLI::Range(0.0, 86400.0))
+        ->capture_default_str();
+    command->add_option("-j,--jobs", s->jobs,
+                        "Threads for the checks (default: one per core), shared by the two sides; the report does "
+                        "not depend on it")
+        ->check(whole_number(1, 1024));
     command->callback([s, &ctx] {
+        const auto started = std::chrono::steady_clock::now();  // --max-time counts from here
         if (s->to_path.empty() && s->from_layer.empty()) {
             ctx.err << "westphalia: error: diff needs --from <layer> (or a second ruleset folder)\n";
             ctx.exit_code = exit_bad_input;
@@ -295,9 +313,19 @@ void add_diff_command(CLI::App& app, context& ctx) {
         const verify::outcome_diff d = verify::compare_outcomes(*from, *to, dopt);
 
         verify::finding_changes fc;
+        std::array<bool, 2> out_of_time{false, false};
+        std::array<std::uint64_t, 2> not_asked{0, 0};
         if (!s->no_check) {
+            // The two sides' checks are independent (a solver each): they run at once, each on
+            // half the threads. Each side's report is the same as alone (the parts of a check
+            // do not depend on its threads); the budget is the command's, so both share it.
             verify::check_options co;
             co.timeout_ms = dopt.timeout_ms;
+            co.exit_after = true;  // the command ends after the report: the solvers' memory is left to the system
+            const unsigned threads = s->jobs ? s->jobs : std::max(1u, std::thread::hardware_concurrency());
+            co.jobs = std::max(1u, threads / 2);
+            if (s->max_time > 0)
+                co.max_seconds = std::max(1e-3, s->max_time - std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
             ruleset_input ia;
             ia.path = s->from_path;
             ia.options = s->options;
@@ -305,11 +333,19 @@ void add_diff_command(CLI::App& app, context& ctx) {
             ib.path = to_path;
             ia.with = side_a.with;
             ib.with = side_b.with;
-            co.compile_upto = upto_compiler(ia);
-            const verify::check_result ca = verify::check(*from, co);
-            co.compile_upto = upto_compiler(ib);
-            const verify::check_result cb = verify::check(*to, co);
+            verify::check_options coa = co, cob = co;
+            coa.compile_upto = upto_compiler(ia);
+            cob.compile_upto = upto_compiler(ib);
+            auto later = std::async(threads > 1 ? std::launch::async : std::launch::deferred,
+                                    [&] { return verify::check(*to, cob); });
+            const verify::check_result ca = verify::check(*from, coa);
+            const verify::check_result cb = later.get();
             fc = verify::compare_findings(ca, cb);
+            const std::array<const verify::check_result*, 2> both{&ca, &cb};
+            for (std::size_t k = 0; k < 2; ++k) {
+                out_of_time[k] = both[k]->out_of_time;
+                for (const auto& [kind, st] : both[k]->stats) not_asked[k] += st.skipped;
+            }
         }
         std::optional<sim_result> sim;
         if (s->sim > 0) {
@@ -379,6 +415,12 @@ void add_diff_command(CLI::App& app, context& ctx) {
                 };
                 list("findings appeared", fc.appeared, pb);
                 list("findings disappeared", fc.disappeared, pa);
+                const std::array<std::string, 2> names{name_a, name_b};
+                for (std::size_t k = 0; k < 2; ++k)
+                    if (out_of_time[k])
+                        report << "out of time: the check of " << names[k] << " ran out of --max-time with " << not_asked[k]
+                               << " question" << (not_asked[k] == 1 ? "" : "s")
+                               << " not asked; each is an `unknown` finding of that side, compared as any other\n";
             }
             if (sim) {
                 report << "simulated play: " << sim->games << " games per side (" << sim->agent << " agents), " << sim->players
@@ -441,6 +483,8 @@ void add_diff_command(CLI::App& app, context& ctx) {
                     return a;
                 };
                 j["findings"] = {{"appeared", list(fc.appeared, pb)}, {"disappeared", list(fc.disappeared, pa)}};
+                j["checks"] = {{"from", {{"out_of_time", out_of_time[0]}, {"not_asked", not_asked[0]}}},
+                               {"to", {{"out_of_time", out_of_time[1]}, {"not_asked", not_asked[1]}}}};
             }
             if (sim) {
                 json m = json::array();
