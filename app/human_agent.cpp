@@ -25,13 +25,15 @@ bool has_hex_map(const engine::state& s) {
 
 // Whether `text` names a node of a map the decision chooses among (a hex number typed at a
 // hex prompt that is not one of the options).
-bool names_a_location(const engine::state& s, const std::string& text) {
+// Where the options are places and `text` is a place's name as the rules write it (a hex's
+// number, `Barwalde`): the place as the options show it (`Bärwalde`); else "".
+std::string location_named(const engine::state& s, const std::string& text) {
     const ir::id t = s.option_type();
     const ir::ruleset& rs = s.the_game().ruleset();
-    if (t == ir::no_id || rs.types[t].kind != ir::type_kind::node) return false;
+    if (t == ir::no_id || rs.types[t].kind != ir::type_kind::node) return "";
     for (const ir::map_node& n : rs.maps.at(rs.types[t].ref).nodes)
-        if (n.name == text) return true;
-    return false;
+        if (n.name == text) return engine::game::node_text(n);
+    return "";
 }
 
 // The seat's own fields on one line, those that changed since the game began (the rest are
@@ -91,7 +93,9 @@ int human_agent::act(const engine::seat_view& v, engine::rng&) {
         out_ << "  " << i + 1 << ") " << groups[i].text << (groups[i].copies > 1 ? " (x" + std::to_string(groups[i].copies) + ")" : "")
              << '\n';
     const ir::id option_type = s.option_type();
-    const bool hex_options = option_type != ir::no_id && s.the_game().ruleset().types[option_type].kind == ir::type_kind::node;
+    const ir::ruleset& rs = s.the_game().ruleset();
+    const bool hex_options = option_type != ir::no_id && rs.types[option_type].kind == ir::type_kind::node &&
+                             rs.maps.at(rs.types[option_type].ref).kind == ir::map_kind::hexgrid;
     const std::string keys = std::string(hex_options ? ", or a hex" : "") + "; ?N: option N's rules, s: state" + (hex ? ", m: map" : "") +
                              ", u: undo, w FILE: save, q: quit, ?: help";
     for (;;) {
@@ -110,15 +114,16 @@ int human_agent::act(const engine::seat_view& v, engine::rng&) {
         // Where the options are locations, a location's name first: a hex typed by its number
         // (0215) is never read as the option of that index. Elsewhere a number is an index and
         // any other text an option's own text.
-        const bool locations = names_a_location(s, line);
+        const std::string place = location_named(s, line);
+        const bool locations = !place.empty();
         if (locations || !numeric)
             for (const engine::numbered_option& g : groups)
-                if (!line.empty() && g.text == line) {
+                if (!line.empty() && (g.text == line || g.text == place)) {
                     ++decided_[seat];
                     return g.action;
                 }
         if (locations) {
-            out_ << "hex " << line << " is not one of the options here\n";
+            out_ << (hex_options ? "hex " : "") << (place == line ? line : place + " (" + line + ")") << " is not one of the options here\n";
             continue;
         }
         if (numeric) {

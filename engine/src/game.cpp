@@ -289,6 +289,12 @@ std::string game::instance_text(std::int64_t instance) const {
     return e.display.empty() ? e.name : e.display;
 }
 
+// A place as a player reads it: its display name where the map gives one ("Frankfurt an der
+// Oder"), else its name (a hex's number, "0101").
+std::string game::node_text(const ir::map_node& n) {
+    return n.display.empty() ? n.name : n.display;
+}
+
 std::string game::value_text(ir::id type, std::int64_t v) const {
     if (type == ir::no_id) return std::to_string(v);
     const ir::type& t = rs_.types.at(type);
@@ -305,7 +311,7 @@ std::string game::value_text(ir::id type, std::int64_t v) const {
             return std::to_string(v);
         case ir::type_kind::node:
             if (v >= 0 && static_cast<std::size_t>(v) < rs_.maps.at(t.ref).nodes.size())
-                return rs_.maps.at(t.ref).nodes[static_cast<std::size_t>(v)].name;
+                return node_text(rs_.maps.at(t.ref).nodes[static_cast<std::size_t>(v)]);
             return "none";
         default: return std::to_string(v);
     }
@@ -406,7 +412,7 @@ std::string game::value_place(std::uint32_t address, bool& players_own) const {
         switch (slot.scope) {
             case ir::slot_scope::per_player: players_own = true; return "P" + std::to_string(copy + 1) + " " + name;
             case ir::slot_scope::per_entity: return instance_text(kind_first.at(slot.entity_kind) + copy) + " " + name;
-            case ir::slot_scope::per_node: return rs_.maps.at(slot.map).nodes.at(copy).name + " " + name;
+            case ir::slot_scope::per_node: return node_text(rs_.maps.at(slot.map).nodes.at(copy)) + " " + name;
             default: return name;
         }
     }

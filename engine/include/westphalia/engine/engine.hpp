@@ -168,6 +168,7 @@ public:
     std::string statement_owner(ir::id node, ir::id* block = nullptr) const;
     std::string value_text(ir::id type, std::int64_t v) const;
     std::string instance_text(std::int64_t instance) const;
+    static std::string node_text(const ir::map_node& n);
     // A state value's place in words, for the account: "P2 gold", "bav_foot#1 at",
     // "arms[Pikemen] of P1", "game_turn"; and whether it is a player's own field.
     std::string value_place(std::uint32_t address, bool& players_own) const;
