@@ -325,6 +325,29 @@ TEST_CASE("the time budget ends a statement whose encoding is long from inside i
     CHECK(std::any_of(r.findings.begin(), r.findings.end(), [](const wp::verify::finding& f) { return f.kind == "unknown"; }));
 }
 
+TEST_CASE("the time budget ends the exploration with the options free", "[verify][corpus]") {
+    // A step only the other value of the option runs, whose statement takes half a minute to
+    // encode: asking whether it is reached there needs the sequence explored with the options
+    // free. Before, that exploration ignored the budget: 21 s against 2 s. Now it ends at the
+    // budget and the question is an `unknown`, counted not asked.
+    const wp::ir::ruleset rs = compiled(fs::path(WP_SOURCE_DIR) / "tests/rulesets/check-limits/long_statement_other_option.wph");
+    wp::verify::check_options o;
+    o.checks = {"reach"};
+    o.max_seconds = 2;
+    o.unfold_limit = 0;
+    o.jobs = 1;
+    const auto t0 = std::chrono::steady_clock::now();
+    const wp::verify::check_result r = wp::verify::check(rs, o);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    INFO(seconds << " s");
+    CHECK(seconds < 12);  // a budget of 2 s, with room for a slow machine
+    CHECK(r.out_of_time);
+    CHECK(r.stats.at("reach").skipped == 1);
+    CHECK(std::any_of(r.findings.begin(), r.findings.end(), [](const wp::verify::finding& f) {
+        return f.kind == "unknown" && f.message.find("game.muster.alarm") != std::string::npos;
+    }));
+}
+
 TEST_CASE("past the time budget, a question's places are one question not asked", "[verify][corpus]") {
     // The reach part starts after the budget is spent (the stage hook waits it out): the end
     // `crowded`, met at ten places, is one question not asked (ten before), and an `unknown`.

@@ -17,20 +17,34 @@ bool checker::fired_under_other_options(const std::string& name) {
     return fired_elsewhere_.count(name) > 0;
 }
 
-void checker::explore_free_options() {
-    if (free_) return;
-    free_ = std::make_unique<symbolic>(ctx_, rs_, sym_.lay.players);
-    free_->free_options = true;
-    free_->unfold_limit = sym_.unfold_limit;
-    free_->unroll_depth = sym_.unroll_depth;
-    free_->unassumed = sym_.unassumed;
-    free_->explore();
+bool checker::explore_free_options() {
+    if (!free_ && !free_stopped_ && budget_left_ms() >= 1.0) {
+        free_ = std::make_unique<symbolic>(ctx_, rs_, sym_.lay.players);
+        free_->free_options = true;
+        free_->unfold_limit = sym_.unfold_limit;
+        free_->unroll_depth = sym_.unroll_depth;
+        free_->unassumed = sym_.unassumed;
+        if (opt_.max_seconds > 0)
+            free_->deadline = started_ + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                             std::chrono::duration<double>(opt_.max_seconds));
+        free_->explore();
+        free_->deadline.reset();
+        if (free_->stopped) {
+            free_stopped_ = true;
+            free_.reset();
+        }
+    }
+    if (free_) return true;
+    free_stopped_ = true;
+    out_.out_of_time = true;
+    ++out_.stats[kind_].skipped;
+    return false;
 }
 
 z3::check_result checker::applies_in_play_under_other_options(id r) {
     if (rs_.options.empty()) return z3::unsat;
     if (fired_under_other_options(rs_.rules.at(r).name)) return z3::sat;
-    explore_free_options();
+    if (!explore_free_options()) return z3::unknown;
     // one question per path, as the reach check asks under these options
     std::vector<std::pair<const detail::rule_site*, z3::expr_vector>> places;
     for (const detail::rule_site& s : free_->rule_sites) {
@@ -45,7 +59,7 @@ z3::check_result checker::applies_in_play_under_other_options(id r) {
 checker::used_elsewhere checker::rule_used_under_other_options(id r) {
     if (rs_.options.empty()) return used_elsewhere::never_used;
     if (fired_under_other_options(rs_.rules.at(r).name)) return used_elsewhere::applies;
-    explore_free_options();
+    if (!explore_free_options()) return used_elsewhere::undecided;
     if (std::none_of(free_->rule_sites.begin(), free_->rule_sites.end(), [&](const detail::rule_site& s) { return s.rule == r; }))
         return used_elsewhere::never_used;
     const z3::check_result a = applies_in_play_under_other_options(r);
@@ -55,7 +69,7 @@ checker::used_elsewhere checker::rule_used_under_other_options(id r) {
 z3::check_result checker::reachable_under_other_options(id node) {
     if (rs_.options.empty()) return z3::unsat;
     if (played_under_other_options(node)) return z3::sat;
-    explore_free_options();
+    if (!explore_free_options()) return z3::unknown;
     std::vector<const detail::fact_list*> at;  // the node's places: its blocks', ends' and tables' sites
     auto collect = [&](const auto& sites) {
         for (const auto& s : sites)
@@ -69,7 +83,7 @@ z3::check_result checker::reachable_under_other_options(id node) {
 
 z3::check_result checker::branch_taken_under_other_options(id branch, bool taken) {
     if (rs_.options.empty()) return z3::unsat;
-    explore_free_options();
+    if (!explore_free_options()) return z3::unknown;
     std::vector<const detail::branch_site*> at;
     for (const detail::branch_site& s : free_->branch_sites)
         if (s.branch == branch && s.taken == taken) at.push_back(&s);
@@ -303,7 +317,12 @@ void checker::reach_checks() {
     std::set<id> elsewhere_only;
     for (id b = 0; b < rs_.blocks.size(); ++b)
         if (!by_block.count(b) && only_in_skipped_ways(rs_.blocks[b].node)) {
-            explore_free_options();
+            if (!explore_free_options()) {
+                const ir::block& bl = rs_.blocks[b];
+                unknown("whether " + bl.word + " `" + bl.path + "` is reached under other options", {{"block", bl.path, bl.prov}},
+                        severity::warning);
+                continue;
+            }
             for (const detail::block_site& s : free_->block_sites)
                 if (s.block == b) by_block[b].push_back(&s);
             elsewhere_only.insert(b);
@@ -369,7 +388,12 @@ void checker::reach_checks() {
             continue;
         }
         const bool shared = by_reason.count(reason) > 0;
-        explore_free_options();
+        if (!explore_free_options()) {
+            unknown("whether the game can end with `" + reason + "` under other options",
+                    {{"statement", "end game " + reason, statement_prov(n)}}, severity::warning);
+            ended_elsewhere.insert(reason);  // asked no further: the unknown stands for it
+            continue;
+        }
         for (const detail::end_site& s : free_->end_sites)
             if (s.node == n) {
                 by_reason[s.reason].push_back(&s);
@@ -541,7 +565,11 @@ void checker::effect_checks() {
             continue;
         }
         if (!rs_.options.empty()) {
-            explore_free_options();
+            if (!explore_free_options()) {
+                unknown("whether the assignment to " + field + " at " + sym_.node_position(n) + " changes it under other options",
+                        elems, severity::warning, {"no-op", field, ""});
+                continue;
+            }
             std::vector<const detail::effect_site*> at;
             for (const detail::effect_site& s : free_->effect_sites)
                 if (s.node == n) at.push_back(&s);

@@ -147,17 +147,16 @@ void checker::table_checks() {
 
 z3::check_result checker::key_read_under_other_options(const ir::table& tb, id t, std::size_t k, std::size_t index) {
     if (rs_.options.empty()) return z3::unsat;
-    explore_free_options();
-    bool undecided = false;
-    for (const detail::table_site& s : free_->table_sites) {
-        if (s.table != t) continue;
+    if (!explore_free_options()) return z3::unknown;
+    std::vector<const detail::table_site*> at;
+    for (const detail::table_site& s : free_->table_sites)
+        if (s.table == t) at.push_back(&s);
+    return any_place_sat(at.size(), [&](std::size_t i) {
+        const detail::table_site& s = *at[i];
         const z3::expr read =
             k == 0 ? free_->row_reads(tb, index, s.keys) : free_->column_reads(tb, index - tb.rows.size(), s.keys);
-        const z3::check_result a = solve_local_first(s.facts, read);
-        if (a == z3::sat) return z3::sat;
-        undecided = undecided || a == z3::unknown;
-    }
-    return undecided ? z3::unknown : z3::unsat;
+        return solve_local_first(s.facts, read);
+    });
 }
 
 namespace {

@@ -424,8 +424,11 @@ private:
     // Whether random play under other option values ran statement (or block) `node`.
     bool played_under_other_options(id node);
 
-    // The sequence explored again with every option free (once, when first needed).
-    void explore_free_options();
+    // The sequence explored again with every option free (once, when first needed), within the
+    // budget (--max-time). False when the budget ran out before or during it: the question that
+    // needed it is not asked (counted so), and its caller reports it `unknown`; a part-explored
+    // sequence is never read (a use it did not reach would look like none).
+    bool explore_free_options();
 
     // Whether rule r applies somewhere the sequence uses it under other option values: fired in
     // play under them, or else asked of the sequence with every option free; unknown when
@@ -638,6 +641,7 @@ private:
     std::optional<z3::expr> general_tried_;  // general_proof's last target (a Z3 term: after the context too)
     std::set<std::string> fired_, ended_;  // seen in random play
     std::unique_ptr<symbolic> free_;       // the sequence with every option free
+    bool free_stopped_ = false;            // its exploration ran out of the budget
     std::uint64_t played_ = 0;
     std::vector<std::uint8_t> statements_run_, keys_read_;  // seen in random play (sim_report)
     std::vector<std::uint32_t> table_key_first_;
