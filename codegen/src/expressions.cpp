@@ -89,7 +89,7 @@ std::string writer::text_code(id type, const std::string& v) {
             else if (t.kind == type_kind::string)
                 names = rs_.strings;
             else
-                for (const ir::map_node& m : rs_.maps.at(t.ref).nodes) names.push_back(m.name);
+                for (const ir::map_node& m : rs_.maps.at(t.ref).nodes) names.push_back(engine::game::node_text(m));
             const std::string table = fresh("names");
             std::vector<std::string> items;
             for (const std::string& name : names) items.push_back(quoted(name));
