@@ -184,17 +184,14 @@ void add_check_command(CLI::App& app, context& ctx) {
         ->capture_default_str();
     command->add_option("-o,--output", s->output, "Write the report to this file (`-`: standard output)");
     add_max_errors(*command, s->input.diagnostics);
-    command->add_option("--timeout", s->timeout, "Seconds allowed for each solver query, a backstop to --rlimit (a query that "
-                                                 "runs out is an `unknown` finding, never a pass)")
-        ->check(finite_number())
-        ->check(CLI::Range(0.001, 3600.0))
-        ->capture_default_str();
-    command->add_option("--max-time", s->max_time,
-                        "Seconds for the whole check (0: no limit); past them no more queries are asked and "
-                        "each question left is an `unknown` finding")
-        ->check(finite_number())
-        ->check(CLI::Range(0.0, 86400.0))
-        ->capture_default_str();
+    add_seconds(*command, "--timeout", s->timeout,
+                "Seconds allowed for each solver query, a backstop to --rlimit (a query that runs out is an `unknown` "
+                "finding, never a pass)",
+                0.001, 3600.0);
+    add_seconds(*command, "--max-time", s->max_time,
+                "Seconds for the whole check (0: no limit); past them no more queries are asked and each question left "
+                "is an `unknown` finding",
+                0.0, 86400.0);
     command->add_option("--checks", s->checks,
                         "Run only these checks (comma-separated): decisions, examples, tables, bounds, choices, "
                         "reach, invariants, queries, obligations, aid (default: all)")

@@ -215,18 +215,12 @@ void add_diff_command(CLI::App& app, context& ctx) {
     command->add_option("--seed", s->seed, "The first seed of the simulated games")
         ->check(whole_number(0, std::numeric_limits<std::uint64_t>::max()))
         ->capture_default_str();
-    command->add_option("--timeout", s->timeout, "Seconds allowed for each solver query")
-        ->check(finite_number())
-        ->check(CLI::Range(0.001, 3600.0))
-        ->capture_default_str();
+    add_seconds(*command, "--timeout", s->timeout, "Seconds allowed for each solver query", 0.001, 3600.0);
     command->add_flag("--no-check", s->no_check, "Do not run the checker on the two sides (no findings compared)");
-    command->add_option("--max-time", s->max_time,
-                        "Seconds for the two sides' checks, which run at once (0: no limit); past them no more "
-                        "queries are asked, each question left is an `unknown` finding on its side, and the report "
-                        "says which side ran out")
-        ->check(finite_number())
-        ->check(CLI::Range(0.0, 86400.0))
-        ->capture_default_str();
+    add_seconds(*command, "--max-time", s->max_time,
+                "Seconds for the two sides' checks, which run at once (0: no limit); past them no more queries are "
+                "asked, each question left is an `unknown` finding on its side, and the report says which side ran out",
+                0.0, 86400.0);
     command->add_option("-j,--jobs", s->jobs,
                         "Threads for the checks (default: one per core), shared by the two sides; the report does "
                         "not depend on it")

@@ -40,6 +40,10 @@ CLI::Validator finite_number() {
         "NUMBER");
 }
 
+CLI::Option* add_seconds(CLI::App& command, const std::string& name, double& value, const std::string& help, double lo, double hi) {
+    return command.add_option(name, value, help)->check(finite_number())->check(CLI::Range(lo, hi))->capture_default_str();
+}
+
 unsigned thread_cap() { return threads_per_core_cap * std::max(1u, std::thread::hardware_concurrency()); }
 
 }  // namespace wp::cli

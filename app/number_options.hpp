@@ -16,6 +16,10 @@ CLI::Validator whole_number(std::uint64_t min, std::uint64_t max, const std::str
 // A finite number (not nan, not inf); combine with CLI::Range for the bounds.
 CLI::Validator finite_number();
 
+// A duration in seconds from `lo` to `hi`, finite, its default shown in --help: the solver's
+// per-query --timeout and the whole check's --max-time (check, diff).
+CLI::Option* add_seconds(CLI::App& command, const std::string& name, double& value, const std::string& help, double lo, double hi);
+
 // The most games one run plays (`sim -n`, `diff --sim`): each game's outcome is kept until the
 // report (about 120 bytes), so 10 million is about a gigabyte; more is a mistake, not a study.
 inline constexpr std::uint64_t max_games = 10'000'000;
