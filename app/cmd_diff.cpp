@@ -215,7 +215,10 @@ void add_diff_command(CLI::App& app, context& ctx) {
     command->add_option("--seed", s->seed, "The first seed of the simulated games")
         ->check(whole_number(0, std::numeric_limits<std::uint64_t>::max()))
         ->capture_default_str();
-    add_seconds(*command, "--timeout", s->timeout, "Seconds allowed for each solver query", 0.001, 3600.0);
+    CLI::Option* timeout = add_seconds(*command, "--timeout", s->timeout,
+                                       "Seconds allowed for each solver query (the checks of the two sides: `check`'s own "
+                                       "limit, unless given)",
+                                       0.001, 3600.0);
     command->add_flag("--no-check", s->no_check, "Do not run the checker on the two sides (no findings compared)");
     add_seconds(*command, "--max-time", s->max_time,
                 "Seconds for the two sides' checks, which run at once (0: no limit); past them no more queries are "
@@ -225,7 +228,7 @@ void add_diff_command(CLI::App& app, context& ctx) {
                         "Threads for the checks (default: one per core), shared by the two sides; the report does "
                         "not depend on it")
         ->check(whole_number(1, 1024));
-    command->callback([s, &ctx] {
+    command->callback([s, timeout, &ctx] {
         const auto started = std::chrono::steady_clock::now();  // --max-time counts from here
         if (s->to_path.empty() && s->from_layer.empty()) {
             ctx.err << "westphalia: error: diff needs --from <layer> (or a second ruleset folder)\n";
@@ -314,7 +317,10 @@ void add_diff_command(CLI::App& app, context& ctx) {
             // half the threads. Each side's report is the same as alone (the parts of a check
             // do not depend on its threads); the budget is the command's, so both share it.
             verify::check_options co;
-            co.timeout_ms = dopt.timeout_ms;
+            // Each side's findings are those `check` gives: its own clock backstop per query (the
+            // resource limit decides), not the outcomes' 10 s, which under the load of two checks at
+            // once could cut a query on one side only and show an `unknown` as a change.
+            if (timeout->count() > 0) co.timeout_ms = dopt.timeout_ms;
             co.exit_after = true;  // the command ends after the report: the solvers' memory is left to the system
             const unsigned threads = s->jobs ? s->jobs : std::max(1u, std::thread::hardware_concurrency());
             co.jobs = std::max(1u, threads / 2);
