@@ -23,8 +23,6 @@ bool has_hex_map(const engine::state& s) {
     return false;
 }
 
-// Whether `text` names a node of a map the decision chooses among (a hex number typed at a
-// hex prompt that is not one of the options).
 // Where the options are places and `text` is a place's name as the rules write it (a hex's
 // number, `Barwalde`): the place as the options show it (`Bärwalde`); else "".
 std::string location_named(const engine::state& s, const std::string& text) {

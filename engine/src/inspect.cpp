@@ -43,10 +43,6 @@ id state::option_type() const {
     return member_type(rs, rs.children[nd.first_child]);
 }
 
-// Whom or what the waiting decision is about: the member the innermost loop around it (in the
-// same procedure, rule or block) has reached, "for Bavarian 6-3"; else the procedure's
-// arguments other than players, "move_unit(French 4-3)". Players are left out: the prompt and
-// the account name the deciding seat already.
 std::string state::piece_place(ir::id entity_type, std::int64_t instance) const {
     const ir::ruleset& rs = *rs_;
     if (entity_type == ir::no_id || instance < 0 || rs.types.at(entity_type).kind != ir::type_kind::entity) return "";
@@ -61,6 +57,10 @@ std::string state::piece_place(ir::id entity_type, std::int64_t instance) const 
     return "";
 }
 
+// Whom or what the waiting decision is about: the member the innermost loop around it (in the
+// same procedure, rule or block) has reached, "for Bavarian 6-3"; else the procedure's
+// arguments other than players, "move_unit(French 4-3)". Players are left out: the prompt and
+// the account name the deciding seat already.
 std::string state::decision_subject() const {
     if (pending_node_ == ir::no_id) return "";
     const ir::ruleset& rs = *rs_;

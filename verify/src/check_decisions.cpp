@@ -8,9 +8,7 @@ namespace wp::verify {
 // map of 2,025 hexes, encoding the rule groups over the free state took 190 s past a budget of
 // 60 s), and each group not checked to its end is one `unknown` about its rules.
 void checker::domain_checks() {
-    if (opt_.max_seconds > 0)
-        sym_.deadline = started_ + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                       std::chrono::duration<double>(opt_.max_seconds));
+    sym_.deadline = budget_deadline();
     id done = 0;
     try {
         std::vector<fact> facts;

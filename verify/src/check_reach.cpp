@@ -24,9 +24,7 @@ bool checker::explore_free_options() {
         free_->unfold_limit = sym_.unfold_limit;
         free_->unroll_depth = sym_.unroll_depth;
         free_->unassumed = sym_.unassumed;
-        if (opt_.max_seconds > 0)
-            free_->deadline = started_ + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                             std::chrono::duration<double>(opt_.max_seconds));
+        free_->deadline = budget_deadline();
         free_->explore();
         free_->deadline.reset();
         if (free_->stopped) {
@@ -122,9 +120,7 @@ std::optional<engine::sim_report> checker::evidence_games(const ir::ruleset& rs,
     so.max_decisions = 100000;
     so.coverage = true;
     // the evidence play is part of the check's budget (--max-time)
-    if (opt_.max_seconds > 0)
-        so.deadline = started_ + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                     std::chrono::duration<double>(opt_.max_seconds));
+    so.deadline = budget_deadline();
     try {
         engine::sim_report r = engine::simulate(rs, so);
         if (r.invariant_violations > 0) return std::nullopt;

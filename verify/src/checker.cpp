@@ -23,9 +23,7 @@ void checker::run() {
         wanted("tables") || wanted("bounds") || wanted("choices") || wanted("reach") || wanted("invariants") || wanted("queries");
     timed("explore", [&] {
         if (sequence) {
-            if (opt_.max_seconds > 0)
-                sym_.deadline = started_ + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                               std::chrono::duration<double>(opt_.max_seconds));
+            sym_.deadline = budget_deadline();
             sym_.explore();
             sym_.deadline.reset();
             sequence_stopped_ = sym_.stopped;
@@ -135,6 +133,11 @@ double checker::budget_left_ms() const {
     if (opt_.max_seconds <= 0) return std::numeric_limits<double>::infinity();
     return opt_.max_seconds * 1000.0 -
            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started_).count();
+}
+
+std::optional<std::chrono::steady_clock::time_point> checker::budget_deadline() const {
+    if (opt_.max_seconds <= 0) return std::nullopt;
+    return started_ + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(opt_.max_seconds));
 }
 
 bool checker::spent() {

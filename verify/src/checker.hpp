@@ -110,6 +110,9 @@ private:
 
     // Milliseconds left of the whole check's budget (--max-time); unlimited without one.
     double budget_left_ms() const;
+    // The moment the budget (--max-time) runs out, for the symbolic execution and the evidence
+    // games to look at; none without a budget.
+    std::optional<std::chrono::steady_clock::time_point> budget_deadline() const;
 
     // Whether the budget is spent: then a question is not even prepared (its slice of the facts
     // costs time too), and its answer is `unknown`.

@@ -312,7 +312,6 @@ public:
     // Where a piece stands: its kind's first field of a map's node, as text ("Koln"), or "" when
     // its kind has none or it stands nowhere (src/inspect.cpp).
     std::string piece_place(ir::id entity_type, std::int64_t instance) const;
-    void name_pieces_apart(ir::id elem_type, std::vector<action_info>& out) const;
     // At a decision node of a `choose` (one, order or subset): the type of the elements chosen
     // among (a node of a map, an entity kind, player, enum…); ir::no_id at a `may`, a chance
     // node or the end. option_values(): a `choose`'s options as values, in legal_actions()
@@ -350,6 +349,8 @@ public:
     const game& the_game() const { return *g_; }
 
 private:
+    // legal_actions(): same-named pieces in different places told apart by where they stand
+    void name_pieces_apart(ir::id elem_type, std::vector<action_info>& out) const;
     // Evaluates the selected rules' properties (invariants, queries) in this state, leaving it as
     // found; visit gets each rule, its index among those selected, and whether it holds (a
     // property that rolls a die is skipped).
