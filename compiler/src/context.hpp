@@ -182,6 +182,7 @@ private:
     ir::id element_type(ir::id collection) const;  // of a list or zone, error_type otherwise
     ir::id stmt(const dsl::stmt& s);
     ir::id lvalue_assign(const dsl::stmt& s);
+    ir::id turn_number(const dsl::stmt& s);  // a block's `numbered e`, or no_id after reporting
     // card_event_checks.cpp: `play event of`, `cancel event of`, `in_force`
     ir::id card_kind_of(const typed& c, const dsl::expr& e, const char* what);
     std::vector<std::pair<ir::id, ir::id>> in_force_flags(const typed& c, const dsl::expr& e, const char* what);

@@ -240,6 +240,7 @@ template <class V> void fields(V& v, block& x) {
     v("parent", x.parent);
     v("node", x.node);
     v("aid", x.aid);
+    v("?number", x.number);  // written only for a `numbered` turn
     v("prov", x.prov);
 }
 template <class V> void fields(V& v, card_event& x) {

@@ -184,6 +184,7 @@ struct printer {
                 if (x.ref < rs.blocks.size()) {
                     s = rs.blocks[x.ref].word;
                     if (!rs.blocks[x.ref].name.empty()) s += " " + rs.blocks[x.ref].name;
+                    if (rs.blocks[x.ref].number != no_id) s += " numbered " + expr(rs.blocks[x.ref].number);
                 }
                 return s + " " + (kids.empty() ? "{ }" : body(kids[0]));
             }

@@ -19,21 +19,29 @@ id first_do(const ruleset& rs, id body) {
     return body != no_id && rs.nodes[body].code == op::do_action ? body : no_id;
 }
 
-// The first roll or dice term in expression n, or none (an explicit stack: an expression may be deep).
-id chance_in(const ruleset& rs, id n) {
+}  // namespace
+
+id chance_in(const ruleset& rs, id n, bool through_quantities) {
+    if (n >= rs.nodes.size()) return no_id;
     std::vector<id> todo{n};
+    std::vector<bool> entered(through_quantities ? rs.quantities.size() : 0, false);
     while (!todo.empty() && todo.size() <= rs.nodes.size()) {
         const id x = todo.back();
         todo.pop_back();
         const node& nd = rs.nodes[x];
         if (nd.code == op::roll || nd.code == op::dice || nd.code == op::dice_count) return x;
+        if (through_quantities && nd.code == op::quantity && nd.ref < entered.size() && !entered[nd.ref]) {
+            entered[nd.ref] = true;
+            if (const id e = rs.quantities[nd.ref].expr; e < rs.nodes.size()) {
+                if (chance_in(rs, e, false) != no_id) return x;  // the call rolls: name the call
+                todo.push_back(e);
+            }
+        }
         for (std::uint32_t i = nd.child_count; i-- > 0;)
             if (const id c = child_at(rs, x, i); c != no_id) todo.push_back(c);
     }
     return no_id;
 }
-
-}  // namespace
 
 std::vector<tested_do_dice> dice_in_tested_dos(const ruleset& rs) {
     std::vector<tested_do_dice> out;

@@ -16,6 +16,11 @@ struct tested_do_dice {
     id dice = no_id;   // the first roll or dice term in the `do`'s arguments
 };
 
+// The first roll or dice term in expression n, or none (an explicit stack: an expression may be
+// deep). With through_quantities, a call of a quantity whose expression rolls counts too (the
+// call is returned), so an expression that must not roll (a turn's number) can't hide dice there.
+id chance_in(const ruleset& rs, id n, bool through_quantities = false);
+
 // One entry per such `do`, in node order. Indices out of their tables are skipped.
 std::vector<tested_do_dice> dice_in_tested_dos(const ruleset& rs);
 

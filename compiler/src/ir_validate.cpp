@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <set>
 #include <string>
 
 namespace wp::ir {
@@ -378,6 +379,7 @@ struct checker {
         index(path, root, rs.nodes, "node", optional);
         if (root == no_id) return;
         std::vector<id> stack{root};
+        std::set<id> numbers_walked;
         while (!stack.empty()) {
             const id n = stack.back();
             stack.pop_back();
@@ -393,6 +395,10 @@ struct checker {
                         fail(path, "node " + std::to_string(n) + " reads local " + std::to_string(x.ref) +
                                        " as type " + std::to_string(x.type) + ", not its type " +
                                        std::to_string(frame[x.ref].type));
+                    break;
+                case op::block:  // a numbered turn's number is read in the turn's frame (once: no cycle)
+                    if (x.ref < rs.blocks.size() && rs.blocks[x.ref].number != no_id && numbers_walked.insert(x.ref).second)
+                        stack.push_back(rs.blocks[x.ref].number);
                     break;
                 default: break;
             }
@@ -576,6 +582,18 @@ struct checker {
         }
         types();
         nodes();
+        // A turn's number is an int expression that rolls nothing (docs/language.md, "Numbering
+        // the turns"); checked before the trees, which walk into it from the turn's node.
+        for (std::size_t i = 0; i < rs.blocks.size(); ++i) {
+            const id e = rs.blocks[i].number;
+            if (e == no_id) continue;
+            const std::string path = "blocks[" + std::to_string(i) + "].number";
+            index(path, e, rs.nodes, "node");
+            if (rs.blocks[i].word != "turn") fail(path, "only a turn is numbered");
+            const type_kind k = kind_of(rs.nodes[e].type);
+            if (k != type_kind::integer && k != type_kind::range) fail(path, "a turn's number is not an int");
+            if (chance_in(rs, e, true) != no_id) fail(path, "a turn's number rolls dice");
+        }
         for (std::size_t i = 0; i < rs.enums.size(); ++i) prov("enums[" + std::to_string(i) + "].prov", rs.enums[i].prov);
         for (std::size_t i = 0; i < rs.aliases.size(); ++i) {
             const std::string path = "aliases[" + std::to_string(i) + "]";

@@ -4,6 +4,7 @@
 // every node has its type. A node whose children failed is not reported again (error_type is
 // compatible with everything).
 #include "context.hpp"
+#include "ir_tested_dos.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -1102,6 +1103,7 @@ ir::id body_checker::stmt(const dsl::stmt& s) {
             if (auto it = cx_.patched.block_layers.find(b.path); it != cx_.patched.block_layers.end())
                 frame_.layer = it->second;
             b.prov = cx_.prov(s.where, s.anchors, frame_.layer);
+            if (!s.exprs.empty()) b.number = turn_number(s);
             const auto id = static_cast<ir::id>(cx_.rs.blocks.size());
             cx_.rs.blocks.push_back(std::move(b));
             const std::string saved_prefix = path_prefix;
@@ -1351,6 +1353,25 @@ ir::id body_checker::stmt(const dsl::stmt& s) {
         }
     }
     return ir::no_id;
+}
+
+// `turn NAME numbered e`: the int the account names the turn by, read where the turn begins
+// (docs/language.md, "Numbering the turns"). Reading it must change nothing, so it rolls no dice.
+ir::id body_checker::turn_number(const dsl::stmt& s) {
+    const dsl::expr& e = s.exprs.front();
+    if (s.word != "turn") {
+        cx_.sink.error(dsl::diag_kind::bad_numbered, e.where,
+                       "only a `turn` is numbered: a `" + s.word + "` block has no number of its own");
+        return ir::no_id;
+    }
+    const typed v = expect(e, cx_.t_int, "a turn's number");
+    if (!v.ok()) return ir::no_id;
+    if (ir::chance_in(cx_.rs, v.node, true) != ir::no_id) {
+        cx_.sink.error(dsl::diag_kind::bad_numbered, e.where,
+                       "a turn's number rolls dice here: the account reads it, and reading it must change nothing in the game");
+        return ir::no_id;
+    }
+    return v.node;
 }
 
 ir::id body_checker::lvalue_assign(const dsl::stmt& s) {

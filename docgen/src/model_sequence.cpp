@@ -42,6 +42,8 @@ bool builder::sequence_block(const english& en, ir::id b, int depth, const std::
     // The designer's own words stand for the block's statements (its nested blocks still follow).
     if (!bl.aid.empty()) what = bl.aid;
     rich_text t{bold(block_title(bl, number))};
+    // A turn the rules number (`numbered`) says by what: "Game turn (numbered by the turn)".
+    if (bl.number != ir::no_id) t.push_back(text(" (numbered by " + here.expr(bl.number) + ")"));
     if (!what.empty()) t.push_back(text(": " + what));
     t.push_back(source(bl.prov));
     entry(std::move(t), depth);

@@ -201,6 +201,7 @@ private:
         switch (s.kind) {
             case stmt_kind::block:
                 head += " " + s.word + (s.id.text.empty() ? "" : " " + s.id.text) + anchors_text(s.anchors) +
+                        (s.exprs.empty() ? "" : " numbered " + expr_text(s.exprs[0])) +
                         (s.aid.empty() ? "" : " aid " + quote(s.aid));
                 break;
             case stmt_kind::let: head += " " + s.id.text + " =" + join_args(s.exprs); break;

@@ -1247,7 +1247,8 @@ auto const binders_r_def = WP_P("(") > -(name_r[push_self] % comma) > P(")", "`,
 auto const body_r_def = deeper[WP_P("{") > *stmt_r[push_self] > P("}", "a statement or `}`")];
 // `turn`/`setup`/… only start a block when a `{` follows, so `turn = turn + 1;` stays an assignment.
 auto const block_s_def = (words("a block", "setup", "turn", "phase", "step")[block_word_f{}] >>
-                          -name_r[set_<&stmt::id>] >> anchors_r[set_<&stmt::anchors>] >> aid_p<&stmt::aid>() >> &WP_P("{")) >
+                          -(!WP_KW("numbered") >> name_r[set_<&stmt::id>]) >> anchors_r[set_<&stmt::anchors>] >>
+                          -(WP_KW("numbered") > expr_r[push_<&stmt::exprs>]) >> aid_p<&stmt::aid>() >> &WP_P("{")) >
                          body_r[set_<&stmt::body>];
 auto const let_s_def = WP_KW("let")[stmt_kind_f<stmt_kind::let>{}] > name_r[set_<&stmt::id>] > WP_P("=") >
                        expr_r[push_<&stmt::exprs>] > stmt_end;

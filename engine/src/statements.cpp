@@ -318,9 +318,13 @@ void interp::step_frame(std::size_t fi) {
                 s.frames_[fi].pc = 1;
                 if (turn) {
                     ++s.turns_;
-                    if (tracing())
-                        trace("turn " + std::to_string(s.turns_) + (looping_player() < 0 ? "" : ": P" + std::to_string(looping_player() + 1)) +
+                    if (tracing()) {
+                        // The rules' own number for the turn (`numbered`), read only for the account.
+                        const ir::id number = rs.blocks[N(f.node).ref].number;
+                        s.turn_label_ = number == ir::no_id ? static_cast<std::int64_t>(s.turns_) : eval(number, f.fb);
+                        trace("turn " + std::to_string(s.turn_label_) + (looping_player() < 0 ? "" : ": P" + std::to_string(looping_player() + 1)) +
                               " (" + rs.blocks[N(f.node).ref].path + ")");
+                    }
                     for (std::size_t i = fi; i-- > 0;)
                         if (s.frames_[i].kind == state::frame_kind::for_each && players_loop(s.frames_[i].node)) {
                             s.frames_[i].round = true;
@@ -629,7 +633,7 @@ void interp::statement(std::size_t fi, id n, std::uint32_t fb) {
             }
             if (t == static_cast<std::size_t>(-1)) fail(n, "`end turn` outside a turn");
             if (tracing()) [[unlikely]] {
-                trace("turn " + std::to_string(s.turns_) + " ends at once (" + cause(n) + ")");
+                trace("turn " + std::to_string(s.turn_label_) + " ends at once (" + cause(n) + ")");
             }
             while (s.frames_.size() > t + 1) pop();
             return;

@@ -402,3 +402,37 @@ TEST_CASE("ir json: a designer's queries round-trip, and a query with a guard is
     j["rules"][q]["guard"] = j["rules"][q]["value"];
     expect_invalid(j, "a query has a property and nothing else");
 }
+
+TEST_CASE("ir json: a turn's number round-trips, and a number that is no int, rolls or numbers a phase is invalid",
+          "[ir][json]") {
+    nlohmann::json j = wp::ir::to_json(all_constructs_ir());
+    std::size_t turn = j["blocks"].size(), phase = j["blocks"].size();
+    for (std::size_t b = 0; b < j["blocks"].size(); ++b) {
+        if (j["blocks"][b].contains("number")) turn = b;
+        else if (j["blocks"][b]["word"] == "phase" && phase == j["blocks"].size()) phase = b;
+    }
+    REQUIRE(turn < j["blocks"].size());  // all-constructs numbers its turn (`numbered turn + 1`)
+    REQUIRE(phase < j["blocks"].size());
+    auto first = [&](const char* op) {
+        for (std::size_t n = 0; n < j["nodes"].size(); ++n)
+            if (j["nodes"][n]["op"] == op) return n;
+        FAIL("no `" << op << "` node in all-constructs");
+        return std::size_t{0};
+    };
+    SECTION("out of range") {
+        j["blocks"][turn]["number"] = j["nodes"].size();
+        expect_invalid(j, "blocks[" + std::to_string(turn) + "].number");
+    }
+    SECTION("a number on a phase") {
+        j["blocks"][phase]["number"] = j["blocks"][turn]["number"];
+        expect_invalid(j, "only a turn is numbered");
+    }
+    SECTION("a true/false") {
+        j["blocks"][turn]["number"] = first("const-bool");
+        expect_invalid(j, "a turn's number is not an int");
+    }
+    SECTION("a roll") {
+        j["blocks"][turn]["number"] = first("roll");
+        expect_invalid(j, "a turn's number rolls dice");
+    }
+}

@@ -366,6 +366,7 @@ struct block {
     id parent = no_id; // enclosing block
     id node = no_id;   // the block's statement node
     std::string aid;   // the designer's text for the player aid, instead of the generated English
+    id number = no_id; // a turn's `numbered e`: the int expression the account names the turn by
     provenance prov;
 };
 

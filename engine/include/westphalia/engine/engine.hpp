@@ -409,6 +409,7 @@ private:
     std::uint64_t decisions_ = 0;
     std::vector<std::pair<engine_fault, std::uint64_t>> faults_passed_;
     std::uint64_t turns_ = 0;
+    std::int64_t turn_label_ = 0;    // the number the account gave the latest turn (`numbered`, else turns_)
     std::uint64_t quiet_steps_ = 0;  // steps since the last decision or chance node
     // With track_changes: the statement that last changed each value / zone instance, and when.
     std::vector<ir::id> value_writer_, zone_writer_;
