@@ -121,6 +121,9 @@ LEADERS = [
     ("conde", "Condé", "Protestant", "French", 2, 4, 1, 8, False),
     ("lhopital", "l’Hôpital", "Protestant", "French", 2, 3, 0, 8, False),
     ("gassion", "Gassion", "Protestant", "French", 2, 4, 1, 8, False),
+    # 12.42's example (L2126-2140): Enkevoort is on the back of Piccolomini's counter; he enters
+    # only as that replacement (base/replacement_leaders.wph). Imperial, as Piccolomini; ratings ours.
+    ("enkevoort", "Enkevoort", "Catholic", "Imperial", 2, 3, 0, 8, False),
 ]
 
 # The rules name one card of a pair the card manifest names together: 14.4 (L2594-2600) says P1
