@@ -110,7 +110,7 @@ void symbolic::run_examples() {
         x.drain(p, rule.value == ir::no_id ? rule.body : rule.value);
         start.variables_to = variables.size();
         fixed_rolls = nullptr;
-        examples.push_back({r, p.facts, p.pc, expect, std::move(shown), std::move(shown_nodes), std::move(start), active});
+        examples.push_back({r, p.facts, p.pc, expect, std::move(shown), std::move(shown_nodes), std::move(start), active, p.from_setup});
         active.reset();
     }
 }

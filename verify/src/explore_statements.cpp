@@ -127,6 +127,30 @@ bool exec_impl::unrolls(const std::vector<member>& ms) {
     });
 }
 
+// An example's `given` is one situation from the start of a game: a `while` whose condition is
+// known there runs round by round, as the engine runs it, not forgetting what it writes, for as
+// long as the condition stays known. Whether it finished that way; if not, p is where the known
+// rounds left it and the caller summarises the rest (what is left of the loop, from there).
+// The body of a loop that never runs is still run on a dead path, for what it reaches.
+bool exec_impl::while_known(id n, id cond, id body, env& e, path& p) {
+    constexpr int max_rounds = 10'000;  // a loop that never ends is summarised past this
+    for (int round = 0; round < max_rounds && !S.stopped; ++round) {
+        const z3::expr c = S.boolean(cond, e, p.st);
+        drain(p, n);
+        if (fold_.is_false(c)) {
+            if (round == 0) {
+                path dead = p;
+                add_fact(dead, c, "the loop condition at " + at(n) + " holds");
+                run(body, e, dead);
+            }
+            return true;
+        }
+        if (!fold_.is_true(c)) return false;
+        run(body, e, p);
+    }
+    return false;
+}
+
 // Dead paths are run too: what they reach is recorded with a false path condition, so
 // the checks can say why it is never reached.
 void exec_impl::run(id n, env& e, path& p) {
@@ -279,6 +303,7 @@ void exec_impl::run(id n, env& e, path& p) {
         case op::repeat_until: {
             const bool is_while = nd.code == op::while_;
             const id cond = child(n, is_while ? 0 : 1), body = child(n, is_while ? 1 : 0);
+            if (is_while && examples_ && while_known(n, cond, body, e, p)) return;
             const writes& w = writes_of(body);
             path b = p;
             loop_head head;

@@ -245,6 +245,7 @@ struct example_run {
     std::vector<id> shown_nodes;         // those left sides
     replay_point start;                  // the initial state, and the dice met in the `given`
     std::optional<z3::expr> active;      // the active player the `given` reads, if it does
+    bool exact = true;                   // nothing forgotten on the way (no loop summarised)
 };
 
 // A search over a map the rules make (path_exists, line_blocked), decided exactly but lazily.
