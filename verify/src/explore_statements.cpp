@@ -131,20 +131,13 @@ bool exec_impl::unrolls(const std::vector<member>& ms) {
 // known there runs round by round, as the engine runs it, not forgetting what it writes, for as
 // long as the condition stays known. Whether it finished that way; if not, p is where the known
 // rounds left it and the caller summarises the rest (what is left of the loop, from there).
-// The body of a loop that never runs is still run on a dead path, for what it reaches.
+// A round the known situation rules out is not run, as an `if`'s way out is not (explore.cpp).
 bool exec_impl::while_known(id n, id cond, id body, env& e, path& p) {
     constexpr int max_rounds = 10'000;  // a loop that never ends is summarised past this
     for (int round = 0; round < max_rounds && !S.stopped; ++round) {
         const z3::expr c = S.boolean(cond, e, p.st);
         drain(p, n);
-        if (fold_.is_false(c)) {
-            if (round == 0) {
-                path dead = p;
-                add_fact(dead, c, "the loop condition at " + at(n) + " holds");
-                run(body, e, dead);
-            }
-            return true;
-        }
+        if (fold_.is_false(c)) return true;
         if (!fold_.is_true(c)) return false;
         run(body, e, p);
     }
