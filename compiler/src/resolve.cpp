@@ -924,6 +924,16 @@ struct resolver {
                 o.values.push_back(0);  // keeps the IR well formed; the error is reported
                 continue;
             }
+            // `option scenario : scenario_kind = …` names a type where the values go: say so once,
+            // not as a default that is not among the values.
+            if (o.kind == ir::option_kind::named && d.values.size() == 1 && cx.types.count(d.values.front().text)) {
+                const dsl::expr& v = d.values.front();
+                cx.sink.error(dsl::diag_kind::type_mismatch, v.where,
+                              "`" + v.text + "` is " + article(sym_word(cx.types.at(v.text).kind)) + " " +
+                                  sym_word(cx.types.at(v.text).kind) + ", not a value: an option lists its own values (`option " +
+                                  o.name + " : first | second = first`)");
+                continue;
+            }
             // The default must be one of the values.
             auto value_list = [&] {
                 std::string s;
