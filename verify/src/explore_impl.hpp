@@ -240,7 +240,7 @@ struct exec_impl {
     void move_counts(path& p, id kind, id zf, const z3::expr& from, id zt, const z3::expr& to, bool all);
     void move_instances(path& p, id kind, const std::function<z3::expr(std::uint32_t, const z3::expr&)>& new_loc);
     static bool unrolls(const std::vector<member>& ms);
-    bool while_known(id n, id cond, id body, env& e, path& p);  // an example's `while` run round by round
+    bool loop_known(id n, id cond, id body, bool is_while, env& e, path& p);  // an example's loop, round by round
     void run(id n, env& e, path& p);
 };
 

@@ -127,19 +127,22 @@ bool exec_impl::unrolls(const std::vector<member>& ms) {
     });
 }
 
-// An example's `given` is one situation from the start of a game: a `while` whose condition is
-// known there runs round by round, as the engine runs it, not forgetting what it writes, for as
-// long as the condition stays known. Whether it finished that way; if not, p is where the known
-// rounds left it and the caller summarises the rest (what is left of the loop, from there).
+// An example's `given` is one situation from the start of a game: a `while` or `repeat … until`
+// whose condition is known there runs round by round, as the engine runs it, not forgetting what
+// it writes, for as long as the condition stays known. Whether it finished that way; if not, p is
+// where the known rounds left it and the caller summarises the rest from there (the summary's
+// state at the loop's end may be any its rounds write, so it covers ending at once too).
 // A round the known situation rules out is not run, as an `if`'s way out is not (explore.cpp).
-bool exec_impl::while_known(id n, id cond, id body, env& e, path& p) {
+bool exec_impl::loop_known(id n, id cond, id body, bool is_while, env& e, path& p) {
     constexpr int max_rounds = 10'000;  // a loop that never ends is summarised past this
     for (int round = 0; round < max_rounds && !S.stopped; ++round) {
+        if (!is_while) run(body, e, p);
         const z3::expr c = S.boolean(cond, e, p.st);
         drain(p, n);
-        if (fold_.is_false(c)) return true;
-        if (!fold_.is_true(c)) return false;
-        run(body, e, p);
+        // a `while` goes on while c holds; a `repeat` ends once it holds
+        if (is_while ? fold_.is_false(c) : fold_.is_true(c)) return true;
+        if (!(is_while ? fold_.is_true(c) : fold_.is_false(c))) return false;
+        if (is_while) run(body, e, p);
     }
     return false;
 }
@@ -296,7 +299,7 @@ void exec_impl::run(id n, env& e, path& p) {
         case op::repeat_until: {
             const bool is_while = nd.code == op::while_;
             const id cond = child(n, is_while ? 0 : 1), body = child(n, is_while ? 1 : 0);
-            if (is_while && examples_ && while_known(n, cond, body, e, p)) return;
+            if (examples_ && loop_known(n, cond, body, is_while, e, p)) return;
             const writes& w = writes_of(body);
             path b = p;
             loop_head head;
