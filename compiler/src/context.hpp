@@ -113,6 +113,9 @@ ir::id resolve_type(context& cx, const dsl::type_expr& t, bool state_field = fal
 ir::id resolve_alias(context& cx, ir::id index);
 
 // ---- typecheck.cpp
+// An integer literal, negated or not; and the error for one outside a range.
+std::optional<std::int64_t> literal_int(const dsl::expr& e);
+void out_of_bounds(context& cx, const dsl::span& where, std::int64_t v, const ir::type& t, const std::string& what);
 // A constant of type `want` (literals, negated integers, enum members, entities, map nodes,
 // booleans), or nothing after reporting. Checks declared ranges (out-of-bounds).
 std::optional<std::int64_t> constant(context& cx, const dsl::expr& e, ir::id want, const std::string& what);
