@@ -32,10 +32,7 @@ id chance_in(const ruleset& rs, id n, bool through_quantities) {
         if (nd.code == op::roll || nd.code == op::dice || nd.code == op::dice_count) return x;
         if (through_quantities && nd.code == op::quantity && nd.ref < entered.size() && !entered[nd.ref]) {
             entered[nd.ref] = true;
-            if (const id e = rs.quantities[nd.ref].expr; e < rs.nodes.size()) {
-                if (chance_in(rs, e, false) != no_id) return x;  // the call rolls: name the call
-                todo.push_back(e);
-            }
+            if (const id e = rs.quantities[nd.ref].expr; e < rs.nodes.size()) todo.push_back(e);
         }
         for (std::uint32_t i = nd.child_count; i-- > 0;)
             if (const id c = child_at(rs, x, i); c != no_id) todo.push_back(c);

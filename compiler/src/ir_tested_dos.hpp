@@ -17,8 +17,8 @@ struct tested_do_dice {
 };
 
 // The first roll or dice term in expression n, or none (an explicit stack: an expression may be
-// deep). With through_quantities, a call of a quantity whose expression rolls counts too (the
-// call is returned), so an expression that must not roll (a turn's number) can't hide dice there.
+// deep). With through_quantities, the expressions of the quantities it calls are searched too
+// (each once), so an expression that must not roll (a turn's number) can't hide dice there.
 id chance_in(const ruleset& rs, id n, bool through_quantities = false);
 
 // One entry per such `do`, in node order. Indices out of their tables are skipped.

@@ -928,10 +928,11 @@ struct resolver {
             // not as a default that is not among the values.
             if (o.kind == ir::option_kind::named && d.values.size() == 1 && cx.types.count(d.values.front().text)) {
                 const dsl::expr& v = d.values.front();
+                const std::string what = sym_word(cx.types.at(v.text).kind);
                 cx.sink.error(dsl::diag_kind::type_mismatch, v.where,
-                              "`" + v.text + "` is " + article(sym_word(cx.types.at(v.text).kind)) + " " +
-                                  sym_word(cx.types.at(v.text).kind) + ", not a value: an option lists its own values (`option " +
-                                  o.name + " : first | second = first`)");
+                              "`" + v.text + "` is " + article(what) + " " + what +
+                                  ", not a value: an option lists its own values (`option " + o.name +
+                                  " : first | second = first`)");
                 continue;
             }
             // The default must be one of the values.

@@ -179,12 +179,6 @@ void exec_impl::run(id n, env& e, path& p) {
                 in_setup_ -= setup ? 1 : 0;
                 return;
             }
-            // a turn: its number (`numbered`) is read where it begins, as a `let` there is; it
-            // rolls nothing (the compiler's rule), so it only adds what its reading implies
-            if (const ir::id number = rs.blocks.at(nd.ref).number; number != ir::no_id) {
-                (void)S.value(number, e, p.st);
-                drain(p, n);
-            }
             // a turn: the paths an `end turn` took out of it join at its end
             const fact_list base = p.facts;
             const z3::expr base_pc = p.pc;
