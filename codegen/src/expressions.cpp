@@ -268,7 +268,8 @@ std::string writer::key_limit(id map_type) const {
         case type_kind::player: return "s.np";
         case type_kind::enumeration: return std::to_string(rs_.enums.at(k.ref).members.size());
         case type_kind::boolean: return "2";
-        default: return std::to_string(1 << 30);  // as the interpreter: only player keys are bounded
+        case type_kind::entity: return std::to_string(g_.key_count(rs_.types.at(map_type).key));
+        default: return std::to_string(1 << 30);  // as the interpreter: only player and entity keys are bounded
     }
 }
 
@@ -296,8 +297,13 @@ std::string writer::A(id n) {
                    std::to_string(l.width) + ")";
         }
         case op::index:
-            return "(" + A(child(n, 0)) + " + index_check(" + where(n) + ", " + E(child(n, 1)) + ", " +
-                   key_limit(N(child(n, 0)).type) + ", \"map key out of range\"))";
+        {
+            // an entity kind's keys are its instances, counted within the kind (engine::game::key_first)
+            const std::int64_t first = g_.key_first(rs_.types.at(N(child(n, 0)).type).key);
+            const std::string key = first == 0 ? E(child(n, 1)) : "(" + E(child(n, 1)) + " - " + std::to_string(first) + ")";
+            return "(" + A(child(n, 0)) + " + index_check(" + where(n) + ", " + key + ", " + key_limit(N(child(n, 0)).type) +
+                   ", \"map key out of range\"))";
+        }
         default: refuse(n, std::string("assigning to ") + ir::name_of(nd.code));
     }
 }

@@ -211,9 +211,7 @@ inline i64 odds_value(const char* where, i64 a, i64 d) {
     // Storage at the start: the initial values, every card in the first zone of its kind.
     out << "static void set_up(S& s, int players) {\n";
     for (id sl = 0; sl < rs_.slots.size(); ++sl) {
-        const ir::slot& slot = rs_.slots[sl];
-        std::int64_t init = slot.initial;
-        if (rs_.types[slot.type].kind == type_kind::entity && init >= 0) init = g_.entity_first.at(static_cast<std::size_t>(init));
+        const std::int64_t init = g_.initial_value(sl);
         const std::uint32_t end = sl + 1 < rs_.slots.size() ? g_.slots[sl + 1].offset : g_.value_count;
         out << "    std::fill(s.v + " << g_.slots[sl].offset << ", s.v + " << end << ", " << num(init) << ");\n";
     }

@@ -96,7 +96,9 @@ game::compiled_node compile_node(const game& g, id n) {
             const op base = rs.nodes[child(0)].code;
             if (is_map || (base != op::global && base != op::player_field && base != op::entity_field)) break;
             game::compiled_node c = binary(xop::index_value);
-            c.x = rs.types[mt.key].kind == ir::type_kind::player ? static_cast<std::uint32_t>(g.players()) : 1u << 30;
+            const ir::type_kind key = rs.types[mt.key].kind;
+            c.x = key == ir::type_kind::player || key == ir::type_kind::entity ? g.key_count(mt.key) : 1u << 30;
+            c.imm = g.key_first(mt.key);
             return c;
         }
         case op::neg:

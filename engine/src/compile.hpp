@@ -18,7 +18,7 @@ enum class xop : std::uint8_t {
     player_value,  // a: player; imm: slot offset; x: width; flag: 1 = the address of a map
     entity_value,  // a: entity or map node; imm: slot offset; c: the kind's first instance (0 for nodes); x: width; flag as above
     attribute,     // a: entity instance; x: field
-    index_value,   // a: a map (its address); b: key; x: key range (players, or 1 << 30)
+    index_value,   // a: a map (its address); b: key; x: key count (players, an entity kind's, or 1 << 30); imm: first key
     index_zone,    // a: a per-player zone (its first instance); b: player
     neg, not_, add, sub, mul, lt, le, gt, ge, and_, or_, cond,
     eq, ne,            // plain values

@@ -140,11 +140,12 @@ std::uint32_t interp::addr(id n, std::uint32_t fb) {
         case op::entity_field: return slot_addr(n, nd.ref, eval(child(n, 0), fb));
         case op::index: {
             const std::uint32_t base = addr(child(n, 0), fb);
-            const std::int64_t k = eval(child(n, 1), fb);
             const ir::type& mt = rs.types[N(child(n, 0)).type];
-            const std::int64_t width = static_cast<std::int64_t>(rs.types[mt.key].kind == ir::type_kind::player
-                                                                      ? g.players()
-                                                                      : 1 << 30);
+            const ir::type_kind key = rs.types[mt.key].kind;
+            const std::int64_t k = eval(child(n, 1), fb) - g.key_first(mt.key);
+            // player and entity keys can be out of range (none, a seat not playing); the types keep the others in
+            const std::int64_t width =
+                key == ir::type_kind::player || key == ir::type_kind::entity ? std::int64_t{g.key_count(mt.key)} : 1 << 30;
             if (k < 0 || k >= width) fail(n, "map key out of range");
             return base + static_cast<std::uint32_t>(k);
         }
@@ -245,7 +246,7 @@ std::int64_t interp::eval(id n, std::uint32_t fb) {
         }
         case xop::index_value: {
             const std::int64_t base = arg(c, 0, c.a, fb);
-            const std::int64_t k = arg(c, 1, c.b, fb);
+            const std::int64_t k = arg(c, 1, c.b, fb) - c.imm;  // imm: the first key's value (game::key_first)
             if (k < 0 || k >= static_cast<std::int64_t>(c.x)) [[unlikely]]
                 fail(n, "map key out of range");
             return s.values_[static_cast<std::uint32_t>(base) + static_cast<std::uint32_t>(k)];

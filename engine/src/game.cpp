@@ -10,21 +10,6 @@
 
 namespace wp::engine {
 
-namespace {
-
-std::uint32_t key_width(const ir::ruleset& rs, ir::id key_type, int players) {
-    const ir::type& k = rs.types.at(key_type);
-    switch (k.kind) {
-        case ir::type_kind::player: return static_cast<std::uint32_t>(players);
-        case ir::type_kind::enumeration: return static_cast<std::uint32_t>(rs.enums.at(k.ref).members.size());
-        case ir::type_kind::boolean: return 2;
-        case ir::type_kind::node: return static_cast<std::uint32_t>(rs.maps.at(k.ref).nodes.size());
-        default: throw engine_error("unsupported map key type " + ir::type_name(rs, key_type));
-    }
-}
-
-}  // namespace
-
 ir::distribution dice_distribution(const ir::dice_term& d) {
     ir::distribution r;
     r.weights = {1};
@@ -80,7 +65,7 @@ game::game(ir::ruleset rs, int players, const std::map<std::string, std::string>
         slot_layout l;
         l.offset = value_count;
         const ir::type& t = rs_.types.at(s.type);
-        if (t.kind == ir::type_kind::map_of) l.width = key_width(rs_, t.key, players);
+        if (t.kind == ir::type_kind::map_of) l.width = key_count(t.key);
         if (t.kind == ir::type_kind::list_of) l.width = 1 + list_capacity(t.value);
         std::uint32_t copies = 1;
         switch (s.scope) {
@@ -407,7 +392,7 @@ std::string game::value_place(std::uint32_t address, bool& players_own) const {
             // the list as a whole (interp::store_list traces it so)
         } else if (t.kind == ir::type_kind::map_of) {
             const ir::type& key = rs_.types.at(t.key);
-            name += "[" + value_text(t.key, static_cast<std::int64_t>(k) + (key.kind == ir::type_kind::range ? key.lo : 0)) + "]";
+            name += "[" + value_text(t.key, static_cast<std::int64_t>(k) + (key.kind == ir::type_kind::range ? key.lo : key_first(t.key))) + "]";
         }
         switch (slot.scope) {
             case ir::slot_scope::per_player: players_own = true; return "P" + std::to_string(copy + 1) + " " + name;
@@ -417,6 +402,31 @@ std::string game::value_place(std::uint32_t address, bool& players_own) const {
         }
     }
     return "value " + std::to_string(address);
+}
+
+std::uint32_t game::key_count(ir::id key_type) const {
+    const ir::type& k = rs_.types.at(key_type);
+    switch (k.kind) {
+        case ir::type_kind::player: return static_cast<std::uint32_t>(players_);
+        case ir::type_kind::enumeration: return static_cast<std::uint32_t>(rs_.enums.at(k.ref).members.size());
+        case ir::type_kind::boolean: return 2;
+        case ir::type_kind::node: return static_cast<std::uint32_t>(rs_.maps.at(k.ref).nodes.size());
+        case ir::type_kind::entity: return kind_count.at(k.ref);
+        default: throw engine_error("unsupported map key type " + ir::type_name(rs_, key_type));
+    }
+}
+
+std::int64_t game::key_first(ir::id key_type) const {
+    const ir::type& k = rs_.types.at(key_type);
+    return k.kind == ir::type_kind::entity ? std::int64_t{kind_first.at(k.ref)} : 0;
+}
+
+std::int64_t game::initial_value(ir::id slot) const {
+    const ir::slot& sl = rs_.slots.at(slot);
+    const ir::type& t = rs_.types.at(sl.type);
+    const ir::type& v = t.kind == ir::type_kind::map_of ? rs_.types.at(t.value) : t;
+    if (v.kind == ir::type_kind::entity && sl.initial >= 0) return entity_first.at(static_cast<std::size_t>(sl.initial));
+    return sl.initial;
 }
 
 }  // namespace wp::engine

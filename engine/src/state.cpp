@@ -60,10 +60,7 @@ void state::set_up_storage() {
     const ir::ruleset& rs = *rs_;
     values_.assign(g.value_count, 0);
     for (id sl = 0; sl < rs.slots.size(); ++sl) {
-        const ir::slot& slot = rs.slots[sl];
-        std::int64_t init = slot.initial;
-        const ir::type& t = rs.types[slot.type];
-        if (t.kind == ir::type_kind::entity && init >= 0) init = g.entity_first.at(static_cast<std::size_t>(init));
+        const std::int64_t init = g.initial_value(sl);
         const game::slot_layout& l = g.slots[sl];
         const std::uint32_t copies =
             sl + 1 < rs.slots.size() ? (g.slots[sl + 1].offset - l.offset) / l.width : (g.value_count - l.offset) / l.width;
@@ -699,9 +696,7 @@ state state::masked_for(int seat) const {
     other_seats_fields(g, seat, [&](id sl, std::uint32_t at, std::uint32_t width) {
         const ir::slot& slot = rs.slots[sl];
         if (slot.hidden) {  // its initial value, as set_up_storage gives it
-            std::int64_t init = slot.initial;
-            const ir::type& t = rs.types[slot.type];
-            if (t.kind == ir::type_kind::entity && init >= 0) init = g.entity_first.at(static_cast<std::size_t>(init));
+            const std::int64_t init = g.initial_value(sl);
             for (std::uint32_t k = 0; k < width; ++k) m.values_[at + k] = init;
         } else if (!secret_base_.empty()) {  // before the reveal: as the simultaneous block began
             for (std::uint32_t k = 0; k < width; ++k) m.values_[at + k] = secret_base_[at + k];
@@ -728,6 +723,10 @@ state state::resample_hidden(int seat, std::uint64_t seed) const {
         if (t.kind == ir::type_kind::range) v = t.lo + static_cast<std::int64_t>(r.below(static_cast<std::uint64_t>(t.hi - t.lo + 1)));
         else if (t.kind == ir::type_kind::boolean) v = static_cast<std::int64_t>(r.below(2));
         else if (t.kind == ir::type_kind::enumeration) v = static_cast<std::int64_t>(r.below(rs.enums[t.ref].members.size()));
+        else if (t.kind == ir::type_kind::entity) {  // none, or any instance of the kind
+            const std::uint64_t pick = r.below(std::uint64_t{g.kind_count.at(t.ref)} + 1);
+            v = pick == 0 ? -1 : static_cast<std::int64_t>(g.kind_first.at(t.ref) + pick - 1);
+        }
     };
     other_seats_fields(g, seat, [&](id sl, std::uint32_t at, std::uint32_t width) {
         const ir::slot& slot = rs.slots[sl];

@@ -180,6 +180,9 @@ TEST_CASE("secrets: no agent's input depends on what its seat cannot see", "[sec
     SECTION("fog of war (a hidden field)") {
         CHECK(check_independence(test::compile_repo_ruleset(fog), 2, 6, 1000, true) > 0);
     }
+    SECTION("a plan kept in hidden maps keyed by card (Wallenstein's boxes)") {
+        CHECK(check_independence(test::compile_repo_ruleset("tests/rulesets/entity-keys/card_keyed_plans.wph"), 2, 6, 1000, true) > 0);
+    }
     SECTION("Contractor Cards (a hidden deck, hands seen by their owners)") {
         CHECK(check_independence(test::compile_repo_ruleset("rulesets/contractor-cards"), 3, 2, 40, true) > 0);
     }

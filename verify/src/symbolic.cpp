@@ -25,8 +25,14 @@ std::uint32_t layout::key_width(const ir::ruleset& rs, id key_type) const {
         case ir::type_kind::enumeration: return static_cast<std::uint32_t>(rs.enums.at(k.ref).members.size());
         case ir::type_kind::boolean: return 2;
         case ir::type_kind::node: return static_cast<std::uint32_t>(rs.maps.at(k.ref).nodes.size());
+        case ir::type_kind::entity: return kind_count.at(k.ref);
         default: return 1;
     }
+}
+
+std::int64_t layout::key_first(const ir::ruleset& rs, id key_type) const {
+    const ir::type& k = rs.types.at(key_type);
+    return k.kind == ir::type_kind::entity ? std::int64_t{kind_first.at(k.ref)} : 0;
 }
 
 // As engine::game::list_capacity, for the most players.
@@ -129,7 +135,7 @@ symbolic::symbolic(z3::context& c, const ir::ruleset& r, int players)
                 if (sl.scope == ir::slot_scope::per_player) text = "P" + std::to_string(c + 1) + " " + text;
                 if (sl.scope == ir::slot_scope::per_entity) text = instance_text(lay.kind_first[sl.entity_kind] + c) + ": " + text;
                 if (sl.scope == ir::slot_scope::per_node) text = rs.maps.at(sl.map).nodes.at(c).name + ": " + text;
-                if (t.kind == ir::type_kind::map_of) text += "[" + value_text(t.key, k) + "]";
+                if (t.kind == ir::type_kind::map_of) text += "[" + value_text(t.key, lay.key_first(rs, t.key) + k) + "]";
                 if (list) text += k == 0 ? " length" : "[" + std::to_string(k) + "]";
                 if (list && k == 0) list_lengths_.emplace(static_cast<std::uint32_t>(value_names.size()), stored_list{p.width - 1, elem});
                 value_names.push_back(text);
@@ -727,9 +733,10 @@ std::vector<place> symbolic::places(id target, env& e, const store& st) {
             const z3::expr key = integer(child(target, 1), e, st);
             const ir::type& mt = rs.types.at(N(child(target, 0)).type);
             const std::uint32_t width = lay.key_width(rs, mt.key);
+            const std::int64_t first = lay.key_first(rs, mt.key);
             for (const place& p : inner)
                 for (std::uint32_t k = 0; k < width; ++k)
-                    out.push_back({p.index + k, p.when && key == num(static_cast<std::int64_t>(k))});
+                    out.push_back({p.index + k, p.when && key == num(first + static_cast<std::int64_t>(k))});
             break;
         }
         default: approximations.insert("an assignment to a target the checker cannot place"); break;

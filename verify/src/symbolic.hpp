@@ -46,6 +46,8 @@ struct layout {
     std::uint32_t instances() const { return static_cast<std::uint32_t>(instance_entity.size()); }
     std::uint32_t zone_instances() const { return static_cast<std::uint32_t>(zone_instance_zone.size()); }
     std::uint32_t key_width(const ir::ruleset& rs, id key_type) const;
+    // The value of a map's first key: an entity kind's keys are its instances (engine::game::key_first).
+    std::int64_t key_first(const ir::ruleset& rs, id key_type) const;
     std::uint32_t list_capacity(const ir::ruleset& rs, id element) const;
 };
 

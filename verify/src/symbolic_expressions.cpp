@@ -153,11 +153,13 @@ sv symbolic::value_uncached(id n, env& e, const store& st) {
             sv m = value(kid(0), e, st);
             const z3::expr key = I(1);
             if (!m.is_map || m.elems.empty()) return opaque("an index into something that is not a map");
-            if (const auto k = terms::number(key); k && *k >= 0 && static_cast<std::size_t>(*k) < m.elems.size())
-                return sv(m.elems[static_cast<std::size_t>(*k)]);
+            const ir::type& mt = rs.types.at(N(kid(0)).type);
+            const std::int64_t first = mt.kind == ir::type_kind::map_of ? lay.key_first(rs, mt.key) : 0;
+            if (const auto k = terms::number(key); k && *k >= first && static_cast<std::size_t>(*k - first) < m.elems.size())
+                return sv(m.elems[static_cast<std::size_t>(*k - first)]);
             z3::expr acc = m.elems.front();
             for (std::size_t k = 1; k < m.elems.size(); ++k)
-                acc = z3::ite(key == num(static_cast<std::int64_t>(k)), m.elems[k], acc);
+                acc = z3::ite(key == num(first + static_cast<std::int64_t>(k)), m.elems[k], acc);
             return sv(acc);
         }
         case op::option: {

@@ -75,6 +75,13 @@ public:
 
     const ir::ruleset& ruleset() const { return rs_; }
     int players() const { return players_; }
+    // A `K -> V` map keeps key_count(K) values, the i-th for the key whose value is
+    // key_first(K) + i: an entity kind's keys are its instances, counted within the kind.
+    std::uint32_t key_count(ir::id key_type) const;
+    std::int64_t key_first(ir::id key_type) const;
+    // State field `slot`'s initial value as stored: a card's or piece's is its first instance (so
+    // is a map's whose values are cards or pieces).
+    std::int64_t initial_value(ir::id slot) const;
 
     // Layout (public for the state's interpreter and for tests).
     struct slot_layout { std::uint32_t offset = 0; std::uint32_t width = 1; std::uint32_t copies = 1; };
