@@ -621,7 +621,10 @@ std::string english::expr(ir::id n) const {
                 // p.traits[Etiquette] reads "your Etiquette traits"; an index that is itself a
                 // thing named with "the" reads after the field: "your money used for the card".
                 const std::string index = kid(1);
-                if (!owner.empty() && (index.rfind("the ", 0) == 0 || index == "you"))
+                const ir::id key_type = rs_.nodes[kids[1]].type;
+                const bool card_key = key_type < rs_.types.size() && rs_.types[key_type].kind == ir::type_kind::entity;
+                // a card or piece reads after the field too: "Pappenheim's dislikes for Blue"
+                if (!owner.empty() && (card_key || index.rfind("the ", 0) == 0 || index == "you"))
                     return owner_field(owner[0], field) + " for " + index;
                 if (!owner.empty()) return owner_field(owner[0], index + " " + field);
             }
