@@ -234,3 +234,35 @@ TEST_CASE("secrets: the log marks private decisions; replay as a seat hides the 
     CHECK(count(all, "P2 plan") > 0);
     CHECK(count(as_p1, "P1 plan") == count(all, "P1 plan"));
 }
+
+TEST_CASE("secrets: Wallenstein's plan stays with its player past the reveal, box by box", "[secrets][view][wallenstein]") {
+    // §L473: a county card is shown only when its action comes. The plan is kept in hidden
+    // per-player fields keyed by box and by card (not in the cards' own fields, which every seat sees).
+    const engine::game g(test::compile_repo_ruleset("rulesets/wallenstein"), 3);
+    engine::state s(g, 11, test::sampled_chance());
+    engine::random_agent agent;
+    engine::rng r{5};
+    const int boxes = 10;  // the action boxes of a mat (§L25-31)
+    auto planned = [&](const engine::state& x, int seat) {
+        int n = 0;
+        for (int b = 0; b < boxes; ++b) n += x.slot_value("card_in_box", seat, b) >= 0;
+        return n;
+    };
+    bool looked = false;
+    for (int step = 0; step < 5000 && !s.is_terminal() && !looked; ++step) {
+        if (s.is_chance_node()) {
+            s.apply_sampled();
+            continue;
+        }
+        const int seat = s.current_player();
+        // after the reveal, while P1 still has cards face down, another seat decides
+        if (!s.in_secret() && seat != 0 && planned(s, 0) > 0) {
+            const engine::seat_view other(s, seat), own(s, 0);
+            CHECK(planned(other.seen(), 0) == 0);
+            CHECK(planned(own.seen(), 0) == planned(s, 0));
+            looked = true;
+        }
+        s.apply(agent.act(engine::seat_view(s, seat), r));
+    }
+    CHECK(looked);
+}
