@@ -354,4 +354,39 @@ std::string witness_replay::example_fails(const example_run& x, const z3::model&
     });
 }
 
+witness_replay::example_verdict witness_replay::example_everywhere(const example_run& x) {
+    example_verdict v;
+    const int fewest = std::max(1, static_cast<int>(sym_.rs.min_players));
+    const std::string runs = "the engine, running the `given` from the start of a game";
+    for (int players = fewest; players <= sym_.lay.players; ++players) {
+        const engine::game* g = game_for(players);
+        if (!g) {
+            v.how = "no game of " + std::to_string(players) + " players can be set up";
+            return v;
+        }
+        for (int active = 0; active < (x.active ? players : 1); ++active) {
+            engine::probe p(*g);
+            p.start();
+            const engine::probe::outcome o = p.example(x.rule, active, x.shown_nodes);
+            const std::string where = " with " + std::to_string(players) + (players == 1 ? " player" : " players") +
+                                      (x.active ? ", P" + std::to_string(active + 1) + " active" : "");
+            if (o.values.empty()) {
+                v.how = runs + where + " stops (" + o.error + ")";
+                return v;
+            }
+            if (o.values.front() != 0) continue;
+            std::string gives;
+            for (std::size_t i = 1; i < o.values.size(); ++i) gives += (i > 1 ? ", " : "") + std::to_string(o.values[i]);
+            v.k = example_verdict::kind::fails;
+            v.how = "confirmed: " + runs + where + ", does not find the stated outcome" +
+                    (gives.empty() ? "" : " (the rules give " + gives + ")");
+            v.situation.push_back("players = " + std::to_string(players));
+            if (x.active) v.situation.push_back("active player = P" + std::to_string(active + 1));
+            return v;
+        }
+    }
+    v.k = example_verdict::kind::holds;
+    return v;
+}
+
 }  // namespace wp::verify::detail

@@ -35,6 +35,17 @@ public:
     std::string both_apply(const replay_point& at, id group, id a, id b, values v, const z3::model& m);
     // An example's `given` run by the engine from the start of a game gives another outcome.
     std::string example_fails(const example_run& x, const z3::model& m);
+    // An example run by the engine from the start of a game at every number of players the check
+    // covers and, when its `given` reads the active player, for each of them (a `given` takes no
+    // decision and rolls only the dice it fixes, so these runs are every case there is): `holds`
+    // when each finds the stated outcome; `fails` with the first run that does not ("confirmed:
+    // …"); `undecided` with why not, when a run stops or no game of some size can be set up.
+    struct example_verdict {
+        enum class kind { holds, fails, undecided } k = kind::undecided;
+        std::string how;
+        std::vector<std::string> situation;  // the failing run's player count and active player
+    };
+    example_verdict example_everywhere(const example_run& x);
     // Invariant rule `rule` is false in the state of site s.
     std::string invariant_broken(const invariant_site& s, id rule, const z3::model& m);
     // Query rule `rule` is answered in the state of site s (an `assert always` false, an
