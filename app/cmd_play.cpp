@@ -18,6 +18,7 @@
 #include "westphalia/engine/log.hpp"
 #include "westphalia/engine/search_agents.hpp"
 
+#include <algorithm>
 #include <functional>
 #include <iostream>
 #include <limits>
@@ -181,6 +182,12 @@ void add_play_command(CLI::App& app, context& ctx) {
         engine::play_options options;
         if (!args->quiet) options.trace = &trace;
         options.trace_verbose = args->verbose;
+        // One human among other agents reads the account at the terminal: it is that seat's own,
+        // as `replay --as` prints it (the others' secret decisions and hidden fields left out).
+        // Several humans share the screen, and a game of agents alone hides nothing.
+        const int humans = static_cast<int>(std::count(names.begin(), names.end(), std::string("human")));
+        if (humans == 1 && names.size() > 1)
+            options.viewer = static_cast<int>(std::find(names.begin(), names.end(), std::string("human")) - names.begin());
         if (resumed) options.resume = &resume_text;
         engine::logged_play played = engine::play_logged(*rs, header, agents, options);
         // A human's `u`: the game again from its log, cut before that seat's previous decision
@@ -232,7 +239,7 @@ void add_play_command(CLI::App& app, context& ctx) {
             }
             return;
         }
-        print_summary(account, r);
+        print_summary(account, r, options.viewer);
     });
 }
 

@@ -227,6 +227,7 @@ logged_play play_logged(const ir::ruleset& rs, const log_header& header, const s
         so.sampled_chance = false;  // stop at each chance node to log it; the same draws as sampling
         so.trace = options.trace;
         so.trace_verbose = options.trace_verbose;
+        so.trace_viewer = options.viewer;
         rng agent_rng{header.seed ^ agent_seed_mix};
         // While the resumed steps are played the account is silent. The gate lives as long as the
         // final state that points to it (logged_play::trace_gate).
@@ -237,6 +238,10 @@ logged_play play_logged(const ir::ruleset& rs, const log_header& header, const s
             });
         const std::function<void(const std::string&)>& gated = *out.trace_gate;
         so.trace = out.trace_gate.get();
+        // A seat's own account answers no query (it may read what the seat cannot see).
+        const std::function<void(const std::string&)> said = [&](const std::string& line) {
+            if (options.viewer < 0) gated(line);
+        };
         result.final_state = std::make_unique<state>(*g, header.seed, so);
         state& s = *result.final_state;
         query_watch queries(rs);
@@ -258,7 +263,7 @@ logged_play play_logged(const ir::ruleset& rs, const log_header& header, const s
                     const std::vector<chance_outcome> outcomes = s.chance_outcomes();
                     const int i = s.apply_sampled();
                     out.log += chance_line(++step, i, outcomes.at(static_cast<std::size_t>(i)));
-                    queries.note(s, gated);
+                    queries.note(s, said);
                 } else {
                     const int seat = s.current_player();
                     const int action = j.at("action").get<int>();
@@ -269,7 +274,7 @@ logged_play play_logged(const ir::ruleset& rs, const log_header& header, const s
                     out.log += decision_line(++step, seat, action, legal[static_cast<std::size_t>(action)].text, s.in_secret());
                     result.actions.push_back(action);
                     s.apply(action);
-                    queries.note(s, gated);
+                    queries.note(s, said);
                 }
             }
             out.resumed = s.decisions();
@@ -283,7 +288,7 @@ logged_play play_logged(const ir::ruleset& rs, const log_header& header, const s
                 const std::uint64_t k = ++step;
                 const int i = s.apply_sampled();
                 out.log += chance_line(k, i, outcomes.at(static_cast<std::size_t>(i)));
-                queries.note(s, gated);
+                queries.note(s, said);
                 continue;
             }
             if (s.decisions() >= options.max_decisions) break;
@@ -295,12 +300,13 @@ logged_play play_logged(const ir::ruleset& rs, const log_header& header, const s
                 throw engine_error("the agent chose action " + std::to_string(choice) + " of " +
                                    std::to_string(legal.size()));
             out.log += decision_line(++step, seat, choice, legal[static_cast<std::size_t>(choice)].text, s.in_secret());
-            gated(choice_account(s, seat, choice, legal));
+            gated(options.viewer >= 0 && options.viewer != seat && s.in_secret() ? "P" + std::to_string(seat + 1) + " decides in secret"
+                                                                                : choice_account(s, seat, choice, legal));
             result.actions.push_back(choice);
             s.apply(choice);
-            queries.note(s, gated);
+            queries.note(s, said);
         }
-        queries.note(s, gated);
+        queries.note(s, said);
         finish(result);
         queries.report(result);
     } catch (const agent_stop& e) {

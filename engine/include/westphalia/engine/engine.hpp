@@ -590,6 +590,10 @@ struct play_options {
     // agents observing their seats' logged decisions, before the agents go on (`play --resume`).
     const std::string* resume = nullptr;
     std::string resume_note;  // the account's line when the resumed steps are done (default "resumed after N decisions")
+    // play_logged only: the account as this seat may know it (state_options::trace_viewer, as
+    // `replay --as`): another seat's decisions before a reveal and its hidden fields left out,
+    // and no designer query answered (a query reads the whole state). -1: everything.
+    int viewer = -1;
 };
 
 struct play_result {
