@@ -39,27 +39,28 @@ void checker::example_checks() {
         // Undecided, or a failure that rests on what the encoding approximates: the engine runs
         // the `given` in every case there is (each player count, each active player; the
         // options are the check's own unless they are free), and its verdict stands.
-        const bool approximated = a.r == z3::sat && std::any_of(a.witness.begin(), a.witness.end(), [](const std::string& w) {
-                                      return w.rfind("approximate:", 0) == 0;
-                                  });
-        if ((a.r == z3::unknown || approximated) && !sym_.free_options) {
-            const detail::witness_replay::example_verdict v = replay_.example_everywhere(x);
-            if (v.k == detail::witness_replay::example_verdict::kind::holds) continue;
-            if (v.k == detail::witness_replay::example_verdict::kind::fails) {
-                finding& f = add("example-failure", severity::error, rule.name,
-                                 "example `" + rule.name + "`: the rules do not produce the outcome it states");
-                f.elements.push_back({"example", rule.name, rule.prov});
+        auto failure = [&]() -> finding& {
+            finding& f = add("example-failure", severity::error, rule.name,
+                             "example `" + rule.name + "`: the rules do not produce the outcome it states");
+            f.elements.push_back({"example", rule.name, rule.prov});
+            return f;
+        };
+        if ((a.r == z3::unknown || (a.r == z3::sat && a.approximated)) && !sym_.free_options) {
+            using verdict = detail::witness_replay::example_verdict;
+            const verdict v = replay_.example_everywhere(x);
+            if (v.k == verdict::kind::holds) continue;
+            if (v.k == verdict::kind::fails) {
+                finding& f = failure();
                 f.witness = v.situation;
-                f.witness.push_back("decided by the engine: the solver's answer rested on what the encoding approximates");
+                f.witness.push_back(a.r == z3::unknown ? "decided by the engine: the solver could not decide it"
+                                                       : "decided by the engine: the solver's answer rested on what the encoding approximates");
                 f.replay = v.how;
                 continue;
             }
         }
         if (a.r == z3::unknown) { unknown("example `" + rule.name + "`", {{"example", rule.name, rule.prov}}); continue; }
         if (a.r != z3::sat) continue;
-        finding& f = add("example-failure", severity::error, rule.name,
-                         "example `" + rule.name + "`: the rules do not produce the outcome it states");
-        f.elements.push_back({"example", rule.name, rule.prov});
+        finding& f = failure();
         f.witness = a.witness;
         // A `given` whose loops the checker summarised (what they write forgotten) may fail only
         // in that summary: such a witness is not shown to be the rules' own outcome, and fails

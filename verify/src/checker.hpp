@@ -104,6 +104,7 @@ private:
         std::vector<std::string> witness;
         std::vector<std::string> because;
         std::optional<z3::model> model;  // the witness's (when shown)
+        bool approximated = false;       // the witness rests on what the encoding approximates
     };
 
     void dump(z3::solver& s);

@@ -340,15 +340,24 @@ std::string witness_replay::query_answered(const invariant_site& s, id rule, con
     });
 }
 
+namespace {
+
+// " (the rules give 5, 9)": the numbers an example's run shows after its outcome, if any.
+std::string rules_give(const engine::probe::outcome& o) {
+    std::string gives;
+    for (std::size_t i = 1; i < o.values.size(); ++i) gives += (i > 1 ? ", " : "") + std::to_string(o.values[i]);
+    return gives.empty() ? gives : " (the rules give " + gives + ")";
+}
+
+}  // namespace
+
 std::string witness_replay::example_fails(const example_run& x, const z3::model& m) {
     return replayed(x.start, m, [&](engine::probe& p) {
         const std::optional<std::int64_t> active = x.active ? number(m, *x.active) : std::nullopt;
         const engine::probe::outcome o = p.example(x.rule, active ? static_cast<int>(*active) : 0, x.shown_nodes);
         const std::string runs = "the engine, running the `given` from the start of a game, ";
         if (o.values.empty()) return "not confirmed: " + runs + "stops (" + o.error + ")";
-        std::string gives;
-        for (std::size_t i = 1; i < o.values.size(); ++i) gives += (i > 1 ? ", " : "") + std::to_string(o.values[i]);
-        if (!gives.empty()) gives = " (the rules give " + gives + ")";
+        const std::string gives = rules_give(o);
         if (o.values.front() != 0) return "not confirmed: " + runs + "finds the stated outcome" + gives;
         return "confirmed: " + runs + "does not find the stated outcome" + gives;
     });
@@ -375,11 +384,8 @@ witness_replay::example_verdict witness_replay::example_everywhere(const example
                 return v;
             }
             if (o.values.front() != 0) continue;
-            std::string gives;
-            for (std::size_t i = 1; i < o.values.size(); ++i) gives += (i > 1 ? ", " : "") + std::to_string(o.values[i]);
             v.k = example_verdict::kind::fails;
-            v.how = "confirmed: " + runs + where + ", does not find the stated outcome" +
-                    (gives.empty() ? "" : " (the rules give " + gives + ")");
+            v.how = "confirmed: " + runs + where + ", does not find the stated outcome" + rules_give(o);
             v.situation.push_back("players = " + std::to_string(players));
             if (x.active) v.situation.push_back("active player = P" + std::to_string(active + 1));
             return v;

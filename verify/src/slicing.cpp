@@ -588,6 +588,7 @@ checker::answer checker::solve(const fact_list& facts, const z3::expr& target, b
         const auto tw = std::chrono::steady_clock::now();
         a.witness = witness(q, *a.model, extra, std::set<unsigned>(near.begin(), near.end()), search);
         if (debug_) std::fprintf(stderr, "  witness %s: %.0f ms\n", kind_.c_str(), std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - tw).count());
+        a.approximated = !cut.empty();
         for (const std::string& c : cut)
             a.witness.push_back("approximate: rests on " + c + ", encoded as any value (it may not happen in play)");
     }
