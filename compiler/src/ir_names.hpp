@@ -35,7 +35,7 @@ WP_IR_NAMES(option_kind, "bool", "int", "named")
 WP_IR_NAMES(element_kind, "none", "enum", "alias", "record", "slot", "entity-kind", "entity", "zone", "map", "roll",
             "derived", "decision", "action", "event", "procedure", "sequence", "table", "option", "missing", "rule")
 WP_IR_NAMES(rule_kind, "modifier", "define", "forbid", "permit", "require", "trigger", "invariant", "example",
-            "assert-always", "assert-never", "reachable")
+            "assert-always", "assert-never", "reachable", "chances")
 WP_IR_NAMES(modifier_kind, "add", "set", "at-most", "at-least")
 WP_IR_NAMES(target_kind, "none", "roll", "quantity", "decision", "action", "event")
 WP_IR_NAMES(override_reason, "declared", "exception", "exclusive-layer", "event")

@@ -527,6 +527,7 @@ struct dumper {
                 }
                 out << params(r.locals, r.param_count);
             }
+            if (r.kind == rule_kind::chances) out << params(r.locals, r.param_count);
             if (!r.overrides.empty()) {
                 out << " overrides";
                 for (id o : r.overrides) out << " " << printer{rs, {}}.named(rs.rules, o);

@@ -859,6 +859,9 @@ struct checker {
                 fail(path + ".modifier", "only a modifier sets or bounds a value");
             if (is_query(r.kind) && (r.target != target_kind::none || r.value == no_id || r.guard != no_id || r.body != no_id))
                 fail(path + ".kind", "a query has a property and nothing else: no target, guard or body");
+            if (r.kind == rule_kind::chances && (r.target != target_kind::none || r.value == no_id || r.guard != no_id ||
+                                                 r.param_count < 1 || r.param_count > 2))
+                fail(path + ".kind", "`chances` has one or two parameters, a condition and no target or guard");
             tree(path + ".value", r.value, r.locals);
             tree(path + ".guard", r.guard, r.locals);
             tree(path + ".body", r.body, r.locals);

@@ -795,6 +795,51 @@ struct lowerer {
 
     static const char* rule_word(dsl::rule_kind k) { return ir::name_of(static_cast<ir::rule_kind>(k)); }
 
+    // `chances`' parameters are its grid's rows and columns: one or two, each of a range or an
+    // enum type small enough to print (docs/language.md §7).
+    bool chances_params(const dsl::rule_decl& d, ir::rule& r) {
+        static constexpr std::int64_t most[2] = {40, 16};
+        if (d.params.empty() || d.params.size() > 2) {
+            cx.sink.error(dsl::diag_kind::wrong_arity, d.id.where,
+                          "`chances` has one parameter (the rows of its grid) or two (rows and columns), not " +
+                              std::to_string(d.params.size()));
+            return false;
+        }
+        bool ok = true;
+        std::map<std::string, dsl::span> seen;
+        for (std::size_t a = 0; a < d.params.size(); ++a) {
+            const dsl::param& p = d.params[a];
+            if (auto [it, fresh] = seen.emplace(p.id.text, p.id.where); !fresh) {
+                cx.sink.error(dsl::diag_kind::duplicate_name, p.id.where, "two parameters are named `" + p.id.text + "`",
+                              {{it->second, "the first is here"}});
+                ok = false;
+            }
+            const ir::id t = resolve_type(cx, p.type);
+            r.locals.push_back({p.id.text, t});
+            if (t == error_type || t >= cx.rs.types.size()) {
+                ok = false;
+                continue;
+            }
+            const ir::type& ty = cx.rs.types[t];
+            std::int64_t n = -1;
+            if (ty.kind == ir::type_kind::range) n = ty.hi - ty.lo + 1;
+            else if (ty.kind == ir::type_kind::enumeration) n = static_cast<std::int64_t>(cx.rs.enums[ty.ref].members.size());
+            else if (ty.kind == ir::type_kind::boolean) n = 2;
+            if (n < 0) {
+                cx.sink.error(dsl::diag_kind::type_mismatch, p.id.where,
+                              "a parameter of `chances` names the rows or columns of a grid: a range (`1..8`), an enum or "
+                              "`bool`, not " + cx.type_text(t));
+                ok = false;
+            } else if (n > most[a]) {
+                cx.sink.error(dsl::diag_kind::value_out_of_bounds, p.id.where,
+                              std::string("a grid of `chances` has at most ") + std::to_string(most[a]) +
+                                  (a == 0 ? " rows" : " columns") + "; `" + p.id.text + "` has " + std::to_string(n) + " values");
+                ok = false;
+            }
+        }
+        return ok;
+    }
+
     void rules() {
         for (std::size_t i = 0; i < cx.rs.rules.size(); ++i) {
             ir::rule& r = cx.rs.rules[i];
@@ -820,10 +865,12 @@ struct lowerer {
                 if (!d.target_args.empty()) l.name = d.target_args[a].text;
                 r.locals.push_back(std::move(l));
             }
+            if (d.kind == dsl::rule_kind::chances && !chances_params(d, r)) continue;
             r.param_count = static_cast<std::uint32_t>(r.locals.size());
             bool ok = true;
             r.guard = guard_with_refinements(p, r.locals, r.param_count, d.guard, d.where, ok);
-            body_checker b(cx, frame(r.locals, r.param_count, p.text_layer, d.kind == dsl::rule_kind::example));
+            body_checker b(cx, frame(r.locals, r.param_count, p.text_layer,
+                                                 d.kind == dsl::rule_kind::example || d.kind == dsl::rule_kind::chances));
             if (d.during && ir::is_query(r.kind)) {
                 cx.sink.error(dsl::diag_kind::bad_rule_target, d.during->where,
                               "a query asks about the whole of play: it is not part of a card's event");
@@ -873,6 +920,14 @@ struct lowerer {
                 case dsl::rule_kind::assert_never:
                 case dsl::rule_kind::reachable: {
                     typed v = b.expect(d.value, cx.t_bool, "the property of a query");
+                    if (v.ok()) r.value = v.node;
+                    break;
+                }
+                case dsl::rule_kind::chances: {
+                    b.push_scope();
+                    r.body = b.stmts(d.body, d.where, true);
+                    typed v = b.expect(d.value, cx.t_bool, "the condition of `chances`");
+                    b.pop_scope();
                     if (v.ok()) r.value = v.node;
                     break;
                 }
@@ -1379,8 +1434,9 @@ void turn_endings(context& cx) {
         report(a.body, "action `" + a.name + "`", false, "an action runs wherever it is done, with no turn of its own");
     for (const ir::rule& r : rs.rules)
         report(r.body, std::string(ir::name_of(r.kind)) + " `" + r.name + "`", false,
-               r.kind == ir::rule_kind::example ? "an example's `given` sets up one situation, outside any turn"
-                                                : "a trigger runs wherever its event is raised, with no turn of its own");
+               r.kind == ir::rule_kind::example   ? "an example's `given` sets up one situation, outside any turn"
+               : r.kind == ir::rule_kind::chances ? "the `given` of `chances` sets up one situation, outside any turn"
+                                                  : "a trigger runs wherever its event is raised, with no turn of its own");
     for (const ir::table& t : rs.tables)
         for (const ir::table_cell& c : t.cells)
             report(c.effects, "a row of table `" + t.name + "`", false, "a table's rows run wherever it is resolved, with no turn of their own");

@@ -115,6 +115,8 @@ struct builder {
     void printing_notes(ir::id t, grid& g) const;
     void table_odds(ir::id t);
     void tables();
+    // model_chances.cpp: odds computed from the rules (`chances`), by the engine
+    void chances();
     void each_element(const std::function<void(const std::string&, const std::vector<ir::local>&, std::vector<ir::id>)>& f) const;
     std::vector<std::int64_t> tested_members(ir::id c, ir::id e, ir::id* rest = nullptr, std::set<ir::id>* used = nullptr) const;
     void results_key(ir::id t);

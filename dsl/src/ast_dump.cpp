@@ -154,6 +154,7 @@ const char* rule_kind_name(rule_kind k) {
         case rule_kind::assert_always: return "assert always";
         case rule_kind::assert_never: return "assert never";
         case rule_kind::reachable: return "reachable";
+        case rule_kind::chances: return "chances";
     }
     return "?";
 }
@@ -432,7 +433,8 @@ private:
         aid(d + 1, n.aid);
     }
     void node(int d, const rule_decl& n) {
-        std::string s = std::string(rule_kind_name(n.kind)) + " " + n.id.text + anchors_text(n.anchors);
+        std::string s = std::string(rule_kind_name(n.kind)) + " " + n.id.text +
+                        (n.kind == rule_kind::chances ? params_text(n.params) : "") + anchors_text(n.anchors);
         if (!n.overrides.empty()) s += " overrides " + names_text(n.overrides);
         if (n.during) s += " during " + n.during->text;
         line(d, s + at(n.where));
@@ -447,9 +449,10 @@ private:
             n.kind == rule_kind::assert_never || n.kind == rule_kind::reachable)
             line(d + 1, "value " + expr_text(n.value));
         if (n.guard) line(d + 1, "when " + expr_text(*n.guard));
-        if (n.kind == rule_kind::example) line(d + 1, "given");
+        if (n.kind == rule_kind::example || n.kind == rule_kind::chances) line(d + 1, "given");
         body(d + 2 - (n.kind == rule_kind::trigger ? 1 : 0), n.body);
         if (n.kind == rule_kind::example) line(d + 1, "expect " + expr_text(n.value));
+        if (n.kind == rule_kind::chances) line(d + 1, "chance " + expr_text(n.value));
         aid(d + 1, n.aid);
     }
     void node(int d, const errata_decl& n) {

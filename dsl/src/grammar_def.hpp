@@ -1124,6 +1124,7 @@ WP_RULE(trigger_r, rule_decl, "a trigger")
 WP_RULE(invariant_r, rule_decl, "an invariant")
 WP_RULE(query_r, rule_decl, "a query (`assert always`, `assert never` or `reachable`)")
 WP_RULE(example_r, rule_decl, "an example")
+WP_RULE(chances_r, rule_decl, "odds computed from the rules (`chances`)")
 WP_RULE(errata_r, errata_decl, "an errata block")
 WP_RULE(errata_op_r, errata_op, "an errata operation")
 WP_RULE(block_path_r, wp::dsl::name, "the dotted path of a block (`game.turn.upkeep`)")
@@ -1556,6 +1557,11 @@ auto const trigger_r_def =
     -semi;
 auto const invariant_r_def = spanned[WP_KW("invariant")[const_<&rule_decl::kind, rule_kind::invariant>] > rule_head >
                                      expr_r[set_<&rule_decl::value>] > rule_tail];
+// `chances name(rows[, columns]) §… : given { … } chance condition;` (docs/language.md §7)
+auto const chances_r_def = spanned[WP_KW("chances")[const_<&rule_decl::kind, rule_kind::chances>] > name_r[set_<&rule_decl::id>] >
+                                   params_r[set_<&rule_decl::params>] > anchors_r[append_<&rule_decl::anchors>] > WP_P(":") >
+                                   WP_KW("given") > body_r[set_<&rule_decl::body>] > WP_KW("chance") >
+                                   expr_r[set_<&rule_decl::value>] > rule_tail];
 // A designer's query about play: `assert always|never name §… : property;`, `reachable name §… : property;`.
 auto const query_r_def =
     spanned[((WP_KW("assert") > named("`always` or `never`", WP_KW("always")[const_<&rule_decl::kind, rule_kind::assert_always>] |
@@ -1614,7 +1620,7 @@ auto const decl_r_def =
     state_r[to_decl] | entities_r[to_decl] | zone_r[to_decl] | map_r[to_decl] | roll_r[to_decl] | quantity_r[to_decl] |
     predicate_r[to_decl] | decision_r[to_decl] | action_r[to_decl] | event_r[to_decl] | procedure_r[to_decl] |
     sequence_r[to_decl] | option_r[to_decl] | missing_r[to_decl] | accept_r[to_decl] | table_r[to_decl] | modifier_r[to_decl] |
-    define_r[to_decl] | legality_r[to_decl] | trigger_r[to_decl] | invariant_r[to_decl] | query_r[to_decl] | example_r[to_decl] |
+    define_r[to_decl] | legality_r[to_decl] | trigger_r[to_decl] | invariant_r[to_decl] | query_r[to_decl] | example_r[to_decl] | chances_r[to_decl] |
     deeper[errata_r][to_decl];
 auto const file_r_def = *decl_r[push_<&wp::dsl::file::decls>] > named("a declaration", x3::eoi);
 
@@ -1631,7 +1637,7 @@ BOOST_SPIRIT_DEFINE(decl_r, file_r, ruleset_r, layer_r, outline_r, outline_entry
                     edge_r, hexside_r)
 BOOST_SPIRIT_DEFINE(roll_r, quantity_r, predicate_r, decision_r, action_r, event_r, procedure_r, sequence_r, option_r,
                     option_value_r, missing_r, accept_r, finding_kind_r, table_r, table_key_r, key_range_r, key_atom_r, row_r, cell_r, block_cell_r,
-                    cell_value_r, modifier_r, define_r, legality_r, trigger_r, invariant_r, query_r, example_r, errata_r,
+                    cell_value_r, modifier_r, define_r, legality_r, trigger_r, invariant_r, query_r, example_r, chances_r, errata_r,
                     errata_op_r, block_path_r, block_stmt_r)
 
 

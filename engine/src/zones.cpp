@@ -56,6 +56,7 @@ void interp::zone_shuffle(id n, std::int64_t zi) {
     const auto z = static_cast<std::size_t>(zi);
     changed_zone(z, n);
     const std::uint32_t off = g.zone_capacity_offset[z];
+    if (s.exact_ && s.zone_size_[z] > 1) fail(n, "a shuffle of " + zone_text(zi) + " has no exact odds here");
     for (std::uint32_t i = s.zone_size_[z]; i > 1; --i) {
         const auto j = static_cast<std::uint32_t>(s.rng_.below(i));
         std::swap(s.contents_[off + i - 1], s.contents_[off + j]);

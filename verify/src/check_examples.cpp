@@ -68,6 +68,34 @@ void checker::example_checks() {
         if (!x.exact) f.reach = reach_kind::not_shown;
         if (a.model) replay_later([this, run = &x, m = *a.model] { return replay_.example_fails(*run, m); });
     }
+    chances_checks();
+}
+
+// `chances` (docs/language.md §7): the engine follows every cell's `given` through every die, at
+// the fewest players, as the aid does; a cell it cannot follow exactly (an engine error, a
+// decision, a shuffle, too many states) is a failure the aid would print as "—".
+void checker::chances_checks() {
+    for (std::size_t i = 0; i < rs_.rules.size(); ++i) {
+        const ir::rule& rule = rs_.rules[i];
+        if (rule.kind != ir::rule_kind::chances || rule.param_count < 1 || rule.value == ir::no_id) continue;
+        const int players = std::max(1, static_cast<int>(rs_.min_players));
+        const engine::game* g = replay_.game_for(players);
+        if (!g) continue;
+        const engine::chances_grid grid = engine::compute_chances(*g, static_cast<id>(i));
+        for (std::size_t c = 0; c < grid.cells.size(); ++c) {
+            if (grid.cells[c].error.empty()) continue;
+            const std::size_t width = grid.columns.size();
+            std::vector<std::string> where{rule.locals[0].name + " = " + sym_.value_text(rule.locals[0].type, grid.rows[c / width])};
+            if (rule.param_count >= 2) where.push_back(rule.locals[1].name + " = " + sym_.value_text(rule.locals[1].type, grid.columns[c % width]));
+            finding& f = add("example-failure", severity::error, rule.name,
+                             "chances `" + rule.name + "`: the engine cannot follow the rules exactly for every cell");
+            f.elements.push_back({"rule", rule.name, rule.prov});
+            f.witness = where;
+            f.witness.push_back("players = " + std::to_string(players));
+            f.replay = "confirmed: the engine, running the `given` from the start of a game, stops (" + grid.cells[c].error + ")";
+            break;  // one cell says it; the others would repeat it
+        }
+    }
 }
 
 }  // namespace wp::verify

@@ -613,6 +613,7 @@ private:
     std::string owner_of(id n) const;
 
     void example_checks();
+    void chances_checks();  // check_examples.cpp: every cell of a `chances` grid followed by the engine
 
     // ------------------------------------------------------------ invariants (check_invariants.cpp)
 

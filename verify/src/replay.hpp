@@ -61,6 +61,8 @@ public:
     // No `define` rule of group `group` applies.
     std::string undecided(const replay_point& at, id group, const z3::model& m);
 
+    // The engine's game of this many players (none when it cannot be set up), made once.
+    const engine::game* game_for(int players);
     // The model's value of e: a number, or a boolean as 1 or 0.
     static std::optional<std::int64_t> number(const z3::model& m, const z3::expr& e);
     // compare's line, with the probe set at `at`; empty when it cannot be.
@@ -75,7 +77,6 @@ private:
     // a slot's declared range (of each element, for a map), if its type is a range
     std::optional<std::pair<std::int64_t, std::int64_t>> declared_range(id slot) const;
     std::vector<std::int64_t> locals(const replay_point& at, const z3::model& m) const;
-    const engine::game* game_for(int players);
 
     const symbolic& sym_;
     std::map<int, std::unique_ptr<engine::game>> games_;  // nullptr: the engine cannot set it up

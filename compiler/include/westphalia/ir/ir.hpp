@@ -508,7 +508,8 @@ struct standin {
 // assert_always, assert_never and reachable are a designer's queries (docs/language.md §9):
 // answered by the checker, counted by the simulator, never assumed or enforced by play.
 enum class rule_kind : std::uint8_t {
-    modifier, define, forbid, permit, require, trigger, invariant, example, assert_always, assert_never, reachable
+    modifier, define, forbid, permit, require, trigger, invariant, example, assert_always, assert_never, reachable,
+    chances  // odds computed from the rules: a grid for the aid (locals: its parameters)
 };
 // A query: a claim about play to answer, not a rule of it.
 inline bool is_query(rule_kind k) {
@@ -519,7 +520,9 @@ inline const char* query_words(rule_kind k) {
     return k == rule_kind::assert_always ? "assert always" : k == rule_kind::assert_never ? "assert never" : "reachable";
 }
 // A rule that takes part in play (fires, decides, allows): not an invariant, example or query.
-inline bool plays(rule_kind k) { return k != rule_kind::invariant && k != rule_kind::example && !is_query(k); }
+inline bool plays(rule_kind k) {
+    return k != rule_kind::invariant && k != rule_kind::example && k != rule_kind::chances && !is_query(k);
+}
 enum class target_kind : std::uint8_t { none, roll, quantity, decision, action, event };
 // A modifier's effect (docs/language.md §9): the adds sum onto the target's value, then a set
 // replaces it, then caps (at_most) and floors (at_least) bound it.

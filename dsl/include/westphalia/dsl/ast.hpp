@@ -477,7 +477,8 @@ struct table_decl {
 // The last three are a designer's queries about play (docs/language.md §9): claims the checker
 // answers and the simulator counts, never rules of play. Same order as ir::rule_kind.
 enum class rule_kind : std::uint8_t {
-    modifier, define, forbid, permit, require, trigger, invariant, example, assert_always, assert_never, reachable
+    modifier, define, forbid, permit, require, trigger, invariant, example, assert_always, assert_never, reachable,
+    chances  // odds computed from the rules (docs/language.md §7)
 };
 // What a modifier does to its target: add its amount, set the value to it, cap or floor the value.
 enum class modifier_kind : std::uint8_t { add, set, at_most, at_least };
@@ -494,7 +495,8 @@ struct rule_decl {
     modifier_kind mod = modifier_kind::add;
     expr value;                     // define: the value; invariant: the property; example: expect
     std::optional<expr> guard;      // `when`
-    std::vector<stmt> body;         // trigger: effects; example: given
+    std::vector<stmt> body;         // trigger: effects; example, chances: given
+    std::vector<param> params;      // chances: the rows, then the columns
     std::optional<std::string> aid;
     span where;
 };

@@ -426,6 +426,7 @@ private:
     // dice term node, in the order they are used; and the rolls an example's `given` fixes
     // (`roll r = 9;`), for every later use until fixed again.
     bool probing_ = false;
+    bool exact_ = false;  // probe::chance_of: a shuffle is an error (it has no exact odds here)
     std::vector<std::pair<ir::id, std::int64_t>> fixed_rolls_, fixed_dice_;
     std::vector<std::pair<ir::id, std::int64_t>> held_rolls_;
 
@@ -502,6 +503,12 @@ public:
     // expressions `shown` in its locals: the outcome (1 or 0), then their values. A `given`
     // that would need a decision, or a roll neither fixed nor given, is an error.
     outcome example(ir::id rule, int active_player, const std::vector<ir::id>& shown);
+    // Runs `chances` rule `rule`'s `given` here with its parameters `args` (P1 active), following
+    // every roll, dice term and ownerless choice through each of its results with its weight
+    // and merging the branches that reach the same state: the exact chance that its condition
+    // then holds. Throws engine_error where the rules cannot be followed exactly (an engine
+    // error, a decision, a shuffle, more than `most_states` states at once). src/exact_chances.cpp
+    double chance_of(ir::id rule, const std::vector<std::int64_t>& args, std::size_t most_states = 200'000);
 
 private:
     // A locals region holding `locals`, room for any element's; returns its base.
@@ -514,6 +521,20 @@ private:
     std::unique_ptr<state> s_;
     std::size_t region_ = 1;
 };
+
+// A `chances` rule's grid (docs/language.md §7): for each value of its parameters (the rows, then
+// the columns), the exact chance that its condition holds once its `given` has run from the
+// values a game of g's players starts with (probe::chance_of). A cell the rules cannot follow
+// exactly keeps the engine's reason instead. src/exact_chances.cpp
+struct chances_grid {
+    std::vector<std::int64_t> rows, columns;  // the parameters' values (one parameter: columns {0})
+    struct cell {
+        double chance = 0;
+        std::string error;
+    };
+    std::vector<cell> cells;  // row by row
+};
+chances_grid compute_chances(const game& g, ir::id rule);
 
 // ---------------------------------------------------------------- agents and the driver
 
