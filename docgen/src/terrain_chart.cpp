@@ -165,7 +165,10 @@ struct chart_builder {
                     return;
                 std::vector<std::int64_t> members;
                 std::string rest;
-                if (!read_conjuncts(kids[0], en, members, rest)) return;
+                if (!read_conjuncts(kids[0], en, members, rest) && !through_predicate(kids[0], members, rest)) return;
+                // a procedure's own conditions are its bookkeeping (`sp(rt_cnt, s) > 0 and rt_owed`):
+                // the chart says there are some; the rule's own entry says which
+                if (!rest.empty()) rest = "with conditions";
                 // the procedure by name, with the numbers it is given: "side pp gain 3"
                 std::string what = humanize(rs.procedures[call.ref].name);
                 for (ir::id a : ir::children_of(rs, then))
@@ -173,6 +176,30 @@ struct chart_builder {
                 note(members[0], what, condition(rest));
             });
         }
+    }
+
+    // An `if`'s condition that tests the member through a predicate it calls (`a_on and
+    // enters_hills(c, n)`, the predicate `terrain(n) == Hills and not Road in …`): the member,
+    // and "with conditions" for whatever else either says.
+    bool through_predicate(ir::id c, std::vector<std::int64_t>& members, std::string& rest) const {
+        members.clear();
+        rest.clear();
+        bool other = false;
+        for (ir::id part : split(c, ir::op::and_)) {
+            const ir::node& x = rs.nodes[part];
+            if (x.code == ir::op::quantity && x.ref < rs.quantities.size() && rs.quantities[x.ref].predicate &&
+                rs.quantities[x.ref].expr != ir::no_id) {
+                for (ir::id q : split(rs.quantities[x.ref].expr, ir::op::and_)) {
+                    if (const auto m = tested(q)) members.push_back(*m);
+                    else other = true;
+                }
+                continue;
+            }
+            if (const auto m = tested(part)) members.push_back(*m);
+            else other = true;
+        }
+        if (other) rest = "with conditions";
+        return members.size() == 1;
     }
 
     void quantities() {
@@ -256,6 +283,7 @@ std::vector<grid> terrain_charts(const ir::ruleset& rs, std::map<ir::id, std::st
                     std::string one = title;
                     for (std::size_t i = 0; i < phrases.size(); ++i) {
                         std::string p = phrases[i];
+                        if (i > 0 && p.empty()) continue;  // unconditional as well: the title says it
                         if (i > 0) p = "," + (p.rfind(": ", 0) == 0 ? " " + p.substr(2) : p);
                         one += p;
                     }

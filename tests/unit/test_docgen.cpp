@@ -556,8 +556,13 @@ TEST_CASE("aid: the terrain effects chart of a map game is derived from the rule
     CHECK(has(spi, "| Road | entry cost: 1 |"));
     // Cuius Regio keys tables by terrain: each row is read into the chart.
     const std::string cr = aid_text(compiled("rulesets/cuius-regio"), wp::docgen::aid_product::text_dump);
-    // and a modifier's guard, and an `if` in a procedure (a retreat into Hills off the road straggles)
-    CHECK(has(cr, "| Hills | hex supply 0 · terrain MP 2 · road MP 1 · terrain DRM +1 · straggle (with conditions) |"));
+    // and a modifier's guard, and an `if` in a procedure, testing the terrain itself or through a
+    // predicate it calls (a retreat into Hills off the road straggles); a phrase with no condition
+    // beside conditional ones adds nothing (it printed ",," before)
+    CHECK(has(cr, "| Hills | hex supply 0 · terrain MP 2 · road MP 1 · terrain DRM +1 · enters hills (if not Road is in the "
+                  "hexside between the hex and the other hex) · owes hills (if Road is in the hexside between the hex and "
+                  "the other hex) · straggle (with conditions) · straggle stack (with conditions) |"));
+    CHECK_FALSE(has(cr, ",,"));
     CHECK(has(cr, "· side PP gain 3 |"));  // the numbers the procedure is given
     // A test under a quantifier of a predicate (SPI §16.1: next to an entrenchment).
     CHECK(has(spi, "entrenched zone (some of the neighbours of the hex, with conditions)"));
