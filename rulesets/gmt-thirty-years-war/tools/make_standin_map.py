@@ -43,8 +43,10 @@ Pinned by the text:
     spaces (`off_map = true`), which the text tells apart (L3396, L3468-3469) but does not list.
     Ours: two cities on the map, Châlons beside Verdun, Toul and Luxemburg, Langres beside Toul
     and Dole, and two off-map spaces, Paris behind them and Lyon behind Langres and Besançon
-    (normal city spaces: 1 MP a pathway, L1876-1879). None is a fortress or independent, none carries VPs of its own: the 4 VPs "for French
-    cities" are P17's (L3459-3462, base/events.wph). France is in the area enum so that its cities
+    (normal city spaces: 1 MP a pathway, L1876-1879). None is a fortress or independent. The 4 VPs
+    "for French cities" (L3459-3462) are spread one to each of the four (ours), so that P17 gives
+    their sum (example france_enters_with_its_vps pins it to 4) and option french_vps = by_city
+    can move an on-map city's VP (base/france.wph). France is in the area enum so that its cities
     have a region; the area tables' France rows are never read (no control box: base/france.wph).
 Germany (L407-411) is every city outside Austria, Bavaria, France, the Spanish Netherlands, Hungary.
 """
@@ -86,6 +88,7 @@ FRANCE = ("France", "France (no control box)", [
 # ours: the on-map cities border Lorraine, the Spanish Netherlands and Franche-Comté; the off-map
 # spaces are behind them, Lyon beside Besançon. Every space stays within 14 of every other, the
 # widest distance the peace withdrawal reckons with (base/peace.wph)
+FRANCE_VP = 1      # ours: the 4 VPs of the French cities (L3459-3462), one a space
 FRANCE_EDGES = """
 Chalons-Verdun Chalons-Luxembourg Chalons-Toul Langres-Toul Langres-Dole Chalons-Langres
 Paris-Chalons Paris-Langres Lyon-Langres Lyon-Besancon Paris-Lyon
@@ -181,7 +184,7 @@ def main():
             w('  area %s "%s" { %s }' % (cid, disp, ", ".join(attrs))); names.add(cid)
     for (cid, disp, fort, sm, off) in FRANCE[2]:
         attrs = ["region = %s" % FRANCE[0], "independent = false", "fortress = %d" % fort, "siege_mod = %d" % sm,
-                 "vp = 0", "elector = false", "to_up = false", "to_sweden = false", "off_map = %s" % ("true" if off else "false")]
+                 "vp = %d" % FRANCE_VP, "elector = false", "to_up = false", "to_sweden = false", "off_map = %s" % ("true" if off else "false")]
         w('  area %s "%s" { %s }' % (cid, disp, ", ".join(attrs))); names.add(cid)
     for (cid, disp, reg, vp, el, fort, sm) in INDEPENDENT:
         attrs = ["region = %s" % reg, "independent = true", "fortress = %d" % fort, "siege_mod = %d" % sm,
@@ -220,6 +223,7 @@ def main():
     assert widest <= 14, widest
     assert len(INDEPENDENT) == 18 and len(AREAS) == 24
     assert all(c in names for c in TO_SWEDEN)
+    assert FRANCE_VP * len(FRANCE[2]) == 4          # L3459-3462
     open(os.path.join(here, "..", "base", "map.wph"), "w").write("\n".join(out) + "\n")
     print("wrote base/map.wph: %d cities, %d pathways, widest distance %d" % (len(names), len(seen), widest))
 
