@@ -47,7 +47,8 @@ Pinned by the text:
     "for French cities" (L3459-3462) are spread one to each of the four (ours), so that P17 gives
     their sum (example france_enters_with_its_vps pins it to 4) and option french_vps = by_city
     can move an on-map city's VP (base/france.wph). France is in the area enum so that its cities
-    have a region; the area tables' France rows are never read (no control box: base/france.wph).
+    have a region; it has no row in the area tables (no control box: nothing reads one for it,
+    base/france.wph).
 Germany (L407-411) is every city outside Austria, Bavaria, France, the Spanish Netherlands, Hungary.
 """
 import os
@@ -163,13 +164,12 @@ def main():
     w("enum pathway §L397-406 { Pathway }")
     w("")
     w("// Each area's control rating (cities needed to control it), VP value and electorate (§L281-331).")
+    w("// France has no control box (§L302-303), so no row: its VPs are its cities' (below, and P17's).")
     w("table control_rating §L281-331 §L488-529 : key a: area standin \"our ratings; the text gives Bohemia's and the Lower Palatinate's\" {")
     for a in AREAS: w("  %s : %d" % (a[0], a[2]))
-    w("  %s : 0     // no control box (§L302-303): never read (base/france.wph)" % FRANCE[0])
     w("}")
     w("table area_vp §L281-331 : key a: area standin \"our VP values; the text gives Bohemia's; chosen so the campaign set-up derives 21\" {")
     for a in AREAS: w("  %s : %d" % (a[0], a[3]))
-    w("  %s : 0     // no control box; the 4 VPs of its cities are P17's (§L3459-3462, base/events.wph)" % FRANCE[0])
     w("}")
     w("predicate electoral_area(a: area) §L743-771 = %s;" % " or ".join("a == %s" % a[0] for a in AREAS if a[4]))
     w("predicate in_germany(a: area) §L407-411 = not (%s);" % " or ".join("a == %s" % x for x in sorted(NOT_GERMANY)))
