@@ -355,8 +355,8 @@ void builder::options_and_sources() {
         }
         entry(std::move(t), 0, true);
     }
-    for (const ir::standin& s : rs.standins)
-        if (s.kind != ir::element_kind::entity)
+    for (std::size_t i = 0; i < rs.standins.size(); ++i)
+        if (const ir::standin& s = rs.standins[i]; s.kind != ir::element_kind::entity && !standins_noted.count(static_cast<ir::id>(i)))
             entry({bold("Stand-in data: "), text(std::string(ir::name_of(s.kind)) + " — " + s.why), source(s.prov)}, 0, true);
 }
 
@@ -367,7 +367,7 @@ using detail::builder;
 using detail::text;
 
 document build_document(const ir::ruleset& rs) {
-    builder b{rs, {}, roll_thresholds(rs), readings_of(rs), {}, {}, {}, {}, {}};
+    builder b{rs, {}, roll_thresholds(rs), readings_of(rs), {}, {}, {}, {}, {}, {}};
     b.reach();
     b.header_and_footer();
     b.sequence_of_play();

@@ -61,6 +61,9 @@ struct builder {
     // The game's values of an enum the setup sets and play under the options never changes (SPI's
     // `today` in a one-day scenario), at that value: a rule on another value is left out.
     local_values settled;
+    // The stand-ins already marked where their element is printed (a table's, a list's, a map's
+    // note): the closing list of stand-in data names only the others.
+    std::set<ir::id> standins_noted;
 
     // model.cpp: what play reaches, the phrasing the sections share, header and footer, options and sources
     void reach();

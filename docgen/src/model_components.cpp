@@ -268,8 +268,10 @@ void builder::components() {
             row.push_back(cell{{text(m.effect.empty() ? "—" : m.effect)}, align::left});
             g.rows.push_back(std::move(row));
         }
-        if (kind.standin != ir::no_id && kind.standin < rs.standins.size())
+        if (kind.standin != ir::no_id && kind.standin < rs.standins.size()) {
             g.notes.push_back("Stand-in data, not from the rulebook: " + rs.standins[kind.standin].why);
+            standins_noted.insert(kind.standin);
+        }
         entity_mark_notes(kind, g.notes);
         for (const ir::event_precedence& o : rs.events_outrank) {
             if (!some_events) continue;
@@ -315,7 +317,10 @@ void builder::maps() {
         const bool hexes = m.kind == ir::map_kind::hexgrid;
         rich_text t{bold(title_of(m.name)),
                     text(std::string(hexes ? " (hex grid, " : " (area map, ") + std::to_string(m.nodes.size()) + (hexes ? " hexes)" : " spaces)"))};
-        if (m.standin != ir::no_id && m.standin < rs.standins.size()) t.push_back(text(" — stand-in data: " + rs.standins[m.standin].why));
+        if (m.standin != ir::no_id && m.standin < rs.standins.size()) {
+            t.push_back(text(" — stand-in data: " + rs.standins[m.standin].why));
+            standins_noted.insert(m.standin);
+        }
         // Up to 40 spaces by name; a larger map by how many of each terrain.
         constexpr std::size_t listed = 40;
         std::string spaces;

@@ -234,8 +234,10 @@ void builder::table_grid(ir::id t) {
                               (key.round == ir::rounding::attacker ? "smallest point at or above it."
                                                                    : "largest point at or below it."));
     }
-    if (tb.standin != ir::no_id && tb.standin < rs.standins.size())
+    if (tb.standin != ir::no_id && tb.standin < rs.standins.size()) {
         g.notes.push_back("Stand-in data, not from the rulebook: " + rs.standins[tb.standin].why);
+        standins_noted.insert(tb.standin);
+    }
     printing_notes(t, g);
     if (!tb.aid.empty()) g.notes.push_back(tb.aid);
     add(std::move(g));

@@ -174,7 +174,7 @@ def main():
     w("predicate electoral_area(a: area) §L743-771 = %s;" % " or ".join("a == %s" % a[0] for a in AREAS if a[4]))
     w("predicate in_germany(a: area) §L407-411 = not (%s);" % " or ".join("a == %s" % x for x in sorted(NOT_GERMANY)))
     w("")
-    w("map germany : areas §L263-280 §L332-396 §L1864-1880 standin \"our own stand-in: the text has no map; the cities it names keep what it says of them\" {")
+    w("map germany : areas §L263-280 §L332-396 §L1864-1880 standin \"our own stand-in: the text has no map; the cities it names keep what it says of them, France's unnamed ones are ours\" {")
     names = set()
     for a in AREAS:
         for (cid, disp, fort, sm) in a[5]:
