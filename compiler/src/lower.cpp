@@ -923,18 +923,12 @@ struct lowerer {
                     if (v.ok()) r.value = v.node;
                     break;
                 }
-                case dsl::rule_kind::chances: {
-                    b.push_scope();
-                    r.body = b.stmts(d.body, d.where, true);
-                    typed v = b.expect(d.value, cx.t_bool, "the condition of `chances`");
-                    b.pop_scope();
-                    if (v.ok()) r.value = v.node;
-                    break;
-                }
+                case dsl::rule_kind::chances:  // a `given` and a condition, as an example's
                 case dsl::rule_kind::example: {
                     b.push_scope();
                     r.body = b.stmts(d.body, d.where, true);
-                    typed v = b.expect(d.value, cx.t_bool, "the expected outcome of an example");
+                    typed v = b.expect(d.value, cx.t_bool,
+                                       d.kind == dsl::rule_kind::chances ? "the condition of `chances`" : "the expected outcome of an example");
                     b.pop_scope();
                     if (v.ok()) r.value = v.node;
                     break;
