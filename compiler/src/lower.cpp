@@ -869,8 +869,7 @@ struct lowerer {
             r.param_count = static_cast<std::uint32_t>(r.locals.size());
             bool ok = true;
             r.guard = guard_with_refinements(p, r.locals, r.param_count, d.guard, d.where, ok);
-            body_checker b(cx, frame(r.locals, r.param_count, p.text_layer,
-                                                 d.kind == dsl::rule_kind::example || d.kind == dsl::rule_kind::chances));
+            body_checker b(cx, frame(r.locals, r.param_count, p.text_layer, ir::runs_a_given(r.kind)));
             if (d.during && ir::is_query(r.kind)) {
                 cx.sink.error(dsl::diag_kind::bad_rule_target, d.during->where,
                               "a query asks about the whole of play: it is not part of a card's event");

@@ -47,7 +47,7 @@ void builder::reach() {
         from(a.body);
     }
     for (const ir::rule& r : rs.rules)
-        if (live(r) && r.kind != ir::rule_kind::example && r.kind != ir::rule_kind::chances && !ir::is_query(r.kind))
+        if (live(r) && !ir::runs_a_given(r.kind) && !ir::is_query(r.kind))
             for (ir::id root : {r.guard, r.body, r.value, r.amount}) from(root);
     for (std::size_t t = 0; t < rs.tables.size(); ++t) {
         for (const ir::table_key& k : rs.tables[t].keys) {
@@ -80,7 +80,7 @@ void builder::reach() {
         for (const ir::sequence& q : rs.sequences) sets(q.body);
         for (const ir::action& a : rs.actions) sets(a.body);
         for (const ir::rule& r : rs.rules)
-            if (live(r) && r.kind != ir::rule_kind::example && r.kind != ir::rule_kind::chances && !ir::is_query(r.kind)) sets(r.body);
+            if (live(r) && !ir::runs_a_given(r.kind) && !ir::is_query(r.kind)) sets(r.body);
         for (const ir::table& tb : rs.tables)
             for (const ir::table_cell& c : tb.cells) sets(c.effects);
         for (std::size_t p = 0; p < rs.procedures.size(); ++p)

@@ -36,7 +36,7 @@ std::set<std::string> standins_read(const ir::ruleset& rs, const ir::rule& r) {
         todo.pop_back();
         if (n == ir::no_id || n >= rs.nodes.size()) continue;
         const ir::node& nd = rs.nodes[n];
-        for (std::uint32_t c = 0; c < nd.child_count; ++c) todo.push_back(rs.children[nd.first_child + c]);
+        for (const ir::id k : ir::children_of(rs, n)) todo.push_back(k);
         switch (nd.code) {
             case ir::op::call:
                 if (nd.ref < rs.procedures.size() && enter(0, nd.ref)) todo.push_back(rs.procedures[nd.ref].body);

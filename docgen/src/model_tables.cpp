@@ -465,7 +465,7 @@ void builder::results_key(ir::id t) {
     };
     for (const ir::derived& q : rs.quantities) compares(q.expr);
     for (const ir::rule& r : rs.rules)
-        if (r.kind != ir::rule_kind::trigger && r.kind != ir::rule_kind::example && r.kind != ir::rule_kind::chances && !ir::is_query(r.kind) && live(r))
+        if (r.kind != ir::rule_kind::trigger && !ir::runs_a_given(r.kind) && !ir::is_query(r.kind) && live(r))
             for (ir::id root : {r.amount, r.value, r.guard, r.body}) compares(root);
     if (partial) return;
     grid g;

@@ -231,7 +231,7 @@ std::map<ir::id, std::vector<threshold>> roll_thresholds(const ir::ruleset& rs) 
     // A worked example states an outcome, a query asks about play: neither sets a threshold the
     // rules ask a roll to reach.
     for (const ir::rule& r : rs.rules)
-        if (r.kind != ir::rule_kind::example && r.kind != ir::rule_kind::chances && !ir::is_query(r.kind)) scan(rs, {r.guard, r.body, r.value}, found);
+        if (!ir::runs_a_given(r.kind) && !ir::is_query(r.kind)) scan(rs, {r.guard, r.body, r.value}, found);
     for (const ir::derived& d : rs.quantities) scan(rs, {d.expr}, found);
     std::map<ir::id, std::vector<threshold>> out;
     for (auto& [roll, set] : found) out[roll].assign(set.begin(), set.end());

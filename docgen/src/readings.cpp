@@ -41,7 +41,7 @@ std::vector<reach> reach_of(const ir::ruleset& rs, const option_choice* chosen) 
     }
     for (const ir::rule& r : rs.rules) {
         const auto guard = r.guard == ir::no_id ? std::nullopt : static_value(rs, r.guard, chosen);
-        if (r.kind == ir::rule_kind::example || r.kind == ir::rule_kind::chances || ir::is_query(r.kind))  // not rules of play
+        if (ir::runs_a_given(r.kind) || ir::is_query(r.kind))  // not rules of play
             for (ir::id n : {r.amount, r.value, r.guard, r.body}) mark(n, reach::example);
         else if (guard && !*guard)
             for (ir::id n : {r.amount, r.value, r.guard, r.body}) kill(n);

@@ -92,6 +92,13 @@ double probe::chance_of(ir::id rule, const std::vector<std::int64_t>& args, std:
         return key;
     };
 
+    // The probe as it was, whether the `given` was followed to its end or not.
+    auto restore = [&] {
+        start.frames_.resize(depth);
+        cut(start.rule_stack_, rules_mark);
+        cut(start.locals_, fb);
+        start.exact_ = false;
+    };
     double holds = 0;
     struct branch {
         state s;
@@ -138,15 +145,10 @@ double probe::chance_of(ir::id rule, const std::vector<std::int64_t>& args, std:
             now = std::move(next);
         }
     } catch (...) {
-        start.frames_.resize(depth);
-        cut(start.rule_stack_, rules_mark);
-        start.exact_ = false;
+        restore();
         throw;
     }
-    start.frames_.resize(depth);
-    cut(start.rule_stack_, rules_mark);
-    cut(start.locals_, fb);
-    start.exact_ = false;
+    restore();
     return holds;
 }
 

@@ -247,7 +247,7 @@ collector of_nodes(const ir::ruleset& rs, std::initializer_list<ir::id> roots) {
 
 void aid_drift(const ir::ruleset& rs, check_result& out) {
     for (const ir::rule& r : rs.rules) {
-        if (r.kind == ir::rule_kind::example || r.kind == ir::rule_kind::chances || r.aid.empty()) continue;
+        if (ir::runs_a_given(r.kind) || r.aid.empty()) continue;
         check_one(rs, std::string(ir::name_of(r.kind)), r.name, r.aid, r.prov, of_nodes(rs, {r.amount, r.value, r.guard, r.body}),
                   r.kind == ir::rule_kind::modifier ? &r : nullptr, out);
     }

@@ -520,9 +520,9 @@ inline const char* query_words(rule_kind k) {
     return k == rule_kind::assert_always ? "assert always" : k == rule_kind::assert_never ? "assert never" : "reachable";
 }
 // A rule that takes part in play (fires, decides, allows): not an invariant, example or query.
-inline bool plays(rule_kind k) {
-    return k != rule_kind::invariant && k != rule_kind::example && k != rule_kind::chances && !is_query(k);
-}
+// An example or `chances`: a `given` run outside play (from the values a game starts with).
+inline bool runs_a_given(rule_kind k) { return k == rule_kind::example || k == rule_kind::chances; }
+inline bool plays(rule_kind k) { return k != rule_kind::invariant && !runs_a_given(k) && !is_query(k); }
 enum class target_kind : std::uint8_t { none, roll, quantity, decision, action, event };
 // A modifier's effect (docs/language.md §9): the adds sum onto the target's value, then a set
 // replaces it, then caps (at_most) and floors (at_least) bound it.
