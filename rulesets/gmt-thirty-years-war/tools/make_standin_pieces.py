@@ -126,10 +126,9 @@ LEADERS = [
     ("enkevoort", "Enkevoort", "Catholic", "Imperial", 2, 3, 0, 8, False),
     # 16.22 (L3096-3123): the unnamed German Protestant leader on the back of a Protestant counter
     # off the map replaces Christian IV or Anhalt removed from the UP box by a card
-    # (base/united_provinces.wph). Two of them: both removals may come in one game. Ratings ours
-    # (those of Christian of Brunswick, so that the aid's leader table stays short).
-    ("gpr1", "German Protestant replacement", "Protestant", "German", 2, 3, 0, 8, False),
-    ("gpr2", "German Protestant replacement", "Protestant", "German", 2, 3, 0, 8, False),
+    # (base/united_provinces.wph). One piece: a second removal while he is in play finds none.
+    # Ratings ours (those of Christian of Brunswick, so that the aid's leader table stays short).
+    ("gpr", "German Protestant replacement", "Protestant", "German", 2, 3, 0, 8, False),
 ]
 
 # The rules name one card of a pair the card manifest names together: 14.4 (L2594-2600) says P1
