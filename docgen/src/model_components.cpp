@@ -180,6 +180,14 @@ void builder::components() {
                 group_field = f;
                 break;
             }
+        // And by a second one, named beside the first where it changes (GMT's cards by side,
+        // then by their group): it leaves the Effect column, which is the narrow one.
+        std::size_t sub_field = rec ? rec->fields.size() : 0;
+        for (std::size_t f = group_field + 1; rec && f < rec->fields.size(); ++f)
+            if (rs.types[rec->fields[f].type].kind == ir::type_kind::enumeration) {
+                sub_field = f;
+                break;
+            }
         std::vector<ir::id> order;
         std::int64_t total = 0;
         for (ir::id e = kind.first_entity; e < kind.first_entity + kind.entity_count; ++e) {
@@ -187,10 +195,13 @@ void builder::components() {
             total += rs.entities[e].count;
         }
         const bool grouped = rec && group_field < rec->fields.size();
+        const bool sub_grouped = grouped && sub_field < rec->fields.size();
+        auto group_key = [&](ir::id e) {
+            const ir::entity& x = rs.entities[e];
+            return std::make_pair(x.values[group_field], sub_grouped ? x.values[sub_field] : std::int64_t{-1});
+        };
         if (grouped)
-            std::stable_sort(order.begin(), order.end(), [&](ir::id a, ir::id b) {
-                return rs.entities[a].values[group_field] < rs.entities[b].values[group_field];
-            });
+            std::stable_sort(order.begin(), order.end(), [&](ir::id a, ir::id b) { return group_key(a) < group_key(b); });
         grid g;
         // "Cards (82)" for a kind named `card`; "General pieces (2)" for `general`.
         const std::string noun = kind.pieces ? "pieces" : "cards";
@@ -201,14 +212,17 @@ void builder::components() {
         g.caption = name + " (" + std::to_string(total) + ")";
         g.anchor = anchors_text(kind.prov) + layer_note(kind.prov);
         std::vector<cell> head;
-        if (grouped) head.push_back(cell{{bold(capitalised(humanize(rec->fields[group_field].name)))}, align::left});
+        if (grouped)
+            head.push_back(cell{{bold(capitalised(humanize(rec->fields[group_field].name)) +
+                                      (sub_grouped ? ", " + humanize(rec->fields[sub_field].name) : ""))},
+                                align::left});
         head.push_back(cell{{bold("×")}, align::right});
         head.push_back(cell{{bold("Name")}, align::left});
         head.push_back(cell{{bold("Effect")}, align::left});
         g.header.push_back(std::move(head));
         // Cards of one type with the same effect share a row: "Pikemen ×3, Arquebusiers ×4".
         struct merged {
-            std::int64_t group = -1;
+            std::pair<std::int64_t, std::int64_t> group{-1, -1};
             std::string effect;
             std::string names;
             std::int64_t count = 0;
@@ -223,7 +237,7 @@ void builder::components() {
             const ir::entity& x = rs.entities[e];
             std::string effect;
             for (std::size_t f = 0; rec && f < rec->fields.size() && f < x.values.size(); ++f) {
-                if (grouped && f == group_field) continue;
+                if (grouped && (f == group_field || (sub_grouped && f == sub_field))) continue;
                 const ir::field& fd = rec->fields[f];
                 if (fd.has_default && x.values[f] == fd.default_value) continue;
                 // A field that names what the card's own name says (Wallenstein's county card
@@ -237,7 +251,7 @@ void builder::components() {
             }
             if (const std::string ev = card_event_text(e); !ev.empty()) effect += (effect.empty() ? "" : ". ") + ev;
             else if (some_events) effect += (effect.empty() ? "" : ". ") + std::string("No event in these rules");
-            const std::int64_t gv = grouped ? x.values[group_field] : -1;
+            const std::pair<std::int64_t, std::int64_t> gv = grouped ? group_key(e) : std::make_pair(std::int64_t{-1}, std::int64_t{-1});
             auto it = std::find_if(lines.begin(), lines.end(), [&](const merged& m) { return m.group == gv && m.effect == effect; });
             if (it == lines.end()) it = lines.insert(lines.end(), merged{gv, effect, "", 0});
             const std::string name = x.display.empty() ? humanize(x.name) : x.display;
@@ -245,20 +259,27 @@ void builder::components() {
                          (x.count > 1 ? " ×" + std::to_string(x.count) : "");
             it->count += x.count;
         }
-        std::int64_t previous = -1;
+        // The name beside the label is what the card prints ("Employer (E)"), unless it is the
+        // rules' identifier ("BuildPalace"), which the label replaces.
+        auto member_label = [&](std::size_t field, std::int64_t v) {
+            const ir::type& t = rs.types[rec->fields[field].type];
+            const ir::enum_member& mem = rs.enums[t.ref].members[static_cast<std::size_t>(v)];
+            if (field == sub_field && !mem.label.empty()) return mem.label;  // beside the first: its label alone
+            const bool identifier = std::any_of(mem.name.begin() + (mem.name.empty() ? 0 : 1), mem.name.end(), [](char c) {
+                return c == '_' || std::isupper(static_cast<unsigned char>(c));
+            });
+            return mem.label.empty() ? mem.name : identifier && mem.name.size() > 3 ? mem.label : mem.label + " (" + mem.name + ")";
+        };
+        std::pair<std::int64_t, std::int64_t> previous{-1, -1};
         for (const merged& m : lines) {
             std::vector<cell> row;
             if (grouped) {
                 std::string label;
-                if (m.group != previous) {
-                    const ir::type& t = rs.types[rec->fields[group_field].type];
-                    const ir::enum_member& mem = rs.enums[t.ref].members[static_cast<std::size_t>(m.group)];
-                    // The name beside the label is what the card prints ("Employer (E)"), unless
-                    // it is the rules' identifier ("BuildPalace"), which the label replaces.
-                    const bool identifier = std::any_of(mem.name.begin() + (mem.name.empty() ? 0 : 1), mem.name.end(), [](char c) {
-                        return c == '_' || std::isupper(static_cast<unsigned char>(c));
-                    });
-                    label = mem.label.empty() ? mem.name : identifier && mem.name.size() > 3 ? mem.label : mem.label + " (" + mem.name + ")";
+                if (m.group.first != previous.first) label = member_label(group_field, m.group.first);
+                if (sub_grouped && m.group != previous) {
+                    // (not a second time: SPI's Bavarian side and its Bavarian army)
+                    const std::string sub = member_label(sub_field, m.group.second);
+                    if (sub != member_label(group_field, m.group.first)) label += (label.empty() ? "" : ", ") + sub;
                 }
                 previous = m.group;
                 row.push_back(cell{{bold(label)}, align::left});
