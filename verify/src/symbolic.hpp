@@ -269,7 +269,8 @@ struct map_search {
 };
 
 // Z3's process-wide settings, which every solver reads when it is made: constructing one sets
-// them, once, so a member declared before a class's context covers all its solvers.
+// them, once, so a member declared before a class's context covers all its solvers. It also
+// refuses (verify::out_of_memory) when the context would not fit under --max-memory.
 struct z3_settings {
     z3_settings();
 };
