@@ -19,8 +19,6 @@ namespace wp::cli {
 inline constexpr int exit_clean = 0;
 inline constexpr int exit_findings = 1;
 inline constexpr int exit_bad_input = 2;
-// `check` reached --max-memory outside its questions (while building the game's terms): no report.
-inline constexpr int exit_out_of_memory = 3;
 
 struct context {
     std::ostream& out;

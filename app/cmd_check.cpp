@@ -26,7 +26,6 @@
 #include <limits>
 #include <map>
 #include <mutex>
-#include <optional>
 #include <sstream>
 
 #include <unistd.h>
@@ -157,7 +156,6 @@ void add_check_command(CLI::App& app, context& ctx) {
         double max_time = 0;
         std::vector<std::string> checks;
         unsigned rlimit = verify::check_options::default_rlimit;
-        unsigned max_memory = verify::check_options::default_max_memory_mb;
         std::string dump_smt;
         int players = 0;
         bool stats = false;
@@ -208,18 +206,6 @@ void add_check_command(CLI::App& app, context& ctx) {
                         "Z3 resource limit per query (0: none): the limit that decides, counted in the solver's own "
                         "steps, so a report does not depend on the machine or its load (about 7-20 s a query here)")
         ->check(whole_number(0, std::numeric_limits<unsigned>::max()))
-        ->capture_default_str();
-    command->add_option("--max-memory", s->max_memory,
-                        "Megabytes of the solver's memory for the whole check (0: no limit); a question that needs "
-                        "more is stopped and is an `unknown` finding (at least 256)")
-        ->check(CLI::Validator(
-            [](const std::string& text) -> std::string {
-                const std::string whole = whole_number(0, 16777216)(text);
-                if (!whole.empty()) return whole;
-                const unsigned long mb = std::stoul(text);
-                return mb == 0 || mb >= 256 ? "" : "must be 0 (no limit) or at least 256 megabytes, which a check needs";
-            },
-            "MB"))
         ->capture_default_str();
     command->add_option("--dump-smt", s->dump_smt, "Write every solver query to this folder as SMT-LIB (for `z3 FILE`)");
     command->add_option("--players-up-to", s->players,
@@ -297,7 +283,6 @@ void add_check_command(CLI::App& app, context& ctx) {
             opts.proved_before = proved_before;
             opts.timeout_ms = static_cast<unsigned>(std::lround(s->timeout * 1000));
             opts.rlimit = s->rlimit;
-            opts.max_memory_mb = s->max_memory;
             opts.dump_smt_dir = s->dump_smt;
             opts.max_players = s->players;
             if (s->unfold_given->count() > 0) opts.unfold_limit = s->unfold_limit;
@@ -320,16 +305,7 @@ void add_check_command(CLI::App& app, context& ctx) {
                             << " s" << std::flush;
                 };
             }
-            std::optional<verify::check_result> checked;
-            try {
-                checked = verify::check(*rs, opts);
-            } catch (const verify::out_of_memory& e) {
-                if (opts.progress) ctx.err << '\n';
-                ctx.err << "westphalia: error: " << e.what() << '\n';
-                ctx.exit_code = exit_out_of_memory;
-                return;
-            }
-            const verify::check_result& result = *checked;
+            const verify::check_result result = verify::check(*rs, opts);
             if (opts.progress) ctx.err << "\r" << std::string(28, ' ') << "\r" << std::flush;
             any_errors = any_errors || verify::error_count(result) > 0;
             proved.insert(result.proved.begin(), result.proved.end());

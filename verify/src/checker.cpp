@@ -130,7 +130,6 @@ void checker::dump(z3::solver& s) {
 }
 
 double checker::budget_left_ms() const {
-    if (opt_.abandoned && *opt_.abandoned) return 0;  // the other part failed: the check ends
     if (opt_.max_seconds <= 0) return std::numeric_limits<double>::infinity();
     return opt_.max_seconds * 1000.0 -
            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started_).count();
@@ -232,8 +231,7 @@ finding& checker::add(const std::string& kind, severity level, const std::string
 void checker::unknown(const std::string& what, const std::vector<involved>& elems, severity level, const asked_finding& asked) {
     finding& f = add("unknown", level, what,
                      out_.out_of_time ? "not decided: the check's time budget (--max-time) ran out before deciding " + what
-                                      : "the solver could not decide " + what + " within the limits (--timeout, --rlimit" +
-                                            (out_.memory_outs ? ", --max-memory)" : ")"));
+                                      : "the solver could not decide " + what + " within the limits (--timeout, --rlimit)");
     f.proof = proof_kind::unknown;
     f.elements = elems;
     f.asked_kind = asked.kind;

@@ -167,30 +167,11 @@ private:
         }
         if (r == z3::unknown && ms < opt_.timeout_ms && budget_left_ms() < 1.0)
             out_.out_of_time = true;  // cut short by the budget, not by its own limit
-        if (stopped_by_memory(r, s)) ++out_.memory_outs;
         // Only a proof of the question as asked is kept. One that needed the searches' lemmas
         // rests on the map's data, which the question's key does not describe (a search's value
         // is a plain variable in it): an errata to the map would find the key unchanged.
         if (key && r == z3::unsat && !refined) out_.proved.insert(*key);
         return r;
-    }
-
-    // Whether an unknown answer is Z3's memory limit (--max-memory): the solver threw "out of
-    // memory" (the watchdog caught it) or gave that, or "memout", as its reason.
-    template <class Solver>
-    bool stopped_by_memory(z3::check_result r, Solver& s) {
-        bool memout = dog_.take_memory_out();
-        if (r != z3::unknown || memout) return memout && r == z3::unknown;
-        if constexpr (!std::is_same_v<Solver, z3::solver>) {
-            return false;  // an optimizer gives no reason: only its "out of memory" is seen
-        } else {
-            try {
-                const std::string why = s.reason_unknown();  // "… memout" (tactics), "out of memory"
-                return why.find("memout") != std::string::npos || why.find("out of memory") != std::string::npos;
-            } catch (const z3::exception&) {
-                return false;
-            }
-        }
     }
 
     // Rounds of refinement a question may take before it is `unknown`; lemmas made.

@@ -82,14 +82,7 @@ void run_part(const ir::ruleset& rs, const check_options& options, part_result& 
     // A big check's solver holds gigabytes of terms that take minutes to free one by one: a
     // program that exits right after the check may skip that (as compilers skip freeing).
     auto c = std::make_unique<checker>(rs, options, part.out);
-    try {
-        c->run();
-    } catch (const z3::exception& e) {
-        // Past --max-memory outside a question: the limit is lifted before the checker's
-        // context is freed, which allocates too (under the limit Z3 4.8.12 then aborts).
-        if (detail::watchdog::is_out_of_memory(e)) detail::set_memory_limit(0);
-        throw;
-    }
+    c->run();
     part.ranks = c->ranks();
     if (options.exit_after) (void)c.release();  // NOLINT: deliberately not freed
 }
@@ -138,7 +131,6 @@ void merge(part_result& into, part_result&& other) {
             out.approximations.push_back(a);
     for (const auto& [k, v] : other.out.encoder) out.encoder[k] = std::max(out.encoder[k], v);
     out.out_of_time = out.out_of_time || other.out.out_of_time;
-    out.memory_outs += other.out.memory_outs;
     out.proved.insert(other.out.proved.begin(), other.out.proved.end());
     out.cache_hits += other.out.cache_hits;
     out.general_proofs += other.out.general_proofs;
@@ -149,9 +141,7 @@ void merge(part_result& into, part_result&& other) {
 // One run of both parts (and the errata's obligations), merged, not yet in the report's order.
 part_result check_parts(const ir::ruleset& rs, const check_options& options) {
     const auto t_parts = std::chrono::steady_clock::now();
-    check_options shared = options;
-    shared.abandoned = std::make_shared<std::atomic<bool>>(false);
-    const auto [first, second] = split(shared);
+    const auto [first, second] = split(options);
     part_result main, bounds, obligations;
     // the checks other than the bounds, then the errata's obligations (their own solvers)
     auto main_part = [&, opts = first] {
@@ -185,14 +175,12 @@ part_result check_parts(const ir::ruleset& rs, const check_options& options) {
             try {
                 run_part(rs, opts, bounds);
             } catch (...) {
-                *opts.abandoned = true;
                 failed = std::current_exception();
             }
         });
         try {
             main_part();
         } catch (...) {
-            *shared.abandoned = true;
             worker.join();
             throw;
         }
@@ -336,40 +324,12 @@ bool about_invariant(const finding& f, const std::set<std::string>& names) {
     });
 }
 
-// Z3's memory limit (`memory_max_size`, process-wide) for as long as it lives; none after it,
-// so the engines and the other commands of a process run without it.
-class memory_limit {
-public:
-    explicit memory_limit(unsigned mb) { detail::set_memory_limit(mb); }
-    ~memory_limit() { detail::set_memory_limit(0); }
-    memory_limit(const memory_limit&) = delete;
-    memory_limit& operator=(const memory_limit&) = delete;
-};
-
 }  // namespace
-
-// The check itself, under the memory limit check() sets.
-check_result check_within_memory(const ir::ruleset& rs, const check_options& options);
-
-// Under Z3's memory limit (--max-memory). A question that reaches it is `unknown`; reaching it
-// outside every question (the game's own terms) leaves no report to give.
-check_result check(const ir::ruleset& rs, const check_options& options) {
-    const memory_limit limit(options.max_memory_mb);
-    try {
-        return check_within_memory(rs, options);
-    } catch (const z3::exception& e) {
-        if (!detail::watchdog::is_out_of_memory(e)) throw;
-        throw out_of_memory("the check ran out of memory: the solver's terms of " + rs.name + " passed --max-memory (" +
-                            std::to_string(options.max_memory_mb) +
-                            " MB) outside its questions; give it more, or check fewer layers (--upto)");
-    }
-}
 
 // Invariants are assumed by every question, so one the run could not prove is dropped and the
 // run made again without it, until every invariant left is proved (Houdini's iteration: each
 // round drops at least one, so it ends). The findings that dropped one are kept from its round.
-
-check_result check_within_memory(const ir::ruleset& rs, const check_options& options) {
+check_result check(const ir::ruleset& rs, const check_options& options) {
     const auto t0 = std::chrono::steady_clock::now();
     check_options opts = options;
     std::vector<std::pair<finding, std::size_t>> dropped;  // with their ranks

@@ -155,10 +155,6 @@ void render_human(std::ostream& out, const ir::ruleset& rs, const check_result& 
             << (skipped == 1 ? " was" : "s were") << " not asked, and what they would have decided is reported as unknown\n";
     else if (r.out_of_time)
         out << "out of time: the check's time budget (--max-time) ran out; what it left undecided is reported as unknown\n";
-    if (r.memory_outs)
-        out << "out of memory: " << r.memory_outs << (r.memory_outs == 1 ? " question" : " questions")
-            << " took the solver past its memory limit (--max-memory) and " << (r.memory_outs == 1 ? "was" : "were")
-            << " stopped; what they would have decided is reported as unknown\n";
     if (show_stats) {
         std::uint64_t q = 0;
         for (const auto& [k, s] : r.stats) {
@@ -249,7 +245,6 @@ void render_json(std::ostream& out, const ir::ruleset& rs, const check_result& r
     }
     j["approximations"] = r.approximations;
     if (r.out_of_time) j["out_of_time"] = true;
-    if (r.memory_outs) j["memory_outs"] = r.memory_outs;
     if (!r.only.empty()) j["only"] = r.only;
     out << dsl::json_text(j, 2) << '\n';
 }

@@ -2,7 +2,6 @@
 // and the Z3 settings. Expressions, tables, map data and the unfolding budget each have a file
 // of their own (symbolic_*.cpp).
 #include "symbolic.hpp"
-#include "watchdog.hpp"
 
 #include "terms.hpp"
 
@@ -782,7 +781,6 @@ std::map<id, z3::expr> symbolic::group_effective(id group, const std::vector<z3:
 z3_settings::z3_settings() {
     static std::once_flag once;
     std::call_once(once, [] { z3::set_param("smt.arith.solver", 2); });
-    make_room_for_context();  // a checker's context comes next
 }
 
 z3::solver one_shot_solver(z3::context& ctx) {

@@ -269,8 +269,7 @@ struct map_search {
 };
 
 // Z3's process-wide settings, which every solver reads when it is made: constructing one sets
-// them, once, so a member declared before a class's context covers all its solvers. It also
-// refuses (verify::out_of_memory) when the context would not fit under --max-memory.
+// them, once, so a member declared before a class's context covers all its solvers.
 struct z3_settings {
     z3_settings();
 };

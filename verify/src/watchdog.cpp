@@ -1,11 +1,5 @@
 #include "watchdog.hpp"
 
-#include "westphalia/verify/check.hpp"
-
-#include <atomic>
-#include <cstdint>
-#include <string>
-
 namespace wp::verify::detail {
 
 watchdog::watchdog(z3::context& ctx) : ctx_(ctx), thread_([this] { loop(); }) {}
@@ -64,29 +58,6 @@ void watchdog::settle() {
     }
     z3::solver empty(ctx_);
     empty.check();
-}
-
-namespace {
-std::atomic<unsigned> limit_mb{0};
-}  // namespace
-
-void set_memory_limit(unsigned mb) {
-    limit_mb = mb;
-    z3::set_param("memory_max_size", static_cast<int>(mb));
-}
-
-void make_room_for_context() {
-    const std::uint64_t limit = limit_mb;
-    if (limit == 0) return;
-    const std::uint64_t used_mb = Z3_get_estimated_alloc_size() / (1024 * 1024);
-    if (used_mb + context_room_mb > limit)
-        throw out_of_memory("the check ran out of memory: the solver holds " + std::to_string(used_mb) +
-                            " MB, too near --max-memory (" + std::to_string(limit) +
-                            " MB) to begin another part of the check; give it more, or check fewer layers (--upto)");
-}
-
-bool watchdog::is_out_of_memory(const z3::exception& e) {
-    return std::string(e.msg()).find("out of memory") != std::string::npos;
 }
 
 z3::check_result watchdog::check(z3::solver& s, unsigned ms) {

@@ -17,17 +17,8 @@
 #include <cstdint>
 #include <mutex>
 #include <thread>
-#include <utility>
 
 namespace wp::verify::detail {
-
-// Z3's memory limit for the check in progress (`memory_max_size`, process-wide; 0: none), and
-// the room a new context needs under it: Z3 4.8.12 hands back no context when it has no room,
-// and the C++ API then crashes, so a context is not begun within this much of the limit.
-void set_memory_limit(unsigned mb);
-inline constexpr unsigned context_room_mb = 64;
-// Throws verify::out_of_memory when a context would not fit under the limit.
-void make_room_for_context();
 
 class watchdog {
 public:
@@ -40,30 +31,17 @@ public:
     z3::check_result check(z3::solver& s, const z3::expr_vector& assumptions, unsigned ms);
     z3::check_result check(z3::optimize& o, unsigned ms);
 
-    // Runs `ask` (a query on this context) with the watchdog armed for `ms` milliseconds. A
-    // query that takes Z3 past its memory limit (`memory_max_size`) is `unknown`: the tactic
-    // solvers answer so themselves (reason "memout"), a plain solver throws "out of memory".
+    // Runs `ask` (a query on this context) with the watchdog armed for `ms` milliseconds.
     template <class Ask>
     z3::check_result run(unsigned ms, Ask&& ask) {
         z3::check_result r = z3::unknown;
         {
             armed a(*this, ms);
-            try {
-                r = ask();
-            } catch (const z3::exception& e) {
-                if (!is_out_of_memory(e)) throw;
-                memory_out_ = true;
-            }
+            r = ask();
         }
         settle();
         return r;
     }
-
-    // Whether a query since the last call ran out of Z3's memory (and forgets it).
-    bool take_memory_out() { return std::exchange(memory_out_, false); }
-    // Marks the last query as out of memory (a solver's own "memout" answer).
-    void note_memory_out() { memory_out_ = true; }
-    static bool is_out_of_memory(const z3::exception& e);
 
 private:
     // Arms the watchdog for `ms` milliseconds for as long as it lives.
@@ -90,7 +68,6 @@ private:
     bool armed_ = false;
     bool stop_ = false;
     bool fired_ = false;            // an interrupt was sent since the last settle()
-    bool memory_out_ = false;       // a query ran out of Z3's memory (take_memory_out)
     std::uint64_t generation_ = 0;  // which query the deadline belongs to
     std::chrono::steady_clock::time_point deadline_;
     std::thread thread_;

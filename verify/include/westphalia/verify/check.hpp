@@ -6,14 +6,12 @@
 #include "westphalia/ir/ir.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
 #include <optional>
 #include <set>
-#include <stdexcept>
 #include <string>
 #include <thread>
 #include <unordered_set>
@@ -82,17 +80,6 @@ struct check_options {
     static constexpr unsigned default_rlimit = 40000000;  // 7-20 s of one core, by query
     unsigned timeout_ms = 60000;  // per query
     unsigned rlimit = default_rlimit;  // Z3 resource limit per query (0: none)
-    // Z3's memory, in megabytes, over every solver of the check (0: none). A question whose
-    // solving takes Z3 past it is stopped and `unknown`, as at its resource limit: on SPI a
-    // game end's question with every option free grew past 24 GB in a minute, deaf to the
-    // interrupt of its time limit, and the kernel killed the check. The bundled games' checks
-    // use at most 5 GB; a fixed default, not a share of the machine's memory, so the report
-    // does not depend on the machine.
-    static constexpr unsigned default_max_memory_mb = 8192;
-    unsigned max_memory_mb = default_max_memory_mb;
-    // Set by the check itself when one of its two parts has failed (out of memory): the other
-    // then asks nothing more, as past the time budget.
-    std::shared_ptr<std::atomic<bool>> abandoned;
     // The whole check's time budget in seconds (0: none). Past it no further query is asked:
     // each question left is an `unknown` finding, so a check that runs out never passes.
     double max_seconds = 0;
@@ -199,9 +186,6 @@ struct check_result {
     // The time budget (check_options::max_seconds) ran out: the questions not asked are
     // `unknown` findings, counted per check under `skipped`.
     bool out_of_time = false;
-    // Questions whose solving reached check_options::max_memory_mb: each was stopped, and is
-    // `unknown` (or stands behind one).
-    std::uint64_t memory_outs = 0;
     std::set<std::string> only;  // the checks run when not all were (check_options::checks)
     // The invariants (by rule name) the run assumed but could not prove: broken somewhere, or
     // undecided. check() runs again without them until none is left.
@@ -218,12 +202,6 @@ struct check_result {
     // The faults the random games met, in the order met (what labels the findings' reach).
     std::vector<fault_met> faults;
     bool strict_reach = false;  // check_options::strict_reach: what error_count counts
-};
-
-// Thrown by check() when Z3 reaches check_options::max_memory_mb outside any question (while it
-// builds the game's terms): there is no report to give.
-struct out_of_memory : std::runtime_error {
-    using std::runtime_error::runtime_error;
 };
 
 // Runs every check on `rs` (options as selected in the IR).
