@@ -277,9 +277,9 @@ void builder::components() {
                 std::string label;
                 if (m.group.first != previous.first) label = member_label(group_field, m.group.first);
                 if (sub_grouped && m.group != previous) {
-                    // (not a second time: SPI's Bavarian side and its Bavarian army)
+                    // not the same word twice in one cell (SPI's Bavarian side and its Bavarian army)
                     const std::string sub = member_label(sub_field, m.group.second);
-                    if (sub != member_label(group_field, m.group.first)) label += (label.empty() ? "" : ", ") + sub;
+                    if (sub != label) label += (label.empty() ? "" : ", ") + sub;
                 }
                 previous = m.group;
                 row.push_back(cell{{bold(label)}, align::left});
