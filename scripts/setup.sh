@@ -14,6 +14,7 @@ packages=(
   fonts-dejavu-core fonts-dejavu-extra
   fonts-ipafont-gothic fonts-arphic-gbsn00lp fonts-nanum   # the aid's CJK fallbacks (TrueType)
   dpkg-dev file           # cpack's Debian package: dpkg-shlibdeps, and file to find the binaries
+  xz-utils                # a unit test's stored Z3 question (tests/unit/data)
   libopenmpi-dev openmpi-bin   # sim --mpi and balance --mpi across processes and machines
 )
 missing=()

@@ -43,6 +43,7 @@ z3::check_result checker::applies_in_play_under_other_options(id r) {
     if (rs_.options.empty()) return z3::unsat;
     if (fired_under_other_options(rs_.rules.at(r).name)) return z3::sat;
     if (!explore_free_options()) return z3::unknown;
+    const free_options_question named(*this);
     // one question per path, as the reach check asks under these options
     std::vector<std::pair<const detail::rule_site*, z3::expr_vector>> places;
     for (const detail::rule_site& s : free_->rule_sites) {
@@ -68,6 +69,7 @@ z3::check_result checker::reachable_under_other_options(id node) {
     if (rs_.options.empty()) return z3::unsat;
     if (played_under_other_options(node)) return z3::sat;
     if (!explore_free_options()) return z3::unknown;
+    const free_options_question named(*this);
     std::vector<const detail::fact_list*> at;  // the node's places: its blocks', ends' and tables' sites
     auto collect = [&](const auto& sites) {
         for (const auto& s : sites)
@@ -82,6 +84,7 @@ z3::check_result checker::reachable_under_other_options(id node) {
 z3::check_result checker::branch_taken_under_other_options(id branch, bool taken) {
     if (rs_.options.empty()) return z3::unsat;
     if (!explore_free_options()) return z3::unknown;
+    const free_options_question named(*this);
     std::vector<const detail::branch_site*> at;
     for (const detail::branch_site& s : free_->branch_sites)
         if (s.branch == branch && s.taken == taken) at.push_back(&s);
@@ -566,6 +569,7 @@ void checker::effect_checks() {
                         elems, severity::warning, {"no-op", field, ""});
                 continue;
             }
+            const free_options_question named(*this);
             std::vector<const detail::effect_site*> at;
             for (const detail::effect_site& s : free_->effect_sites)
                 if (s.node == n) at.push_back(&s);

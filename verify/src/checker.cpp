@@ -201,7 +201,7 @@ z3::check_result checker::any_place_sat(std::size_t n, const std::function<z3::c
 }
 
 z3::solver checker::one_shot_solver() {
-    z3::solver s = detail::one_shot_solver(ctx_);
+    z3::solver s = detail::one_shot_solver(ctx_, name_subterms_);
     configure(s);
     return s;
 }

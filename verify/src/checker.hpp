@@ -215,8 +215,18 @@ private:
     std::optional<z3::expr> players_pin_;
     unsigned players_id_ = 0;
 
-    // detail::one_shot_solver with the query limits.
+    // detail::one_shot_solver with the query limits; its Boolean subterms named while a question
+    // with every option free is asked (free_options_question).
     z3::solver one_shot_solver();
+    bool name_subterms_ = false;
+    struct free_options_question {
+        explicit free_options_question(checker& c) : c_(c), was_(c.name_subterms_) { c.name_subterms_ = true; }
+        ~free_options_question() { c_.name_subterms_ = was_; }
+        free_options_question(const free_options_question&) = delete;
+        free_options_question& operator=(const free_options_question&) = delete;
+        checker& c_;
+        bool was_;
+    };
 
     // ---- slicing: a query only needs the facts that share variables with its target; the
     // other facts fall into independent groups whose satisfiability is checked once and cached.

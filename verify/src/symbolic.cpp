@@ -783,10 +783,18 @@ z3_settings::z3_settings() {
     std::call_once(once, [] { z3::set_param("smt.arith.solver", 2); });
 }
 
-z3::solver one_shot_solver(z3::context& ctx) {
-    const z3::tactic t = z3::tactic(ctx, "simplify") & z3::tactic(ctx, "propagate-values") & z3::tactic(ctx, "solve-eqs") &
-                         z3::tactic(ctx, "smt");
-    return t.mk_solver();
+// Z3's SMT core flattens its clauses before the search, copying a shared subformula under each
+// disjunction that uses it, and does not stop for an interrupt while it does. On one of SPI's
+// game-end questions asked with every option free (716 facts, one of them 56,000 `ite`s: the
+// options' `ite`s are not folded away when the options are free) that took memory at gigabytes
+// a second until the kernel killed the check at 24 GB. `tseitin-cnf` first names the Boolean
+// subterms, and the same question stays under 0.5 GB and stops at its limit. Only those questions
+// take it: on every large question it slowed GMT's check, whose options are fixed, by a third
+// (docs/performance.md).
+z3::solver one_shot_solver(z3::context& ctx, bool name_subterms) {
+    z3::tactic t = z3::tactic(ctx, "simplify") & z3::tactic(ctx, "propagate-values") & z3::tactic(ctx, "solve-eqs");
+    if (name_subterms) t = t & z3::tactic(ctx, "tseitin-cnf");
+    return (t & z3::tactic(ctx, "smt")).mk_solver();
 }
 
 }  // namespace wp::verify::detail

@@ -281,7 +281,9 @@ z3::expr natural_covers(z3::context& ctx, const ir::table& tb, const std::vector
 // A solver for one satisfiability question about the symbolic game. Its facts are mostly
 // definitions (the value of a field after a step is the value before it plus something):
 // eliminating them by substitution before the SMT core runs makes the question much smaller.
-z3::solver one_shot_solver(z3::context& ctx);
+// `name_subterms`: Boolean subterms are named (Tseitin) before the SMT core sees them, for the
+// questions with every option free (symbolic.cpp says why).
+z3::solver one_shot_solver(z3::context& ctx, bool name_subterms = false);
 // The step of odds lo:hi on the odds scale (1-2 is -1, 1-1 is 0, 2-1 is 1), rounded for the
 // defender, as the engine places an odds row or column.
 std::int64_t odds_step(std::int64_t lo, std::int64_t hi);
