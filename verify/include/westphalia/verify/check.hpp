@@ -77,7 +77,9 @@ struct check_options {
     // machine at any load, so an `accept` does not go stale because CI was busy. (The clock
     // made the same check report different findings from one run to the next.) The clock limit
     // is a backstop above it; a query that runs out of either is an `unknown` finding.
-    static constexpr unsigned default_rlimit = 40000000;  // 7-20 s of one core, by query
+    // About 2 s of one core on the wargames' hard questions with `smt.arith.solver=2` (those
+    // Wallenstein leaves undecided: 1.9-2.8 s, 2026-12-05); 5-12 s on them with Z3's default (6).
+    static constexpr unsigned default_rlimit = 40000000;
     unsigned timeout_ms = 60000;  // per query
     unsigned rlimit = default_rlimit;  // Z3 resource limit per query (0: none)
     // The whole check's time budget in seconds (0: none). Past it no further query is asked:
