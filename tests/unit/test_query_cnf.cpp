@@ -29,6 +29,7 @@ std::string unpacked(const std::string& path) {
 TEST_CASE("one-shot solver: a question with shared nested disjunctions stops at its limit, within memory",
           "[verify][cnf]") {
     const std::string smt = unpacked(std::string(WP_SOURCE_DIR) + "/tests/unit/data/spi_game_end_question.smt2.xz");
+    INFO("unpacked with `xz -dc` (Debian's xz-utils, which scripts/setup.sh installs)");
     REQUIRE(smt.size() > 1000000);
     z3::context c;
     wp::verify::detail::watchdog dog(c);
