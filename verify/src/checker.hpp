@@ -215,8 +215,8 @@ private:
     std::optional<z3::expr> players_pin_;
     unsigned players_id_ = 0;
 
-    // detail::one_shot_solver with the query limits; its Boolean subterms named while a question
-    // with every option free is asked (free_options_question).
+    // detail::one_shot_solver with the query limits; a large question's Boolean subterms named
+    // while the questions with every option free are asked (free_options_question).
     z3::solver one_shot_solver();
     bool name_subterms_ = false;
     struct free_options_question {

@@ -789,11 +789,16 @@ z3_settings::z3_settings() {
 // options' `ite`s are not folded away when the options are free) that took memory at gigabytes
 // a second until the kernel killed the check at 24 GB. `tseitin-cnf` first names the Boolean
 // subterms, and the same question stays under 0.5 GB and stops at its limit. Only those questions
-// take it: on every large question it slowed GMT's check, whose options are fixed, by a third
-// (docs/performance.md).
+// take it: on every large question it slowed GMT's tables, bounds and choices by a third to a
+// double (docs/performance.md).
+// Named only past this many terms after the simplification (that question had 172,000): on all
+// of GMT's free-option questions the naming left three more undecided within their limits.
+constexpr double name_from_terms = 100000;
+
 z3::solver one_shot_solver(z3::context& ctx, bool name_subterms) {
     z3::tactic t = z3::tactic(ctx, "simplify") & z3::tactic(ctx, "propagate-values") & z3::tactic(ctx, "solve-eqs");
-    if (name_subterms) t = t & z3::tactic(ctx, "tseitin-cnf");
+    if (name_subterms)
+        t = t & z3::cond(z3::probe(ctx, "num-exprs") > name_from_terms, z3::tactic(ctx, "tseitin-cnf"), z3::tactic(ctx, "skip"));
     return (t & z3::tactic(ctx, "smt")).mk_solver();
 }
 
