@@ -9,6 +9,7 @@
 #include "generalize.hpp"
 #include "id_marks.hpp"
 #include "intervals.hpp"
+#include "large_groups.hpp"
 #include "query_key.hpp"
 #include "replay.hpp"
 #include "symbolic.hpp"
@@ -666,6 +667,7 @@ private:
     std::set<std::string> fired_elsewhere_;    // rules fired in play under other option values
     bool played_elsewhere_ = false;
     std::map<std::vector<unsigned>, z3::check_result> group_sat_;
+    detail::large_groups large_groups_;  // those over small_group facts the solver decided or left undecided
     // per variable (by term id): the variable and its value in the last model that gave it one
     std::unordered_map<unsigned, std::pair<z3::expr, z3::expr>> hints_;
     std::map<std::vector<unsigned>, z3::model> group_model_;  // a model of each group found to hold

@@ -128,6 +128,19 @@ z3::check_result checker::groups_hold(const std::vector<std::vector<unsigned>>& 
                 group_model_.emplace(group, *last_hinted_);
             }
         }
+        // a large group inside one that holds, or holding one undecided (large_groups.hpp)
+        if (it == group_sat_.end() && group.size() > small_group) {
+            const detail::large_groups::verdict known = large_groups_.of(group);
+            if (known.inside_held) {
+                it = group_sat_.emplace(group, z3::sat).first;
+                const auto m = group_model_.find(large_groups_.held(*known.inside_held));
+                if (m != group_model_.end()) group_model_.emplace(group, m->second);
+            } else if (known.undecided) {
+                if (debug_) std::fprintf(stderr, "  group of %zu facts holds an undecided one: not asked\n", group.size());
+                undecided = true;
+                continue;
+            }
+        }
         if (it == group_sat_.end()) {
             z3::solver s = one_shot_solver();
             for (unsigned c : group) s.add(conjuncts_[c].e);
@@ -148,6 +161,8 @@ z3::check_result checker::groups_hold(const std::vector<std::vector<unsigned>>& 
                 continue;
             }
             it = group_sat_.emplace(group, r).first;
+            if (group.size() > small_group && r == z3::sat) large_groups_.add_held(group);
+            if (group.size() > small_group && r == z3::unknown) large_groups_.add_undecided(group);
             if (it->second == z3::sat) {
                 remember(s.get_model());
                 if (!no_hints_) group_model_.emplace(group, s.get_model());
