@@ -270,6 +270,12 @@ private:
 
     // Independent groups of at most this many facts are first asked together (slice).
     static constexpr std::size_t small_group = 50;
+    // A group of more facts than this gets huge_group_rlimit_factor times the resource limit:
+    // Z3 counts the simplification of its thousands of facts against the limit before the search
+    // starts. GMT's path groups of 4,000-7,000 facts were undecided at 40 M and 80 M and hold at
+    // 160 M in 23-37 s, about what each undecided try took (docs/performance.md).
+    static constexpr std::size_t huge_group = 1000;
+    static constexpr unsigned huge_group_rlimit_factor = 4;
 
     // A satisfiable question's model, kept as hints: the next questions are mostly asked along
     // the same paths, and their facts mostly over the same variables.

@@ -3,6 +3,8 @@
 #include "checker.hpp"
 #include "var_partition.hpp"
 
+#include <limits>
+
 namespace wp::verify {
 
 void checker::flatten(const z3::expr& e, std::vector<z3::expr>& out) {
@@ -143,6 +145,12 @@ z3::check_result checker::groups_hold(const std::vector<std::vector<unsigned>>& 
         }
         if (it == group_sat_.end()) {
             z3::solver s = one_shot_solver();
+            if (group.size() > huge_group && opt_.rlimit && !rlimit_cap_) {
+                z3::params p(ctx_);
+                p.set("rlimit", static_cast<unsigned>(std::min<std::uint64_t>(std::uint64_t{opt_.rlimit} * huge_group_rlimit_factor,
+                                                                             std::numeric_limits<unsigned>::max())));
+                s.set(p);
+            }
             for (unsigned c : group) s.add(conjuncts_[c].e);
             ++out_.stats[kind_].queries;
             dump(s);
