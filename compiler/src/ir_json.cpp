@@ -96,6 +96,8 @@ template <class V> void fields(V& v, slot& x) {
     v("flag", x.flag);
     v("counter", x.counter);
     v("?hidden", x.hidden);  // schema 6, written only when true
+    v("?hidden_by", x.hidden_by);  // since 6, without a new version: written only when set
+    v("?hidden_if", x.hidden_if);
     v("prov", x.prov);
 }
 template <class V> void fields(V& v, entity_kind& x) {

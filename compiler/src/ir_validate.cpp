@@ -547,9 +547,32 @@ struct checker {
             if (mine != 1) fail("nodes[" + std::to_string(n) + "]", "a simultaneous block without exactly one reveal in its statements");
         }
         if (reveals != blocks) fail("nodes", "a reveal outside a simultaneous block");
-        for (std::size_t i = 0; i < rs.slots.size(); ++i)
-            if (rs.slots[i].hidden && rs.slots[i].scope != slot_scope::per_player)
-                fail("slots[" + std::to_string(i) + "].hidden", "only a per-player field can be hidden");
+        for (std::size_t i = 0; i < rs.slots.size(); ++i) hidden(i);
+    }
+
+    // A hidden field is per player, a map keyed by player, or a map keyed by its hidden_by's enum.
+    void hidden(std::size_t i) const {
+        const slot& s = rs.slots[i];
+        const std::string path = "slots[" + std::to_string(i) + "]";
+        if (s.hidden_if != no_id) {
+            index(path + ".hidden_if", s.hidden_if, rs.options, "option", false);
+            if (rs.options[s.hidden_if].kind != option_kind::boolean) fail(path + ".hidden_if", "names an option that is not bool");
+            if (!s.hidden) fail(path + ".hidden_if", "on a field that is not hidden");
+        }
+        if (s.hidden_by != no_id) {
+            index(path + ".hidden_by", s.hidden_by, rs.slots, "slot", false);
+            const slot& by = rs.slots[s.hidden_by];
+            const type& t = rs.types[s.type];
+            if (!s.hidden || s.scope == slot_scope::per_player || by.scope != slot_scope::per_player ||
+                rs.types[by.type].kind != type_kind::enumeration || t.kind != type_kind::map_of || t.key != by.type)
+                fail(path + ".hidden_by", "a hidden field `by` a per-player enum field is a map keyed by that enum, and no "
+                                          "player's own");
+            return;
+        }
+        if (!s.hidden || s.scope == slot_scope::per_player) return;
+        const type& t = rs.types[s.type];
+        if (t.kind != type_kind::map_of || rs.types[t.key].kind != type_kind::player)
+            fail(path + ".hidden", "only a per-player field, a map keyed by player, or one hidden by a per-player field can be hidden");
     }
 
     void run() const {

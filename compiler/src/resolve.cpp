@@ -465,7 +465,8 @@ struct resolver {
             for (const dsl::field_decl& f : decl.fields) {
                 if (f.hidden)
                     cx.sink.error(dsl::diag_kind::hidden_field, f.id.where,
-                                  "`" + f.id.text + "` is a record field: only a field of `state per player` can be hidden");
+                                  "`" + f.id.text + "` is a record field: only a state field can be hidden (per player, or a map hidden "
+                                  "entry by entry)");
                 if (auto [it, fresh] = seen.emplace(f.id.text, f.id.where); !fresh) {
                     cx.sink.error(dsl::diag_kind::duplicate_name, f.id.where,
                                   "record `" + decl.id.text + "` has two fields `" + f.id.text + "`",
@@ -561,14 +562,74 @@ struct resolver {
             s.type = resolve_type(cx, f.type, true, &flag, &counter);
             s.flag = flag;
             s.counter = counter;
-            if (f.hidden) {
-                if (s.scope == ir::slot_scope::per_player) s.hidden = true;
-                else
-                    cx.sink.error(dsl::diag_kind::hidden_field, f.id.where,
-                                  "`" + f.id.text + "` is hidden, but only a field of `state per player` can be: it is "
-                                  "then seen by its own player only");
-            }
         }
+    }
+
+    // After options(): `if option.O` needs O's kind.
+    void hidden_fields() {
+        for (std::size_t i = 0; i < cx.rs.slots.size(); ++i)
+            if (cx.slot_fields[i]->hidden && cx.rs.slots[i].type != error_type) hidden(*cx.slot_fields[i], cx.rs.slots[i]);
+    }
+
+    // `hidden`, `hidden by F`, `hidden ... if option.O` (docs/language.md §2, "Hidden fields").
+    void hidden(const dsl::field_decl& f, ir::slot& s) {
+        auto error = [&](const dsl::span& at, const std::string& text) { cx.sink.error(dsl::diag_kind::hidden_field, at, text); };
+        const ir::type& t = cx.rs.types[s.type];
+        if (f.hidden_if) {
+            auto it = cx.option_names.find(f.hidden_if->text);
+            if (it == cx.option_names.end()) {
+                std::vector<std::string> names;
+                for (const auto& [n, sy] : cx.option_names) names.push_back(n);
+                cx.unknown(*f.hidden_if, "option", names);
+                return;
+            }
+            if (cx.rs.options[it->second.index].kind != ir::option_kind::boolean) {
+                error(f.hidden_if->where, "`" + f.hidden_if->text + "` is not a `bool` option: a field is hidden in the games "
+                                          "where a `bool` option is on");
+                return;
+            }
+            s.hidden_if = it->second.index;
+        }
+        if (f.hidden_by) {
+            if (s.scope == ir::slot_scope::per_player) {
+                error(f.hidden_by->where, "`" + f.id.text + "` is a per-player field, already hidden from the other players: "
+                                          "`by` names whose each entry is in a field that is no player's own");
+                return;
+            }
+            ir::id by = ir::no_id;
+            for (ir::id j = 0; j < cx.rs.slots.size(); ++j)
+                if (cx.rs.slots[j].scope == ir::slot_scope::per_player && cx.rs.slots[j].name == f.hidden_by->text) by = j;
+            if (by == ir::no_id) {
+                std::vector<std::string> names;
+                for (const ir::slot& o : cx.rs.slots)
+                    if (o.scope == ir::slot_scope::per_player) names.push_back(o.name);
+                cx.unknown(*f.hidden_by, "per-player field", names);
+                return;
+            }
+            const ir::id bt = cx.rs.slots[by].type;
+            if (bt == error_type) return;
+            if (cx.rs.types[bt].kind != ir::type_kind::enumeration) {
+                error(f.hidden_by->where, "`" + f.hidden_by->text + "` is not an enum: `by` names a per-player field whose value "
+                                          "is the key of the entries its player sees (as `camp: side`)");
+                return;
+            }
+            if (t.kind != ir::type_kind::map_of || t.key != bt) {
+                error(f.id.where, "`" + f.id.text + "` is hidden by `" + f.hidden_by->text + "`, so it must be a map keyed by " +
+                                      "its type (`" + f.hidden_by->text + ": " + cx.rs.enums[cx.rs.types[bt].ref].name +
+                                      "`): `" + f.id.text + ": " + cx.rs.enums[cx.rs.types[bt].ref].name + " -> ...`");
+                return;
+            }
+            s.hidden_by = by;
+            s.hidden = true;
+            return;
+        }
+        if (s.scope == ir::slot_scope::per_player ||
+            (t.kind == ir::type_kind::map_of && cx.rs.types[t.key].kind == ir::type_kind::player)) {
+            s.hidden = true;
+            return;
+        }
+        error(f.id.where, "`" + f.id.text + "` is hidden, but it is not a per-player field, a map keyed by `player`, nor "
+                          "hidden `by` a per-player field: no player owns what it holds");
     }
 
     std::vector<ir::local> params(const std::vector<dsl::param>& ps) {
@@ -1024,6 +1085,7 @@ struct resolver {
         slot_initials();
         maps();
         options();
+        hidden_fields();
     }
 };
 

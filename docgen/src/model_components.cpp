@@ -320,16 +320,39 @@ void builder::components_section() {
     maps();
 }
 
-// Hidden per-player fields (docs/language.md §2): what each player keeps from the others.
+// Hidden fields (docs/language.md §2): what each player, or each side, keeps from the others.
 void builder::secrets() {
+    // A field hidden `if option.O` is secret only in the games where O is on: the aid's.
+    auto secret = [&](const ir::slot& s) {
+        if (!s.hidden || s.hidden_if == ir::no_id) return s.hidden;
+        const ir::option& o = rs.options[s.hidden_if];
+        return o.selected_index < o.values.size() && o.values[o.selected_index] != 0;
+    };
     bool any = false;
-    for (const ir::slot& s : rs.slots) any = any || s.hidden;
+    for (const ir::slot& s : rs.slots) any = any || secret(s);
     if (!any) return;
     section("Secret information");
-    for (const ir::slot& s : rs.slots)
-        if (s.hidden)
-            entry({bold(title_of(s.name) + ": "), text("each player's own is seen by that player alone, never by the others"),
-                   source(s.prov)});
+    for (const ir::slot& s : rs.slots) {
+        if (!secret(s)) continue;
+        std::string what;
+        if (s.scope == ir::slot_scope::per_player) {
+            what = "each player's own is seen by that player alone, never by the others";
+        } else {
+            const std::string where = s.scope == ir::slot_scope::per_entity ? " of each " + humanize(rs.entity_kinds[s.entity_kind].name)
+                                      : s.scope == ir::slot_scope::per_node ? " in each space of " + humanize(rs.maps[s.map].name)
+                                                                            : "";
+            if (s.hidden_by == ir::no_id) {
+                what = "each player's entry" + where + " is seen by that player alone";
+            } else {
+                const ir::type& key = rs.types[rs.slots[s.hidden_by].type];
+                const std::string k = humanize(rs.enums[key.ref].name);
+                what = "each " + k + "'s entry" + where + " is seen only by the players whose " + humanize(rs.slots[s.hidden_by].name) +
+                       " is that " + k + "; the others see none of it";
+            }
+        }
+        if (s.hidden_if != ir::no_id) what += " (option " + humanize(rs.options[s.hidden_if].name) + ")";
+        entry({bold(title_of(s.name) + ": "), text(what), source(s.prov)});
+    }
 }
 
 // A map in a few lines: its spaces (with terrain), then its edges or hexsides by kind.

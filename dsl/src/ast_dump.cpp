@@ -248,7 +248,10 @@ private:
 
     void fields(int d, const std::vector<field_decl>& fs) {
         for (const auto& f : fs) {
-            line(d, std::string(f.hidden ? "hidden " : "") + "field " + f.id.text + ": " + type_text(f.type) + (f.init ? " = " + expr_text(*f.init) : "") +
+            std::string hid = f.hidden ? "hidden " : "";
+            if (f.hidden_by) hid += "by " + f.hidden_by->text + " ";
+            if (f.hidden_if) hid += "if option." + f.hidden_if->text + " ";
+            line(d, hid + "field " + f.id.text + ": " + type_text(f.type) + (f.init ? " = " + expr_text(*f.init) : "") +
                         anchors_text(f.anchors));
         }
     }

@@ -1349,9 +1349,13 @@ auto const type_decl_r_def =
     spanned[WP_KW("type") > name_r[set_<&type_decl::id>] > anchors_r[set_<&type_decl::anchors>] > WP_P("=") >
             type_r[set_<&type_decl::type>]] >
     -semi;
-// `hidden name: T`: a per-player field only its own player sees (a field named `hidden` stays one).
-auto const field_r_def = spanned[(-(WP_KW("hidden") >> !WP_P(":"))[const_<&field_decl::hidden, true>] >>
-                                  name_r[set_<&field_decl::id>]) > WP_P(":") > type_r[set_<&field_decl::type>] >
+// `hidden name: T`: a per-player field only its own player sees (a field named `hidden` stays one);
+// `hidden by camp if option.fog name: side -> T`: each entry seen by its side's players only.
+auto const field_r_def =
+    spanned[(-((WP_KW("hidden") >> !WP_P(":"))[const_<&field_decl::hidden, true>] >>
+               -((WP_KW("by") >> !WP_P(":")) > name_r[set_<&field_decl::hidden_by>]) >>
+               -(WP_KW("if") > WP_KW("option") > P(".", "`.`", ".") > name_r[set_<&field_decl::hidden_if>])) >>
+             name_r[set_<&field_decl::id>]) > WP_P(":") > type_r[set_<&field_decl::type>] >
                                  -(P("=", "`=`", "=") > expr_r[set_<&field_decl::init>]) >
                                  anchors_r[set_<&field_decl::anchors>]];
 auto const field_value_r_def = name_r[set_<&field_value::field>] > P("=", "`=`", "=") > expr_r[set_<&field_value::value>] >>

@@ -152,7 +152,10 @@ game::game(ir::ruleset rs, int players, const std::map<std::string, std::string>
         has_turns = has_turns || b.word == "turn";
     }
     for (const ir::zone& z : rs_.zones) has_hidden = has_hidden || z.vis != ir::visibility::public_;
-    for (const ir::slot& s : rs_.slots) has_hidden = has_hidden || s.hidden;
+    for (const ir::slot& s : rs_.slots) {
+        slot_hidden.push_back(s.hidden && (s.hidden_if == ir::no_id || option_value.at(s.hidden_if) != 0));
+        has_hidden = has_hidden || slot_hidden.back();
+    }
     for (const ir::node& nd : rs_.nodes) has_hidden = has_hidden || nd.code == ir::op::simultaneous;
     table_key_first.push_back(0);
     for (const ir::table& t : rs_.tables)

@@ -627,7 +627,7 @@ std::string state::view(int viewer) const {
             out << slot.name;
             if (slot.scope == ir::slot_scope::per_player) out << "[P" << c + 1 << "]";
             out << " =";
-            if (slot.hidden && viewer >= 0 && c != viewer) {
+            if (g_->slot_hidden[sl] && slot.scope == ir::slot_scope::per_player && viewer >= 0 && c != viewer) {
                 out << " (hidden)\n";
                 continue;
             }
@@ -635,8 +635,11 @@ std::string state::view(int viewer) const {
                 out << ' ' << g_->list_text(slot.type, values_.data() + l.offset + static_cast<std::uint32_t>(c) * l.width) << '\n';
                 continue;
             }
-            for (std::uint32_t k = 0; k < l.width; ++k)
-                out << ' ' << g_->value_text(vt, values_[l.offset + static_cast<std::uint32_t>(c) * l.width + k]);
+            for (std::uint32_t k = 0; k < l.width; ++k) {
+                const bool unseen = g_->slot_hidden[sl] && slot.scope != ir::slot_scope::per_player && viewer >= 0 &&
+                                    !sees_entry(viewer, sl, k);
+                out << ' ' << (unseen ? "(hidden)" : g_->value_text(vt, values_[l.offset + static_cast<std::uint32_t>(c) * l.width + k]));
+            }
             out << '\n';
         }
     }
@@ -673,6 +676,22 @@ std::vector<std::uint32_t> unseen_zones(const game& g, int seat) {
     return out;
 }
 
+// Calls f(slot, value index) for each entry seat `seat` is not shown of a field that no player owns,
+// hidden entry by entry (`hidden by F`, or a map keyed by player).
+template <class F>
+void unseen_entries(const state& s, int seat, F f) {
+    const game& g = s.the_game();
+    const ir::ruleset& rs = g.ruleset();
+    for (id sl = 0; sl < rs.slots.size(); ++sl) {
+        if (!g.slot_hidden[sl] || rs.slots[sl].scope == ir::slot_scope::per_player) continue;
+        const game::slot_layout& l = g.slots[sl];
+        for (std::uint32_t k = 0; k < l.width; ++k) {
+            if (s.sees_entry(seat, sl, k)) continue;
+            for (std::uint32_t c = 0; c < l.copies; ++c) f(sl, l.offset + c * l.width + k);
+        }
+    }
+}
+
 // Calls f(slot, first value index, width) for each per-player field copy of a seat other than `seat`.
 template <class F>
 void other_seats_fields(const game& g, int seat, F f) {
@@ -691,17 +710,16 @@ state state::masked_for(int seat) const {
     state m = lookahead(0);  // no trace, tracking or deadline
     m.rng_.s = 0;
     m.opt_.sampled_chance = opt_.sampled_chance;
-    const ir::ruleset& rs = *rs_;
     const game& g = *g_;
     other_seats_fields(g, seat, [&](id sl, std::uint32_t at, std::uint32_t width) {
-        const ir::slot& slot = rs.slots[sl];
-        if (slot.hidden) {  // its initial value, as set_up_storage gives it
+        if (g.slot_hidden[sl]) {  // its initial value, as set_up_storage gives it
             const std::int64_t init = g.initial_value(sl);
             for (std::uint32_t k = 0; k < width; ++k) m.values_[at + k] = init;
         } else if (!secret_base_.empty()) {  // before the reveal: as the simultaneous block began
             for (std::uint32_t k = 0; k < width; ++k) m.values_[at + k] = secret_base_[at + k];
         }
     });
+    unseen_entries(*this, seat, [&](id sl, std::uint32_t at) { m.values_[at] = g.initial_value(sl); });
     const std::vector<std::uint32_t> zones = unseen_zones(g, seat);
     std::vector<std::int32_t> cards;
     for (std::uint32_t zi : zones)
@@ -711,6 +729,14 @@ state state::masked_for(int seat) const {
     for (std::uint32_t zi : zones)
         for (std::uint32_t i = 0; i < zone_size_[zi]; ++i) m.contents_[g.zone_capacity_offset[zi] + i] = cards[next++];
     return m;
+}
+
+bool state::sees_entry(int seat, id sl, std::uint32_t k) const {
+    const ir::slot& slot = rs_->slots[sl];
+    if (slot.hidden_by == ir::no_id) return static_cast<std::int64_t>(k) == seat;  // a map keyed by player
+    const game::slot_layout& by = g_->slots[slot.hidden_by];
+    const std::int64_t held = values_[by.offset + static_cast<std::uint32_t>(seat) * by.width];
+    return held - g_->key_first(rs_->types[slot.type].key) == static_cast<std::int64_t>(k);
 }
 
 state state::resample_hidden(int seat, std::uint64_t seed) const {
@@ -730,12 +756,13 @@ state state::resample_hidden(int seat, std::uint64_t seed) const {
     };
     other_seats_fields(g, seat, [&](id sl, std::uint32_t at, std::uint32_t width) {
         const ir::slot& slot = rs.slots[sl];
-        if (!slot.hidden && secret_base_.empty()) return;
+        if (!g.slot_hidden[sl] && secret_base_.empty()) return;
         const ir::type& t = rs.types[slot.type];
         if (t.kind == ir::type_kind::list_of) return;
         const id vt = t.kind == ir::type_kind::map_of ? t.value : slot.type;
         for (std::uint32_t k = 0; k < width; ++k) random_value(vt, x.values_[at + k]);
     });
+    unseen_entries(*this, seat, [&](id sl, std::uint32_t at) { random_value(rs.types[rs.slots[sl].type].value, x.values_[at]); });
     const std::vector<std::uint32_t> zones = unseen_zones(g, seat);
     std::vector<std::int32_t> cards;
     for (std::uint32_t zi : zones)

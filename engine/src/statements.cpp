@@ -96,16 +96,18 @@ void interp::store_list(id target, std::uint32_t fb, id value, id stmt) {
 }
 
 // Whether the account as seat trace_viewer saw it leaves out a change to value a: another seat's
-// hidden field, or another seat's per-player field in a simultaneous block before its reveal.
+// hidden field, an entry of a map hidden from the viewer, or another seat's per-player field in a
+// simultaneous block before its reveal.
 bool interp::unseen_change(std::uint32_t a) const {
     const int viewer = s.opt_.trace_viewer;
     if (viewer < 0) return false;
     for (id sl = 0; sl < rs.slots.size(); ++sl) {
         const game::slot_layout& l = g.slots[sl];
         if (a < l.offset || a >= l.offset + l.copies * l.width) continue;
-        if (rs.slots[sl].scope != ir::slot_scope::per_player) return false;
+        if (rs.slots[sl].scope != ir::slot_scope::per_player)
+            return g.slot_hidden[sl] && !s.sees_entry(viewer, sl, (a - l.offset) % l.width);
         const int seat = static_cast<int>((a - l.offset) / l.width);
-        return seat != viewer && (rs.slots[sl].hidden || s.in_secret());
+        return seat != viewer && (g.slot_hidden[sl] || s.in_secret());
     }
     return false;
 }
@@ -118,7 +120,7 @@ void interp::trace_reveal() const {
     if (viewer < 0 || s.secret_base_.empty()) return;
     for (id sl = 0; sl < rs.slots.size(); ++sl) {
         const ir::slot& slot = rs.slots[sl];
-        if (slot.scope != ir::slot_scope::per_player || slot.hidden) continue;
+        if (slot.scope != ir::slot_scope::per_player || g.slot_hidden[sl]) continue;
         const ir::type& t = rs.types[slot.type];
         if (t.kind == ir::type_kind::list_of) continue;
         const id vt = t.kind == ir::type_kind::map_of ? t.value : slot.type;

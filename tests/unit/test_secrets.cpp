@@ -23,6 +23,23 @@ namespace {
 
 const char* const planning = "tests/rulesets/secrets/secret_planning.wph";
 const char* const fog = "tests/rulesets/secrets/fog_of_war.wph";
+const char* const markers = "tests/rulesets/secrets/force_markers.wph";
+
+// Every value of every field, per-location and per-piece ones included (state::view leaves those out).
+std::string every_value(const engine::state& s) {
+    const engine::game& g = s.the_game();
+    std::ostringstream out;
+    for (ir::id sl = 0; sl < g.ruleset().slots.size(); ++sl) {
+        const ir::slot& slot = g.ruleset().slots[sl];
+        const int first = slot.scope == ir::slot_scope::per_entity ? static_cast<int>(g.kind_first.at(slot.entity_kind)) : 0;
+        out << slot.name << ':';
+        for (std::uint32_t c = 0; c < g.slots[sl].copies; ++c)
+            for (std::uint32_t k = 0; k < g.slots[sl].width; ++k)
+                out << ' ' << s.slot_value(slot.name, first + static_cast<int>(c), static_cast<int>(k));
+        out << '\n';
+    }
+    return out.str();
+}
 
 std::size_t count_op(const ir::ruleset& rs, ir::op o) {
     return static_cast<std::size_t>(std::count_if(rs.nodes.begin(), rs.nodes.end(), [&](const ir::node& n) { return n.code == o; }));
@@ -50,10 +67,11 @@ std::size_t check_independence(const ir::ruleset& rs, int players, int games, st
             for (std::uint64_t k = 1; k <= 3; ++k) {
                 INFO("seed " << seed << ", decision " << s.decisions() + 1 << ", P" << seat + 1 << ", resample " << k);
                 const engine::state other = s.resample_hidden(seat, k * 104729 + static_cast<std::uint64_t>(seed));
-                if (other.view(-1) != s.view(-1)) ++differed;
+                if (other.view(-1) != s.view(-1) || every_value(other) != every_value(s)) ++differed;
                 const engine::seat_view there(other, seat);
                 // what the seat sees, everything in it
                 REQUIRE(there.seen().view(-1) == here.seen().view(-1));
+                REQUIRE(every_value(there.seen()) == every_value(here.seen()));
                 CHECK(there.seen().view(seat) == here.seen().view(seat));
                 CHECK(there.num_actions() == here.num_actions());
                 // and what each agent makes of it, from the same generator
@@ -173,12 +191,99 @@ TEST_CASE("secrets: another seat's hidden field reads as its initial value; the 
     CHECK(p2.seen().slot_value("strength", 1) == p2_strength);
 }
 
+TEST_CASE("secrets: entries hidden by side: the IR, its JSON, and what the IR reader refuses", "[secrets][ir][json]") {
+    const ir::ruleset rs = test::compile_repo_ruleset(markers);
+    auto slot_named = [&](const std::string& name) {
+        const auto it = std::find_if(rs.slots.begin(), rs.slots.end(), [&](const ir::slot& x) { return x.name == name; });
+        REQUIRE(it != rs.slots.end());
+        return static_cast<ir::id>(it - rs.slots.begin());
+    };
+    const ir::slot& sp = rs.slots[slot_named("sp")];
+    CHECK(sp.hidden);
+    CHECK(sp.scope == ir::slot_scope::per_node);
+    CHECK(sp.hidden_by == slot_named("camp"));
+    REQUIRE(sp.hidden_if != ir::no_id);
+    CHECK(rs.options[sp.hidden_if].name == "fog");
+    const ir::slot& scouts = rs.slots[slot_named("scouts")];
+    CHECK(scouts.hidden);
+    CHECK(scouts.hidden_by == ir::no_id);
+    CHECK(scouts.hidden_if == sp.hidden_if);
+    std::ostringstream text;
+    ir::print(text, rs);
+    CHECK(text.str().find("hidden by camp if option.fog") != std::string::npos);
+
+    const nlohmann::json once = ir::to_json(rs);
+    ir::read_error error;
+    const auto back = ir::from_json(once, error);
+    INFO(error.message);
+    REQUIRE(back);
+    CHECK(ir::to_json(*back) == once);
+    std::size_t by = 0, when = 0;
+    for (const auto& x : once["slots"]) {
+        by += x.contains("hidden_by");
+        when += x.contains("hidden_if");
+    }
+    CHECK(by == 1);
+    CHECK(when == 2);
+
+    // hidden by a field that is not per player, and a hidden field keyed by something no one holds
+    nlohmann::json broken = once;
+    for (auto& x : broken["slots"])
+        if (x["name"] == "sp") x["hidden_by"] = slot_named("year");
+    CHECK_FALSE(ir::from_json(broken, error).has_value());
+    CHECK(error.message.find("hidden_by") != std::string::npos);
+    broken = once;
+    for (auto& x : broken["slots"])
+        if (x["name"] == "year") x["hidden"] = true;
+    CHECK_FALSE(ir::from_json(broken, error).has_value());
+}
+
+TEST_CASE("secrets: a side's entries read as their initial value to the other side, only with the option on", "[secrets][view]") {
+    const engine::game g(test::compile_repo_ruleset(markers), 2);
+    CHECK(g.has_hidden);
+    engine::state s(g, 5, test::sampled_chance());
+    REQUIRE(s.current_player() == 0);
+    s.apply(test::action_with_text(s, "Middle"));  // P1 (Blue) musters 3 in Middle
+    s.apply(test::action_with_text(s, "3"));
+    s.apply(test::action_with_text(s, "yes: send out a scout"));
+    REQUIRE(s.current_player() == 1);
+    s.apply(test::action_with_text(s, "East"));  // P2 (Red) musters 2 in East
+    s.apply(test::action_with_text(s, "2"));
+    s.apply(test::action_with_text(s, "no: do not send out a scout"));
+    REQUIRE_FALSE(s.is_terminal());
+    const int middle = 1, east = 2, blue = 0, red = 1;
+    REQUIRE(s.slot_value("sp", middle, blue) == 3);
+    REQUIRE(s.slot_value("sp", east, red) == 2);
+    const engine::seat_view p1(s, 0), p2(s, 1);
+    CHECK(p1.seen().slot_value("sp", middle, blue) == 3);  // its own side's
+    CHECK(p1.seen().slot_value("sp", east, red) == 0);     // the other side's: its initial value
+    CHECK(p2.seen().slot_value("sp", middle, blue) == 0);
+    CHECK(p2.seen().slot_value("sp", east, red) == 2);
+    CHECK(p1.seen().slot_value("scouts", 0, 0) == 1);      // a map keyed by player: its own entry
+    CHECK(p2.seen().slot_value("scouts", 0, 0) == 0);
+    CHECK(p1.seen().view(0).find("scouts = 1 (hidden)") != std::string::npos);
+
+    // the same rules played in the open
+    const engine::game open(test::compile_repo_ruleset(markers, {{"fog", "false"}}), 2);
+    CHECK(std::count(open.slot_hidden.begin(), open.slot_hidden.end(), 1) == 0);
+    CHECK(std::count(g.slot_hidden.begin(), g.slot_hidden.end(), 1) == 2);
+    engine::state t(open, 5, test::sampled_chance());
+    for (const char* a : {"Middle", "3", "yes: send out a scout"}) t.apply(test::action_with_text(t, a));
+    CHECK(engine::seat_view(t, 1).seen().slot_value("scouts", 0, 0) == 1);  // a global field: seen as it changes, block or not
+    for (const char* a : {"East", "2", "no: do not send out a scout"}) t.apply(test::action_with_text(t, a));
+    CHECK(engine::seat_view(t, 1).seen().slot_value("sp", middle, blue) == 3);
+    CHECK(engine::seat_view(t, 1).seen().slot_value("scouts", 0, 0) == 1);
+}
+
 TEST_CASE("secrets: no agent's input depends on what its seat cannot see", "[secrets][view][agents]") {
     SECTION("secret planning (a simultaneous block)") {
         CHECK(check_independence(test::compile_repo_ruleset(planning), 3, 4, 1000, true) > 0);
     }
     SECTION("fog of war (a hidden field)") {
         CHECK(check_independence(test::compile_repo_ruleset(fog), 2, 6, 1000, true) > 0);
+    }
+    SECTION("strength per space and side, seen by that side (Cuius Regio's force markers)") {
+        CHECK(check_independence(test::compile_repo_ruleset(markers), 2, 6, 1000, true) > 0);
     }
     SECTION("a plan kept in hidden maps keyed by card (Wallenstein's boxes)") {
         CHECK(check_independence(test::compile_repo_ruleset("tests/rulesets/entity-keys/card_keyed_plans.wph"), 2, 6, 1000, true) > 0);

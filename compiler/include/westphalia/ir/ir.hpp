@@ -14,7 +14,7 @@ namespace wp::ir {
 using id = std::uint32_t;
 inline constexpr id no_id = 0xFFFFFFFFu;
 
-inline constexpr int schema_version = 6;  // 2: accepted findings (`accepts`); 3: round 2a (ranges, counted dice, natural rows, shifts, fractional odds, subset objectives, set/cap modifiers); 4: aid texts of blocks; 5: stand-in and missing marks on one entity or one of its fields, the op end-turn; 6: simultaneous and reveal, hidden per-player fields, zones per map location (zones[].map), `move all` (reshuffle with value 1); optional card events (card_events, event_dispatchers, events_outrank); since 6, without a new version: procedures' aid texts (procedures[].aid, written only when set, so an IR without one is as before); a table's `printing of` (tables[].printing_of, likewise)
+inline constexpr int schema_version = 6;  // 2: accepted findings (`accepts`); 3: round 2a (ranges, counted dice, natural rows, shifts, fractional odds, subset objectives, set/cap modifiers); 4: aid texts of blocks; 5: stand-in and missing marks on one entity or one of its fields, the op end-turn; 6: simultaneous and reveal, hidden per-player fields, zones per map location (zones[].map), `move all` (reshuffle with value 1); optional card events (card_events, event_dispatchers, events_outrank); since 6, without a new version: procedures' aid texts (procedures[].aid, written only when set, so an IR without one is as before); a table's `printing of` (tables[].printing_of, likewise); fields hidden entry by entry and by option (slots[].hidden_by, slots[].hidden_if, likewise)
 
 // ---------------------------------------------------------------- provenance
 
@@ -161,7 +161,10 @@ struct slot {
     std::int64_t initial = 0;  // for map_of types: the value of every element
     bool flag = false;         // once-per-game flag: may only go from false to true
     bool counter = false;      // turn/phase counter: 1..100000 error, starts at 1
-    bool hidden = false;       // per player: seen only by its own player (docs/language.md §2)
+    bool hidden = false;       // per player: seen only by its own player (docs/language.md §2);
+                               // a map keyed by player or by hidden_by's type: each entry by its own
+    id hidden_by = no_id;      // a per-player enum slot: entry k is seen by the players holding k
+    id hidden_if = no_id;      // a bool option: hidden only in games where it is on
     provenance prov;
 };
 

@@ -209,6 +209,8 @@ struct type_decl {
 
 struct field_decl {
     bool hidden = false;  // `hidden name: T`: seen only by its own player (state per player)
+    std::optional<name> hidden_by;  // `hidden by camp`: each entry seen by the players whose camp is its key
+    std::optional<name> hidden_if;  // `hidden if option.fog`: hidden only when that bool option is on
     name id;
     type_expr type;
     std::optional<expr> init;

@@ -120,6 +120,8 @@ public:
     // Whether anything is ever hidden from a seat: a `hidden` or `owner` zone, a hidden field, a
     // `simultaneous` block. Without, a seat's view is the state itself (seat_view: no copy).
     bool has_hidden = false;
+    // Per ruleset::slots: hidden in this game (a field hidden `if option.O` only while O is on).
+    std::vector<std::uint8_t> slot_hidden;
     // A quantity or predicate that reads only its parameters (entity attributes, constants,
     // options, other such quantities) and has no modifier is tabulated over its parameters'
     // values: quantity -> table (empty when not tabulated); parameter i takes the values
@@ -353,6 +355,9 @@ public:
     // and inside a simultaneous block other seats' per-player fields, given random values of their
     // types (ranges, bools and enums), all drawn from `seed`. For tests of what agents depend on.
     state resample_hidden(int seat, std::uint64_t seed) const;
+    // Whether seat `seat` is shown entry k of slot sl, a field no player owns whose entries are
+    // hidden one by one (`hidden by F`, or a map keyed by player; docs/language.md §2).
+    bool sees_entry(int seat, ir::id sl, std::uint32_t k) const;
     const game& the_game() const { return *g_; }
 
 private:
