@@ -53,6 +53,33 @@ void describe(const engine::game& g, const std::string& name, id type, std::int6
     if (!word.empty()) out += (out.empty() ? "" : ", ") + word;
 }
 
+// Each hex's own fields (`state per hex`) that differ from their start: "inf[Protestant] 8" for
+// an entry of a map, "fort" for a true bool, "dmg Sacked" for the rest. The seat's view holds a
+// field hidden from it at its start, so what it may not see is not listed.
+void hex_fields(const engine::state& s, id map, hex_scene& sc) {
+    const engine::game& g = s.the_game();
+    const ir::ruleset& rs = g.ruleset();
+    for (id sl = 0; sl < rs.slots.size(); ++sl) {
+        const ir::slot& slot = rs.slots[sl];
+        if (slot.scope != ir::slot_scope::per_node || slot.map != map) continue;
+        const ir::type& t = rs.types.at(slot.type);
+        if (t.kind == ir::type_kind::list_of) continue;
+        const id vt = t.kind == ir::type_kind::map_of ? t.value : slot.type;
+        const std::int64_t start = g.initial_value(sl);
+        const auto width = static_cast<int>(g.slots.at(sl).width);
+        for (std::size_t h = 0; h < sc.hexes.size(); ++h)
+            for (int k = 0; k < width; ++k) {
+                const std::int64_t v = s.slot_value(slot.name, static_cast<int>(h), k);
+                if (v == start) continue;
+                std::string name = slot.name;
+                if (t.kind == ir::type_kind::map_of) name += "[" + g.value_text(t.key, g.key_first(t.key) + k) + "]";
+                const bool flag = rs.types.at(vt).kind == ir::type_kind::boolean && v != 0;
+                std::string& out = sc.hexes[h].fields;
+                out += (out.empty() ? "" : ", ") + (flag ? name : name + " " + g.value_text(vt, v));
+            }
+    }
+}
+
 struct built {
     hex_scene scene;
     std::vector<std::int64_t> instances;  // per piece
@@ -80,6 +107,7 @@ built build(const engine::state& s, id map) {
             h.terrain = initials[static_cast<std::size_t>(n.terrain)];
         sc.hexes.push_back(h);
     }
+    hex_fields(s, map, sc);
     sc.marks.resize(sc.hexes.size());
     for (const ir::map_edge& e : m.edges) {
         hex_scene::hexside side{e.a, e.b, ""};

@@ -146,6 +146,16 @@ std::string picture(const hex_scene& s, const hex_set& hexes, const hex_view_opt
                 out += '\n';
             }
     }
+    // The hexes' own fields where the decision looks: the hexes with pieces or options (a field
+    // true over most of the map, as SPI's far_from_town, would crowd every picture).
+    bool fields = false;
+    for (std::size_t h : hexes) {
+        const bool looked_at = inside.count(h) > 0 || (h < s.marks.size() && !s.marks[h].empty());
+        if (s.hexes[h].fields.empty() || !looked_at) continue;
+        if (!fields) out += "in the hexes:\n";
+        fields = true;
+        out += "  " + s.hexes[h].number + "  " + s.hexes[h].fields + '\n';
+    }
     bool sides = false;
     for (const hex_scene::hexside& e : s.hexsides) {
         if (!std::binary_search(hexes.begin(), hexes.end(), e.a) || !std::binary_search(hexes.begin(), hexes.end(), e.b))

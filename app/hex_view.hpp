@@ -1,7 +1,7 @@
 // A text picture of part of a hex map, for a player at the terminal: each hex drawn as a small
 // flat-topped hex with its number, terrain initial and the option numbers leading there, the
-// pieces in it on its lower edge; below it the pieces in full, the hexside features between
-// shown hexes and the terrain legend. Pure: it draws a `hex_scene` (hex_scene.hpp builds one
+// pieces in it on its lower edge; below it the pieces in full, what the own fields of the hexes
+// with pieces or options hold, the hexside features between shown hexes and the terrain legend. Pure: it draws a `hex_scene` (hex_scene.hpp builds one
 // from a game state), so it is tested on fixed input.
 #pragma once
 
@@ -18,6 +18,9 @@ struct hex_scene {
         int col = 0;          // the number's first two digits; even columns sit half a hex lower
         int row = 0;          // its last two digits
         std::string terrain;  // the terrain's initial ("W"), empty when none
+        std::string fields;   // its own fields that differ from their start, as the seat sees them:
+                              // "inf[Protestant] 8, fort" (hidden ones at their start: not listed);
+                              // listed for the hexes with pieces or options
     };
     struct piece {
         std::size_t hex = 0;  // index into hexes

@@ -9,6 +9,9 @@
 
 #include <catch2/catch.hpp>
 
+#include "test_support.hpp"
+
+#include <map>
 #include <sstream>
 
 using namespace wp;
@@ -24,7 +27,7 @@ cli::hex_scene small_scene() {
     const char* terrain[] = {"C", "W", "C", "C", "W", "C"};
     for (int i = 0; i < 6; ++i) {
         const std::string n = numbers[i];
-        s.hexes.push_back({n, std::stoi(n.substr(0, 2)), std::stoi(n.substr(2)), terrain[i]});
+        s.hexes.push_back({n, std::stoi(n.substr(0, 2)), std::stoi(n.substr(2)), terrain[i], ""});
     }
     s.legend = {{"C", "Clear"}, {"W", "Woods"}, {"T", "Town"}};
     s.hexsides = {{3, 5, "River, Bridge"}, {0, 1, "Stream"}};
@@ -74,6 +77,38 @@ hexsides:
 terrain: C Clear, W Woods; *N: choice N
 )";
     CHECK(cli::render_region(small_scene(), {2, 5}) == expected);
+}
+
+TEST_CASE("hex view: what the shown hexes' own fields hold, under their pieces", "[hex_view]") {
+    cli::hex_scene s = small_scene();
+    s.hexes[3].fields = "inf[Imperial] 8, fort";
+    s.hexes[0].fields = "dmg Sacked";    // 0101: not around 0302
+    s.hexes[1].fields = "far_from_town";  // 0102: no piece, no option
+    const std::string around = cli::render_region(s, {5});
+    CHECK_THAT(around, Catch::Contains("  0301  horn: Swedish\nin the hexes:\n  0202  inf[Imperial] 8, fort\nhexsides:\n"));
+    CHECK_THAT(around, !Catch::Contains("Sacked"));
+    const std::string both = cli::render_region(s, {0, 5});
+    CHECK_THAT(both, Catch::Contains("  0202  inf[Imperial] 8, fort\n") && !Catch::Contains("far_from_town"));
+}
+
+TEST_CASE("hex view: a side's strength in a hex is listed to that side only under the Fog of War", "[hex_view][secrets]") {
+    // Cuius Regio's set-up puts each side's SP in hexes (per-hex fields keyed by side); with the
+    // option fog_of_war a seat's view holds the other side's at their start (docs/language.md §2).
+    auto listed = [](const std::map<std::string, std::string>& options, int seat) {
+        const engine::game g(test::compile_repo_ruleset("rulesets/cuius-regio", options), 2);
+        engine::state s(g, 1, test::sampled_chance());
+        while (!s.is_terminal() && s.is_chance_node()) s.apply_sampled();
+        REQUIRE_FALSE(s.is_terminal());
+        const auto scene = cli::first_hex_scene(engine::seat_view(s, seat).seen());
+        REQUIRE(scene);
+        std::string all;
+        for (const auto& h : scene->hexes) all += h.fields + "\n";
+        return all;
+    };
+    const std::string imperial = listed({{"fog_of_war", "true"}}, 0), protestant = listed({{"fog_of_war", "true"}}, 1);
+    CHECK_THAT(imperial, Catch::Contains("inf[Imperial]") && !Catch::Contains("inf[Protestant]"));
+    CHECK_THAT(protestant, Catch::Contains("inf[Protestant]") && !Catch::Contains("inf[Imperial]"));
+    CHECK_THAT(listed({}, 0), Catch::Contains("inf[Imperial]") && Catch::Contains("inf[Protestant]"));
 }
 
 TEST_CASE("hex view: a region too wide is split into one picture per focus hex", "[hex_view]") {
