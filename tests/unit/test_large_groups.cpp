@@ -29,3 +29,14 @@ TEST_CASE("large groups: inside one that holds it holds; holding an undecided on
     CHECK(known.of({10, 20}).inside_held);
     CHECK_FALSE(known.of({10, 20}).undecided);
 }
+
+TEST_CASE("large groups: a group asked with the larger limit is undecided only by one undecided within it", "[verify][groups]") {
+    large_groups known;
+    known.add_undecided({1, 2});  // within the ordinary limit
+    CHECK(known.of({1, 2, 3}).undecided);
+    CHECK_FALSE(known.of({1, 2, 3}, true).undecided);  // it gets the larger limit: asked
+    known.add_undecided({1, 2, 3, 4}, true);          // within the larger limit
+    CHECK(known.of({1, 2, 3, 4, 5}, true).undecided);
+    CHECK(known.of({1, 2, 3, 4, 5}).undecided);
+    CHECK_FALSE(known.of({1, 2, 3, 5}, true).undecided);
+}

@@ -3,7 +3,9 @@
 // model satisfies it). A group that holds all of one the solver left undecided within its full
 // limits is taken as undecided without asking: on GMT the groups of one path, thousands of facts
 // each, were asked again at every question along it, 20-40 s each, to the same `unknown`. That
-// can only turn an answer into `unknown`, never into a wrong one.
+// can only turn an answer into `unknown`, never into a wrong one. A huge group (asked with a
+// larger limit, checker.hpp's huge_group) is taken as undecided only for a huge group left
+// undecided: one left so within the ordinary limit may yet be decided within the larger.
 #pragma once
 
 #include <algorithm>
@@ -18,31 +20,39 @@ public:
     using group = std::vector<unsigned>;  // sorted
 
     // What the groups seen say of g: the index of a held group it is inside (its model is g's),
-    // or `undecided` when it holds an undecided one; nothing when neither.
+    // or `undecided` when it holds an undecided one asked with a limit at least g's (`larger`:
+    // g is asked with the larger limit); nothing when neither.
     struct verdict {
         std::optional<std::size_t> inside_held;
         bool undecided = false;
     };
-    verdict of(const group& g) const {
+    verdict of(const group& g, bool larger = false) const {
         verdict v;
         for (std::size_t i = 0; i < held_.size(); ++i)
             if (within(g, held_[i])) {
                 v.inside_held = i;
                 return v;
             }
-        v.undecided = std::any_of(undecided_.begin(), undecided_.end(), [&](const group& u) { return within(u, g); });
+        v.undecided = std::any_of(undecided_.begin(), undecided_.end(),
+                                  [&](const left& u) { return (u.larger || !larger) && within(u.g, g); });
         return v;
     }
     const group& held(std::size_t i) const { return held_.at(i); }
 
     void add_held(const group& g) { held_.push_back(g); }
-    void add_undecided(const group& g) { undecided_.push_back(g); }
+    // `larger`: left undecided within the larger limit.
+    void add_undecided(const group& g, bool larger = false) { undecided_.push_back({g, larger}); }
 
 private:
     static bool within(const group& a, const group& b) {
         return a.size() <= b.size() && std::includes(b.begin(), b.end(), a.begin(), a.end());
     }
-    std::vector<group> held_, undecided_;
+    struct left {
+        group g;
+        bool larger = false;
+    };
+    std::vector<group> held_;
+    std::vector<left> undecided_;
 };
 
 }  // namespace wp::verify::detail

@@ -132,7 +132,8 @@ z3::check_result checker::groups_hold(const std::vector<std::vector<unsigned>>& 
         }
         // a large group inside one that holds, or holding one undecided (large_groups.hpp)
         if (it == group_sat_.end() && group.size() > small_group) {
-            const detail::large_groups::verdict known = large_groups_.of(group);
+            const bool larger_limit = group.size() > huge_group && opt_.rlimit && !rlimit_cap_;
+            const detail::large_groups::verdict known = large_groups_.of(group, larger_limit);
             if (known.inside_held) {
                 it = group_sat_.emplace(group, z3::sat).first;
                 const auto m = group_model_.find(large_groups_.held(*known.inside_held));
@@ -170,7 +171,8 @@ z3::check_result checker::groups_hold(const std::vector<std::vector<unsigned>>& 
             }
             it = group_sat_.emplace(group, r).first;
             if (group.size() > small_group && r == z3::sat) large_groups_.add_held(group);
-            if (group.size() > small_group && r == z3::unknown) large_groups_.add_undecided(group);
+            if (group.size() > small_group && r == z3::unknown)
+                large_groups_.add_undecided(group, group.size() > huge_group && opt_.rlimit);
             if (it->second == z3::sat) {
                 remember(s.get_model());
                 if (!no_hints_) group_model_.emplace(group, s.get_model());
