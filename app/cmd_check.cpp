@@ -164,8 +164,10 @@ void add_check_command(CLI::App& app, context& ctx) {
         std::string cache_dir;
         std::uint64_t unfold_limit = 0;  // when given; else the manifest's, else 16384
         int unroll_depth = 0;            // when given; else the manifest's, else 0
+        std::uint64_t evidence_games = 0;  // when given; else the manifest's, else 100
         CLI::Option* unfold_given = nullptr;
         CLI::Option* unroll_given = nullptr;
+        CLI::Option* evidence_given = nullptr;
         unsigned jobs = 0;
         std::vector<std::string> compare;  // --compare LOWER UPPER
     };
@@ -234,6 +236,10 @@ void add_check_command(CLI::App& app, context& ctx) {
                         "deeper calls are checked once from any state of what they write, and reported as an "
                         "approximation (default: the manifest's `unroll depth`, else 0)")
         ->check(whole_number(0, 64));
+    s->evidence_given = command->add_option("--evidence-games", s->evidence_games,
+                        "Random games played at each number of players before the questions: what they reach needs "
+                        "no proof (0: prove everything; default: the manifest's `evidence games`, else 100)")
+        ->check(whole_number(0, static_cast<std::uint64_t>(ir::max_evidence_games)));
     command->callback([s, &ctx] {
         if (!s->dump_smt.empty() && !check_dump_folder(ctx, s->dump_smt)) return;
         std::vector<std::map<std::string, std::string>> runs{{}};
@@ -288,6 +294,7 @@ void add_check_command(CLI::App& app, context& ctx) {
             opts.max_players = s->players;
             if (s->unfold_given->count() > 0) opts.unfold_limit = s->unfold_limit;
             if (s->unroll_given->count() > 0) opts.unroll_depth = s->unroll_depth;
+            if (s->evidence_given->count() > 0) opts.sim_games = s->evidence_games;
             opts.jobs = s->jobs;
             opts.strict_reach = s->strict_reach;
             opts.checks.insert(s->checks.begin(), s->checks.end());

@@ -68,7 +68,10 @@ void print_info(std::ostream& out, const ir::ruleset& rs) {
         // the manifest's budgets for `check` (its command line may override them)
         out << "checker  ";
         for (std::size_t i = 0; i < rs.checker.size(); ++i)
-            out << (i ? "," : "") << ' ' << (rs.checker[i].name == "unfold_limit" ? "unfold limit " : "unroll depth ")
+            out << (i ? "," : "") << ' '
+                << (rs.checker[i].name == "unfold_limit"   ? "unfold limit "
+                    : rs.checker[i].name == "unroll_depth" ? "unroll depth "
+                                                           : "evidence games ")
                 << rs.checker[i].value;
         out << '\n';
     }

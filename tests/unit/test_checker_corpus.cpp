@@ -143,6 +143,22 @@ TEST_CASE("a table row read in random play is not asked about", "[verify][corpus
     CHECK(with_play.stats.at("tables").queries < without.stats.at("tables").queries);
 }
 
+TEST_CASE("the manifest's `evidence games` sets the random games; the command line overrides it", "[verify][corpus]") {
+    wp::ir::ruleset rs = compiled(fs::path(WP_SOURCE_DIR) / "tests/checker/dead-cell/clamped_rally_row.wph");
+    wp::verify::check_options only_tables;
+    only_tables.checks = {"tables"};
+    const std::uint64_t played = wp::verify::check(rs, only_tables).stats.at("tables").queries;
+    CHECK(wp::verify::sim_games_for(rs, only_tables) == 100);
+    rs.checker.push_back({"evidence_games", 0});  // as a manifest's `evidence games 0`
+    CHECK(wp::verify::sim_games_for(rs, only_tables) == 0);
+    const wp::verify::check_result unplayed = wp::verify::check(rs, only_tables);
+    CHECK(unplayed.stats.at("tables").queries > played);  // the rows play would have read are asked
+    REQUIRE(unplayed.findings.size() == 1);
+    only_tables.sim_games = 100;  // `--evidence-games 100`
+    CHECK(wp::verify::sim_games_for(rs, only_tables) == 100);
+    CHECK(wp::verify::check(rs, only_tables).stats.at("tables").queries == played);
+}
+
 TEST_CASE("an assignment seen changing its field under other options is not asked about", "[verify][corpus]") {
     // A no-op finding asks for no change under any options: the games played under the other
     // scenario (for the dead branches) already show `lit = dark` changing `lit` (4 questions before)

@@ -93,7 +93,7 @@ z3::check_result checker::branch_taken_under_other_options(id branch, bool taken
 
 void checker::play_other_options() {
     played_elsewhere_ = true;
-    if (opt_.sim_games == 0 || rs_.sequences.empty()) return;
+    if (sim_games_ == 0 || rs_.sequences.empty()) return;
     const int lo = static_cast<int>(std::max<std::int64_t>(1, rs_.min_players));
     std::set<int> counts{lo, std::max(lo, sym_.lay.players)};
     for (std::size_t o = 0; o < rs_.options.size(); ++o) {
@@ -102,7 +102,7 @@ void checker::play_other_options() {
             ir::ruleset variant = rs_;
             variant.options[o].selected_index = v;
             for (int players : counts)
-                if (const auto r = evidence_games(variant, players, std::max<std::uint64_t>(1, opt_.sim_games / 10))) {
+                if (const auto r = evidence_games(variant, players, std::max<std::uint64_t>(1, sim_games_ / 10))) {
                     engine::merge_coverage(run_elsewhere_, r->statements_run);
                     engine::merge_coverage(keys_read_elsewhere_, r->keys_read);
                     table_key_first_elsewhere_ = r->table_key_first;
@@ -134,10 +134,10 @@ std::optional<engine::sim_report> checker::evidence_games(const ir::ruleset& rs,
 }
 
 void checker::play_evidence() {
-    if (opt_.sim_games == 0 || rs_.sequences.empty()) return;
+    if (sim_games_ == 0 || rs_.sequences.empty()) return;
     const int lo = static_cast<int>(std::max<std::int64_t>(1, rs_.min_players));
     for (int players = lo; players <= sym_.lay.players; ++players) {
-        if (const std::optional<engine::sim_report> played = evidence_games(rs_, players, opt_.sim_games)) {
+        if (const std::optional<engine::sim_report> played = evidence_games(rs_, players, sim_games_)) {
             const engine::sim_report& r = *played;
             for (const engine::sim_rule& x : r.rules)
                 if (x.fires > 0) fired_.insert(x.name);
@@ -160,7 +160,7 @@ void checker::play_evidence() {
     });
     if (!open || !wanted("queries")) return;
     for (int players = lo; players <= sym_.lay.players; ++players)
-        if (const std::optional<engine::sim_report> more = evidence_games(rs_, players, 9 * opt_.sim_games, 2)) {
+        if (const std::optional<engine::sim_report> more = evidence_games(rs_, players, 9 * sim_games_, 2)) {
             for (const engine::sim_query& q : more->queries)
                 if (q.first && !query_played_.count(q.name)) query_played_[q.name] = {players, *q.first};
             query_games_ += more->games;

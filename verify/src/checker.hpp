@@ -61,6 +61,7 @@ public:
         : rs_(rs), opt_(opt), out_(out), sym_(ctx_, rs, players_for(rs, opt)) {
         sym_.unfold_limit = unfold_limit_for(rs, opt);
         sym_.unroll_depth = unroll_depth_for(rs, opt);
+        sim_games_ = sim_games_for(rs, opt);
         sym_.prove_invariants = opt.prove_invariants;
         sym_.record_queries = wanted("queries");
         out_.players_checked = sym_.lay.players;
@@ -643,6 +644,7 @@ private:
     detail::watchdog dog_{ctx_};  // declared after the context it interrupts, destroyed before it
     const ir::ruleset& rs_;
     const check_options& opt_;
+    std::uint64_t sim_games_ = check_options::default_sim_games;  // random games per player count (sim_games_for)
     check_result& out_;
     symbolic sym_;
     detail::witness_replay replay_{sym_};

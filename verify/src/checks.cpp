@@ -59,6 +59,12 @@ int unroll_depth_for(const ir::ruleset& rs, const check_options& options) {
     return 0;
 }
 
+std::uint64_t sim_games_for(const ir::ruleset& rs, const check_options& options) {
+    if (options.sim_games) return *options.sim_games;
+    if (const auto v = manifest_setting(rs, "evidence_games")) return static_cast<std::uint64_t>(*v);
+    return check_options::default_sim_games;
+}
+
 bool counts(const check_result& r, const finding& f) {
     return !f.accepted && (r.strict_reach || f.reach != reach_kind::not_shown);
 }

@@ -42,7 +42,8 @@ void note_faults(const ir::ruleset& rs, const engine::sim_report& r, int players
 
 void aimed_play(const ir::ruleset& rs, const check_options& options,
                 std::optional<std::chrono::steady_clock::time_point> deadline, check_result& out) {
-    if (options.sim_games == 0 || rs.sequences.empty()) return;
+    const std::uint64_t games = sim_games_for(rs, options);
+    if (games == 0 || rs.sequences.empty()) return;
     std::set<std::pair<std::string, std::string>> aims;  // field, side
     for (const finding& f : out.findings)
         if (f.kind == "bound-violation" && f.reach == reach_kind::not_shown && !f.side.empty()) aims.insert({f.subject, f.side});
@@ -55,7 +56,7 @@ void aimed_play(const ir::ruleset& rs, const check_options& options,
         for (int players : std::set<int>{fewest, std::max(fewest, out.players_checked)}) {
             if (std::chrono::steady_clock::now() > stop) break;
             engine::sim_options so;
-            so.games = options.sim_games;
+            so.games = games;
             so.players = players;
             so.seed = 3;  // apart from the random play's seeds (1, and 2 for the queries)
             // the parts' threads are free again: the games are merged in game order, so the

@@ -685,13 +685,17 @@ struct selected_option {
     std::string value;
 };
 
-// The manifest's settings of the checker (`unfold limit N`, `unroll depth N`): the defaults of
-// `check --unfold-limit` and `--unroll-depth` for this ruleset. Nothing else reads them.
+// The manifest's settings of the checker (`unfold limit N`, `unroll depth N`, `evidence games
+// N`): the defaults of `check --unfold-limit`, `--unroll-depth` and `--evidence-games` for this
+// ruleset. Nothing else reads them.
 struct checker_setting {
-    std::string name;  // unfold_limit | unroll_depth
+    std::string name;  // unfold_limit | unroll_depth | evidence_games
     std::int64_t value = 0;
     bool operator==(const checker_setting&) const = default;
 };
+
+// The most random games per player count the checker may be told to play (`evidence games N`).
+inline constexpr std::int64_t max_evidence_games = 100000;
 
 struct ruleset {
     // metadata

@@ -154,8 +154,9 @@ struct ruleset_layer {
     span where;
 };
 
-// A manifest's setting of the checker: `unfold limit N` (name "unfold_limit") or `unroll depth N`
-// ("unroll_depth"); the command line's --unfold-limit / --unroll-depth override it.
+// A manifest's setting of the checker: `unfold limit N` (name "unfold_limit"), `unroll depth N`
+// ("unroll_depth") or `evidence games N` ("evidence_games"); the command line's --unfold-limit /
+// --unroll-depth / --evidence-games override it.
 struct checker_setting {
     std::string name;
     std::int64_t value = 0;

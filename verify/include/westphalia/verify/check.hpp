@@ -99,8 +99,10 @@ struct check_options {
     std::string dump_smt_dir;     // when set, every query is written there as an SMT-LIB file
     int max_players = 0;          // 0: the ruleset's maximum, at most 6 (the symbolic state's size)
     // Random games played through the engine at each player count before the reachability
-    // proofs: what they reach needs no proof (0: prove everything).
-    std::uint64_t sim_games = 100;
+    // proofs: what they reach needs no proof (0: prove everything). Unset: the manifest's
+    // `evidence games`, else default_sim_games.
+    std::optional<std::uint64_t> sim_games;
+    static constexpr std::uint64_t default_sim_games = 100;
     // The encoder's unfolding budget per aggregate and per choice's options (instances: the set's
     // size times the instances of the body, nested aggregates multiplied): past it, the aggregate
     // is any value of its type and the report says so under `approximated:` (0: no limit).
@@ -223,5 +225,6 @@ std::size_t error_count(const check_result& r);
 // (`unfold limit N`, `unroll depth N`), else the defaults (16384 and 0).
 std::uint64_t unfold_limit_for(const ir::ruleset& rs, const check_options& options);
 int unroll_depth_for(const ir::ruleset& rs, const check_options& options);
+std::uint64_t sim_games_for(const ir::ruleset& rs, const check_options& options);
 
 }  // namespace wp::verify
