@@ -286,6 +286,43 @@ state per card { undisciplined: bool = false })");
     CHECK(std::get<state_decl>(d[2].node).per->text == "card");
 }
 
+TEST_CASE("hidden fields: a player's own, and entries hidden by side or by player", "[parser][secrets]") {
+    // docs/language.md §2: `hidden [by F] [if option.O] name: T`; a field named `hidden` or `by` stays one
+    auto p = run(R"(state per player { hidden reserves: 0..20 = 0, hidden: bool = false, hidden by: bool = false }
+state per hex {
+  hidden by camp if option.fog_of_war inf: side -> 0..400 = 0
+  hidden by camp cav: side -> 0..400 = 0
+}
+state { hidden if option.fog scouts: player -> 0..3 = 0 })");
+    const auto& d = ok(p);
+    REQUIRE(d.size() == 3);
+    const auto& pp = std::get<state_decl>(d[0].node).fields;
+    REQUIRE(pp.size() == 3);
+    CHECK(pp[0].hidden);
+    CHECK_FALSE(pp[0].hidden_by);
+    CHECK_FALSE(pp[1].hidden);
+    CHECK(pp[1].id.text == "hidden");
+    CHECK(pp[2].hidden);
+    CHECK(pp[2].id.text == "by");
+    CHECK_FALSE(pp[2].hidden_by);
+    const auto& hex = std::get<state_decl>(d[1].node).fields;
+    REQUIRE(hex.size() == 2);
+    CHECK(hex[0].hidden);
+    REQUIRE(hex[0].hidden_by);
+    CHECK(hex[0].hidden_by->text == "camp");
+    REQUIRE(hex[0].hidden_if);
+    CHECK(hex[0].hidden_if->text == "fog_of_war");
+    CHECK(hex[0].id.text == "inf");
+    CHECK(hex[0].type.kind == type_kind::map_of);
+    CHECK_FALSE(hex[1].hidden_if);
+    const auto& g = std::get<state_decl>(d[2].node).fields;
+    REQUIRE(g.size() == 1);
+    CHECK_FALSE(g[0].hidden_by);
+    REQUIRE(g[0].hidden_if);
+    CHECK(g[0].hidden_if->text == "fog");
+    CHECK(g[0].id.text == "scouts");
+}
+
 // ------------------------------------------------------------------ 3. components
 
 TEST_CASE("cards and pieces", "[parser]") {
