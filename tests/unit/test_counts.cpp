@@ -85,10 +85,8 @@ TEST_CASE("counts: a count of dice below 0 or above its limit at run time is an 
 TEST_CASE("counts: ranges and counted dice survive the IR's JSON, and a bad count limit is refused", "[ir][json][counts]") {
     const ir::ruleset rs = compile_counts("statements.wph");
     const nlohmann::json once = ir::to_json(rs);
+    test::json_round_trip(rs);
     ir::read_error error;
-    const auto back = ir::from_json(once, error);
-    REQUIRE(back.has_value());
-    CHECK(ir::to_json(*back) == once);
 
     // a dice_count whose lower limit is above the term's upper limit
     nlohmann::json bad = once;

@@ -6,6 +6,7 @@
 #include "westphalia/compiler/compile.hpp"
 #include "source_dir.hpp"
 #include "westphalia/engine/engine.hpp"
+#include "westphalia/ir/json.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -24,6 +25,18 @@
 #include <unistd.h>
 
 namespace wp::test {
+
+// The IR written as JSON and read back: the reader accepts it, and writing what it read gives the
+// same JSON. Returns what it read.
+inline ir::ruleset json_round_trip(const ir::ruleset& rs) {
+    const nlohmann::json once = ir::to_json(rs);
+    ir::read_error error;
+    auto back = ir::from_json(once, error);
+    INFO(error.message);
+    REQUIRE(back);
+    CHECK(ir::to_json(*back) == once);
+    return std::move(*back);
+}
 
 // A ruleset folder in the temporary directory, with the files given (path -> text), removed at
 // the end of the test.
