@@ -130,9 +130,10 @@ z3::check_result checker::groups_hold(const std::vector<std::vector<unsigned>>& 
                 group_model_.emplace(group, *last_hinted_);
             }
         }
+        // a huge group is asked with the larger limit, except in the capped first round
+        const bool larger_limit = group.size() > huge_group && opt_.rlimit && !rlimit_cap_;
         // a large group inside one that holds, or holding one undecided (large_groups.hpp)
         if (it == group_sat_.end() && group.size() > small_group) {
-            const bool larger_limit = group.size() > huge_group && opt_.rlimit && !rlimit_cap_;
             const detail::large_groups::verdict known = large_groups_.of(group, larger_limit);
             if (known.inside_held) {
                 it = group_sat_.emplace(group, z3::sat).first;
@@ -146,7 +147,7 @@ z3::check_result checker::groups_hold(const std::vector<std::vector<unsigned>>& 
         }
         if (it == group_sat_.end()) {
             z3::solver s = one_shot_solver();
-            if (group.size() > huge_group && opt_.rlimit && !rlimit_cap_) {
+            if (larger_limit) {
                 z3::params p(ctx_);
                 p.set("rlimit", static_cast<unsigned>(std::min<std::uint64_t>(std::uint64_t{opt_.rlimit} * huge_group_rlimit_factor,
                                                                              std::numeric_limits<unsigned>::max())));
@@ -172,7 +173,7 @@ z3::check_result checker::groups_hold(const std::vector<std::vector<unsigned>>& 
             it = group_sat_.emplace(group, r).first;
             if (group.size() > small_group && r == z3::sat) large_groups_.add_held(group);
             if (group.size() > small_group && r == z3::unknown)
-                large_groups_.add_undecided(group, group.size() > huge_group && opt_.rlimit);
+                large_groups_.add_undecided(group, larger_limit);
             if (it->second == z3::sat) {
                 remember(s.get_model());
                 if (!no_hints_) group_model_.emplace(group, s.get_model());
