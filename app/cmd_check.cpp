@@ -155,7 +155,8 @@ void add_check_command(CLI::App& app, context& ctx) {
         double timeout = 60;
         double max_time = 0;
         std::vector<std::string> checks;
-        unsigned rlimit = verify::check_options::default_rlimit;
+        unsigned rlimit = verify::check_options::default_rlimit;  // when given; else the manifest's
+        CLI::Option* rlimit_given = nullptr;
         std::string dump_smt;
         int players = 0;
         bool stats = false;
@@ -204,12 +205,12 @@ void add_check_command(CLI::App& app, context& ctx) {
                         "the layers above it, up to UPPER, change without declaring it (no overrides, no errata "
                         "block; an `undeclared-change` warning), e.g. --compare standard freiburg")
         ->expected(2);
-    command->add_option("--rlimit", s->rlimit,
+    s->rlimit_given = command->add_option("--rlimit", s->rlimit,
                         "Z3 resource limit per query (0: none): the limit that decides, counted in the solver's own "
                         "steps, so a report does not depend on the machine or its load (about 2 s of one core on the wargames' hard "
-                        "questions; four times it for a path's group of over 1,000 facts, whose simplification it counts too)")
-        ->check(whole_number(0, std::numeric_limits<unsigned>::max()))
-        ->capture_default_str();
+                        "questions; four times it for a path's group of over 1,000 facts, whose simplification it counts too; "
+                        "default: the manifest's `resource limit`, else 40000000)")
+        ->check(whole_number(0, std::numeric_limits<unsigned>::max()));
     command->add_option("--dump-smt", s->dump_smt, "Write every solver query to this folder as SMT-LIB (for `z3 FILE`)");
     command->add_option("--players-up-to", s->players,
                         "Check games of up to this many players (default: the ruleset's maximum, at most 6)")
@@ -289,7 +290,7 @@ void add_check_command(CLI::App& app, context& ctx) {
             verify::check_options opts;
             opts.proved_before = proved_before;
             opts.timeout_ms = static_cast<unsigned>(std::lround(s->timeout * 1000));
-            opts.rlimit = s->rlimit;
+            if (s->rlimit_given->count() > 0) opts.rlimit = s->rlimit;
             opts.dump_smt_dir = s->dump_smt;
             opts.max_players = s->players;
             if (s->unfold_given->count() > 0) opts.unfold_limit = s->unfold_limit;

@@ -71,7 +71,8 @@ void print_info(std::ostream& out, const ir::ruleset& rs) {
             out << (i ? "," : "") << ' '
                 << (rs.checker[i].name == "unfold_limit"   ? "unfold limit "
                     : rs.checker[i].name == "unroll_depth" ? "unroll depth "
-                                                           : "evidence games ")
+                    : rs.checker[i].name == "evidence_games" ? "evidence games "
+                                                             : "resource limit ")
                 << rs.checker[i].value;
         out << '\n';
     }

@@ -259,18 +259,22 @@ loaded_ruleset load(const std::filesystem::path& folder, const std::optional<std
     // The checker's budgets (docs/language.md §11): each at most once, in the command line's range.
     for (std::size_t i = 0; i < m.checker.size(); ++i) {
         const dsl::checker_setting& c = m.checker[i];
-        const bool depth = c.name == "unroll_depth", games = c.name == "evidence_games";
-        const char* words = depth ? "unroll depth" : games ? "evidence games" : "unfold limit";
+        const bool depth = c.name == "unroll_depth", games = c.name == "evidence_games", resources = c.name == "resource_limit";
+        const char* words = depth ? "unroll depth" : games ? "evidence games" : resources ? "resource limit" : "unfold limit";
         for (std::size_t j = 0; j < i; ++j)
             if (m.checker[j].name == c.name) {
                 sink.error(dsl::diag_kind::manifest_invalid, c.where,
                            std::string("`") + words + "` is set twice in the manifest");
                 break;
             }
-        if (c.value < 0 || (depth && c.value > 64) || (games && c.value > ir::max_evidence_games))
+        if (c.value < 0 || (depth && c.value > 64) || (games && c.value > ir::max_evidence_games) ||
+            (resources && c.value > ir::max_resource_limit))
             sink.error(dsl::diag_kind::manifest_invalid, c.where,
                        std::string("`") + words + "` must be " +
-                           (depth ? "0 to 64" : games ? "0 (no play) to " + std::to_string(ir::max_evidence_games) : "0 (no limit) or more") +
+                           (depth       ? "0 to 64"
+                            : games     ? "0 (no play) to " + std::to_string(ir::max_evidence_games)
+                            : resources ? "0 (no limit) to " + std::to_string(ir::max_resource_limit)
+                                        : "0 (no limit) or more") +
                            " (found " + std::to_string(c.value) + ")");
     }
 

@@ -884,8 +884,8 @@ struct players_f {
     }
 };
 
-// A manifest's `unfold limit N` / `unroll depth N` / `evidence games N` (the checker's budgets;
-// load.cpp checks them).
+// A manifest's `unfold limit N` / `unroll depth N` / `evidence games N` / `resource limit N` (the
+// checker's budgets; load.cpp checks them).
 struct checker_setting_f {
     const char* setting;
     template <typename Ctx>
@@ -1334,6 +1334,7 @@ auto const ruleset_r_def =
               (WP_KW("unfold") > WP_KW("limit") > named("an integer", sint_text)[checker_setting_f{"unfold_limit"}]) |
               (WP_KW("unroll") > WP_KW("depth") > named("an integer", sint_text)[checker_setting_f{"unroll_depth"}]) |
               (WP_KW("evidence") > WP_KW("games") > named("an integer", sint_text)[checker_setting_f{"evidence_games"}]) |
+              (WP_KW("resource") > WP_KW("limit") > named("an integer", sint_text)[checker_setting_f{"resource_limit"}]) |
               layer_r[push_<&ruleset_decl::layers>]) >
             P("}", "a manifest entry or `}`")];
 auto const outline_entry_r_def = spanned[anchor_r[set_<&outline_entry::section>] > string_lit[set_<&outline_entry::title>] >

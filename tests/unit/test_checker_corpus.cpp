@@ -159,6 +159,23 @@ TEST_CASE("the manifest's `evidence games` sets the random games; the command li
     CHECK(wp::verify::check(rs, only_tables).stats.at("tables").queries == played);
 }
 
+TEST_CASE("the manifest's `resource limit` sets each question's limit; the command line overrides it", "[verify][corpus]") {
+    wp::ir::ruleset rs = compiled(fs::path(WP_SOURCE_DIR) / "tests/checker/dead-cell/clamped_rally_row.wph");
+    wp::verify::check_options only_tables;
+    only_tables.checks = {"tables"};
+    only_tables.sim_games = 0;  // every question to the solver
+    CHECK(wp::verify::rlimit_for(rs, only_tables) == wp::verify::check_options::default_rlimit);
+    const std::size_t found = wp::verify::check(rs, only_tables).findings.size();
+    rs.checker.push_back({"resource_limit", 1});  // as a manifest's `resource limit 1`
+    CHECK(wp::verify::rlimit_for(rs, only_tables) == 1);
+    const wp::verify::check_result starved = wp::verify::check(rs, only_tables);
+    CHECK(std::any_of(starved.findings.begin(), starved.findings.end(),
+                      [](const wp::verify::finding& f) { return f.kind == "unknown"; }));
+    only_tables.rlimit = wp::verify::check_options::default_rlimit;  // `--rlimit 40000000`
+    CHECK(wp::verify::rlimit_for(rs, only_tables) == wp::verify::check_options::default_rlimit);
+    CHECK(wp::verify::check(rs, only_tables).findings.size() == found);
+}
+
 TEST_CASE("an assignment seen changing its field under other options is not asked about", "[verify][corpus]") {
     // A no-op finding asks for no change under any options: the games played under the other
     // scenario (for the dead branches) already show `lit = dark` changing `lit` (4 questions before)

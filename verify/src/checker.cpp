@@ -149,7 +149,7 @@ bool checker::spent() {
 
 void checker::configure(z3::solver& s) {
     if (players_pin_) s.add(*players_pin_);
-    unsigned limit = opt_.rlimit;
+    unsigned limit = rlimit_;
     if (rlimit_cap_) limit = limit ? std::min(limit, rlimit_cap_) : rlimit_cap_;
     if (!limit) return;
     z3::params p(ctx_);
@@ -161,7 +161,7 @@ z3::check_result checker::first_sat_of(std::size_t n, const std::function<z3::ch
     // Past the budget, the places left are not asked (one question counted not asked, not one
     // per place: SPI's report once counted 538,554).
     std::vector<std::size_t> hard;
-    if (n > 1 && (!opt_.rlimit || opt_.rlimit > round_rlimit)) {
+    if (n > 1 && (!rlimit_ || rlimit_ > round_rlimit)) {
         rlimit_cap_ = round_rlimit;
         for (std::size_t i = 0; i < n; ++i) {
             if (spent()) {

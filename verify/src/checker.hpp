@@ -62,6 +62,7 @@ public:
         sym_.unfold_limit = unfold_limit_for(rs, opt);
         sym_.unroll_depth = unroll_depth_for(rs, opt);
         sim_games_ = sim_games_for(rs, opt);
+        rlimit_ = rlimit_for(rs, opt);
         sym_.prove_invariants = opt.prove_invariants;
         sym_.record_queries = wanted("queries");
         out_.players_checked = sym_.lay.players;
@@ -645,6 +646,7 @@ private:
     const ir::ruleset& rs_;
     const check_options& opt_;
     std::uint64_t sim_games_ = check_options::default_sim_games;  // random games per player count (sim_games_for)
+    unsigned rlimit_ = check_options::default_rlimit;  // each question's resource limit, 0: none (rlimit_for)
     check_result& out_;
     symbolic sym_;
     detail::witness_replay replay_{sym_};

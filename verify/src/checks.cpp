@@ -65,6 +65,12 @@ std::uint64_t sim_games_for(const ir::ruleset& rs, const check_options& options)
     return check_options::default_sim_games;
 }
 
+unsigned rlimit_for(const ir::ruleset& rs, const check_options& options) {
+    if (options.rlimit) return *options.rlimit;
+    if (const auto v = manifest_setting(rs, "resource_limit")) return static_cast<unsigned>(*v);
+    return check_options::default_rlimit;
+}
+
 bool counts(const check_result& r, const finding& f) {
     return !f.accepted && (r.strict_reach || f.reach != reach_kind::not_shown);
 }

@@ -131,7 +131,7 @@ z3::check_result checker::groups_hold(const std::vector<std::vector<unsigned>>& 
             }
         }
         // a huge group is asked with the larger limit, except in the capped first round
-        const bool larger_limit = group.size() > huge_group && opt_.rlimit && !rlimit_cap_;
+        const bool larger_limit = group.size() > huge_group && rlimit_ && !rlimit_cap_;
         // a large group inside one that holds, or holding one undecided (large_groups.hpp)
         if (it == group_sat_.end() && group.size() > small_group) {
             const detail::large_groups::verdict known = large_groups_.of(group, larger_limit);
@@ -149,7 +149,7 @@ z3::check_result checker::groups_hold(const std::vector<std::vector<unsigned>>& 
             z3::solver s = one_shot_solver();
             if (larger_limit) {
                 z3::params p(ctx_);
-                p.set("rlimit", static_cast<unsigned>(std::min<std::uint64_t>(std::uint64_t{opt_.rlimit} * huge_group_rlimit_factor,
+                p.set("rlimit", static_cast<unsigned>(std::min<std::uint64_t>(std::uint64_t{rlimit_} * huge_group_rlimit_factor,
                                                                              std::numeric_limits<unsigned>::max())));
                 s.set(p);
             }
@@ -273,7 +273,7 @@ bool checker::holds_near_hints(const std::vector<unsigned>& conjuncts, const z3:
         tried = true;
         z3::solver s = one_shot_solver();
         z3::params p(ctx_);
-        p.set("rlimit", opt_.rlimit ? std::min(opt_.rlimit, quick_rlimit) : quick_rlimit);
+        p.set("rlimit", rlimit_ ? std::min(rlimit_, quick_rlimit) : quick_rlimit);
         s.set(p);
         std::unordered_set<unsigned> read(target_vars.begin(), target_vars.end());
         for (std::size_t i = 0; i < conjuncts.size(); ++i) {
@@ -360,7 +360,7 @@ bool checker::frame_proof(const fact_list& facts, const z3::expr& target) {
     ++out_.stats[kind_].queries;
     z3::solver s = one_shot_solver();
     z3::params p(ctx_);
-    p.set("rlimit", opt_.rlimit ? std::min(opt_.rlimit, frame_rlimit) : frame_rlimit);
+    p.set("rlimit", rlimit_ ? std::min(rlimit_, frame_rlimit) : frame_rlimit);
     s.set(p);
     s.add(*frame);
     dump(s);
@@ -447,7 +447,7 @@ bool checker::general_proof(const z3::expr& target) {
     ++out_.stats[kind_].queries;
     z3::solver s = one_shot_solver();
     z3::params p(ctx_);  // bounded like the quick tries below, for the same reason
-    p.set("rlimit", opt_.rlimit ? std::min(opt_.rlimit, quick_rlimit) : quick_rlimit);
+    p.set("rlimit", rlimit_ ? std::min(rlimit_, quick_rlimit) : quick_rlimit);
     s.set(p);
     s.add(g.e);
     dump(s);
@@ -487,7 +487,7 @@ checker::answer checker::solve_local_first(const fact_list& facts, const z3::exp
         // A quick try, bounded by Z3's resource count rather than the clock: the answer (and
         // so every later query and witness) must not depend on how busy the machine is.
         z3::params p(ctx_);
-        p.set("rlimit", opt_.rlimit ? std::min(opt_.rlimit, quick_rlimit) : quick_rlimit);
+        p.set("rlimit", rlimit_ ? std::min(rlimit_, quick_rlimit) : quick_rlimit);
         s.set(p);
         s.add(neighbourhood(facts, target, radius));
         dump(s);

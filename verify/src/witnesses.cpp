@@ -173,7 +173,7 @@ void checker::fewest_players(const z3::expr& q, const std::vector<z3::expr>& all
     configure(s);
     {  // each question small, as the descent's: one that runs out keeps the witness found
         z3::params p(ctx_);
-        p.set("rlimit", opt_.rlimit ? std::min(opt_.rlimit, descent_rlimit) : descent_rlimit);
+        p.set("rlimit", rlimit_ ? std::min(rlimit_, descent_rlimit) : descent_rlimit);
         s.set(p);
     }
     s.add(q);
@@ -234,9 +234,9 @@ void checker::fewest_changes(const z3::expr& q, const std::vector<z3::expr>& usu
         return;
     }
     z3::optimize o(ctx_);
-    if (opt_.rlimit) {  // the query's resource limit, as every other query's
+    if (rlimit_) {  // the query's resource limit, as every other query's
         z3::params p(ctx_);
-        p.set("rlimit", opt_.rlimit);
+        p.set("rlimit", rlimit_);
         o.set(p);
     }
     if (players_pin_) o.add(*players_pin_);
@@ -325,7 +325,7 @@ void checker::few_changes(const z3::expr& q, const std::vector<z3::expr>& usual,
         // each take-back question gets a small limit of its own (GMT's `steps` witness: 53
         // questions of about 330 ms each); one that runs out keeps what was taken back so far
         z3::params p(ctx_);
-        p.set("rlimit", opt_.rlimit ? std::min(opt_.rlimit, quick_take_back_rlimit) : quick_take_back_rlimit);
+        p.set("rlimit", rlimit_ ? std::min(rlimit_, quick_take_back_rlimit) : quick_take_back_rlimit);
         s.set(p);
     }
     take_back(0, given_up.size());
@@ -341,7 +341,7 @@ void checker::few_changes(const z3::expr& q, const std::vector<z3::expr>& usual,
     // runs out keeps the witness found so far.
     {
         z3::params p(ctx_);
-        p.set("rlimit", opt_.rlimit ? std::min(opt_.rlimit, descent_rlimit) : descent_rlimit);
+        p.set("rlimit", rlimit_ ? std::min(rlimit_, descent_rlimit) : descent_rlimit);
         s.set(p);
     }
     z3::expr_vector changed(ctx_);

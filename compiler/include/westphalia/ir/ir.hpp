@@ -686,16 +686,18 @@ struct selected_option {
 };
 
 // The manifest's settings of the checker (`unfold limit N`, `unroll depth N`, `evidence games
-// N`): the defaults of `check --unfold-limit`, `--unroll-depth` and `--evidence-games` for this
-// ruleset. Nothing else reads them.
+// N`, `resource limit N`): the defaults of `check --unfold-limit`, `--unroll-depth`,
+// `--evidence-games` and `--rlimit` for this ruleset. Nothing else reads them.
 struct checker_setting {
-    std::string name;  // unfold_limit | unroll_depth | evidence_games
+    std::string name;  // unfold_limit | unroll_depth | evidence_games | resource_limit
     std::int64_t value = 0;
     bool operator==(const checker_setting&) const = default;
 };
 
 // The most random games per player count the checker may be told to play (`evidence games N`).
 inline constexpr std::int64_t max_evidence_games = 100000;
+// The largest resource limit per solver question (`resource limit N`, Z3's unsigned count).
+inline constexpr std::int64_t max_resource_limit = 4294967295;
 
 struct ruleset {
     // metadata

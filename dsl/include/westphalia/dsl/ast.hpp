@@ -155,8 +155,9 @@ struct ruleset_layer {
 };
 
 // A manifest's setting of the checker: `unfold limit N` (name "unfold_limit"), `unroll depth N`
-// ("unroll_depth") or `evidence games N` ("evidence_games"); the command line's --unfold-limit /
-// --unroll-depth / --evidence-games override it.
+// ("unroll_depth"), `evidence games N` ("evidence_games") or `resource limit N`
+// ("resource_limit"); the command line's --unfold-limit / --unroll-depth / --evidence-games /
+// --rlimit override it.
 struct checker_setting {
     std::string name;
     std::int64_t value = 0;

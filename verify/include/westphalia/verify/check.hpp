@@ -81,7 +81,9 @@ struct check_options {
     // Wallenstein leaves undecided: 1.9-2.8 s, 2026-12-05); 5-12 s on them with Z3's default (6).
     static constexpr unsigned default_rlimit = 40000000;
     unsigned timeout_ms = 60000;  // per query
-    unsigned rlimit = default_rlimit;  // Z3 resource limit per query (0: none)
+    // Z3 resource limit per query (0: none). Unset: the manifest's `resource limit`, else
+    // default_rlimit (rlimit_for).
+    std::optional<unsigned> rlimit;
     // The whole check's time budget in seconds (0: none). Past it no further query is asked:
     // each question left is an `unknown` finding, so a check that runs out never passes.
     double max_seconds = 0;
@@ -222,9 +224,11 @@ bool counts(const check_result& r, const finding& f);
 std::size_t error_count(const check_result& r);
 
 // The budgets a check of `rs` runs with: the command line's (options), else the manifest's
-// (`unfold limit N`, `unroll depth N`), else the defaults (16384 and 0).
+// (`unfold limit N`, `unroll depth N`, `evidence games N`, `resource limit N`), else the defaults
+// (16384, 0, 100 and default_rlimit).
 std::uint64_t unfold_limit_for(const ir::ruleset& rs, const check_options& options);
 int unroll_depth_for(const ir::ruleset& rs, const check_options& options);
 std::uint64_t sim_games_for(const ir::ruleset& rs, const check_options& options);
+unsigned rlimit_for(const ir::ruleset& rs, const check_options& options);
 
 }  // namespace wp::verify
