@@ -647,6 +647,8 @@ private:
     const check_options& opt_;
     std::uint64_t sim_games_ = check_options::default_sim_games;  // random games per player count (sim_games_for)
     unsigned rlimit_ = check_options::default_rlimit;  // each question's resource limit, 0: none (rlimit_for)
+    // A quick try's resource limit: `cap`, or the question's own limit where that is lower.
+    unsigned capped_rlimit(unsigned cap) const { return rlimit_ ? std::min(rlimit_, cap) : cap; }
     check_result& out_;
     symbolic sym_;
     detail::witness_replay replay_{sym_};

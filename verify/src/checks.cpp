@@ -40,35 +40,30 @@ const char* name_of(proof_kind p) {
 }
 
 namespace {
-std::optional<std::int64_t> manifest_setting(const ir::ruleset& rs, const std::string& name) {
+// The command line's value, else the manifest's setting `name`, else the default.
+template <typename T>
+T setting_for(const std::optional<T>& given, const ir::ruleset& rs, const std::string& name, T fallback) {
+    if (given) return *given;
     for (const ir::checker_setting& s : rs.checker)
-        if (s.name == name) return s.value;
-    return std::nullopt;
+        if (s.name == name) return static_cast<T>(s.value);
+    return fallback;
 }
 }  // namespace
 
 std::uint64_t unfold_limit_for(const ir::ruleset& rs, const check_options& options) {
-    if (options.unfold_limit) return *options.unfold_limit;
-    if (const auto v = manifest_setting(rs, "unfold_limit")) return static_cast<std::uint64_t>(*v);
-    return check_options::default_unfold_limit;
+    return setting_for(options.unfold_limit, rs, "unfold_limit", check_options::default_unfold_limit);
 }
 
 int unroll_depth_for(const ir::ruleset& rs, const check_options& options) {
-    if (options.unroll_depth) return *options.unroll_depth;
-    if (const auto v = manifest_setting(rs, "unroll_depth")) return static_cast<int>(*v);
-    return 0;
+    return setting_for(options.unroll_depth, rs, "unroll_depth", 0);
 }
 
 std::uint64_t sim_games_for(const ir::ruleset& rs, const check_options& options) {
-    if (options.sim_games) return *options.sim_games;
-    if (const auto v = manifest_setting(rs, "evidence_games")) return static_cast<std::uint64_t>(*v);
-    return check_options::default_sim_games;
+    return setting_for(options.sim_games, rs, "evidence_games", check_options::default_sim_games);
 }
 
 unsigned rlimit_for(const ir::ruleset& rs, const check_options& options) {
-    if (options.rlimit) return *options.rlimit;
-    if (const auto v = manifest_setting(rs, "resource_limit")) return static_cast<unsigned>(*v);
-    return check_options::default_rlimit;
+    return setting_for(options.rlimit, rs, "resource_limit", check_options::default_rlimit);
 }
 
 bool counts(const check_result& r, const finding& f) {

@@ -273,7 +273,7 @@ bool checker::holds_near_hints(const std::vector<unsigned>& conjuncts, const z3:
         tried = true;
         z3::solver s = one_shot_solver();
         z3::params p(ctx_);
-        p.set("rlimit", rlimit_ ? std::min(rlimit_, quick_rlimit) : quick_rlimit);
+        p.set("rlimit", capped_rlimit(quick_rlimit));
         s.set(p);
         std::unordered_set<unsigned> read(target_vars.begin(), target_vars.end());
         for (std::size_t i = 0; i < conjuncts.size(); ++i) {
@@ -360,7 +360,7 @@ bool checker::frame_proof(const fact_list& facts, const z3::expr& target) {
     ++out_.stats[kind_].queries;
     z3::solver s = one_shot_solver();
     z3::params p(ctx_);
-    p.set("rlimit", rlimit_ ? std::min(rlimit_, frame_rlimit) : frame_rlimit);
+    p.set("rlimit", capped_rlimit(frame_rlimit));
     s.set(p);
     s.add(*frame);
     dump(s);
@@ -447,7 +447,7 @@ bool checker::general_proof(const z3::expr& target) {
     ++out_.stats[kind_].queries;
     z3::solver s = one_shot_solver();
     z3::params p(ctx_);  // bounded like the quick tries below, for the same reason
-    p.set("rlimit", rlimit_ ? std::min(rlimit_, quick_rlimit) : quick_rlimit);
+    p.set("rlimit", capped_rlimit(quick_rlimit));
     s.set(p);
     s.add(g.e);
     dump(s);
@@ -487,7 +487,7 @@ checker::answer checker::solve_local_first(const fact_list& facts, const z3::exp
         // A quick try, bounded by Z3's resource count rather than the clock: the answer (and
         // so every later query and witness) must not depend on how busy the machine is.
         z3::params p(ctx_);
-        p.set("rlimit", rlimit_ ? std::min(rlimit_, quick_rlimit) : quick_rlimit);
+        p.set("rlimit", capped_rlimit(quick_rlimit));
         s.set(p);
         s.add(neighbourhood(facts, target, radius));
         dump(s);

@@ -173,7 +173,7 @@ void checker::fewest_players(const z3::expr& q, const std::vector<z3::expr>& all
     configure(s);
     {  // each question small, as the descent's: one that runs out keeps the witness found
         z3::params p(ctx_);
-        p.set("rlimit", rlimit_ ? std::min(rlimit_, descent_rlimit) : descent_rlimit);
+        p.set("rlimit", capped_rlimit(descent_rlimit));
         s.set(p);
     }
     s.add(q);
@@ -325,7 +325,7 @@ void checker::few_changes(const z3::expr& q, const std::vector<z3::expr>& usual,
         // each take-back question gets a small limit of its own (GMT's `steps` witness: 53
         // questions of about 330 ms each); one that runs out keeps what was taken back so far
         z3::params p(ctx_);
-        p.set("rlimit", rlimit_ ? std::min(rlimit_, quick_take_back_rlimit) : quick_take_back_rlimit);
+        p.set("rlimit", capped_rlimit(quick_take_back_rlimit));
         s.set(p);
     }
     take_back(0, given_up.size());
@@ -341,7 +341,7 @@ void checker::few_changes(const z3::expr& q, const std::vector<z3::expr>& usual,
     // runs out keeps the witness found so far.
     {
         z3::params p(ctx_);
-        p.set("rlimit", rlimit_ ? std::min(rlimit_, descent_rlimit) : descent_rlimit);
+        p.set("rlimit", capped_rlimit(descent_rlimit));
         s.set(p);
     }
     z3::expr_vector changed(ctx_);
