@@ -38,6 +38,7 @@ struct sim_args {
     std::vector<std::string> seats;  // N=AGENT
     bool json = false;
     bool no_check_invariants = false;
+    bool invariants_in_steps = false;
     bool compiled = false;
     bool no_build_cache = false;
     bool mpi = false;
@@ -230,6 +231,9 @@ void add_sim_command(CLI::App& app, context& ctx) {
     command->add_flag("--json", args->json, "The same as --format=json (kept for scripts written before --format)");
     command->add_flag("--no-check-invariants", args->no_check_invariants,
                       "Do not check the invariants after every decision");
+    command->add_flag("--invariants-in-steps", args->invariants_in_steps,
+                      "Check the invariants inside each step too, where the checker assumes them: at the start of each "
+                      "phase and of each round of a loop, and where a loop ends (not with --compiled)");
     command->add_flag("--mpi", args->mpi,
                       "Split the games across the processes `mpirun -n K` started (each plays its share on -j threads); "
                       "the first prints the report, the same byte for byte as one process's");
@@ -282,6 +286,13 @@ void add_sim_command(CLI::App& app, context& ctx) {
                 return;
             }
         options.check_invariants = !args->no_check_invariants;
+        if (args->invariants_in_steps && (args->compiled || args->no_check_invariants)) {
+            ctx.err << "westphalia: error: --invariants-in-steps: not with "
+                    << (args->compiled ? "--compiled (the interpreter checks inside a step)" : "--no-check-invariants") << '\n';
+            ctx.exit_code = exit_bad_input;
+            return;
+        }
+        options.check_in_steps = args->invariants_in_steps;
         // A progress line only for a person watching: never when stderr is a file, a pipe or a test stream.
         const bool show_progress = &ctx.err == &std::cerr && isatty(STDERR_FILENO) == 1;
         if (show_progress) {

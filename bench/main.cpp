@@ -357,6 +357,35 @@ void time_command(const bench_args& a, const std::vector<std::string>& args, int
         std::cout << " (exit " << exit << ")\n";
 }
 
+// What checking the invariants inside each step costs a simulation (sim --invariants-in-steps,
+// as the checker's random play does): 200 random games on one thread at the fewest players,
+// invariants checked after each decision, and also inside the steps; medians of 3 runs each,
+// alternated, and their ratio.
+void time_invariants_in_steps(const fs::path& rs_dir, const std::string& rel) {
+    dsl::source_manager sources;
+    dsl::diagnostic_sink sink;
+    const auto rs = compiler::compile_ruleset(rs_dir, {}, sources, sink);
+    if (!rs || rs->sequences.empty()) return;
+    engine::sim_options o;
+    o.games = 200;
+    o.players = static_cast<int>(std::max<std::int64_t>(2, rs->min_players));
+    o.threads = 1;
+    std::vector<double> plain, in_steps;
+    std::uint64_t broken = 0;
+    for (int r = 0; r < 3; ++r)
+        for (bool steps : {false, true}) {
+            o.check_in_steps = steps;
+            const auto t0 = clock_type::now();
+            const engine::sim_report rep = engine::simulate(*rs, o);
+            (steps ? in_steps : plain).push_back(seconds_since(t0));
+            if (steps) broken = rep.invariant_violations;
+        }
+    std::cout << "sim " << rel << " (" << o.games << " games, " << o.players << " players, 1 thread): invariants after decisions "
+              << fixed(median(plain) * 1000, 1) << " ms, also inside steps " << fixed(median(in_steps) * 1000, 1)
+              << " ms (medians of 3), ratio " << fixed(median(in_steps) / median(plain), 2) << "; " << broken
+              << " violations\n";
+}
+
 void time_tools(const bench_args& a) {
     const fs::path root = a.root;
     for (const fs::path& rs : bundled_rulesets(root)) {
@@ -395,6 +424,7 @@ void time_tools(const bench_args& a) {
             else
                 std::cout << "translate " << rel << ": not translated (" << failed << ")\n";
         }
+        if (ok) time_invariants_in_steps(rs, rel);
         const fs::path pdf = fs::temp_directory_path() / ("westphalia-bench-" + std::to_string(getpid()) + ".pdf");
         time_command(a, {"check", rel}, a.check_runs);
         time_command(a, {"aid", rel, "-o", pdf.string()});

@@ -225,6 +225,13 @@ void game::find_invariant_reads() {
             if (seen_zone[z])
                 reads.zones.emplace_back(zone_first[z], z + 1 < zone_first.size() ? zone_first[z + 1]
                                                                                   : static_cast<std::uint32_t>(zone_instance_zone.size()));
+        const std::uint64_t bit = invariant_reads.size() < 64 ? 1ull << invariant_reads.size() : 0;
+        value_invariants.resize(value_count, 0);
+        zone_invariants.resize(zone_instance_zone.size(), 0);
+        for (const auto& [first, end] : reads.values)
+            for (std::uint32_t a = first; a < end && a < value_invariants.size(); ++a) value_invariants[a] |= bit;
+        for (const auto& [first, end] : reads.zones)
+            for (std::uint32_t z = first; z < end && z < zone_invariants.size(); ++z) zone_invariants[z] |= bit;
         invariant_reads.push_back(std::move(reads));
     }
 }

@@ -186,12 +186,26 @@ struct interp {
         if (!s.opt_.track_changes) return;
         s.value_writer_[a] = n;
         s.value_time_[a] = ++s.change_clock_;
+        if (a < g.value_invariants.size()) s.invariants_changed_ |= g.value_invariants[a];
     }
 
     void changed_zone(std::size_t z, id n) {
         if (!s.opt_.track_changes) return;
         s.zone_writer_[z] = n;
         s.zone_time_[z] = ++s.change_clock_;
+        if (z < g.zone_invariants.size()) s.invariants_changed_ |= g.zone_invariants[z];
+    }
+
+    // With state_options::check_in_steps: the invariants whose state changed since their last
+    // check here, checked at `place` (a phase's start, a loop round's), inside a step, where the
+    // checker assumes them (statements.cpp).
+    enum class step_place : std::uint8_t { round_start, loop_end, phase_start };
+    void invariants_in_step(id node, step_place where) {
+        if (!s.opt_.check_in_steps) [[likely]] return;
+        if (s.invariants_changed_ == 0) return;
+        s.check_invariants_in_step(where == step_place::phase_start ? "the start of phase " + rs.blocks[N(node).ref].path
+                                   : where == step_place::loop_end  ? "the end of the loop at " + g.position(node)
+                                                                    : "the start of a round of the loop at " + g.position(node));
     }
 
     bool tracing() const { return s.opt_.trace && *s.opt_.trace; }

@@ -1,6 +1,8 @@
 // Agents and the game driver.
 #include "westphalia/engine/engine.hpp"
 
+#include <algorithm>
+
 namespace wp::engine {
 
 const state& seat_view::seen() const {
@@ -14,20 +16,23 @@ int random_agent::act(const seat_view& v, rng& r) {
     return n == 0 ? 0 : static_cast<int>(r.below(n));
 }
 
-namespace {
-
-void note_violations(const state& s, std::vector<std::string>& seen) {
+void note_invariant_violations(const state& s, std::vector<std::string>& seen, bool in_steps_only) {
+    auto noted = [&](const std::string& name) {
+        return std::any_of(seen.begin(), seen.end(), [&](const std::string& v) { return v.rfind(name + " ", 0) == 0; });
+    };
+    // inside a step first (state_options::check_in_steps): they happened before the decision's end
+    for (const step_violation& v : s.in_step_violations())
+        if (!noted(v.invariant))
+            seen.push_back(v.invariant + " at " + v.place + " after decision " + std::to_string(v.decisions) +
+                           (v.cause.empty() ? "" : " (last changed by " + v.cause + ")"));
+    if (in_steps_only) return;
     for (const std::string& name : s.violated_invariants()) {
-        bool known = false;
-        for (const std::string& v : seen) known = known || v.rfind(name + " ", 0) == 0;
-        if (known) continue;
+        if (noted(name)) continue;
         const std::string cause = s.last_change(name);
         seen.push_back(name + " after decision " + std::to_string(s.decisions()) +
                        (cause.empty() ? "" : " (last changed by " + cause + ")"));
     }
 }
-
-}  // namespace
 
 play_result play_game(const ir::ruleset& rs, int players, std::uint64_t seed, const std::vector<agent*>& agents,
                       const play_options& options) {
@@ -57,9 +62,9 @@ play_result play_game(const ir::ruleset& rs, int players, std::uint64_t seed, co
             if (a) choice = a->act(seat_view(s, seat), agent_rng);
             result.actions.push_back(choice);
             s.apply(choice);
-            if (options.check_invariants) note_violations(s, result.invariant_violations);
+            if (options.check_invariants) note_invariant_violations(s, result.invariant_violations);
         }
-        if (options.check_invariants) note_violations(s, result.invariant_violations);
+        if (options.check_invariants) note_invariant_violations(s, result.invariant_violations);
         result.end_reason = s.is_terminal() ? s.end_reason() : "decision limit";
         result.decisions = s.decisions();
         result.rule_fires = s.rule_fires();

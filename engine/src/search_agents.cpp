@@ -15,6 +15,7 @@ state state::lookahead(std::uint64_t seed) const {
     copy.opt_.sampled_chance = true;
     copy.opt_.trace = nullptr;
     copy.opt_.track_changes = false;
+    copy.opt_.check_in_steps = false;
     copy.opt_.track_coverage = false;
     copy.opt_.deadline.reset();
     copy.ran_.clear();

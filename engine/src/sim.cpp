@@ -28,17 +28,6 @@ struct thread_totals {
     std::vector<std::uint8_t> ran, keys;  // sim_options::coverage: merged over the games
 };
 
-void note_violations(const state& s, std::vector<std::string>& seen) {
-    for (const std::string& name : s.violated_invariants()) {
-        bool known = false;
-        for (const std::string& v : seen) known = known || v.rfind(name + " ", 0) == 0;
-        if (known) continue;
-        const std::string cause = s.last_change(name);
-        seen.push_back(name + " after decision " + std::to_string(s.decisions()) +
-                       (cause.empty() ? "" : " (last changed by " + cause + ")"));
-    }
-}
-
 // The queries this state answers for the first time in the game, with the decisions made.
 void note_queries(const state& s, std::size_t queries, std::vector<std::pair<std::uint32_t, std::uint64_t>>& seen) {
     if (seen.size() >= queries) return;  // every one answered in this game
@@ -67,6 +56,7 @@ game_outcome play_one(const game& g, std::uint64_t seed, const std::vector<std::
         state_options so;
         so.sampled_chance = true;
         so.track_changes = o.check_invariants;
+        so.check_in_steps = o.check_invariants && o.check_in_steps;
         so.deadline = o.deadline;
         so.track_coverage = o.coverage;
         so.deferred_start = true;  // a game the rules stop before its first decision keeps what it met
@@ -88,12 +78,12 @@ game_outcome play_one(const game& g, std::uint64_t seed, const std::vector<std::
             const int seat = s.current_player();
             s.apply(agents[static_cast<std::size_t>(seat) % agents.size()]->act(seat_view(s, seat), agent_rng));
             if (o.check_invariants) {
-                note_violations(s, out.violations);
+                note_invariant_violations(s, out.violations);
                 if (has_queries) note_queries(s, queries, out.query_hits);
             }
         }
         if (o.check_invariants) {
-            note_violations(s, out.violations);
+            note_invariant_violations(s, out.violations);
             if (has_queries) note_queries(s, queries, out.query_hits);
         }
         out.end_reason = s.is_terminal() ? s.end_reason() : out.end_reason == "deadline" ? "deadline" : "decision limit";
@@ -106,6 +96,7 @@ game_outcome play_one(const game& g, std::uint64_t seed, const std::vector<std::
         if (started) {
             out.decisions = sp->decisions();
             fires = sp->rule_fires();
+            if (o.check_invariants) note_invariant_violations(*sp, out.violations, true);  // the state may be half-changed
         }
     }
     if (sp) {
@@ -271,7 +262,12 @@ sim_report summarise(const ir::ruleset& rs, const sim_options& o, const std::vec
         const game_outcome& go = outcomes[i];
         for (const std::string& v : go.violations) {
             ++r.invariant_violations;
-            if (r.first_violations.size() < o.max_messages) r.first_violations.push_back({i, game_seed(o.seed, i), v});
+            const sim_message m{i, game_seed(o.seed, i), v};
+            if (r.first_violations.size() < o.max_messages) r.first_violations.push_back(m);
+            const std::string name = v.substr(0, v.find(' '));  // a violation's text starts with its invariant's name
+            auto it = std::find_if(r.broken_invariants.begin(), r.broken_invariants.end(), [&](const sim_invariant& b) { return b.name == name; });
+            if (it == r.broken_invariants.end()) it = r.broken_invariants.insert(it, {name, 0, m});
+            ++it->games;
         }
         for (const auto& [f, decisions] : go.faults_passed) note_fault(r, f, {i, game_seed(o.seed, i), "after decision " + std::to_string(decisions)});
         if (!go.error.empty()) {

@@ -539,6 +539,23 @@ std::vector<std::string> state::violated_invariants() const {
     return out;
 }
 
+void state::check_invariants_in_step(const std::string& place) {
+    const std::uint64_t changed = invariants_changed_;
+    invariants_changed_ = 0;
+    // evaluate_claims skips the first 64 whose bit is set: those whose state has not changed
+    evaluate_claims([](const ir::rule& r) { return r.kind == ir::rule_kind::invariant; },
+                    [&](const ir::rule& r, std::uint32_t k, bool holds) {
+                        if (holds) return;
+                        const bool known = k < 64 ? (invariants_broken_in_step_ >> k & 1) != 0
+                                                  : std::any_of(step_violations_.begin(), step_violations_.end(),
+                                                                [&](const step_violation& v) { return v.invariant == r.name; });
+                        if (known) return;
+                        if (k < 64) invariants_broken_in_step_ |= 1ull << k;
+                        step_violations_.push_back({r.name, place, decisions_, last_change(r.name)});
+                    },
+                    ~changed);
+}
+
 std::vector<std::uint32_t> state::query_hits(std::uint64_t skip) const {
     std::vector<std::uint32_t> out;
     evaluate_claims([](const ir::rule& r) { return ir::is_query(r.kind); },

@@ -342,19 +342,26 @@ void interp::step_frame(std::size_t fi) {
         }
         case state::frame_kind::while_: {
             if (eval(child(f.node, 0), f.fb) != 0) {
+                invariants_in_step(f.node, step_place::round_start);
                 push_frame(state::frame_kind::list, child(f.node, 1), f.fb);
             } else {
+                invariants_in_step(f.node, step_place::loop_end);
                 pop();
             }
             return;
         }
         case state::frame_kind::repeat: {
             if (f.pc == 0) {
+                invariants_in_step(f.node, step_place::round_start);
                 s.frames_[fi].pc = 1;
                 push_frame(state::frame_kind::list, child(f.node, 0), f.fb);
                 return;
             }
-            if (eval(child(f.node, 1), f.fb) != 0) return pop();
+            if (eval(child(f.node, 1), f.fb) != 0) {
+                invariants_in_step(f.node, step_place::loop_end);
+                return pop();
+            }
+            invariants_in_step(f.node, step_place::round_start);
             push_frame(state::frame_kind::list, child(f.node, 0), f.fb);
             return;
         }
@@ -408,11 +415,13 @@ void interp::step_frame(std::size_t fi) {
         }
         case state::frame_kind::for_each: {
             if (f.pc >= f.aux_len) {
+                invariants_in_step(f.node, step_place::loop_end);
                 pop();
                 if (s.end_at_ == 2 && (f.round || (!g.has_turns && players_loop(f.node)))) s.finish(s.pending_end_);
                 return;
             }
             s.locals_[f.fb + N(f.node).ref] = s.loop_store_[f.aux + f.pc];
+            invariants_in_step(f.node, step_place::round_start);
             s.frames_[fi].pc = f.pc + 1;
             push_frame(state::frame_kind::list, child(f.node, 2), f.fb);
             return;
@@ -448,6 +457,7 @@ void interp::statement(std::size_t fi, id n, std::uint32_t fb) {
             return;
         case op::block:
             advance();
+            if (s.opt_.check_in_steps && rs.blocks[nd.ref].word == "phase") invariants_in_step(n, step_place::phase_start);
             if (g.spliced(n)) {  // a phase or step whose statements follow it in the list
                 if (tracing()) [[unlikely]] trace_block(nd.ref);
                 return;

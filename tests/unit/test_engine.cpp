@@ -181,6 +181,44 @@ TEST_CASE("engine: an invariant violation names the rule that last changed what 
     CHECK(s.last_change("stock_kept").empty());
 }
 
+TEST_CASE("engine: check_in_steps finds an invariant false inside a step, where the checker assumes it", "[engine]") {
+    // The muster's first loop fills the garrison, the second empties the field: between them,
+    // at the end of the first loop, a regiment is counted twice; after each decision, never.
+    const ir::ruleset rs = compile("tests/checker/invariant-violation/regiments_counted_between_loops.wph");
+    const engine::game g(rs, 1);
+    engine::state_options so;
+    so.track_changes = true;
+    engine::state after_decisions(g, 1, so);
+    so.check_in_steps = true;
+    engine::state in_steps(g, 1, so);
+    for (engine::state* s : {&after_decisions, &in_steps}) {
+        while (!s->is_terminal()) {
+            s->apply(0);
+            CHECK(s->violated_invariants().empty());
+        }
+    }
+    CHECK(after_decisions.in_step_violations().empty());
+    REQUIRE(in_steps.in_step_violations().size() == 1);  // the first place only
+    const engine::step_violation& v = in_steps.in_step_violations()[0];
+    CHECK(v.invariant == "regiments_counted");
+    CHECK_THAT(v.place, Catch::StartsWith("the end of the loop at ") && Catch::EndsWith("regiments_counted_between_loops.wph:17:7"));
+    CHECK_THAT(v.cause, Catch::EndsWith("regiments_counted_between_loops.wph:17:32"));
+
+    // The simulator reports it with its place (sim_options::check_in_steps), and once per game.
+    engine::sim_options o;
+    o.games = 3;
+    o.players = 1;
+    const engine::sim_report plain = engine::simulate(rs, o);
+    CHECK(plain.invariant_violations == 0);
+    o.check_in_steps = true;
+    const engine::sim_report r = engine::simulate(rs, o);
+    CHECK(r.invariant_violations == 3);
+    REQUIRE(r.broken_invariants.size() == 1);
+    CHECK(r.broken_invariants[0].name == "regiments_counted");
+    CHECK(r.broken_invariants[0].games == 3);
+    CHECK_THAT(r.broken_invariants[0].first.text, Catch::StartsWith("regiments_counted at the end of the loop at "));
+}
+
 TEST_CASE("engine: an option changes the roll's distribution", "[engine]") {
     const engine::game g(compile(statements), 2, {{"bonus", "0"}});
     engine::state s(g, 7, explicit_chance());

@@ -152,6 +152,10 @@ public:
         std::vector<std::pair<std::uint32_t, std::uint32_t>> values, zones;
     };
     std::vector<state_reads> invariant_reads;
+    // Per value cell and per zone instance: bit k when the k-th invariant reads it (of the first
+    // 64; the others are always read as changed). An in-step check (state_options::
+    // check_in_steps) evaluates only the invariants whose state changed since their last check.
+    std::vector<std::uint64_t> value_invariants, zone_invariants;
     // Per ruleset::nodes: the expression prepared for the evaluator (engine/src/compile.hpp):
     // an operation specialised by the node's types and the layout, children and addresses
     // resolved, so evaluation reads no IR node on its common paths.
@@ -236,6 +240,27 @@ struct state_options {
     // that reads what play met (faults_passed, coverage) keeps the state when the rules stop
     // with an engine error before the first decision.
     bool deferred_start = false;
+    // Check the invariants also inside a step, where the checker assumes them (docs/checker.md,
+    // "Invariants"): at each phase's start and at the start of each round of a loop (and where
+    // it ends), besides after each decision. Needs track_changes; in_step_violations() lists
+    // what broke.
+    bool check_in_steps = false;
+};
+
+class state;
+// Appends to `seen` each invariant that state s breaks, not named there yet: "name after decision
+// N (last changed by …)", or "name at <place> after decision N (…)" for one broken inside a step
+// first (state_options::check_in_steps; only those with in_steps_only, for a game stopped by an
+// engine error). The simulator's and play_game's account of violations.
+void note_invariant_violations(const state& s, std::vector<std::string>& seen, bool in_steps_only = false);
+
+// An invariant found false inside a step (state_options::check_in_steps): the first place of
+// each invariant in the game.
+struct step_violation {
+    std::string invariant;
+    std::string place;   // "the start of phase game.march", "a round of the loop at f.wph:12:7"
+    std::uint64_t decisions = 0;  // made by then
+    std::string cause;   // state::last_change's text
 };
 
 class state {
@@ -306,6 +331,9 @@ public:
     // base/rules.wph:150:3" (the rule, action, procedure, table or step whose text holds it, and
     // its position); empty when not tracked (state_options::track_changes) or unchanged since setup.
     std::string last_change(const std::string& invariant) const;
+    // With state_options::check_in_steps: the invariants found false inside a step so far, the
+    // first place of each.
+    const std::vector<step_violation>& in_step_violations() const { return step_violations_; }
 
     // Reading state, for tests and tools.
     std::int64_t slot_value(const std::string& slot, int index = 0, int key = 0) const;
@@ -370,6 +398,9 @@ private:
     // simulation, where a call through std::function per rule cost 6% of Contractor Cards' sim.)
     template <class Select, class Visit>
     void evaluate_claims(const Select& select, const Visit& visit, std::uint64_t skip = 0) const;
+    // state_options::check_in_steps: the invariants whose state changed since their last check
+    // here, evaluated at `place` inside a step; the first break of each is recorded.
+    void check_invariants_in_step(const std::string& place);
 
     enum class pending_kind : std::uint8_t { none, decision, chance_roll, chance_choice, terminal };
     enum class frame_kind : std::uint8_t { list, for_each, while_, repeat, block, subset, order };
@@ -427,6 +458,10 @@ private:
     std::vector<ir::id> value_writer_, zone_writer_;
     std::vector<std::uint64_t> value_time_, zone_time_;
     std::uint64_t change_clock_ = 0;
+    // With check_in_steps: the invariants (bit k, of the first 64) whose state changed since
+    // their last in-step check, those found broken in a step already, and what broke.
+    std::uint64_t invariants_changed_ = ~0ull, invariants_broken_in_step_ = 0;
+    std::vector<step_violation> step_violations_;
     // A probe (probing_; never in play): its given dice, per roll (before modifiers) and per
     // dice term node, in the order they are used; and the rolls an example's `given` fixes
     // (`roll r = 9;`), for every later use until fixed again.

@@ -25,6 +25,9 @@ struct sim_options {
     std::string agent = "random";                // every seat's agent, by name (make_agent)
     std::vector<std::string> seat_agents;        // per seat, overriding `agent` (empty: none)
     bool check_invariants = true;                // after every decision and at the end
+    // With check_invariants: also inside a step, at each phase's start and each loop round's,
+    // where the checker assumes them (state_options::check_in_steps; the interpreter only).
+    bool check_in_steps = false;
     std::uint64_t max_decisions = 1'000'000;     // a game stops ("decision limit") beyond this
     std::map<std::string, std::string> options;  // name=value, as play_options::options
     std::size_t max_messages = 5;                // errors and violations quoted in the report
@@ -88,6 +91,14 @@ struct sim_fault {
     sim_message first;
 };
 
+// An invariant some games broke: how many, and the first such game (its message names the
+// invariant and where it failed: "after decision N", or inside a step).
+struct sim_invariant {
+    std::string name;
+    std::uint64_t games = 0;
+    sim_message first;
+};
+
 struct sim_report {
     std::string ruleset;
     std::string with;                            // the expansions applied ("leaders, court"), or empty
@@ -102,6 +113,7 @@ struct sim_report {
     std::vector<sim_fault> faults;               // each distinct fault, in the order games first met it
     std::uint64_t invariant_violations = 0;      // (game, invariant) pairs violated
     std::vector<sim_message> first_violations;
+    std::vector<sim_invariant> broken_invariants;  // each invariant broken, in the order games first broke it
 
     // Length in decisions, over the games without an engine error (`finished`).
     std::uint64_t finished = 0;
