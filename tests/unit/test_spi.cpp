@@ -26,6 +26,9 @@ engine::sim_report simulate(const std::string& scenario, std::uint64_t games, st
     o.seed = seed;
     o.threads = 2;
     o.options = {{"scenario", scenario}};
+    // inside each step too, where the checker assumes the invariants: a move used to leave the
+    // hex counts and a caught leader behind at check_leaders' rounds (README, "What is ours")
+    o.check_in_steps = true;
     return engine::simulate(compile_spi(o.options), o);
 }
 
@@ -36,7 +39,7 @@ std::uint64_t ended_by(const engine::sim_report& r, const std::string& reason) {
 
 }  // namespace
 
-TEST_CASE("spi: every scenario plays to its end without engine errors or invariant violations", "[spi][sim]") {
+TEST_CASE("spi: every scenario plays to its end without engine errors or invariant violations, inside steps too", "[spi][sim]") {
     for (const char* scenario : {"aug3", "aug5", "aug9", "campaign", "siege", "siege_campaign"}) {
         INFO(scenario);
         const engine::sim_report r = simulate(scenario, 12, 11);
