@@ -7,6 +7,31 @@
 
 namespace wp::verify {
 
+// An invariant a game of the random play broke (after a decision, or inside a step where the
+// questions assume it): a trace from setup that the engine played, unless the check from setup
+// (invariant_checks, run before) found it already. The invariant is not assumed in the next
+// round (check(), checks.cpp), where these games are evidence again.
+void checker::played_invariant_findings() {
+    for (id r = 0; r < rs_.rules.size(); ++r) {
+        const ir::rule& rule = rs_.rules[r];
+        if (rule.kind != ir::rule_kind::invariant) continue;
+        const auto it = played_violations_.find(rule.name);
+        if (it == played_violations_.end()) continue;
+        const played_violation& v = it->second;
+        out_.unproved_invariants.insert(rule.name);
+        // one finding an invariant: the symbolic one from setup says where (every value known)
+        if (std::any_of(out_.findings.begin(), out_.findings.end(),
+                        [&](const finding& g) { return g.kind == "invariant-violation" && g.subject == rule.name; }))
+            continue;
+        finding& f = add("invariant-violation", severity::error, rule.name,
+                         "invariant `" + rule.name + "` is broken in a game from setup (" + std::to_string(v.broken.games) + " of " +
+                             std::to_string(v.games) + " random games at " + std::to_string(v.players) + (v.players == 1 ? " player)" : " players)"));
+        f.elements.push_back(rule_elem(r));
+        f.witness.push_back("trace from setup: " + game_trace(v.players, v.broken.first));
+        f.replay = "confirmed: the engine played this game from setup";
+    }
+}
+
 void checker::invariant_checks() {
     std::map<id, std::vector<std::pair<const detail::invariant_site*, const z3::expr*>>> by_rule;
     for (const detail::invariant_site& s : sym_.invariant_sites)
@@ -29,6 +54,12 @@ void checker::invariant_checks() {
             // a phase's start or a loop's round, the state rests on the checker's summary of
             // the play before (any state the domain and the other invariants allow).
             const bool shown = s->from_setup;
+            if (!shown && played_violations_.count(rule.name)) {
+                // a game broke it: that trace from setup is the finding (played_invariant_findings)
+                out_.unproved_invariants.insert(rule.name);
+                undecided = false;
+                break;
+            }
             finding& f = add("invariant-violation", shown ? severity::error : severity::warning, rule.name,
                              shown ? "invariant `" + rule.name + "` can be broken: it is false at " + s->what
                                    : "invariant `" + rule.name + "` is not proved: it is false at " + s->what +

@@ -102,7 +102,7 @@ void checker::play_other_options() {
             ir::ruleset variant = rs_;
             variant.options[o].selected_index = v;
             for (int players : counts)
-                if (const auto r = evidence_games(variant, players, std::max<std::uint64_t>(1, sim_games_ / 10))) {
+                if (const auto r = evidence_games(variant, players, std::max<std::uint64_t>(1, sim_games_ / 10)); r && evidence_usable(*r)) {
                     engine::merge_coverage(run_elsewhere_, r->statements_run);
                     engine::merge_coverage(keys_read_elsewhere_, r->keys_read);
                     table_key_first_elsewhere_ = r->table_key_first;
@@ -120,24 +120,33 @@ std::optional<engine::sim_report> checker::evidence_games(const ir::ruleset& rs,
     so.players = players;
     so.seed = seed;
     so.check_invariants = true;
+    so.check_in_steps = true;
     so.max_decisions = 100000;
     so.coverage = true;
     // the evidence play is part of the check's budget (--max-time)
     so.deadline = budget_deadline();
     try {
-        engine::sim_report r = engine::simulate(rs, so);
-        if (r.invariant_violations > 0) return std::nullopt;
-        return r;
+        return engine::simulate(rs, so);
     } catch (const std::exception&) {
         return std::nullopt;
     }
+}
+
+bool checker::evidence_usable(const engine::sim_report& r) const {
+    return std::all_of(r.broken_invariants.begin(), r.broken_invariants.end(),
+                       [&](const engine::sim_invariant& b) { return opt_.unassumed_invariants.count(b.name) > 0; });
 }
 
 void checker::play_evidence() {
     if (sim_games_ == 0 || rs_.sequences.empty()) return;
     const int lo = static_cast<int>(std::max<std::int64_t>(1, rs_.min_players));
     for (int players = lo; players <= sym_.lay.players; ++players) {
-        if (const std::optional<engine::sim_report> played = evidence_games(rs_, players, sim_games_)) {
+        const std::optional<engine::sim_report> played = evidence_games(rs_, players, sim_games_);
+        if (!played) continue;
+        for (const engine::sim_invariant& b : played->broken_invariants)
+            if (!opt_.unassumed_invariants.count(b.name) && !played_violations_.count(b.name))
+                played_violations_[b.name] = {players, b, played->games};
+        if (evidence_usable(*played)) {
             const engine::sim_report& r = *played;
             for (const engine::sim_rule& x : r.rules)
                 if (x.fires > 0) fired_.insert(x.name);
@@ -160,7 +169,7 @@ void checker::play_evidence() {
     });
     if (!open || !wanted("queries")) return;
     for (int players = lo; players <= sym_.lay.players; ++players)
-        if (const std::optional<engine::sim_report> more = evidence_games(rs_, players, 9 * sim_games_, 2)) {
+        if (const std::optional<engine::sim_report> more = evidence_games(rs_, players, 9 * sim_games_, 2); more && evidence_usable(*more)) {
             for (const engine::sim_query& q : more->queries)
                 if (q.first && !query_played_.count(q.name)) query_played_[q.name] = {players, *q.first};
             query_games_ += more->games;

@@ -13,7 +13,8 @@ void checker::run() {
     // reach needs the decisions' verdicts (a rule impossible in the domain is not asked again)
     const bool decisions = wanted("decisions") || wanted("reach");
     // the games' faults give the findings of the bounds and choices their traces from setup
-    if (opt_.play_evidence && (decisions || wanted("tables") || wanted("queries") || wanted("bounds") || wanted("choices")))
+    // and an invariant a game breaks is a finding of its own (played_invariant_findings)
+    if (opt_.play_evidence && (decisions || wanted("tables") || wanted("queries") || wanted("bounds") || wanted("choices") || wanted("invariants")))
         timed("play", [&] { play_evidence(); });
     if (decisions) timed("decisions", [&] { domain_checks(); });
     // a query a game from setup answered needs no place of the exploration
@@ -64,6 +65,10 @@ void checker::run() {
     });
     if (wanted("reach") && !sequence_stopped_) timed("reach", [&] { reach_checks(); });
     if (wanted("invariants") && !sequence_stopped_) timed("invariants", [&] { invariant_checks(); });
+    if (!played_violations_.empty()) {
+        kind_ = "invariants";  // listed with the invariants' findings
+        played_invariant_findings();
+    }
     const bool has_queries = std::any_of(rs_.rules.begin(), rs_.rules.end(), [](const ir::rule& r) { return ir::is_query(r.kind); });
     if (wanted("queries") && has_queries) timed("queries", [&] { query_checks(); });
     for (auto& [i, replay] : replays_) out_.findings.at(i).replay = replay();

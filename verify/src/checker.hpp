@@ -493,12 +493,24 @@ private:
     // other options and needs no proof of it.
     void play_other_options();
 
-    // Seeded random games of `rs` with coverage, or nothing when they are no evidence: the engine
-    // cannot set the game up for this many players, or play broke an invariant (a state that
-    // breaks one lies outside the domain the questions assume). A game stopped by an engine
-    // error, a table with no row for a key say, reached every state before it.
+    // Seeded random games of `rs` with coverage, or nothing when the engine cannot set the game
+    // up for this many players. The games check the invariants after each decision and inside
+    // each step, where the questions assume them (engine::sim_options::check_in_steps). A game
+    // stopped by an engine error, a table with no row for a key say, reached every state before it.
     std::optional<engine::sim_report> evidence_games(const ir::ruleset& rs, int players, std::uint64_t games,
                                                      std::uint64_t seed = 1) const;
+    // Whether these games are evidence for the questions: none broke an invariant they assume
+    // (a state that breaks one lies outside the domain they are asked over).
+    bool evidence_usable(const engine::sim_report& r) const;
+    // The invariants the random play broke, with the first game of each (by rule name): each an
+    // `invariant-violation` error, and no longer assumed (check()'s next round).
+    struct played_violation {
+        int players = 0;
+        engine::sim_invariant broken;
+        std::uint64_t games = 0;  // played at that player count
+    };
+    std::map<std::string, played_violation> played_violations_;
+    void played_invariant_findings();
 
     // Random games through the engine: a rule that fires, a statement that starts, a table key
     // read or a game end that happens there is reached and needs no proof.
