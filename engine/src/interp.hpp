@@ -181,12 +181,13 @@ struct interp {
         return fb;
     }
 
-    // Records that statement n changed value cell a / zone instance z (when tracking changes).
-    void changed_value(std::uint32_t a, id n) {
+    // Records that statement n wrote value cell a / zone instance z (when tracking changes); an
+    // invariant that reads it is checked again inside a step only if the value differs.
+    void changed_value(std::uint32_t a, id n, bool differs = true) {
         if (!s.opt_.track_changes) return;
         s.value_writer_[a] = n;
         s.value_time_[a] = ++s.change_clock_;
-        if (a < g.value_invariants.size()) s.invariants_changed_ |= g.value_invariants[a];
+        if (differs && a < g.value_invariants.size()) s.invariants_changed_ |= g.value_invariants[a];
     }
 
     void changed_zone(std::size_t z, id n) {

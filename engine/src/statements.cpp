@@ -58,9 +58,10 @@ void interp::store(id target, std::uint32_t fb, std::int64_t v, id stmt) {
     }
     if (N(target).code != op::index && rs.slots[slot_of(target)].flag && s.values_[a] != 0 && v == 0)
         fail(stmt, "flag " + rs.slots[slot_of(target)].name + " may not go back to false (" + g.statement_owner(stmt) + ")");
-    if (tracing() && s.values_[a] != v) [[unlikely]] trace_change(a, t, v, stmt);
+    const bool differs = s.values_[a] != v;
+    if (tracing() && differs) [[unlikely]] trace_change(a, t, v, stmt);
     s.values_[a] = v;
-    changed_value(a, stmt);
+    changed_value(a, stmt, differs);
 }
 
 // `list = value;`: the members of `value` as they are now, copied into the stored list.
