@@ -294,6 +294,11 @@ void checker::group_checks(id g, const detail::store& st, const fact_list& base)
             f.elements.push_back({"decision", d.name, d.prov});
             for (id r : gr.rules) f.elements.push_back(rule_elem(r));
             f.witness = x.witness;
+            // The witness is a state of the domain, any value of every field: a gap says the
+            // engine can stop there, a claim about play, so it counts only once a game of the
+            // checker's play meets it (label_reach, checks.cpp). SPI's `morale_row_of` has no
+            // 3 August row for the French mercenaries, who never fight that day (§15.14, §17.12).
+            f.reach = reach_kind::not_shown;
             replay(x, [this, g](const detail::replay_point& p, const z3::model& m) { return replay_.undecided(p, g, m); });
         }
     }

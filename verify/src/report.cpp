@@ -107,7 +107,10 @@ void render_human(std::ostream& out, const ir::ruleset& rs, const check_result& 
         if (!f.replay.empty()) out << "  state replay: " << f.replay << '\n';
         if (!f.trace.empty()) out << "  trace from setup: " << f.trace << '\n';
         if (f.reach == reach_kind::setup_path) out << "  reach: the witness's path runs from setup, nothing forgotten on the way\n";
-        if (not_shown)
+        if (not_shown && f.kind == "gap")
+            out << "  reach: not shown reachable: the witness is a state of the domain (any value of each field), and no "
+                   "game the checker played met it\n";
+        else if (not_shown)
             out << "  reach: not shown reachable: the witness rests on the checker's summary of play (what a loop or a "
                    "phase's start forgets), and no game the checker played met it\n";
         if (f.accepted) out << "  accepted in the ruleset: " << f.accepted_reason << '\n';
@@ -284,7 +287,9 @@ void render_sarif(std::ostream& out, const ir::ruleset& rs, const check_result& 
         for (const std::string& b : f.because) text += "\nbecause: " + b;
         if (!f.replay.empty()) text += "\nstate replay: " + f.replay;
         if (!f.trace.empty()) text += "\ntrace from setup: " + f.trace;
-        if (f.reach == reach_kind::not_shown) text += "\nnot shown reachable: the witness rests on the checker's summary of play";
+        if (f.reach == reach_kind::not_shown)
+            text += f.kind == "gap" ? "\nnot shown reachable: the witness is a state of the domain"
+                                    : "\nnot shown reachable: the witness rests on the checker's summary of play";
         if (f.accepted) text += "\naccepted: " + f.accepted_reason;
         res["message"] = {{"text", text}};
         json locations = json::array(), related = json::array();

@@ -36,7 +36,7 @@ enum class proof_kind : std::uint8_t {
 };
 
 // Whether play from setup is shown to reach what a finding says can happen (a bound
-// violation, a table gap, a stuck choice; a decision's gap or contradiction when a game met it).
+// violation, a table gap, a stuck choice, a decision's gap; a contradiction when a game met it).
 enum class reach_kind : std::uint8_t {
     none,        // not a claim about play (a table's rows, an unused rule), or not judged
     trace,       // a game the engine played from setup meets it (finding::trace says which)
