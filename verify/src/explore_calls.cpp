@@ -117,7 +117,7 @@ void exec_impl::play_event(id n, const std::vector<z3::expr>& a, path& p) {
             run(pr.body, e, q);
         }, false, &*start);
     }
-    forget(p, writes_of(d.body), n);
+    forget_call(p, writes_of(d.body), n);
     if (!a.empty())
         for (const ir::card_event& ev : rs.card_events) {
             if (rs.entities.at(ev.card).kind != kind || ev.flag == ir::no_id) continue;
@@ -153,7 +153,7 @@ void exec_impl::run_body(id body, const std::vector<ir::local>& locals, std::vec
                 for (std::size_t i = 0; i < any.size() && i < e.locals.size(); ++i) e.locals[i] = any[i];
                 run(body, e, q);
             });
-        forget(p, writes_of(body), n);
+        forget_call(p, writes_of(body), n);
         if (ending_bodies_.count(body)) end_turn_here(p);  // it may have ended the turn, having written anything
         return;
     }
@@ -230,7 +230,7 @@ void exec_impl::resolve(id n, env& e, path& p) {
                 resolve(n, e, q);
                 summary_args_ = false;
             });
-        forget(p, writes_of(n), n);
+        forget_call(p, writes_of(n), n);
         return;
     }
     struct mark {

@@ -125,6 +125,7 @@ struct exec_impl {
         std::vector<fact> facts;
     };
     void forget(path& p, const writes& w, id n, loop_head* head = nullptr);
+    void forget_call(path& p, const writes& w, id n);
     void leave_loop(path& p, const writes& w, const loop_head& head, id n);
     void keep_untaken(path& b, const path& p, id body, const writes& w, id n, loop_head& head);
     void merge(path& p, path& t, path& f, const z3::expr& c, id n);

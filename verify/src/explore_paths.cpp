@@ -38,6 +38,14 @@ void exec_impl::drain(path& p, id n) {
     add_fact(p, z3::mk_and(all), "the possible dice and values at " + at(n));
 }
 
+// A call a summary stands for: the invariants must hold at it, since the summary assumes them
+// at its start, even where the call writes nothing (and forget notes nothing); then it forgets
+// what the body writes.
+void exec_impl::forget_call(path& p, const writes& w, id n) {
+    if (w.values.empty() && w.kinds.empty()) note_invariants(p, n, "the statement at " + at(n));
+    forget(p, w, n);
+}
+
 // Forgets what w writes; the invariants are assumed again, so they must hold just before.
 void exec_impl::forget(path& p, const writes& w, id n, loop_head* head) {
     if (w.values.empty() && w.kinds.empty()) return;
@@ -136,13 +144,15 @@ void exec_impl::branch(path& p, const z3::expr& c, const std::string& why, id n,
 }
 
 // The path a summary starts on: from any state the domain allows, whether or not the call at
-// `from` is reached. A deeper activation may start mid-phase, where the invariants need not
-// hold: under the induction (--checks invariants) they are not assumed there; otherwise they
-// are assumed after setup everywhere, as the report says.
+// `from` is reached, the invariants assumed. Under the induction (--checks invariants) too:
+// every activation the summary stands for starts at a call past the unrolling depth, or a card
+// event's play, where the invariants are an obligation (forget_call). Not assuming them there
+// left Contractor Cards' three invariants about cards unproved: the trait table's summarised
+// reroll started from cards anywhere, though it moves none.
 exec_impl::path exec_impl::any_state(const path& from, const std::string& when) {
     path q = from;
     restart(q, "");
-    forget_all(q, when, !S.prove_invariants);
+    forget_all(q, when, true);
     return q;
 }
 
