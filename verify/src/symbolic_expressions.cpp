@@ -411,7 +411,11 @@ sv symbolic::value_uncached(id n, env& e, const store& st) {
                 return sv(num(nd.code == op::div ? *ka / *kd : *ka % *kd));
             side.push_back(d != 0);
             // The engine divides as C++ does (truncating); Z3's div is Euclidean.
-            const z3::expr q = z3::ite(a >= 0, a / z3::abs(d), -((-a) / z3::abs(d)));
+            // |d| by hand: z3::abs of Z3 4.8.12 makes its comparison, then `-d` (an API call
+            // that releases the comparison) before the `ite` that uses it, when the compiler
+            // evaluates arguments left to right (Clang): the term is freed and reused.
+            const z3::expr abs_d = z3::ite(d >= 0, d, -d);
+            const z3::expr q = z3::ite(a >= 0, a / abs_d, -((-a) / abs_d));
             const z3::expr tq = z3::ite(d > 0, q, -q);
             return sv(nd.code == op::div ? tq : a - d * tq);
         }
