@@ -98,6 +98,7 @@ template <class V> void fields(V& v, slot& x) {
     v("?hidden", x.hidden);  // schema 6, written only when true
     v("?hidden_by", x.hidden_by);  // since 6, without a new version: written only when set
     v("?hidden_if", x.hidden_if);
+    v("?hidden_unless", x.hidden_unless);
     v("prov", x.prov);
 }
 template <class V> void fields(V& v, entity_kind& x) {

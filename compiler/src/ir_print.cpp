@@ -337,7 +337,8 @@ struct dumper {
             if (s.scope == slot_scope::per_node && s.map < rs.maps.size()) out << " " << rs.maps[s.map].name;
             out << " " << s.name << ": " << type_name(rs, s.type) << (s.flag ? " flag" : "") << (s.counter ? " counter" : "") << (s.hidden ? " hidden" : "")
                 << (s.hidden_by != no_id ? " by " + rs.slots[s.hidden_by].name : "")
-                << (s.hidden_if != no_id ? " if option." + rs.options[s.hidden_if].name : "");
+                << (s.hidden_if != no_id ? " if option." + rs.options[s.hidden_if].name : "")
+                << (s.hidden_unless != no_id ? " unless " + rs.slots[s.hidden_unless].name : "");
             id element_type = s.type;
             if (element_type < rs.types.size() && rs.types[element_type].kind == type_kind::map_of)
                 element_type = rs.types[element_type].value;

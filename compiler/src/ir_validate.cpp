@@ -559,6 +559,13 @@ struct checker {
             if (rs.options[s.hidden_if].kind != option_kind::boolean) fail(path + ".hidden_if", "names an option that is not bool");
             if (!s.hidden) fail(path + ".hidden_if", "on a field that is not hidden");
         }
+        if (s.hidden_unless != no_id) {
+            index(path + ".hidden_unless", s.hidden_unless, rs.slots, "slot", false);
+            const slot& u = rs.slots[s.hidden_unless];
+            if (!s.hidden || u.hidden || rs.types[u.type].kind != type_kind::boolean || u.scope != s.scope ||
+                u.entity_kind != s.entity_kind || u.map != s.map)
+                fail(path + ".hidden_unless", "names a slot that is not a bool field of the same block, or it is hidden, or this one is not");
+        }
         if (s.hidden_by != no_id) {
             index(path + ".hidden_by", s.hidden_by, rs.slots, "slot", false);
             const slot& by = rs.slots[s.hidden_by];

@@ -568,7 +568,43 @@ struct resolver {
     // After options(): `if option.O` needs O's kind.
     void hidden_fields() {
         for (std::size_t i = 0; i < cx.rs.slots.size(); ++i)
-            if (cx.slot_fields[i]->hidden && cx.rs.slots[i].type != error_type) hidden(*cx.slot_fields[i], cx.rs.slots[i]);
+            if (cx.slot_fields[i]->hidden && cx.rs.slots[i].type != error_type) {
+                hidden(*cx.slot_fields[i], cx.rs.slots[i]);
+                if (cx.slot_fields[i]->hidden_unless && cx.rs.slots[i].hidden) hidden_unless(*cx.slot_fields[i], cx.rs.slots[i]);
+            }
+    }
+
+    // `hidden ... unless F`: F is a bool field of the same state block, seen by all.
+    void hidden_unless(const dsl::field_decl& f, ir::slot& s) {
+        const dsl::name& u = *f.hidden_unless;
+        ir::id found = ir::no_id;
+        std::vector<std::string> names;
+        for (ir::id j = 0; j < cx.rs.slots.size(); ++j) {
+            const ir::slot& o = cx.rs.slots[j];
+            if (o.scope != s.scope || o.entity_kind != s.entity_kind || o.map != s.map) continue;
+            names.push_back(o.name);
+            if (o.name == u.text) found = j;
+        }
+        if (found == ir::no_id) {
+            for (const ir::slot& o : cx.rs.slots)
+                if (o.name == u.text) {
+                    cx.sink.error(dsl::diag_kind::hidden_field, u.where,
+                                  "`" + u.text + "` is a field of another state block: `unless` names a field of the block that holds `" +
+                                      f.id.text + "`, read at the same copy (the same player, piece or location)");
+                    return;
+                }
+            cx.unknown(u, "field", names);
+            return;
+        }
+        const ir::slot& o = cx.rs.slots[found];
+        if (o.type == error_type) return;
+        if (cx.rs.types[o.type].kind != ir::type_kind::boolean || cx.slot_fields[found]->hidden) {
+            cx.sink.error(dsl::diag_kind::hidden_field, u.where,
+                          "`" + u.text + "` is not a `bool` field seen by all: `unless` names the field that, while true, shows `" +
+                              f.id.text + "` to every player");
+            return;
+        }
+        s.hidden_unless = found;
     }
 
     // `hidden`, `hidden by F`, `hidden ... if option.O` (docs/language.md §2, "Hidden fields").

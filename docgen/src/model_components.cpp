@@ -350,6 +350,13 @@ void builder::secrets() {
                        " is that " + k + "; the others see none of it";
             }
         }
+        if (s.hidden_unless != ir::no_id) {  // shown while a field of the same copy is set
+            const std::string shown = humanize(rs.slots[s.hidden_unless].name);
+            if (s.scope == ir::slot_scope::per_player)
+                what = "each player's own is seen by that player alone, and by everyone while that player's " + shown + " is set";
+            else
+                what += ", except while " + std::string(s.scope == ir::slot_scope::global ? "the" : "its") + " " + shown + " is set";
+        }
         if (s.hidden_if != ir::no_id) what += " (option " + humanize(rs.options[s.hidden_if].name) + ")";
         entry({bold(title_of(s.name) + ": "), text(what), source(s.prov)});
     }

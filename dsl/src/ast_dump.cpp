@@ -251,6 +251,7 @@ private:
             std::string hid = f.hidden ? "hidden " : "";
             if (f.hidden_by) hid += "by " + f.hidden_by->text + " ";
             if (f.hidden_if) hid += "if option." + f.hidden_if->text + " ";
+            if (f.hidden_unless) hid += "unless " + f.hidden_unless->text + " ";
             line(d, hid + "field " + f.id.text + ": " + type_text(f.type) + (f.init ? " = " + expr_text(*f.init) : "") +
                         anchors_text(f.anchors));
         }

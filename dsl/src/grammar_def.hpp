@@ -1353,11 +1353,13 @@ auto const type_decl_r_def =
             type_r[set_<&type_decl::type>]] >
     -semi;
 // `hidden name: T`: a per-player field only its own player sees (a field named `hidden` stays one);
-// `hidden by camp if option.fog name: side -> T`: each entry seen by its side's players only.
+// `hidden by camp if option.fog name: side -> T`: each entry seen by its side's players only;
+// `... unless revealed name: T`: shown to every seat while the bool field `revealed` is true.
 auto const field_r_def =
     spanned[(-((WP_KW("hidden") >> !WP_P(":"))[const_<&field_decl::hidden, true>] >>
                -((WP_KW("by") >> !WP_P(":")) > name_r[set_<&field_decl::hidden_by>]) >>
-               -(WP_KW("if") > WP_KW("option") > P(".", "`.`", ".") > name_r[set_<&field_decl::hidden_if>])) >>
+               -(WP_KW("if") > WP_KW("option") > P(".", "`.`", ".") > name_r[set_<&field_decl::hidden_if>]) >>
+               -((WP_KW("unless") >> !WP_P(":")) > name_r[set_<&field_decl::hidden_unless>])) >>
              name_r[set_<&field_decl::id>]) > WP_P(":") > type_r[set_<&field_decl::type>] >
                                  -(P("=", "`=`", "=") > expr_r[set_<&field_decl::init>]) >
                                  anchors_r[set_<&field_decl::anchors>]];

@@ -305,6 +305,7 @@ struct interp {
     std::string cause(id stmt) const;
     bool unseen_change(std::uint32_t address) const;
     void trace_reveal() const;
+    void trace_shown(std::uint32_t address) const;
     void statement(std::size_t fi, id n, std::uint32_t fb);
     inline void await_choice(id node, std::uint32_t fb, std::int64_t player);
     void resolve_pending(int i);

@@ -198,7 +198,7 @@ std::vector<std::pair<std::string, std::string>> player_fields(const state& s, i
     for (ir::id sl = 0; sl < rs.slots.size(); ++sl) {
         const ir::slot& slot = rs.slots[sl];
         if (slot.scope != ir::slot_scope::per_player) continue;
-        if (g.slot_hidden[sl] && viewer >= 0 && viewer != seat) continue;
+        if (viewer >= 0 && viewer != seat && s.hidden_copy(sl, static_cast<std::uint32_t>(seat))) continue;
         const ir::type& t = rs.types[slot.type];
         const ir::id vt = t.kind == ir::type_kind::map_of ? t.value : slot.type;
         std::string text;

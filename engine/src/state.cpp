@@ -644,7 +644,7 @@ std::string state::view(int viewer) const {
             out << slot.name;
             if (slot.scope == ir::slot_scope::per_player) out << "[P" << c + 1 << "]";
             out << " =";
-            if (g_->slot_hidden[sl] && slot.scope == ir::slot_scope::per_player && viewer >= 0 && c != viewer) {
+            if (slot.scope == ir::slot_scope::per_player && viewer >= 0 && c != viewer && hidden_copy(sl, static_cast<std::uint32_t>(c))) {
                 out << " (hidden)\n";
                 continue;
             }
@@ -653,8 +653,8 @@ std::string state::view(int viewer) const {
                 continue;
             }
             for (std::uint32_t k = 0; k < l.width; ++k) {
-                const bool unseen = g_->slot_hidden[sl] && slot.scope != ir::slot_scope::per_player && viewer >= 0 &&
-                                    !sees_entry(viewer, sl, k);
+                const bool unseen = slot.scope != ir::slot_scope::per_player && viewer >= 0 &&
+                                    hidden_copy(sl, static_cast<std::uint32_t>(c)) && !sees_entry(viewer, sl, k);
                 out << ' ' << (unseen ? "(hidden)" : g_->value_text(vt, values_[l.offset + static_cast<std::uint32_t>(c) * l.width + k]));
             }
             out << '\n';
@@ -704,12 +704,13 @@ void unseen_entries(const state& s, int seat, F f) {
         const game::slot_layout& l = g.slots[sl];
         for (std::uint32_t k = 0; k < l.width; ++k) {
             if (s.sees_entry(seat, sl, k)) continue;
-            for (std::uint32_t c = 0; c < l.copies; ++c) f(sl, l.offset + c * l.width + k);
+            for (std::uint32_t c = 0; c < l.copies; ++c)
+                if (s.hidden_copy(sl, c)) f(sl, l.offset + c * l.width + k);
         }
     }
 }
 
-// Calls f(slot, first value index, width) for each per-player field copy of a seat other than `seat`.
+// Calls f(slot, first value index, width, seat) for each per-player field copy of a seat other than `seat`.
 template <class F>
 void other_seats_fields(const game& g, int seat, F f) {
     const ir::ruleset& rs = g.ruleset();
@@ -717,7 +718,7 @@ void other_seats_fields(const game& g, int seat, F f) {
         if (rs.slots[sl].scope != ir::slot_scope::per_player) continue;
         const game::slot_layout& l = g.slots[sl];
         for (int c = 0; c < g.players(); ++c)
-            if (c != seat) f(sl, l.offset + static_cast<std::uint32_t>(c) * l.width, l.width);
+            if (c != seat) f(sl, l.offset + static_cast<std::uint32_t>(c) * l.width, l.width, static_cast<std::uint32_t>(c));
     }
 }
 
@@ -728,8 +729,8 @@ state state::masked_for(int seat) const {
     m.rng_.s = 0;
     m.opt_.sampled_chance = opt_.sampled_chance;
     const game& g = *g_;
-    other_seats_fields(g, seat, [&](id sl, std::uint32_t at, std::uint32_t width) {
-        if (g.slot_hidden[sl]) {  // its initial value, as set_up_storage gives it
+    other_seats_fields(g, seat, [&](id sl, std::uint32_t at, std::uint32_t width, std::uint32_t c) {
+        if (hidden_copy(sl, c)) {  // its initial value, as set_up_storage gives it
             const std::int64_t init = g.initial_value(sl);
             for (std::uint32_t k = 0; k < width; ++k) m.values_[at + k] = init;
         } else if (!secret_base_.empty()) {  // before the reveal: as the simultaneous block began
@@ -746,6 +747,17 @@ state state::masked_for(int seat) const {
     for (std::uint32_t zi : zones)
         for (std::uint32_t i = 0; i < zone_size_[zi]; ++i) m.contents_[g.zone_capacity_offset[zi] + i] = cards[next++];
     return m;
+}
+
+bool state::hidden_copy(id sl, std::uint32_t c) const {
+    if (!g_->slot_hidden[sl]) return false;
+    const id u = rs_->slots[sl].hidden_unless;
+    if (u == ir::no_id) return true;
+    const game::slot_layout& ul = g_->slots[u];
+    const std::uint32_t at = ul.offset + c * ul.width;
+    // a player's own F inside a simultaneous block: as the block began, as the other seats see it
+    const bool as_begun = rs_->slots[u].scope == ir::slot_scope::per_player && !secret_base_.empty();
+    return (as_begun ? secret_base_[at] : values_[at]) == 0;
 }
 
 bool state::sees_entry(int seat, id sl, std::uint32_t k) const {
@@ -771,9 +783,9 @@ state state::resample_hidden(int seat, std::uint64_t seed) const {
             v = pick == 0 ? -1 : static_cast<std::int64_t>(g.kind_first.at(t.ref) + pick - 1);
         }
     };
-    other_seats_fields(g, seat, [&](id sl, std::uint32_t at, std::uint32_t width) {
+    other_seats_fields(g, seat, [&](id sl, std::uint32_t at, std::uint32_t width, std::uint32_t c) {
         const ir::slot& slot = rs.slots[sl];
-        if (!g.slot_hidden[sl] && secret_base_.empty()) return;
+        if (!hidden_copy(sl, c) && secret_base_.empty()) return;
         const ir::type& t = rs.types[slot.type];
         if (t.kind == ir::type_kind::list_of) return;
         const id vt = t.kind == ir::type_kind::map_of ? t.value : slot.type;

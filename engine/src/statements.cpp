@@ -106,9 +106,9 @@ bool interp::unseen_change(std::uint32_t a) const {
         const game::slot_layout& l = g.slots[sl];
         if (a < l.offset || a >= l.offset + l.copies * l.width) continue;
         if (rs.slots[sl].scope != ir::slot_scope::per_player)
-            return g.slot_hidden[sl] && !s.sees_entry(viewer, sl, (a - l.offset) % l.width);
+            return s.hidden_copy(sl, (a - l.offset) / l.width) && !s.sees_entry(viewer, sl, (a - l.offset) % l.width);
         const int seat = static_cast<int>((a - l.offset) / l.width);
-        return seat != viewer && (g.slot_hidden[sl] || s.in_secret());
+        return seat != viewer && (s.hidden_copy(sl, static_cast<std::uint32_t>(seat)) || s.in_secret());
     }
     return false;
 }
@@ -121,13 +121,13 @@ void interp::trace_reveal() const {
     if (viewer < 0 || s.secret_base_.empty()) return;
     for (id sl = 0; sl < rs.slots.size(); ++sl) {
         const ir::slot& slot = rs.slots[sl];
-        if (slot.scope != ir::slot_scope::per_player || g.slot_hidden[sl]) continue;
+        if (slot.scope != ir::slot_scope::per_player) continue;
         const ir::type& t = rs.types[slot.type];
         if (t.kind == ir::type_kind::list_of) continue;
         const id vt = t.kind == ir::type_kind::map_of ? t.value : slot.type;
         const game::slot_layout& l = g.slots[sl];
         for (int c = 0; c < g.players(); ++c) {
-            if (c == viewer) continue;
+            if (c == viewer || s.hidden_copy(sl, static_cast<std::uint32_t>(c))) continue;
             for (std::uint32_t k = 0; k < l.width; ++k) {
                 const std::uint32_t a = l.offset + static_cast<std::uint32_t>(c) * l.width + k;
                 if (s.secret_base_[a] == s.values_[a]) continue;
@@ -168,11 +168,42 @@ void interp::trace_change(std::uint32_t a, id type, std::int64_t v, id stmt) con
         trace((c.display.empty() ? c.name : c.display) + "’s event " + (v ? "is in force" : "ends") + " (" + cause(stmt) + ")");
         return;
     }
+    if (v != 0 && s.values_[a] == 0) trace_shown(a);
     bool own = false;
     const std::string place = g.value_place(a, own);
     if (!own && !s.opt_.trace_verbose) return;
     if (unseen_change(a)) return;
     trace(place + " " + g.value_text(type, s.values_[a]) + " \u2192 " + g.value_text(type, v) + " (" + cause(stmt) + ")");
+}
+
+// Value a, a field some hidden field is shown `unless` (docs/language.md §2), is becoming true:
+// in the account as seat trace_viewer saw it, the entries it shows that the seat could not see,
+// as they stand: "East sp[Red] = 2 (shown)".
+void interp::trace_shown(std::uint32_t a) const {
+    const int viewer = s.opt_.trace_viewer;
+    if (viewer < 0) return;
+    for (id u = 0; u < rs.slots.size(); ++u) {
+        const game::slot_layout& ul = g.slots[u];
+        if (a < ul.offset || a >= ul.offset + ul.copies * ul.width) continue;
+        const std::uint32_t c = (a - ul.offset) / ul.width;
+        for (id sl = 0; sl < rs.slots.size(); ++sl) {
+            const ir::slot& slot = rs.slots[sl];
+            if (slot.hidden_unless != u || !s.hidden_copy(sl, c)) continue;
+            const ir::type& t = rs.types[slot.type];
+            if (t.kind == ir::type_kind::list_of) continue;
+            const id vt = t.kind == ir::type_kind::map_of ? t.value : slot.type;
+            const game::slot_layout& l = g.slots[sl];
+            const bool per_player = slot.scope == ir::slot_scope::per_player;
+            if (per_player && static_cast<int>(c) == viewer) continue;
+            for (std::uint32_t k = 0; k < l.width; ++k) {
+                if (!per_player && s.sees_entry(viewer, sl, k)) continue;
+                const std::uint32_t at = l.offset + c * l.width + k;
+                bool own = false;
+                trace(g.value_place(at, own) + " = " + g.value_text(vt, s.values_[at]) + " (shown)");
+            }
+        }
+        return;
+    }
 }
 
 // Whether the first statement of `body` can be done: a `do` that is legal, a `choose`

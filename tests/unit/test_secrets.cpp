@@ -24,6 +24,7 @@ namespace {
 const char* const planning = "tests/rulesets/secrets/secret_planning.wph";
 const char* const fog = "tests/rulesets/secrets/fog_of_war.wph";
 const char* const markers = "tests/rulesets/secrets/force_markers.wph";
+const char* const revealed = "tests/rulesets/secrets/force_markers_revealed.wph";
 
 // Every value of every field, per-location and per-piece ones included (state::view leaves those out).
 std::string every_value(const engine::state& s) {
@@ -265,6 +266,51 @@ TEST_CASE("secrets: a side's entries read as their initial value to the other si
     CHECK(engine::seat_view(t, 1).seen().slot_value("scouts", 0, 0) == 1);
 }
 
+TEST_CASE("secrets: entries shown while their `unless` field is set, copy by copy", "[secrets][view]") {
+    const ir::ruleset rs = test::compile_repo_ruleset(revealed);
+    const auto sp = std::find_if(rs.slots.begin(), rs.slots.end(), [](const ir::slot& x) { return x.name == "sp"; });
+    REQUIRE(sp != rs.slots.end());
+    REQUIRE(sp->hidden_unless != ir::no_id);
+    CHECK(rs.slots[sp->hidden_unless].name == "revealed");
+    std::ostringstream text;
+    ir::print(text, rs);
+    CHECK(text.str().find("hidden by camp if option.fog unless revealed") != std::string::npos);
+    test::json_round_trip(rs);
+    // an `unless` slot of another block, or hidden, is refused by the IR reader
+    const nlohmann::json once = ir::to_json(rs);
+    const auto year = static_cast<std::size_t>(std::find_if(rs.slots.begin(), rs.slots.end(), [](const ir::slot& x) { return x.name == "year"; }) - rs.slots.begin());
+    nlohmann::json broken = once;
+    for (auto& x : broken["slots"])
+        if (x["name"] == "sp") x["hidden_unless"] = year;
+    ir::read_error error;
+    CHECK_FALSE(ir::from_json(broken, error).has_value());
+    CHECK(error.message.find("hidden_unless") != std::string::npos);
+
+    const engine::game g(rs, 2);
+    const int west = 0, middle = 1, east = 2, blue = 0, red = 1;
+    {  // both in Middle: a battle there, shown to both; West, where only Blue stands, stays hidden
+        engine::state s(g, 5, test::sampled_chance());
+        for (const char* a : {"West", "1", "no: do not send out a scout"}) s.apply(test::action_with_text(s, a));
+        for (const char* a : {"East", "1", "no: do not send out a scout"}) s.apply(test::action_with_text(s, a));
+        REQUIRE_FALSE(s.is_terminal());
+        for (const char* a : {"Middle", "3", "no: do not send out a scout"}) s.apply(test::action_with_text(s, a));
+        CHECK(engine::seat_view(s, 1).seen().slot_value("sp", middle, blue) == 0);  // not yet: hidden
+        for (const char* a : {"Middle", "2", "no: do not send out a scout"}) s.apply(test::action_with_text(s, a));
+        REQUIRE(s.slot_value("revealed", middle) == 1);
+        const engine::seat_view p1(s, 0), p2(s, 1);
+        CHECK(p1.seen().slot_value("sp", middle, red) == 2);  // shown
+        CHECK(p2.seen().slot_value("sp", middle, blue) == 3);
+        CHECK(p2.seen().slot_value("sp", west, blue) == 0);   // still hidden: 1 under the marker
+        CHECK(p1.seen().slot_value("sp", east, red) == 0);
+        CHECK(s.slot_value("sp", west, blue) == 1);
+        // a player's own field, shown once that player's `showing` is set (Red, after year 2)
+        CHECK(s.slot_value("showing", 1) == 1);
+        CHECK(p1.seen().slot_value("reserve", 1) == 2);
+        CHECK(p2.seen().slot_value("reserve", 0) == 0);  // Blue's: hidden, its initial value
+        CHECK(s.slot_value("reserve", 0) == 2);
+    }
+}
+
 TEST_CASE("secrets: no agent's input depends on what its seat cannot see", "[secrets][view][agents]") {
     SECTION("secret planning (a simultaneous block)") {
         CHECK(check_independence(test::compile_repo_ruleset(planning), 3, 4, 1000, true) > 0);
@@ -274,6 +320,9 @@ TEST_CASE("secrets: no agent's input depends on what its seat cannot see", "[sec
     }
     SECTION("strength per space and side, seen by that side (Cuius Regio's force markers)") {
         CHECK(check_independence(test::compile_repo_ruleset(markers), 2, 6, 1000, true) > 0);
+    }
+    SECTION("the same, shown once their battle begins (`unless revealed`)") {
+        CHECK(check_independence(test::compile_repo_ruleset(revealed), 2, 6, 1000, true) > 0);
     }
     SECTION("a plan kept in hidden maps keyed by card (Wallenstein's boxes)") {
         CHECK(check_independence(test::compile_repo_ruleset("tests/rulesets/entity-keys/card_keyed_plans.wph"), 2, 6, 1000, true) > 0);

@@ -165,6 +165,7 @@ struct slot {
                                // a map keyed by player or by hidden_by's type: each entry by its own
     id hidden_by = no_id;      // a per-player enum slot: entry k is seen by the players holding k
     id hidden_if = no_id;      // a bool option: hidden only in games where it is on
+    id hidden_unless = no_id;  // a bool slot of the same block: shown to all while its copy is true
     provenance prov;
 };
 

@@ -213,6 +213,7 @@ struct field_decl {
     bool hidden = false;  // `hidden name: T`: seen only by its own player (state per player)
     std::optional<name> hidden_by;  // `hidden by camp`: each entry seen by the players whose camp is its key
     std::optional<name> hidden_if;  // `hidden if option.fog`: hidden only when that bool option is on
+    std::optional<name> hidden_unless;  // `hidden ... unless revealed`: shown to all while that bool field is true
     name id;
     type_expr type;
     std::optional<expr> init;

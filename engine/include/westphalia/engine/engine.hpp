@@ -386,6 +386,9 @@ public:
     // Whether seat `seat` is shown entry k of slot sl, a field no player owns whose entries are
     // hidden one by one (`hidden by F`, or a map keyed by player; docs/language.md §2).
     bool sees_entry(int seat, ir::id sl, std::uint32_t k) const;
+    // Whether copy c of slot sl (a player's, an entity's, a location's; 0 for a global field) is
+    // hidden now: hidden in this game, and not shown by its `unless` field (docs/language.md §2).
+    bool hidden_copy(ir::id sl, std::uint32_t c) const;
     const game& the_game() const { return *g_; }
 
 private:
