@@ -321,6 +321,30 @@ state { hidden if option.fog scouts: player -> 0..3 = 0 })");
     REQUIRE(g[0].hidden_if);
     CHECK(g[0].hidden_if->text == "fog");
     CHECK(g[0].id.text == "scouts");
+    CHECK_FALSE(g[0].hidden_unless);
+}
+
+TEST_CASE("parser: `hidden ... unless F` names the field that shows it; a field named `unless` stays one", "[parser]") {
+    // docs/language.md §2, "Shown while a field is set"
+    auto p = run(R"(state per hex {
+  in_battle: bool = false
+  hidden by camp if option.fog_of_war unless in_battle inf: side -> 0..400 = 0
+  hidden unless: bool = false
+  hidden by camp unless in_battle cav: side -> 0..400 = 0
+})");
+    const auto& d = ok(p);
+    const auto& hex = std::get<state_decl>(d[0].node).fields;
+    REQUIRE(hex.size() == 4);
+    REQUIRE(hex[1].hidden_unless);
+    CHECK(hex[1].hidden_unless->text == "in_battle");
+    CHECK(hex[1].hidden_if->text == "fog_of_war");
+    CHECK(hex[1].id.text == "inf");
+    CHECK(hex[2].hidden);
+    CHECK(hex[2].id.text == "unless");
+    CHECK_FALSE(hex[2].hidden_unless);
+    REQUIRE(hex[3].hidden_unless);
+    CHECK_FALSE(hex[3].hidden_if);
+    CHECK(hex[3].hidden_by->text == "camp");
 }
 
 // ------------------------------------------------------------------ 3. components
