@@ -564,7 +564,7 @@ struct checker {
             const slot& u = rs.slots[s.hidden_unless];
             if (!s.hidden || u.hidden || rs.types[u.type].kind != type_kind::boolean || u.scope != s.scope ||
                 u.entity_kind != s.entity_kind || u.map != s.map)
-                fail(path + ".hidden_unless", "names a slot that is not a bool field of the same block, or it is hidden, or this one is not");
+                fail(path + ".hidden_unless", "names a slot that is not a bool field held per the same thing, or it is hidden, or this one is not");
         }
         if (s.hidden_by != no_id) {
             index(path + ".hidden_by", s.hidden_by, rs.slots, "slot", false);

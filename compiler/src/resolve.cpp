@@ -574,7 +574,7 @@ struct resolver {
             }
     }
 
-    // `hidden ... unless F`: F is a bool field of the same state block, seen by all.
+    // `hidden ... unless F`: F is a bool field held per the same thing (a hex, a player, ...), seen by all.
     void hidden_unless(const dsl::field_decl& f, ir::slot& s) {
         const dsl::name& u = *f.hidden_unless;
         ir::id found = ir::no_id;
@@ -586,11 +586,20 @@ struct resolver {
             if (o.name == u.text) found = j;
         }
         if (found == ir::no_id) {
+            auto held = [&](const ir::slot& o) {
+                switch (o.scope) {
+                    case ir::slot_scope::global: return std::string("a global field");
+                    case ir::slot_scope::per_player: return std::string("a per-player field");
+                    case ir::slot_scope::per_entity: return "a field per " + cx.rs.entity_kinds[o.entity_kind].name;
+                    case ir::slot_scope::per_node: return "a field per " + cx.rs.maps[o.map].name;
+                }
+                return std::string("a field");
+            };
             for (const ir::slot& o : cx.rs.slots)
                 if (o.name == u.text) {
                     cx.sink.error(dsl::diag_kind::hidden_field, u.where,
-                                  "`" + u.text + "` is a field of another state block: `unless` names a field of the block that holds `" +
-                                      f.id.text + "`, read at the same copy (the same player, piece or location)");
+                                  "`" + u.text + "` is " + held(o) + ", and `" + f.id.text + "` " + held(s) +
+                                      ": `unless` names a field held per the same thing, read at the same copy");
                     return;
                 }
             cx.unknown(u, "field", names);
