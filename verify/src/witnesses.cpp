@@ -96,9 +96,15 @@ std::vector<std::string> checker::witness(const z3::expr& q, z3::model& m, const
         known.push_back(it->second);
         usual.push_back(var.var.is_bool() ? !var.var : var.var == ctx_.int_val(var.preferred));
     }
+    const auto t0 = std::chrono::steady_clock::now();
     if (search == witness_search::near) near_changes(q, all, vars, usual, m);
     else fewest_changes(q, usual, m, search == witness_search::quick);
+    const auto t1 = std::chrono::steady_clock::now();
     fewest_players(q, all, vars, usual, m, search);
+    if (debug_)
+        std::fprintf(stderr, "    witness: %zu values, changes %.0f ms, players %.0f ms\n", usual.size(),
+                     std::chrono::duration<double, std::milli>(t1 - t0).count(),
+                     std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1).count());
     std::vector<std::string> lines;
     for (const auto& [text, e] : extra) lines.push_back(value_line(text, e, m));
     std::sort(known.begin(), known.end());
@@ -260,6 +266,8 @@ void checker::few_changes(const z3::expr& q, const std::vector<z3::expr>& usual,
         s.add(z3::implies(flags.back(), usual[i]));
     }
     std::vector<char> kept(usual.size(), 1);
+    const auto t0 = std::chrono::steady_clock::now();
+    const std::uint64_t q0 = out_.stats[kind_].queries;
     auto holds = [&] {
         z3::expr_vector assumed(ctx_);
         for (std::size_t i = 0; i < usual.size(); ++i)
@@ -280,8 +288,6 @@ void checker::few_changes(const z3::expr& q, const std::vector<z3::expr>& usual,
             }
         if (dropped == 0) return;  // the question itself cannot hold: keep the model given
     }
-    const auto t0 = std::chrono::steady_clock::now();
-    const std::uint64_t q0 = out_.stats[kind_].queries;
     auto lap = [&](const char* step) {
         if (!debug_) return;
         std::fprintf(stderr, "    few_changes %s: %zu given up of %zu, %llu questions, %.0f ms\n", step, given_up.size(), usual.size(),
