@@ -39,6 +39,7 @@ struct play_args {
     std::string resume;
     bool quiet = false;
     bool verbose = false;
+    bool no_check_invariants = false;
 };
 
 
@@ -72,6 +73,9 @@ void add_play_command(CLI::App& app, context& ctx) {
     command->add_option("--seat", args->seats, "Agent for one seat: --seat 2=human (repeatable)");
     command->add_option("--log", args->log, "Write a JSON-lines game log to this file (replay it with `replay`; `-`: standard output)");
     command->add_flag("--quiet", args->quiet, "Print only the first line and the result");
+    command->add_flag("--no-check-invariants", args->no_check_invariants,
+                      "Do not check the invariants (by default, after every decision and inside each step, where the "
+                      "checker assumes them; a broken one is told where it breaks, listed at the end, and exits 1)");
     command->add_flag("--verbose", args->verbose, "Also print every step's start and every change of state, not only the players' own")
         ->excludes("--quiet");
     command->add_option("--resume", args->resume,
@@ -182,6 +186,7 @@ void add_play_command(CLI::App& app, context& ctx) {
         engine::play_options options;
         if (!args->quiet) options.trace = &trace;
         options.trace_verbose = args->verbose;
+        options.check_invariants = !args->no_check_invariants;
         // One human among other agents reads the account at the terminal: it is that seat's own,
         // as `replay --as` prints it (the others' secret decisions and hidden fields left out).
         // Several humans share the screen, and a game of agents alone hides nothing.
@@ -226,6 +231,7 @@ void add_play_command(CLI::App& app, context& ctx) {
         }
         const engine::play_result& r = played.result;
         if (!r.error.empty()) {
+            for (const std::string& v : r.invariant_violations) ctx.err << "westphalia: invariant broken: " << v << '\n';
             ctx.err << "westphalia: engine error: " << r.error << '\n';
             ctx.exit_code = exit_findings;
             return;
@@ -240,6 +246,7 @@ void add_play_command(CLI::App& app, context& ctx) {
             return;
         }
         print_summary(account, r, options.viewer);
+        if (!r.invariant_violations.empty()) ctx.exit_code = exit_findings;
     });
 }
 

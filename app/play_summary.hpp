@@ -33,6 +33,10 @@ inline void print_summary(std::ostream& out, const engine::play_result& r, int v
     if (r.winners.empty()) out << " none";
     for (int w : r.winners) out << " P" << w + 1;
     out << '\n';
+    if (!r.invariant_violations.empty()) {
+        out << "invariants broken:\n";
+        for (const std::string& v : r.invariant_violations) out << "  " << v << '\n';
+    }
     if (!r.queries.empty() && viewer < 0) {  // a seat's own view: a query may read what it cannot see
         out << "queries:\n";
         for (const std::string& q : r.queries) out << "  " << q << '\n';

@@ -228,6 +228,9 @@ logged_play play_logged(const ir::ruleset& rs, const log_header& header, const s
         so.trace = options.trace;
         so.trace_verbose = options.trace_verbose;
         so.trace_viewer = options.viewer;
+        // the invariants after each decision and inside each step, where the checker assumes them
+        so.track_changes = options.check_invariants;
+        so.check_in_steps = options.check_invariants;
         rng agent_rng{header.seed ^ agent_seed_mix};
         // While the resumed steps are played the account is silent. The gate lives as long as the
         // final state that points to it (logged_play::trace_gate).
@@ -245,6 +248,16 @@ logged_play play_logged(const ir::ruleset& rs, const log_header& header, const s
         result.final_state = std::make_unique<state>(*g, header.seed, so);
         state& s = *result.final_state;
         query_watch queries(rs);
+        // a broken invariant told in the account where it is first seen, once: where the state
+        // waits for a decision or has ended, as `sim` checks (a chance node, since the log stops at
+        // each, may stand half-way through a step), and inside the steps
+        auto check = [&] {
+            if (!options.check_invariants || s.is_chance_node()) return;
+            const std::size_t known = result.invariant_violations.size();
+            note_invariant_violations(s, result.invariant_violations);
+            for (std::size_t i = known; i < result.invariant_violations.size(); ++i)
+                gated("invariant broken: " + result.invariant_violations[i]);
+        };
         std::uint64_t step = 0;
         auto agent_of = [&](int seat) -> agent* {
             return agents.empty() ? nullptr : agents[agents.size() == 1 ? 0 : static_cast<std::size_t>(seat) % agents.size()];
@@ -264,6 +277,7 @@ logged_play play_logged(const ir::ruleset& rs, const log_header& header, const s
                     const int i = s.apply_sampled();
                     out.log += chance_line(++step, i, outcomes.at(static_cast<std::size_t>(i)));
                     queries.note(s, said);
+                    check();
                 } else {
                     const int seat = s.current_player();
                     const int action = j.at("action").get<int>();
@@ -275,6 +289,7 @@ logged_play play_logged(const ir::ruleset& rs, const log_header& header, const s
                     result.actions.push_back(action);
                     s.apply(action);
                     queries.note(s, said);
+                    check();
                 }
             }
             out.resumed = s.decisions();
@@ -289,6 +304,7 @@ logged_play play_logged(const ir::ruleset& rs, const log_header& header, const s
                 const int i = s.apply_sampled();
                 out.log += chance_line(k, i, outcomes.at(static_cast<std::size_t>(i)));
                 queries.note(s, said);
+                check();
                 continue;
             }
             if (s.decisions() >= options.max_decisions) break;
@@ -305,8 +321,10 @@ logged_play play_logged(const ir::ruleset& rs, const log_header& header, const s
             result.actions.push_back(choice);
             s.apply(choice);
             queries.note(s, said);
+            check();
         }
         queries.note(s, said);
+        check();
         finish(result);
         queries.report(result);
     } catch (const agent_stop& e) {
@@ -324,6 +342,8 @@ logged_play play_logged(const ir::ruleset& rs, const log_header& header, const s
         if (result.final_state) {
             result.decisions = result.final_state->decisions();
             result.rule_fires = result.final_state->rule_fires();
+            // what broke inside the step before the error (the state may be half-changed)
+            if (options.check_invariants) note_invariant_violations(*result.final_state, result.invariant_violations, true);
         }
     }
     out.log += footer_line(result, out.stop);

@@ -1,6 +1,7 @@
 // Game logs, replay, the scripted agent reading a script and the human agent.
 #include "human_agent.hpp"
 #include "source_dir.hpp"
+#include "test_support.hpp"
 
 #include "westphalia/compiler/compile.hpp"
 #include "westphalia/engine/agents.hpp"
@@ -420,4 +421,39 @@ TEST_CASE("log: play and replay answer each designer's query at the decision sim
         ++compared;
     }
     CHECK(compared >= 3);
+}
+
+// `play` checks the invariants as `sim` does: where the state waits for a decision or has ended,
+// and inside the steps. The log stops at each chance node, which may stand half-way through a
+// step: Wallenstein's cubes, counted while the tower drops them one roll at a time, broke
+// `cubes_add_up` there in every game before the check skipped chance nodes.
+TEST_CASE("log: play_logged tells a broken invariant where it breaks, and none at a chance node", "[log][invariants]") {
+    auto play = [](const ir::ruleset& rs, int players, std::uint64_t seed, std::vector<std::string>& account) {
+        engine::log_header h;
+        h.ruleset_name = rs.name;
+        h.fingerprint = engine::ir_fingerprint(rs);
+        h.players = players;
+        h.seed = seed;
+        h.agents = {"random"};
+        engine::random_agent random;
+        const std::function<void(const std::string&)> trace = [&](const std::string& line) { account.push_back(line); };
+        engine::play_options o;
+        o.check_invariants = true;
+        o.trace = &trace;
+        return engine::play_logged(rs, h, {&random}, o).result;
+    };
+    std::vector<std::string> account;
+    const engine::play_result broken = play(test::compile_repo_ruleset("tests/rulesets/engine-invariants/drained.wph"), 2, 1, account);
+    REQUIRE(broken.invariant_violations.size() == 1);
+    CHECK(broken.invariant_violations[0].rfind("stock_kept at the end of the loop", 0) == 0);
+    CHECK(broken.invariant_violations[0].find("last changed by rule drain") != std::string::npos);
+    CHECK(std::count_if(account.begin(), account.end(), [](const std::string& l) { return l.rfind("invariant broken: stock_kept", 0) == 0; }) == 1);
+    const ir::ruleset wallenstein = test::compile_repo_ruleset("rulesets/wallenstein");
+    for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+        INFO("Wallenstein, 4 players, seed " << seed);
+        account.clear();
+        const engine::play_result r = play(wallenstein, 4, seed, account);
+        CHECK(r.error.empty());
+        CHECK(r.invariant_violations.empty());
+    }
 }
