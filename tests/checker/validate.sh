@@ -26,7 +26,8 @@ for f in "$here"/*/*.wph; do
     done
   fi
   if ! "$wp" compile "$f" > /dev/null; then echo "$f: does not compile"; status=1; continue; fi
-  if ! "$wp" play "$f" --players 2 --seed 1 --quiet > /dev/null 2>&1; then
+  # (an invariant the file breaks on purpose makes `play` exit 1 too: only engine errors count here)
+  if ! "$wp" play "$f" --players 2 --seed 1 --quiet --no-check-invariants > /dev/null 2>&1; then
     grep -q '^// The engine trips on this very defect' "$f" || { echo "$f: engine error in play"; status=1; }
   elif grep -q '^// The engine trips on this very defect' "$f"; then
     echo "$f: says the engine trips, but play succeeded"; status=1
