@@ -288,27 +288,26 @@ TEST_CASE("secrets: entries shown while their `unless` field is set, copy by cop
 
     const engine::game g(rs, 2);
     const int west = 0, middle = 1, east = 2, blue = 0, red = 1;
-    {  // both in Middle: a battle there, shown to both; West, where only Blue stands, stays hidden
-        engine::state s(g, 5, test::sampled_chance());
-        for (const char* a : {"West", "1", "no: do not send out a scout"}) s.apply(test::action_with_text(s, a));
-        for (const char* a : {"East", "1", "no: do not send out a scout"}) s.apply(test::action_with_text(s, a));
-        REQUIRE_FALSE(s.is_terminal());
-        for (const char* a : {"Middle", "3", "no: do not send out a scout"}) s.apply(test::action_with_text(s, a));
-        CHECK(engine::seat_view(s, 1).seen().slot_value("sp", middle, blue) == 0);  // not yet: hidden
-        for (const char* a : {"Middle", "2", "no: do not send out a scout"}) s.apply(test::action_with_text(s, a));
-        REQUIRE(s.slot_value("revealed", middle) == 1);
-        const engine::seat_view p1(s, 0), p2(s, 1);
-        CHECK(p1.seen().slot_value("sp", middle, red) == 2);  // shown
-        CHECK(p2.seen().slot_value("sp", middle, blue) == 3);
-        CHECK(p2.seen().slot_value("sp", west, blue) == 0);   // still hidden: 1 under the marker
-        CHECK(p1.seen().slot_value("sp", east, red) == 0);
-        CHECK(s.slot_value("sp", west, blue) == 1);
-        // a player's own field, shown once that player's `showing` is set (Red, after year 2)
-        CHECK(s.slot_value("showing", 1) == 1);
-        CHECK(p1.seen().slot_value("reserve", 1) == 2);
-        CHECK(p2.seen().slot_value("reserve", 0) == 0);  // Blue's: hidden, its initial value
-        CHECK(s.slot_value("reserve", 0) == 2);
-    }
+    // both in Middle: a battle there, shown to both; West, where only Blue stands, stays hidden
+    engine::state s(g, 5, test::sampled_chance());
+    for (const char* a : {"West", "1", "no: do not send out a scout"}) s.apply(test::action_with_text(s, a));
+    for (const char* a : {"East", "1", "no: do not send out a scout"}) s.apply(test::action_with_text(s, a));
+    REQUIRE_FALSE(s.is_terminal());
+    for (const char* a : {"Middle", "3", "no: do not send out a scout"}) s.apply(test::action_with_text(s, a));
+    CHECK(engine::seat_view(s, 1).seen().slot_value("sp", middle, blue) == 0);  // not yet: hidden
+    for (const char* a : {"Middle", "2", "no: do not send out a scout"}) s.apply(test::action_with_text(s, a));
+    REQUIRE(s.slot_value("revealed", middle) == 1);
+    const engine::seat_view p1(s, 0), p2(s, 1);
+    CHECK(p1.seen().slot_value("sp", middle, red) == 2);  // shown
+    CHECK(p2.seen().slot_value("sp", middle, blue) == 3);
+    CHECK(p2.seen().slot_value("sp", west, blue) == 0);   // still hidden: 1 under the marker
+    CHECK(p1.seen().slot_value("sp", east, red) == 0);
+    CHECK(s.slot_value("sp", west, blue) == 1);
+    // a player's own field, shown once that player's `showing` is set (Red, after year 2)
+    CHECK(s.slot_value("showing", 1) == 1);
+    CHECK(p1.seen().slot_value("reserve", 1) == 2);
+    CHECK(p2.seen().slot_value("reserve", 0) == 0);  // Blue's: hidden, its initial value
+    CHECK(s.slot_value("reserve", 0) == 2);
 }
 
 TEST_CASE("secrets: no agent's input depends on what its seat cannot see", "[secrets][view][agents]") {
