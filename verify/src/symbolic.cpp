@@ -484,6 +484,7 @@ void symbolic::forget(store& st, const std::set<std::uint32_t>* values, const st
         sums.push_back(total == pieces);
     }
     if (!sums.empty()) facts.push_back({z3::mk_and(sums), "a per-location zone's counts are its pieces" + when});
+    for (std::size_t k = made_before; k < variables.size(); ++k) variables[k].when = when;
     forgotten += variables.size() - made_before;
     if (invariants) assume_invariants(st, facts, when);
 }
@@ -502,7 +503,10 @@ void symbolic::assume_invariants(const store& st, std::vector<fact>& facts, cons
 void symbolic::forget_history(store& st, std::vector<fact>& facts, const std::string& when) {
     if (!history_free_) {
         store free = initial_store();
+        const std::size_t made_before = variables.size();
         forget(free, nullptr, nullptr, history_facts_, "", false);
+        // one set of variables for every phase's start
+        for (std::size_t k = made_before; k < variables.size(); ++k) variables[k].when = " (at the start of a phase)";
         history_free_ = std::move(free);
     } else {
         ++forgets;

@@ -104,6 +104,10 @@ struct variable {
     id roll = ir::no_id;        // the dice of this roll (before modifiers)
     id dice = ir::no_id;        // the total of this dice term (a node)
     id kind = ir::no_id;        // a piece's place (show::zone): the kind of piece
+    // When the value stands (" (after any number of rounds of the loop at …)"): one state value
+    // is a variable again at each place that forgets it, and a witness that shows it twice
+    // says which is which (a card cannot be in two zones at once).
+    std::string when = {};
 };
 
 // A place in the sequence where something is used, with the circumstances there.

@@ -110,13 +110,16 @@ std::vector<std::string> checker::witness(const z3::expr& q, z3::model& m, const
     std::sort(known.begin(), known.end());
     std::int64_t players = sym_.lay.players;
     if (!m.eval(sym_.n_players, true).is_numeral_i64(players)) players = sym_.lay.players;
+    // One line per value shown: (the element, its line, when it stands, its zone for a piece).
+    struct shown_value {
+        std::string element, line, when, zone;
+    };
+    std::vector<shown_value> shown;
     std::set<std::string> done;
-    // pieces away from their starting zone: (zone, piece) per line of `lines` that says so
-    std::vector<std::pair<std::size_t, std::pair<std::string, std::string>>> placed;
     for (std::size_t i : known) {
         const variable& var = sym_.variables[i];
         const z3::expr v = m.eval(var.var, true);
-        std::string line;
+        std::string line, zone;
         if (var.var.is_bool()) {
             if (v.is_true()) line = var.text + ": yes";
             else continue;
@@ -130,8 +133,8 @@ std::vector<std::string> checker::witness(const z3::expr& q, z3::model& m, const
                     // the piece's place forgotten on the branch not taken (its zones are a fact of
                     // that branch only). Not shown.
                     if (var.kind != ir::no_id && !sym_.can_hold(var.kind, x, players)) continue;
-                    line = var.text + " is in " + sym_.zone_instance_text(x);
-                    if (!done.count(line)) placed.push_back({lines.size(), {sym_.zone_instance_text(x), var.text}});
+                    zone = sym_.zone_instance_text(x);
+                    line = var.text + " is in " + zone;
                     break;
                 case variable::show::boolean: line = var.text + " = " + (x ? "true" : "false"); break;
                 case variable::show::player: line = var.text + " = " + (x < 0 ? "none" : "P" + std::to_string(x + 1)); break;
@@ -139,7 +142,18 @@ std::vector<std::string> checker::witness(const z3::expr& q, z3::model& m, const
                 default: line = var.text + " = " + sym_.value_text(var.type, x); break;
             }
         }
-        if (done.insert(line).second) lines.push_back(line);
+        if (done.insert(line).second) shown.push_back({var.text, line, var.when, zone});
+    }
+    // An element shown with two values (a card in two zones) is the same state value at two
+    // places of the way: each line says where it stands.
+    std::map<std::string, int> lines_of;
+    for (const shown_value& s : shown) ++lines_of[s.element];
+    // pieces away from their starting zone: (zone, piece) per line of `lines` that says so
+    std::vector<std::pair<std::size_t, std::pair<std::string, std::string>>> placed;
+    for (const shown_value& s : shown) {
+        const std::string when = lines_of[s.element] > 1 ? s.when : "";
+        if (!s.zone.empty()) placed.push_back({lines.size(), {s.zone + when, s.element}});
+        lines.push_back(s.line + when);
     }
     if (placed.size() <= witness_piece_lines) return lines;
     // Many pieces moved (a deck run out has every card elsewhere): one line per zone, in the
