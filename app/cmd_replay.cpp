@@ -1,6 +1,7 @@
 // `westphalia replay game.jsonl [--ruleset DIR] [--check] [--quiet | --verbose]`: rebuilds the game from
 // the log's header, replays every step checking that it is legal and matches the engine, and
-// prints the same account as `play`. `--check` also confirms that logging the replay again
+// prints the same account as `play`, the invariants checked as play checks them (a broken one
+// exits 1; `--no-check-invariants`: not checked). `--check` also confirms that logging the replay again
 // gives the identical log, byte for byte. A bad log: `game.jsonl:LINE: error: … [kind]`, exit 2.
 #include "account_writer.hpp"
 #include "cli.hpp"
@@ -26,6 +27,7 @@ struct replay_args {
     bool check = false;
     bool quiet = false;
     bool verbose = false;
+    bool no_check_invariants = false;
     int as_seat = 0;  // --as N: the account as seat N saw it (0: everything)
     diagnostic_options diagnostics;
 };
@@ -102,6 +104,9 @@ void add_replay_command(CLI::App& app, context& ctx) {
     command->add_flag("--quiet", args->quiet, "Print only the first line and the result");
     command->add_flag("--verbose", args->verbose, "Also print every step's start and every change of state, not only the players' own")
         ->excludes("--quiet");
+    command->add_flag("--no-check-invariants", args->no_check_invariants,
+                      "Do not check the invariants (by default, as `play` checks them: after every decision and inside "
+                      "each step; a broken one is told where it breaks, listed at the end, and exits 1)");
     command->add_option("--as", args->as_seat,
                         "Print the account as seat N (1 = P1) saw it: others' secret decisions and hidden fields left out")
         ->check(CLI::PositiveNumber);
@@ -142,9 +147,11 @@ void add_replay_command(CLI::App& app, context& ctx) {
                          "log-ruleset"});
         const int viewer = args->as_seat - 1;
         const engine::replay_result r =
-            engine::replay_log(text, *rs, *header, args->quiet ? nullptr : &trace, args->verbose, viewer);
+            engine::replay_log(text, *rs, *header, args->quiet ? nullptr : &trace, args->verbose, viewer, !args->no_check_invariants);
         if (r.error) return fail(*r.error);
+        if (!r.result.invariant_violations.empty()) ctx.exit_code = exit_findings;
         if (!r.result.error.empty()) {
+            for (const std::string& v : r.result.invariant_violations) ctx.err << "westphalia: invariant broken: " << v << '\n';
             ctx.err << "westphalia: engine error: " << r.result.error << '\n';
             ctx.exit_code = exit_findings;
         } else if (r.result.end_reason == "stopped") {

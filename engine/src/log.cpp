@@ -409,7 +409,7 @@ std::optional<log_header> read_log_header(const std::string& text, log_error& er
 }
 
 replay_result replay_log(const std::string& text, const ir::ruleset& rs, const log_header& header,
-                         const std::function<void(const std::string&)>* trace, bool verbose, int viewer) {
+                         const std::function<void(const std::string&)>* trace, bool verbose, int viewer, bool check_invariants) {
     replay_result out;
     play_result& result = out.result;
     std::vector<std::string> lines;
@@ -444,6 +444,8 @@ replay_result replay_log(const std::string& text, const ir::ruleset& rs, const l
         so.trace = trace;
         so.trace_verbose = verbose;
         so.trace_viewer = viewer;
+        so.track_changes = check_invariants;
+        so.check_in_steps = check_invariants;
         result.final_state = std::make_unique<state>(*g, header.seed, so);
     } catch (const engine_error& e) {
         out.error = log_error{1, std::string("cannot start the game: ") + e.what(), "log-ruleset"};
@@ -454,6 +456,14 @@ replay_result replay_log(const std::string& text, const ir::ruleset& rs, const l
     // A seat's own view says nothing the whole state answers (a query may read hidden fields).
     const std::function<void(const std::string&)> say = [&](const std::string& line) {
         if (trace && *trace && viewer < 0) (*trace)(line);
+    };
+    // a broken invariant told where it is first seen, as play_logged tells it
+    auto check = [&] {
+        if (!check_invariants || s.is_chance_node()) return;
+        const std::size_t known = result.invariant_violations.size();
+        note_invariant_violations(s, result.invariant_violations);
+        if (trace && *trace)
+            for (std::size_t i = known; i < result.invariant_violations.size(); ++i) (*trace)("invariant broken: " + result.invariant_violations[i]);
     };
     std::uint64_t step = 0;
     bool errored = false;
@@ -500,6 +510,7 @@ replay_result replay_log(const std::string& text, const ir::ruleset& rs, const l
                         result.error = e.what();
                         errored = true;
                         i = logged;
+                        if (check_invariants) note_invariant_violations(s, result.invariant_violations, true);
                     }
                     const chance_outcome& o = outcomes[static_cast<std::size_t>(i)];
                     if (i != logged || o.value != value || o.text != j.at("text").get<std::string>())
@@ -508,7 +519,10 @@ replay_result replay_log(const std::string& text, const ir::ruleset& rs, const l
                                               std::to_string(i) + " (value " + std::to_string(o.value) + ")",
                                     "log-mismatch");
                     out.relog += chance_line(k, i, o);
-                    if (!errored) queries.note(s, say);
+                    if (!errored) {
+                        queries.note(s, say);
+                        check();
+                    }
                 } else if (kind == "decision") {
                     if (s.is_chance_node())
                         return fail(line, "step " + std::to_string(k) + " is a decision but the engine is at a chance node",
@@ -539,9 +553,12 @@ replay_result replay_log(const std::string& text, const ir::ruleset& rs, const l
                     try {
                         s.apply(a);
                         queries.note(s, say);
+                        check();
                     } catch (const engine_error& e) {
                         result.error = e.what();
                         errored = true;
+                        // what broke inside the step before the error (the state may be half-changed)
+                        if (check_invariants) note_invariant_violations(s, result.invariant_violations, true);
                     }
                 } else {
                     return fail(line, "unknown step kind `" + kind + "`", "log-schema");
@@ -562,6 +579,7 @@ replay_result replay_log(const std::string& text, const ir::ruleset& rs, const l
                                           " but the game is not over", "log-mismatch");
                 } else {
                     queries.note(s, say);
+                    check();
                     finish(result);
                     queries.report(result);
                 }

@@ -83,8 +83,11 @@ struct replay_result {
 // `viewer` >= 0 (`replay --as`): the account as that seat saw it: another seat's private decisions
 // (in a simultaneous block before its reveal) as "P2 decides in secret", no change to another
 // seat's hidden field or, before a reveal, to its per-player fields.
+// `check_invariants`: as play_logged checks them (after each decision and inside each step, never
+// at a chance node): each broken one told in the account where it is first seen ("invariant
+// broken: …") and listed in result.invariant_violations.
 replay_result replay_log(const std::string& text, const ir::ruleset& rs, const log_header& header,
                          const std::function<void(const std::string&)>* trace = nullptr, bool verbose = false,
-                         int viewer = -1);
+                         int viewer = -1, bool check_invariants = false);
 
 }  // namespace wp::engine
