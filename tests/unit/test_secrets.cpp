@@ -409,3 +409,34 @@ TEST_CASE("secrets: Wallenstein's plan stays with its player past the reveal, bo
     }
     CHECK(looked);
 }
+
+TEST_CASE("secrets: Cuius Regio's moving army is hidden from the other side, as its stack was", "[secrets][view][cuius]") {
+    // §L1151-1162: the activation lifts the army's SP off its hex into the active_* fields while it
+    // moves; with fog of war the other side sees them at their initial value, and both see them
+    // while it fights (§L1159). Before, these were plain global fields: the other side saw the
+    // moving army in full.
+    const engine::game g(test::compile_repo_ruleset("rulesets/cuius-regio", {{"fog_of_war", "true"}}), 2);
+    engine::state s(g, 3, test::sampled_chance());
+    engine::random_agent agent;
+    engine::rng r{7};
+    bool looked = false;
+    for (int step = 0; step < 20000 && !s.is_terminal() && !looked; ++step) {
+        if (s.is_chance_node()) {
+            s.apply_sampled();
+            continue;
+        }
+        const std::int64_t side = s.slot_value("a_side", 0, 0);
+        const std::int64_t sp = s.slot_value("active_inf", 0, side) + s.slot_value("active_cav", 0, side);
+        if (s.slot_value("a_on", 0, 0) && sp > 0 && !s.slot_value("active_fighting", 0, 0)) {
+            for (int seat = 0; seat < 2; ++seat) {
+                const engine::seat_view v(s, seat);
+                const bool own = s.slot_value("camp", seat, 0) == side;
+                const std::int64_t seen = v.seen().slot_value("active_inf", 0, side) + v.seen().slot_value("active_cav", 0, side);
+                CHECK(seen == (own ? sp : 0));
+            }
+            looked = true;
+        }
+        s.apply(agent.act(engine::seat_view(s, s.current_player()), r));
+    }
+    CHECK(looked);
+}
