@@ -410,12 +410,19 @@ TEST_CASE("secrets: Wallenstein's plan stays with its player past the reveal, bo
     CHECK(looked);
 }
 
-TEST_CASE("secrets: Cuius Regio's moving army is hidden from the other side, as its stack was", "[secrets][view][cuius]") {
+TEST_CASE("secrets: Cuius Regio's moving army, straggler losses and supply excess are hidden from the other side, as its stacks are", "[secrets][view][cuius]") {
     // §L1151-1162: the activation lifts the army's SP off its hex into the active_* fields while it
     // moves; with fog of war the other side sees them at their initial value, and both see them
     // while it fights (§L1159). Before, these were plain global fields: the other side saw the
     // moving army in full.
     const engine::game g(test::compile_repo_ruleset("rulesets/cuius-regio", {{"fog_of_war", "true"}}), 2);
+    // and what tells a stack's size: a straggler loss (10% of it), SP to disband for supply
+    for (const char* name : {"active_inf", "active_cav", "active_art", "active_fat", "st_inf", "st_cav", "excess", "inf", "cav"}) {
+        const auto& slots = g.ruleset().slots;
+        const auto at = std::find_if(slots.begin(), slots.end(), [&](const ir::slot& x) { return x.name == name; });
+        REQUIRE(at != slots.end());
+        CHECK(g.slot_hidden.at(static_cast<std::size_t>(at - slots.begin())));
+    }
     engine::state s(g, 3, test::sampled_chance());
     engine::random_agent agent;
     engine::rng r{7};
