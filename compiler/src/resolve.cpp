@@ -382,7 +382,32 @@ struct resolver {
             return;
         }
         if (x.upto && !accept_applies(p, *x.upto)) return;
+        if (x.if_option) accepts_if_option_.push_back({cx.rs.accepts.size(), *x.if_option});
         cx.rs.accepts.push_back({x.kind.text, x.subject, x.reason, prov(p, x.where, x.anchors), x.side.text});
+    }
+    // `accept … if option.O` (docs/language.md §15), once the options are chosen: O a `bool`
+    // option; the accept is left out of the IR in games where O is off (the finding it names
+    // comes only with O on, and the accept is not stale without it).
+    std::vector<std::pair<std::size_t, dsl::name>> accepts_if_option_ = {};
+    void accepts_if_option() {
+        std::vector<std::size_t> off;
+        for (const auto& [at, o] : accepts_if_option_) {
+            auto it = cx.option_names.find(o.text);
+            if (it == cx.option_names.end()) {
+                std::vector<std::string> names;
+                for (const auto& [n, sy] : cx.option_names) names.push_back(n);
+                cx.unknown(o, "option", names);
+                continue;
+            }
+            const ir::option& opt = cx.rs.options[it->second.index];
+            if (opt.kind != ir::option_kind::boolean) {
+                cx.sink.error(dsl::diag_kind::accept_kind, o.where,
+                              "`" + o.text + "` is not a `bool` option: an accept holds in the games where a `bool` option is on");
+                continue;
+            }
+            if (opt.values.empty() || opt.values.at(opt.selected_index) == 0) off.push_back(at);
+        }
+        for (auto i = off.rbegin(); i != off.rend(); ++i) cx.rs.accepts.erase(cx.rs.accepts.begin() + static_cast<std::ptrdiff_t>(*i));
     }
     // `accept … upto L` (docs/language.md §15): L a layer of the manifest, not below the accept's
     // own; the accept applies only while the compiled stack ends at L or below it (no layer past
@@ -1130,6 +1155,7 @@ struct resolver {
         slot_initials();
         maps();
         options();
+        accepts_if_option();
         hidden_fields();
     }
 };

@@ -408,7 +408,7 @@ private:
     }
     void node(int d, const accept_decl& n) {
         line(d, "accept " + n.kind.text + " " + quote(n.subject) + (n.side.text.empty() ? "" : " " + n.side.text) +
-                    (n.upto ? " upto " + n.upto->text : "") + anchors_text(n.anchors) + " " + quote(n.reason) + at(n.where));
+                    (n.upto ? " upto " + n.upto->text : "") + (n.if_option ? " if option." + n.if_option->text : "") + anchors_text(n.anchors) + " " + quote(n.reason) + at(n.where));
     }
     void node(int d, const table_decl& n) {
         line(d, "table " + n.id.text + params_text(n.params) + anchors_text(n.anchors) +

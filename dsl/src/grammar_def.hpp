@@ -1491,7 +1491,8 @@ auto const accept_r_def =
     spanned[WP_KW("accept") > finding_kind_r[set_<&accept_decl::kind>] >
             named("the finding's subject (a string)", string_lit)[set_<&accept_decl::subject>] >
             -(&(WP_KW("above") | WP_KW("below")) >> name_r[set_<&accept_decl::side>]) >
-            -(WP_KW("upto") > named("a layer's name", name_r)[set_<&accept_decl::upto>]) > anchors_r[set_<&accept_decl::anchors>] > named("the reason (a string)", string_lit)[set_<&accept_decl::reason>] > semi];
+            -(WP_KW("upto") > named("a layer's name", name_r)[set_<&accept_decl::upto>]) >
+            -(WP_KW("if") > WP_KW("option") > P(".", "`.`", ".") > name_r[set_<&accept_decl::if_option>]) > anchors_r[set_<&accept_decl::anchors>] > named("the reason (a string)", string_lit)[set_<&accept_decl::reason>] > semi];
 
 // ---- tables
 auto const key_atom_r_def =

@@ -408,6 +408,7 @@ struct accept_decl {
     std::string subject;  // the finding's subject, or the name of an element it involves
     name side;            // `above` | `below` (bound-violation only), empty: either side
     std::optional<name> upto;  // `upto L`: only while the checked stack ends at layer L (or below it)
+    std::optional<name> if_option;  // `if option.O`: only in games where that bool option is on
     anchor_list anchors;
     std::string reason;
     span where;
