@@ -197,9 +197,9 @@ void add_check_command(CLI::App& app, context& ctx) {
                 0.0, 86400.0);
     command->add_option("--checks", s->checks,
                         "Run only these checks (comma-separated): decisions, examples, tables, bounds, choices, "
-                        "reach, invariants, queries, obligations, aid (default: all)")
+                        "reach, invariants, queries, obligations, aid, secrets (default: all)")
         ->delimiter(',')
-        ->check(CLI::IsMember({"decisions", "examples", "tables", "bounds", "choices", "reach", "invariants", "queries", "obligations", "aid"}));
+        ->check(CLI::IsMember({"decisions", "examples", "tables", "bounds", "choices", "reach", "invariants", "queries", "obligations", "aid", "secrets"}));
     command->add_option("--compare", s->compare,
                         "Compare two layers: --compare LOWER UPPER reports each outcome of the rules up to LOWER that "
                         "the layers above it, up to UPPER, change without declaring it (no overrides, no errata "

@@ -3,6 +3,7 @@
 // those findings — every planted defect found, nothing else reported.
 #include "westphalia/compiler/compile.hpp"
 #include "source_dir.hpp"
+#include "test_support.hpp"
 #include "westphalia/verify/check.hpp"
 
 #include <catch2/catch.hpp>
@@ -432,4 +433,20 @@ TEST_CASE("the time budget covers the evidence play: a game that never ends does
         INFO("jobs " << jobs << ": " << seconds << " s");
         CHECK(seconds < 30);  // a budget of 2 s, with room for a slow machine; never minutes
     }
+}
+
+TEST_CASE("an accept `if option.O` holds only in the games where O is on", "[verify][corpus][accept]") {
+    // The fog's finding comes only with fog on; off, the accept is left out of the IR, so it is
+    // not a stale-accept (docs/language.md §15).
+    const wp::ir::ruleset on = wp::test::compile_repo_ruleset("tests/checker/accepted/march_strength_announced_accepted.wph");
+    const wp::ir::ruleset off = wp::test::compile_repo_ruleset("tests/checker/accepted/march_strength_announced_accepted.wph", {{"fog", "false"}});
+    CHECK(on.accepts.size() == 1);
+    CHECK(off.accepts.empty());
+    wp::verify::check_options o;
+    const wp::verify::check_result r = wp::verify::check(off, o);
+    CHECK(r.findings.empty());
+    const wp::verify::check_result s = wp::verify::check(on, o);
+    REQUIRE(s.findings.size() == 1);
+    CHECK(s.findings[0].kind == "hidden-leak");
+    CHECK(s.findings[0].accepted);
 }

@@ -417,7 +417,7 @@ TEST_CASE("secrets: Cuius Regio's moving army, straggler losses and supply exces
     // moving army in full.
     const engine::game g(test::compile_repo_ruleset("rulesets/cuius-regio", {{"fog_of_war", "true"}}), 2);
     // and what tells a stack's size: a straggler loss (10% of it), SP to disband for supply
-    for (const char* name : {"active_inf", "active_cav", "active_art", "active_fat", "st_inf", "st_cav", "excess", "inf", "cav"}) {
+    for (const char* name : {"active_inf", "active_cav", "active_art", "active_fat", "r_inf", "r_cav", "r_art", "st_inf", "st_cav", "excess", "inf", "cav"}) {
         const auto& slots = g.ruleset().slots;
         const auto at = std::find_if(slots.begin(), slots.end(), [&](const ir::slot& x) { return x.name == name; });
         REQUIRE(at != slots.end());

@@ -6,6 +6,7 @@
 #include "checker.hpp"
 #include "finding_texts.hpp"
 #include "aid_drift.hpp"
+#include "hidden_flow.hpp"
 #include "layer_compare.hpp"
 #include "obligations.hpp"
 #include "traces.hpp"
@@ -158,6 +159,12 @@ part_result check_parts(const ir::ruleset& rs, const check_options& options) {
             const auto t0 = std::chrono::steady_clock::now();
             detail::aid_drift(rs, obligations.out);
             obligations.out.stats["aid"].milliseconds += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        }
+        // what the rules copy out of hidden fields (no solver)
+        if (options.checks.empty() || options.checks.count("secrets")) {
+            const auto t0 = std::chrono::steady_clock::now();
+            detail::hidden_leaks(rs, obligations.out);
+            obligations.out.stats["secrets"].milliseconds += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
         }
         if (!options.checks.empty() && !options.checks.count("obligations")) {
             obligations.ranks.assign(obligations.out.findings.size(), std::numeric_limits<std::size_t>::max());

@@ -274,6 +274,7 @@ void render_sarif(std::ostream& out, const ir::ruleset& rs, const check_result& 
         {"undeclared-change", "A layer changes what the rules below it decide without declaring it (no overrides, no errata block)"},
         {"query", "A designer's query the rules fail: an assertion false in play, or a reachable property that never holds"},
         {"aid-drift", "An element's aid text names a number the element no longer uses"},
+        {"hidden-leak", "A field every player sees takes a value read from a hidden field"},
         {"unknown", "The solver could not decide a property within its limits"},
         {"stale-accept", "An accept in the ruleset that matches no finding"},
     };

@@ -496,7 +496,7 @@ struct accepted_finding {
 inline constexpr const char* finding_kinds[] = {
     "contradiction", "ambiguity",   "gap",         "table-gap",     "table-overlap", "dead-rule",         "dead-cell",
     "dead-branch",   "no-op",           "bound-violation", "unreachable", "stuck-state", "example-failure", "errata-obligation", "unknown",
-    "invariant-violation", "unmet-obligation", "undeclared-change", "table-mismatch", "aid-drift",
+    "invariant-violation", "unmet-obligation", "undeclared-change", "table-mismatch", "aid-drift", "hidden-leak",
 };
 
 struct standin {
