@@ -332,6 +332,13 @@ void builder::secrets() {
     for (const ir::slot& s : rs.slots) any = any || secret(s);
     if (!any) return;
     section("Secret information");
+    // Fields kept the same way share an entry ("Inf, Cav, Art, Fat: each side's entry …"): Cuius
+    // Regio's fog hides sixteen fields in four ways.
+    struct kept {
+        std::string names, what;
+        std::vector<ir::provenance> provs;
+    };
+    std::vector<kept> entries;
     for (const ir::slot& s : rs.slots) {
         if (!secret(s)) continue;
         std::string what;
@@ -358,7 +365,20 @@ void builder::secrets() {
                 what += ", except while " + std::string(s.scope == ir::slot_scope::global ? "the" : "its") + " " + shown + " is set";
         }
         if (s.hidden_if != ir::no_id) what += " (option " + humanize(rs.options[s.hidden_if].name) + ")";
-        entry({bold(title_of(s.name) + ": "), text(what), source(s.prov)});
+        auto same = std::find_if(entries.begin(), entries.end(), [&](const kept& k) { return k.what == what; });
+        if (same == entries.end()) {
+            entries.push_back({title_of(s.name), what, {s.prov}});
+            continue;
+        }
+        same->names += ", " + title_of(s.name);
+        // one source per distinct set of anchors (the fields of one block share theirs)
+        if (std::none_of(same->provs.begin(), same->provs.end(), [&](const ir::provenance& p) { return anchors_text(p) == anchors_text(s.prov); }))
+            same->provs.push_back(s.prov);
+    }
+    for (const kept& k : entries) {
+        rich_text t{bold(k.names + ": "), text(k.what)};
+        for (const ir::provenance& p : k.provs) t.push_back(source(p));
+        entry(t);
     }
 }
 
