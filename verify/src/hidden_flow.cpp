@@ -156,36 +156,24 @@ private:
         return ir::no_id;
     }
     // What a quantity, predicate, decision or roll reads of its own (its arguments are read at
-    // the call): its parameters count as seen by all.
-    id derived(id d) {
-        if (auto it = derived_.find(d); it != derived_.end()) return it->second;
-        derived_[d] = ir::no_id;  // (a recursive one: what the rest reads)
+    // the call): its parameters count as seen by all. A quantity or roll: its expression and its
+    // modifiers; a decision: its rules' values and conditions.
+    id derived(id d) { return consulted(ir::target_kind::quantity, d); }
+    id decided(id d) { return consulted(ir::target_kind::decision, d); }
+    id rolled(id d) { return consulted(ir::target_kind::roll, d); }
+    id consulted(ir::target_kind kind, id d) {
+        const auto key = std::make_pair(kind, d);
+        if (auto it = consulted_.find(key); it != consulted_.end()) return it->second;
+        consulted_[key] = ir::no_id;  // (a recursive one: what the rest reads)
         const frame none{frame_kind::none, 0};
-        id s = reads(none, rs_.quantities.at(d).expr);
+        id s = kind == ir::target_kind::quantity ? reads(none, rs_.quantities.at(d).expr)
+             : kind == ir::target_kind::roll     ? reads(none, rs_.rolls.at(d).expr)
+                                                 : ir::no_id;
+        const ir::rule_kind contributes = kind == ir::target_kind::decision ? ir::rule_kind::define : ir::rule_kind::modifier;
         for (const ir::rule& r : rs_.rules)
-            if (s == ir::no_id && r.kind == ir::rule_kind::modifier && r.target == ir::target_kind::quantity && r.target_id == d)
-                s = first_of({reads(none, r.amount), reads(none, r.guard)});
-        return derived_[d] = s;
-    }
-    id decided(id d) {
-        if (auto it = decided_.find(d); it != decided_.end()) return it->second;
-        decided_[d] = ir::no_id;
-        const frame none{frame_kind::none, 0};
-        id s = ir::no_id;
-        for (const ir::rule& r : rs_.rules)
-            if (s == ir::no_id && r.kind == ir::rule_kind::define && r.target == ir::target_kind::decision && r.target_id == d)
-                s = first_of({reads(none, r.value), reads(none, r.guard)});
-        return decided_[d] = s;
-    }
-    id rolled(id d) {
-        if (auto it = rolled_.find(d); it != rolled_.end()) return it->second;
-        rolled_[d] = ir::no_id;
-        const frame none{frame_kind::none, 0};
-        id s = reads(none, rs_.rolls.at(d).expr);
-        for (const ir::rule& r : rs_.rules)
-            if (s == ir::no_id && r.kind == ir::rule_kind::modifier && r.target == ir::target_kind::roll && r.target_id == d)
-                s = first_of({reads(none, r.amount), reads(none, r.guard)});
-        return rolled_[d] = s;
+            if (s == ir::no_id && r.kind == contributes && r.target == kind && r.target_id == d)
+                s = first_of({reads(none, kind == ir::target_kind::decision ? r.value : r.amount), reads(none, r.guard)});
+        return consulted_[key] = s;
     }
     static id first_of(std::initializer_list<id> ids) {
         for (id s : ids)
@@ -289,7 +277,7 @@ private:
     std::vector<char> hidden_;  // per slot, in this game
     std::map<frame, std::vector<char>> tainted_;
     std::map<std::pair<frame, id>, id> source_;
-    std::map<id, id> derived_, decided_, rolled_;
+    std::map<std::pair<ir::target_kind, id>, id> consulted_;
     bool changed_ = false;
 };
 
