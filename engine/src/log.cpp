@@ -215,6 +215,20 @@ std::vector<std::pair<std::string, std::string>> player_fields(const state& s, i
     return out;
 }
 
+namespace {
+
+// The invariants broken since the last look, each told in the account where it is first seen
+// ("invariant broken: …") and added to `seen`; never at a chance node, where a log's step may
+// stand half-way through a rule.
+void tell_invariant_violations(const state& s, std::vector<std::string>& seen, const std::function<void(const std::string&)>& tell) {
+    if (s.is_chance_node()) return;
+    const std::size_t known = seen.size();
+    note_invariant_violations(s, seen);
+    for (std::size_t i = known; i < seen.size(); ++i) tell("invariant broken: " + seen[i]);
+}
+
+}  // namespace
+
 logged_play play_logged(const ir::ruleset& rs, const log_header& header, const std::vector<agent*>& agents,
                         const play_options& options) {
     logged_play out;
@@ -252,11 +266,7 @@ logged_play play_logged(const ir::ruleset& rs, const log_header& header, const s
         // waits for a decision or has ended, as `sim` checks (a chance node, since the log stops at
         // each, may stand half-way through a step), and inside the steps
         auto check = [&] {
-            if (!options.check_invariants || s.is_chance_node()) return;
-            const std::size_t known = result.invariant_violations.size();
-            note_invariant_violations(s, result.invariant_violations);
-            for (std::size_t i = known; i < result.invariant_violations.size(); ++i)
-                gated("invariant broken: " + result.invariant_violations[i]);
+            if (options.check_invariants) tell_invariant_violations(s, result.invariant_violations, gated);
         };
         std::uint64_t step = 0;
         auto agent_of = [&](int seat) -> agent* {
@@ -458,12 +468,11 @@ replay_result replay_log(const std::string& text, const ir::ruleset& rs, const l
         if (trace && *trace && viewer < 0) (*trace)(line);
     };
     // a broken invariant told where it is first seen, as play_logged tells it
+    const std::function<void(const std::string&)> told = [&](const std::string& line) {
+        if (trace && *trace) (*trace)(line);
+    };
     auto check = [&] {
-        if (!check_invariants || s.is_chance_node()) return;
-        const std::size_t known = result.invariant_violations.size();
-        note_invariant_violations(s, result.invariant_violations);
-        if (trace && *trace)
-            for (std::size_t i = known; i < result.invariant_violations.size(); ++i) (*trace)("invariant broken: " + result.invariant_violations[i]);
+        if (check_invariants) tell_invariant_violations(s, result.invariant_violations, told);
     };
     std::uint64_t step = 0;
     bool errored = false;

@@ -28,11 +28,7 @@ public:
             hidden_.push_back(s.hidden && (s.hidden_if == ir::no_id || option_value.at(s.hidden_if) != 0));
     }
 
-    bool any_hidden() const {
-        for (bool h : hidden_)
-            if (h) return true;
-        return false;
-    }
+    bool any_hidden() const { return std::any_of(hidden_.begin(), hidden_.end(), [](char h) { return h != 0; }); }
 
     // Taints the locals until nothing changes, then reports.
     void run(check_result& out) {
@@ -77,52 +73,36 @@ private:
             for (const ir::table_cell& c : rs_.tables[i].cells) f(frame{frame_kind::table, i}, c.effects);
     }
 
-    std::vector<char>& locals(const frame& f) {
-        std::vector<char>& v = tainted_[f];
-        if (v.empty()) {
-            std::size_t n = 0;
-            switch (f.first) {
-                case frame_kind::none: break;
-                case frame_kind::procedure: n = rs_.procedures.at(f.second).locals.size(); break;
-                case frame_kind::action: n = rs_.actions.at(f.second).locals.size(); break;
-                case frame_kind::sequence: n = rs_.sequences.at(f.second).locals.size(); break;
-                case frame_kind::rule: n = rs_.rules.at(f.second).locals.size(); break;
-                case frame_kind::table: n = rs_.tables.at(f.second).locals.size(); break;
-            }
-            v.assign(n + 1, 0);
+    const std::vector<ir::local>* locals_of(const frame& f) const {
+        switch (f.first) {
+            case frame_kind::none: return nullptr;
+            case frame_kind::procedure: return &rs_.procedures.at(f.second).locals;
+            case frame_kind::action: return &rs_.actions.at(f.second).locals;
+            case frame_kind::sequence: return &rs_.sequences.at(f.second).locals;
+            case frame_kind::rule: return &rs_.rules.at(f.second).locals;
+            case frame_kind::table: return &rs_.tables.at(f.second).locals;
         }
-        return v;
+        return nullptr;
     }
     // Only a number or a truth value carries a hidden amount. A card, a space, a player or an
     // enum member taken from a hidden field is what a player then plays or names, in the open:
     // Wallenstein's plan is hidden until its card's action comes, and then the county is taxed.
     bool carries(const frame& f, id local) const {
-        const std::vector<ir::local>* ls = nullptr;
-        switch (f.first) {
-            case frame_kind::none: return false;
-            case frame_kind::procedure: ls = &rs_.procedures.at(f.second).locals; break;
-            case frame_kind::action: ls = &rs_.actions.at(f.second).locals; break;
-            case frame_kind::sequence: ls = &rs_.sequences.at(f.second).locals; break;
-            case frame_kind::rule: ls = &rs_.rules.at(f.second).locals; break;
-            case frame_kind::table: ls = &rs_.tables.at(f.second).locals; break;
-        }
-        if (local >= ls->size()) return false;
+        const std::vector<ir::local>* ls = locals_of(f);
+        if (!ls || local >= ls->size()) return false;
         const id t = (*ls)[local].type;
         if (t == ir::no_id || t >= rs_.types.size()) return true;
         const ir::type_kind k = rs_.types[t].kind;
         return k == ir::type_kind::integer || k == ir::type_kind::range || k == ir::type_kind::boolean;
     }
+    // A local that holds a value read from hidden slot `source` (the first one found).
     void taint(const frame& f, id local, id source) {
-        std::vector<char>& v = locals(f);
-        if (local >= v.size() - 1 || source == ir::no_id || v[local] || !carries(f, local)) return;
-        v[local] = 1;
-        source_[{f, local}] = source;
+        if (source == ir::no_id || !carries(f, local) || !source_.emplace(std::make_pair(f, local), source).second) return;
         changed_ = true;
     }
-    id local_source(const frame& f, id local) {
-        std::vector<char>& v = locals(f);
-        if (local >= v.size() - 1 || !v[local]) return ir::no_id;
-        return source_.at({f, local});
+    id local_source(const frame& f, id local) const {
+        const auto it = source_.find({f, local});
+        return it == source_.end() ? ir::no_id : it->second;
     }
 
     // The first hidden slot expression n reads (no_id: none), in frame f.
@@ -275,7 +255,6 @@ private:
 
     const ir::ruleset& rs_;
     std::vector<char> hidden_;  // per slot, in this game
-    std::map<frame, std::vector<char>> tainted_;
     std::map<std::pair<frame, id>, id> source_;
     std::map<std::pair<ir::target_kind, id>, id> consulted_;
     bool changed_ = false;
