@@ -3,6 +3,7 @@
 #include "westphalia/dsl/json_text.hpp"
 
 #include "westphalia/engine/agents.hpp"
+#include "westphalia/ir/hidden_flow.hpp"
 #include "westphalia/ir/json.hpp"
 
 #include <nlohmann/json.hpp>
@@ -83,6 +84,37 @@ std::string choice_account(const state& s, int seat, int action, const std::vect
     if (among.size() <= 100) return line + " (of " + among + ")";
     return line + " (" + std::to_string(action + 1) + " of " + std::to_string(legal.size()) + ")";
 }
+
+// What a seat's account withholds of the other seats' decisions (viewer < 0: nothing).
+class account_view {
+public:
+    account_view(const game& g, int viewer) : viewer_(viewer) {
+        // Per choose statement, a hidden field its options read (ir/hidden_flow.hpp), in this game.
+        if (viewer >= 0 && g.has_hidden)
+            hidden_source_ = ir::hidden_flow(g.ruleset(), {g.slot_hidden.begin(), g.slot_hidden.end()}).choice_sources();
+    }
+    // Another seat's decision as the viewer may know it. Inside a simultaneous block before its
+    // reveal it is private ("P2 decides in secret"). Where the options read a field the game hides
+    // from some players, neither they nor the choice is told: under Cuius Regio's fog a detachment
+    // of "9 (of 0, 1, ..., 10)" infantry would tell the other side the stack's size.
+    std::string line(const state& s, int seat, int action, const std::vector<action_info>& legal) const {
+        if (viewer_ < 0 || viewer_ == seat) return choice_account(s, seat, action, legal);
+        const std::string who = "P" + std::to_string(seat + 1);
+        if (s.in_secret()) return who + " decides in secret";
+        const ir::id n = s.decision_node();
+        if (n != ir::no_id && n < hidden_source_.size() && hidden_source_[n] != ir::no_id) {
+            const std::string context = s.decision_context();
+            return who + (context.empty() ? "" : " (" + context + ")") + " chooses unseen: its options read `" +
+                   s.the_game().ruleset().slots.at(hidden_source_[n]).name + "`, which P" + std::to_string(viewer_ + 1) +
+                   " may not see";
+        }
+        return choice_account(s, seat, action, legal);
+    }
+
+private:
+    int viewer_;
+    std::vector<ir::id> hidden_source_;
+};
 
 // A decision inside a simultaneous block before its reveal is private to its seat
 // (docs/language.md §5): `replay --as` another seat does not show it.
@@ -262,6 +294,7 @@ logged_play play_logged(const ir::ruleset& rs, const log_header& header, const s
         result.final_state = std::make_unique<state>(*g, header.seed, so);
         state& s = *result.final_state;
         query_watch queries(rs);
+        const account_view account(*g, options.viewer);
         // a broken invariant told in the account where it is first seen, once: where the state
         // waits for a decision or has ended, as `sim` checks (a chance node, since the log stops at
         // each, may stand half-way through a step), and inside the steps
@@ -326,8 +359,7 @@ logged_play play_logged(const ir::ruleset& rs, const log_header& header, const s
                 throw engine_error("the agent chose action " + std::to_string(choice) + " of " +
                                    std::to_string(legal.size()));
             out.log += decision_line(++step, seat, choice, legal[static_cast<std::size_t>(choice)].text, s.in_secret());
-            gated(options.viewer >= 0 && options.viewer != seat && s.in_secret() ? "P" + std::to_string(seat + 1) + " decides in secret"
-                                                                                : choice_account(s, seat, choice, legal));
+            gated(account.line(s, seat, choice, legal));
             result.actions.push_back(choice);
             s.apply(choice);
             queries.note(s, said);
@@ -463,6 +495,7 @@ replay_result replay_log(const std::string& text, const ir::ruleset& rs, const l
     }
     state& s = *result.final_state;
     query_watch queries(rs);
+    const account_view account(*result.the_game, viewer);
     // A seat's own view says nothing the whole state answers (a query may read hidden fields).
     const std::function<void(const std::string&)> say = [&](const std::string& line) {
         if (trace && *trace && viewer < 0) (*trace)(line);
@@ -555,9 +588,7 @@ replay_result replay_log(const std::string& text, const ir::ruleset& rs, const l
                                     "log-mismatch");
                     out.relog += decision_line(k, player - 1, a, t, s.in_secret());
                     if (trace && *trace)
-                        (*trace)(viewer >= 0 && viewer != player - 1 && s.in_secret()
-                                     ? "P" + std::to_string(player) + " decides in secret"
-                                     : choice_account(s, player - 1, a, legal));
+                        (*trace)(account.line(s, player - 1, a, legal));
                     result.actions.push_back(a);
                     try {
                         s.apply(a);

@@ -356,6 +356,8 @@ public:
     // element a subset step decides on (action 0 includes it, 1 leaves it out), else -1.
     // (src/inspect.cpp)
     ir::id option_type() const;
+    // The statement (choose or may) whose decision waits; no_id at a chance node or the end.
+    ir::id decision_node() const { return is_chance_node() || is_terminal() ? ir::no_id : pending_node_; }
     std::vector<std::int64_t> option_values() const;
     std::int64_t subset_item() const;
     // What the decision waiting is, in a few words for an account or a prompt: "a card, in
