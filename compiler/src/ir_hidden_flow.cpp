@@ -34,17 +34,19 @@ public:
     void each_leak(const std::function<void(id, id, id)>& said) {
         each_body([&](const frame& f, id b) { statements(f, b, said, nullptr); });
     }
-    std::vector<id> choice_sources() {
-        std::vector<id> out(rs_.nodes.size(), no_id);
+    std::vector<hidden_flow::choice_reads> choice_sources() {
+        std::vector<hidden_flow::choice_reads> out(rs_.nodes.size());
         if (!any_hidden()) return out;
-        const choice_report chose = [&](id n, id source) { out.at(n) = source; };
+        const choice_report chose = [&](const frame& f, id n, id set_source) {
+            out.at(n) = {set_source, reads(f, child(n, 2))};  // children: set, by, where, body
+        };
         each_body([&](const frame& f, id b) { statements(f, b, nullptr, chose); });
         return out;
     }
 
 private:
     using report = std::function<void(id node, id target_slot, id hidden_slot)>;
-    using choice_report = std::function<void(id node, id hidden_slot)>;
+    using choice_report = std::function<void(const frame& f, id node, id set_source)>;
 
     const ir::node& node(id n) const { return rs_.nodes.at(n); }
     id child(id n, std::uint32_t i) const { return rs_.children.at(node(n).first_child + i); }
@@ -197,7 +199,7 @@ private:
             case op::choose_order: {
                 const id source = reads(f, child(n, 0));
                 taint(f, nd.ref, source);
-                if (chose && source != no_id) chose(n, source);
+                if (chose) chose(f, n, source);
                 break;
             }
             case op::call:
@@ -238,6 +240,6 @@ hidden_flow::hidden_flow(const ruleset& rs, std::vector<char> hidden) : impl_(st
 hidden_flow::~hidden_flow() = default;
 bool hidden_flow::any_hidden() const { return impl_->any_hidden(); }
 void hidden_flow::each_leak(const std::function<void(id, id, id)>& f) const { impl_->each_leak(f); }
-std::vector<id> hidden_flow::choice_sources() const { return impl_->choice_sources(); }
+std::vector<hidden_flow::choice_reads> hidden_flow::choice_sources() const { return impl_->choice_sources(); }
 
 }  // namespace wp::ir

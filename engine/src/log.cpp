@@ -94,26 +94,28 @@ public:
             hidden_source_ = ir::hidden_flow(g.ruleset(), {g.slot_hidden.begin(), g.slot_hidden.end()}).choice_sources();
     }
     // Another seat's decision as the viewer may know it. Inside a simultaneous block before its
-    // reveal it is private ("P2 decides in secret"). Where the options read a field the game hides
-    // from some players, neither they nor the choice is told: under Cuius Regio's fog a detachment
-    // of "9 (of 0, 1, ..., 10)" infantry would tell the other side the stack's size.
+    // reveal it is private ("P2 decides in secret"). Where the options are read from a field the
+    // game hides from some players, neither they nor the choice is told: under Cuius Regio's fog a
+    // detachment of "9 (of 0, 1, ..., 10)" infantry would tell the other side the stack's size.
+    // Where only the filter (`where`) reads one, the choice is told but not the options.
     std::string line(const state& s, int seat, int action, const std::vector<action_info>& legal) const {
         if (viewer_ < 0 || viewer_ == seat) return choice_account(s, seat, action, legal);
         const std::string who = "P" + std::to_string(seat + 1);
         if (s.in_secret()) return who + " decides in secret";
         const ir::id n = s.decision_node();
-        if (n != ir::no_id && n < hidden_source_.size() && hidden_source_[n] != ir::no_id) {
-            const std::string context = s.decision_context();
-            return who + (context.empty() ? "" : " (" + context + ")") + " chooses unseen: its options read `" +
-                   s.the_game().ruleset().slots.at(hidden_source_[n]).name + "`, which P" + std::to_string(viewer_ + 1) +
-                   " may not see";
-        }
-        return choice_account(s, seat, action, legal);
+        if (n == ir::no_id || n >= hidden_source_.size()) return choice_account(s, seat, action, legal);
+        const ir::hidden_flow::choice_reads& r = hidden_source_[n];
+        if (r.set == ir::no_id && r.filter == ir::no_id) return choice_account(s, seat, action, legal);
+        const std::string context = s.decision_context();
+        const std::string why = "its options read `" + s.the_game().ruleset().slots.at(r.set != ir::no_id ? r.set : r.filter).name +
+                                "`, which P" + std::to_string(viewer_ + 1) + " may not see";
+        return who + (context.empty() ? "" : " (" + context + ")") + " chooses " +
+               (r.set != ir::no_id ? "unseen: " + why : legal.at(static_cast<std::size_t>(action)).text + " (" + why + ")");
     }
 
 private:
     int viewer_;
-    std::vector<ir::id> hidden_source_;
+    std::vector<ir::hidden_flow::choice_reads> hidden_source_;
 };
 
 // A decision inside a simultaneous block before its reveal is private to its seat

@@ -31,9 +31,14 @@ public:
     // Each assignment to a field every player sees of a value read from a hidden one, in the
     // order of the bodies (procedures, actions, sequences, triggers, table cells).
     void each_leak(const std::function<void(id node, id public_slot, id hidden_slot)>& f) const;
-    // Per node, for each choice (choose_one, choose_subset, choose_order), the first hidden slot
-    // its options read (no_id: none, and for every other node).
-    std::vector<id> choice_sources() const;
+    // What a choice's options read: the first hidden slot its set reads (then the options and
+    // the choice tell of it), and the first its `where` reads (then the options do).
+    struct choice_reads {
+        id set = no_id, filter = no_id;
+    };
+    // Per node, for each choice (choose_one, choose_subset, choose_order); {no_id, no_id} for
+    // every other node.
+    std::vector<choice_reads> choice_sources() const;
 
 private:
     class impl;
