@@ -3,7 +3,7 @@
 // own hidden field, a side's entries hidden by side, under the options chosen). A seat's view,
 // its agents and `replay --as` show that value, so the secret is out. No solver: the values an
 // expression reads, through `let`s, the arguments of procedure calls, actions, tables and events,
-// and the quantities, decisions and rolls it consults.
+// and the quantities, decisions and rolls it consults (westphalia/ir/hidden_flow.hpp).
 #pragma once
 
 #include "westphalia/ir/ir.hpp"
