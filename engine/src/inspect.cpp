@@ -2,6 +2,8 @@
 // decision's options as values, without going through their text.
 #include "westphalia/engine/engine.hpp"
 
+#include <algorithm>
+
 namespace wp::engine {
 
 using ir::id;
@@ -94,6 +96,28 @@ std::string state::decision_subject() const {
     return "";
 }
 
+// The name of the local a waiting `choose` binds, its underscores as spaces ("infantry_taken":
+// "infantry taken"); empty when its body is not found.
+std::string state::chosen_name() const {
+    const ir::ruleset& rs = *rs_;
+    const frame* first = nullptr;  // the region's first frame: the element's body
+    for (std::size_t i = frames_.size(); i-- > 0;)
+        if (frames_[i].fb == pending_fb_) first = &frames_[i];
+    if (!first) return "";
+    const std::vector<ir::local>* locals = nullptr;
+    for (const ir::procedure& p : rs.procedures) if (p.body == first->node) locals = &p.locals;
+    for (const ir::action& a : rs.actions) if (a.body == first->node) locals = &a.locals;
+    for (const ir::sequence& q : rs.sequences) if (q.body == first->node) locals = &q.locals;
+    for (const ir::rule& r : rs.rules) if (r.body == first->node) locals = &r.locals;
+    for (const ir::table& t : rs.tables)
+        for (const ir::table_cell& c : t.cells) if (c.effects == first->node) locals = &t.locals;
+    const id local = rs.nodes[pending_node_].ref;
+    if (!locals || local >= locals->size()) return "";
+    std::string name = (*locals)[local].name;
+    std::replace(name.begin(), name.end(), '_', ' ');
+    return name;
+}
+
 std::vector<std::int64_t> state::option_values() const {
     if (option_type() == ir::no_id || rs_->nodes[pending_node_].code == ir::op::choose_subset) return {};
     return options_;
@@ -115,6 +139,10 @@ std::string state::decision_context() const {
     else if (const id t = option_type(); t != ir::no_id && rs_->types[t].kind == ir::type_kind::node) {
         const ir::map& m = rs_->maps.at(rs_->types[t].ref);
         what = (m.kind == ir::map_kind::hexgrid ? "a hex of " : "a place on ") + m.name;
+    } else if (t != ir::no_id && rs_->types[t].kind == ir::type_kind::range && nd.code == ir::op::choose_one) {
+        // a number says nothing by its range alone: the name the rules give it, "infantry from 0..400"
+        const std::string name = chosen_name();
+        what = (name.empty() ? "a number" : name) + " from " + ir::type_name(*rs_, t);
     } else if (t != ir::no_id) {
         const std::string name = ir::type_name(*rs_, t);
         what = (name.find_first_of("aeioAEIO") == 0 ? "an " : "a ") + name;  // "a unit", "an army"

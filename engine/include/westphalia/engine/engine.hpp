@@ -367,6 +367,8 @@ public:
     // Whom the decision is about: "for Bavarian 6-3" (the member the innermost loop around it
     // has reached) or "move_unit(French 4-3)" (its procedure's arguments other than players).
     std::string decision_subject() const;
+    // The name of the local the waiting `choose` binds ("infantry taken"), or empty.
+    std::string chosen_name() const;
 
     // What seat `viewer` sees (-1: everything): state values and zones, hidden zones (and
     // `owner` zones of other seats) as card counts only, other seats' hidden fields as `(hidden)`.
