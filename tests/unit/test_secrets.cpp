@@ -7,6 +7,7 @@
 #include "westphalia/engine/engine.hpp"
 #include "westphalia/engine/log.hpp"
 #include "westphalia/engine/search_agents.hpp"
+#include "westphalia/ir/hidden_flow.hpp"
 #include "westphalia/ir/json.hpp"
 #include "westphalia/ir/print.hpp"
 
@@ -25,6 +26,7 @@ const char* const planning = "tests/rulesets/secrets/secret_planning.wph";
 const char* const fog = "tests/rulesets/secrets/fog_of_war.wph";
 const char* const markers = "tests/rulesets/secrets/force_markers.wph";
 const char* const revealed = "tests/rulesets/secrets/force_markers_revealed.wph";
+const char* const detachments = "tests/rulesets/secrets/detachments.wph";
 
 // Every value of every field, per-location and per-piece ones included (state::view leaves those out).
 std::string every_value(const engine::state& s) {
@@ -446,4 +448,36 @@ TEST_CASE("secrets: Cuius Regio's moving army, straggler losses and supply exces
         s.apply(agent.act(engine::seat_view(s, s.current_player()), r));
     }
     CHECK(looked);
+}
+
+// What a seat's account withholds (engine/src/log.cpp, account_view) rests on this: per choice,
+// the hidden field its set reads and the one its `where` reads.
+TEST_CASE("secrets: the choices whose options read a hidden field, set and filter apart", "[secrets][log]") {
+    const ir::ruleset rs = test::compile_repo_ruleset(detachments);
+    const auto local_named = [&](const std::string& name) {
+        const ir::sequence& game = rs.sequences.at(0);
+        for (ir::id n = 0; n < rs.nodes.size(); ++n)
+            if (rs.nodes[n].code == ir::op::choose_one && rs.nodes[n].ref < game.locals.size() && game.locals[rs.nodes[n].ref].name == name)
+                return n;
+        FAIL("no choice of " << name);
+        return ir::no_id;
+    };
+    const auto slot_named = [&](const std::string& name) {
+        for (ir::id sl = 0; sl < rs.slots.size(); ++sl)
+            if (rs.slots[sl].name == name) return sl;
+        return ir::no_id;
+    };
+    const std::vector<char> hidden = ir::hidden_slots(rs);
+    REQUIRE(hidden.at(slot_named("army")));
+    CHECK_FALSE(hidden.at(slot_named("marches")));
+    const std::vector<ir::hidden_flow::choice_reads> reads = ir::hidden_flow(rs, hidden).choice_sources();
+    REQUIRE(reads.size() == rs.nodes.size());
+    CHECK(reads[local_named("detachment")].set == slot_named("army"));
+    CHECK(reads[local_named("march")].set == ir::no_id);
+    CHECK(reads[local_named("march")].filter == slot_named("army"));
+    CHECK(reads[local_named("drill")].set == ir::no_id);
+    CHECK(reads[local_named("drill")].filter == ir::no_id);
+    // with the fog off nothing is hidden, and no choice reads anything
+    const std::vector<ir::hidden_flow::choice_reads> open = ir::hidden_flow(rs, std::vector<char>(rs.slots.size(), 0)).choice_sources();
+    CHECK(std::all_of(open.begin(), open.end(), [](const auto& r) { return r.set == ir::no_id && r.filter == ir::no_id; }));
 }
