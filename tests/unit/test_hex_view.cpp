@@ -93,12 +93,20 @@ TEST_CASE("hex view: what the shown hexes' own fields hold, under their pieces",
 
 TEST_CASE("hex view: a side's strength in a hex is listed to that side only under the Fog of War", "[hex_view][secrets]") {
     // Cuius Regio's set-up puts each side's SP in hexes (per-hex fields keyed by side); with the
-    // option fog_of_war a seat's view holds the other side's at their start (docs/language.md §2).
+    // option fog_of_war a seat's view holds the other side's at their start (docs/language.md §2)
+    // where they stand under a Force marker: here every army is put under one, as the first
+    // Operations Phase begins (rulesets/cuius-regio/base/fog.wph).
     auto listed = [](const std::map<std::string, std::string>& options, int seat) {
         const engine::game g(test::compile_repo_ruleset("rulesets/cuius-regio", options), 2);
         engine::state s(g, 1, test::sampled_chance());
-        while (!s.is_terminal() && s.is_chance_node()) s.apply_sampled();
-        REQUIRE_FALSE(s.is_terminal());
+        for (;;) {
+            while (!s.is_terminal() && s.is_chance_node()) s.apply_sampled();
+            REQUIRE_FALSE(s.is_terminal());
+            const std::string context = s.decision_context();
+            if (context.find("place_markers") != std::string::npos) s.apply(0);  // yes; the first leader
+            else if (context.find("pick_first") != std::string::npos) s.apply(0);
+            else break;
+        }
         const auto scene = cli::first_hex_scene(engine::seat_view(s, seat).seen());
         REQUIRE(scene);
         std::string all;
