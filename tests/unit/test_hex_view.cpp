@@ -103,7 +103,7 @@ TEST_CASE("hex view: a side's strength in a hex is listed to that side only unde
             while (!s.is_terminal() && s.is_chance_node()) s.apply_sampled();
             REQUIRE_FALSE(s.is_terminal());
             const std::string context = s.decision_context();
-            if (context.find("place_markers") != std::string::npos) s.apply(0);  // yes; the first leader
+            if (context.find("offer_marker") != std::string::npos) s.apply(0);  // yes; the first leader
             else if (context.find("pick_first") != std::string::npos) s.apply(0);
             else break;
         }
