@@ -457,6 +457,45 @@ TEST_CASE("secrets: Cuius Regio's moving army, straggler losses and supply exces
     CHECK(unmarked > 0);
 }
 
+TEST_CASE("secrets: Cuius Regio's forces under markers announce exact numbers or bands of five", "[secrets][cuius]") {
+    // §L1153-1158 (rulesets/cuius-regio/base/fog.wph): what a force under a marker tells at a ZOC,
+    // kept in public fields per hex and side. Exact: low == high; bands: 1-5, 6-10, ... (cavalry
+    // also 0 alone). Random games until some announcements are heard.
+    for (const char* announce : {"exact", "bands"}) {
+        const engine::game g(test::compile_repo_ruleset("rulesets/cuius-regio", {{"fog_of_war", "true"}, {"fog_announce", announce}}), 2);
+        const bool bands = std::string(announce) == "bands";
+        int heard = 0;
+        for (std::uint64_t seed = 1; seed <= 60 && heard < 3; ++seed) {
+            engine::state s(g, seed, test::sampled_chance());
+            engine::random_agent agent;
+            engine::rng r{seed};
+            while (!s.is_terminal() && s.decisions() < 400) {
+                if (s.is_chance_node()) {
+                    s.apply_sampled();
+                    continue;
+                }
+                s.apply(agent.act(engine::seat_view(s, s.current_player()), r));
+            }
+            for (const char* what : {"sp", "cav"}) {
+                const std::string low = std::string("told_") + what + "_low", high = std::string("told_") + what + "_high";
+                const engine::game::slot_layout& layout = g.slots.at(static_cast<std::size_t>(
+                    std::find_if(g.ruleset().slots.begin(), g.ruleset().slots.end(), [&](const ir::slot& x) { return x.name == low; }) -
+                    g.ruleset().slots.begin()));
+                for (std::uint32_t h = 0; h < layout.copies; ++h)
+                    for (int side = 0; side < 2; ++side) {
+                        const std::int64_t lo = s.slot_value(low, static_cast<int>(h), side), hi = s.slot_value(high, static_cast<int>(h), side);
+                        if (hi == 0) continue;
+                        ++heard;
+                        INFO(announce << " " << what << " at copy " << h << ": " << lo << ".." << hi);
+                        if (bands) CHECK((hi - lo == 4 && lo % 5 == 1));
+                        else CHECK(lo == hi);
+                    }
+            }
+        }
+        CHECK(heard >= 3);
+    }
+}
+
 // What a seat's account withholds (engine/src/log.cpp, account_view) rests on this: per choice,
 // the hidden field its set reads and the one its `where` reads.
 TEST_CASE("secrets: the choices whose options read a hidden field, set and filter apart", "[secrets][log]") {
