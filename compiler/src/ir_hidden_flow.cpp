@@ -38,7 +38,8 @@ public:
         std::vector<hidden_flow::choice_reads> out(rs_.nodes.size());
         if (!any_hidden()) return out;
         const choice_report chose = [&](const frame& f, id n, id set_source) {
-            out.at(n) = {set_source, reads(f, child(n, 2))};  // children: set, by, where, body
+            // children: set, by, where (absent when none), body
+            out.at(n) = {set_source, node(n).child_count > 2 ? reads(f, child(n, 2)) : no_id};
         };
         each_body([&](const frame& f, id b) { statements(f, b, nullptr, chose); });
         return out;
