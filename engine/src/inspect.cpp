@@ -59,6 +59,14 @@ std::string state::piece_place(ir::id entity_type, std::int64_t instance) const 
     return "";
 }
 
+// The first frame of the waiting decision's region of locals: the body of its procedure, action,
+// sequence, rule or table cell (null when there is none).
+const state::frame* state::region_body() const {
+    for (const frame& f : frames_)
+        if (f.fb == pending_fb_) return &f;
+    return nullptr;
+}
+
 // Whom or what the waiting decision is about: the member the innermost loop around it (in the
 // same procedure, rule or block) has reached, "for Bavarian 6-3"; else the procedure's
 // arguments other than players, "move_unit(French 4-3)". Players are left out: the prompt and
@@ -66,12 +74,9 @@ std::string state::piece_place(ir::id entity_type, std::int64_t instance) const 
 std::string state::decision_subject() const {
     if (pending_node_ == ir::no_id) return "";
     const ir::ruleset& rs = *rs_;
-    const frame* first = nullptr;  // the region's first frame: the element's body
     for (std::size_t i = frames_.size(); i-- > 0;) {
         const frame& f = frames_[i];
-        if (f.fb != pending_fb_) continue;
-        first = &f;
-        if (f.kind != frame_kind::for_each || f.pc == 0) continue;
+        if (f.fb != pending_fb_ || f.kind != frame_kind::for_each || f.pc == 0) continue;
         const id t = member_type(rs, rs.children[rs.nodes[f.node].first_child]);
         if (t == ir::no_id || rs.types[t].kind == ir::type_kind::player) continue;
         const std::int64_t v = locals_.at(f.fb + rs.nodes[f.node].ref);
@@ -82,6 +87,7 @@ std::string state::decision_subject() const {
         }
         return text;
     }
+    const frame* first = region_body();
     if (!first) return "";
     for (const ir::procedure& p : rs.procedures) {
         if (p.body != first->node) continue;
@@ -100,9 +106,7 @@ std::string state::decision_subject() const {
 // "infantry taken"); empty when its body is not found.
 std::string state::chosen_name() const {
     const ir::ruleset& rs = *rs_;
-    const frame* first = nullptr;  // the region's first frame: the element's body
-    for (std::size_t i = frames_.size(); i-- > 0;)
-        if (frames_[i].fb == pending_fb_) first = &frames_[i];
+    const frame* first = region_body();
     if (!first) return "";
     const std::vector<ir::local>* locals = nullptr;
     for (const ir::procedure& p : rs.procedures) if (p.body == first->node) locals = &p.locals;

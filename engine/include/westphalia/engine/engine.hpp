@@ -423,6 +423,7 @@ private:
         bool round = false;      // a loop over the players whose body holds a turn
     };
     struct need_chance {};
+    const frame* region_body() const;  // src/inspect.cpp
 
     const game* g_;
     const ir::ruleset* rs_;
