@@ -30,6 +30,13 @@ std::string accept_text(const ir::accepted_finding& a) {
 
 }  // namespace
 
+bool accepted_before(const ir::ruleset& rs, const std::string& kind, const std::string& subject) {
+    finding f;
+    f.kind = kind;
+    f.subject = subject;
+    return std::any_of(rs.accepts.begin(), rs.accepts.end(), [&](const ir::accepted_finding& a) { return a.side.empty() && matches(a, f); });
+}
+
 void apply_accepts(const ir::ruleset& rs, check_result& out) {
     std::vector<finding> stale;
     for (const ir::accepted_finding& a : rs.accepts) {

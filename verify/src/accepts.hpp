@@ -11,4 +11,9 @@ namespace wp::verify::detail {
 // (when every check ran, and none ran out of time).
 void apply_accepts(const ir::ruleset& rs, check_result& out);
 
+// Whether an `accept` of `rs` names the finding of `kind` about `subject` that a question may
+// give (either side, for a bound): known before the question is asked, so that an accepted
+// finding's witness is not searched for.
+bool accepted_before(const ir::ruleset& rs, const std::string& kind, const std::string& subject);
+
 }  // namespace wp::verify::detail

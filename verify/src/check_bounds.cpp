@@ -1,4 +1,5 @@
 // Bound violations of assignments, and mandatory choices that can face no legal option.
+#include "accepts.hpp"
 #include "checker.hpp"
 #include "finding_texts.hpp"
 
@@ -193,8 +194,8 @@ z3::check_result checker::ask_bound(const detail::bound_site& s, range_side side
     z3::expr_vector any(ctx_);
     for (std::size_t k = 0; k < s.out.size(); ++k) any.push_back(beyond(k));
     // A field whose violation the ruleset accepts is expected to have one: the quick tries,
-    // which only ever prove "never", are skipped there.
-    const witness_search search = accepted ? witness_search::near : search_for("bound-violation", rs_.slots.at(s.slot).name, s);
+    // which only ever prove "never", are skipped there, and so is the witness's search.
+    const witness_search search = accepted ? witness_search::accepted : search_for("bound-violation", rs_.slots.at(s.slot).name, s);
     answer found = accepted ? solve(s.facts, z3::mk_or(any), true, {}, search)
                             : solve_local_first(s.facts, z3::mk_or(any), true, {}, search);
     if (found.r == z3::unsat) return z3::unsat;
@@ -279,7 +280,8 @@ void checker::choice_checks() {
     std::set<id> reported, undecided;
     for (const detail::choice_site& s : sym_.choice_sites) {
         if (reported.count(s.node)) continue;
-        answer a = solve(s.facts, s.none_legal, true);
+        const bool accepted = detail::accepted_before(rs_, "stuck-state", owner_of(s.node));
+        answer a = solve(s.facts, s.none_legal, true, {}, accepted ? witness_search::accepted : witness_search::all);
         if (a.r == z3::unknown) {
             // said once for the choice; its other places may still show it stuck
             if (undecided.insert(s.node).second)

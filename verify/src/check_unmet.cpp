@@ -4,6 +4,7 @@
 // from (both stop the engines); a `may` a `require` demands, whose action is not legal where no
 // `forbid` applies (the engines skip it, and the rule's "must" is not done); a `draw` or `deal`
 // that asks for more cards than its zone holds (the engines stop at its last card).
+#include "accepts.hpp"
 #include "checker.hpp"
 #include "finding_texts.hpp"
 
@@ -35,8 +36,9 @@ void checker::obligation_checks() {
                                      : first.kind == what::draw   ? "whether `" + subject + "` always holds the cards the " + statement + " at " + sym_.node_position(n) + " takes"
                                      : first.kind == what::action ? "whether `" + subject + "` is legal wherever " + sym_.node_position(n) + " does it"
                                                                   : "whether `" + subject + "` is legal wherever a `require` demands it at " + sym_.node_position(n);
+        const bool accepted = detail::accepted_before(rs_, "unmet-obligation", subject);
         for (const detail::obligation_site* s : sites) {
-            answer a = solve(s->facts, s->unmet, true, {}, search_for("unmet-obligation", subject, *s));
+            answer a = solve(s->facts, s->unmet, true, {}, accepted ? witness_search::accepted : search_for("unmet-obligation", subject, *s));
             if (a.r == z3::unknown) {
                 unknown(question, {{"statement", statement, statement_prov(n)}}, severity::error, {"unmet-obligation", subject, ""});
                 break;

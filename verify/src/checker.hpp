@@ -93,14 +93,15 @@ private:
     // ------------------------------------------------------------ solving
 
     // How hard a witness is made small. `all`: the fewest values away from their usual ones,
-    // every value of the question free. `near`: the fewest among the values the witness shows
-    // (those near the question), the others kept as the solver's model has them. For findings
-    // the ruleset accepts: it shows the finding still happens, at a fifth of the cost (on
-    // Contractor Cards' accepted bounds 0.1-0.4 s a witness for `all`, 20-110 ms for `near`).
-    // `quick`: as `all` over many values, with at most take_back_questions spent taking back
-    // the values given up and no descent to the fewest after: for a witness that rests on the
-    // summary of play (it fails nothing by default) or whose fault a game already met.
-    enum class witness_search { all, near, quick };
+    // every value of the question free. `quick`: as `all` over many values, with at most
+    // take_back_questions spent taking back the values given up and no descent to the fewest
+    // after: for a witness that rests on the summary of play (it fails nothing by default) or
+    // whose fault a game already met. `accepted`: not searched at all, for a finding the
+    // ruleset accepts: the designers have seen one already, and the report says the finding
+    // still happens without showing it again (on Wallenstein's full stack its accepted stuck
+    // choices' and obligations' witnesses took 49 of the choices' 109 s). The replay still
+    // runs on the solver's model.
+    enum class witness_search { all, quick, accepted };
 
     struct answer {
         z3::check_result r = z3::unknown;
@@ -374,16 +375,10 @@ private:
                                      const std::set<unsigned>& near, witness_search search);
 
     // After the search for fewest changes: the fewest players the witness can have, keeping
-    // every value it keeps at its usual one (and, for `near`, every constant not shown as m has
-    // it). The changes search counts a player count as changed or not, not how far: a short
+    // every value it keeps at its usual one. The changes search counts a player count as changed or not, not how far: a short
     // deal shown with 5 players where 2 already run short (docs/checker.md, "How", step 5).
     void fewest_players(const z3::expr& q, const std::vector<z3::expr>& all, const std::vector<z3::expr>& shown_vars,
-                        const std::vector<z3::expr>& usual, z3::model& m, witness_search search);
-
-    // fewest_changes among the `shown` constants only (witness_search::near): every other
-    // constant of q fixed as m has it. Leaves in m the merged model.
-    void near_changes(const z3::expr& q, const std::vector<z3::expr>& all, const std::vector<z3::expr>& shown_vars,
-                      const std::vector<z3::expr>& usual, z3::model& m);
+                        const std::vector<z3::expr>& usual, z3::model& m);
 
     // A model of q with as many of `usual` holding as it can find (all but the fewest with
     // Z3's optimizer, up to exact_witness_limit of them; else few_changes). Leaves m as it was
@@ -394,6 +389,9 @@ private:
     // few_changes (on Contractor Cards: 50 ms at 62-70 values, 0.6 and 1.0 s at 183 and 195,
     // where few_changes takes 0.1-0.3 s).
     static constexpr std::size_t exact_witness_limit = 100;
+    // What an accepted finding shows in place of its witness (witness_search::accepted).
+    static constexpr const char* accepted_witness_line =
+        "not searched for: the ruleset accepts this finding (without the accept, the check shows one)";
     // The questions a quick few_changes spends taking back the values it gave up (by halves).
     static constexpr std::size_t take_back_questions = 32;
 

@@ -556,24 +556,6 @@ checker::answer checker::solve(const fact_list& facts, const z3::expr& target, b
     dump(s);
     a.r = ask(s);
     if (a.r == z3::sat) remember(s.get_model());
-    if (a.r == z3::sat && show && search == witness_search::near) {
-        // The search keeps the number of players of the solver's model (cards dealt to the
-        // sixth seat hold six): a model with the usual number is asked for where it differs.
-        auto it = index_.find(sym_.n_players.id());
-        const z3::expr usual = it == index_.end() ? ctx_.bool_val(true)
-                                                  : sym_.n_players == ctx_.int_val(sym_.variables[it->second].preferred);
-        auto reads_players = [&] {
-            const std::vector<z3::expr> consts = constants(q);
-            return std::any_of(consts.begin(), consts.end(), [&](const z3::expr& c) { return z3::eq(c, sym_.n_players); });
-        };
-        if (s.get_model().eval(usual, true).is_false() && reads_players()) {
-            z3::solver pinned = one_shot_solver();
-            pinned.add(q && usual);
-            dump(pinned);
-            ++out_.stats[kind_].queries;
-            if (ask(pinned) == z3::sat) s = pinned;
-        }
-    }
     purpose_ = "other";
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     if (debug_ && ms > 200) std::fprintf(stderr, "  slow %s query: %.0f ms (%s)\n", kind_.c_str(), ms,

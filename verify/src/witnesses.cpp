@@ -82,6 +82,12 @@ std::vector<std::string> copies_together(const std::vector<std::string>& pieces)
 }  // namespace
 
 std::vector<std::string> checker::witness(const z3::expr& q, z3::model& m, const std::vector<std::pair<std::string, z3::expr>>& extra, const std::set<unsigned>& near, witness_search search) {
+    if (search == witness_search::accepted) {
+        std::vector<std::string> lines;
+        for (const auto& [text, e] : extra) lines.push_back(value_line(text, e, m));
+        lines.push_back(accepted_witness_line);
+        return lines;
+    }
     std::vector<z3::expr> vars;
     const std::vector<z3::expr> all = constants(q);
     for (const z3::expr& v : all)
@@ -97,10 +103,9 @@ std::vector<std::string> checker::witness(const z3::expr& q, z3::model& m, const
         usual.push_back(var.var.is_bool() ? !var.var : var.var == ctx_.int_val(var.preferred));
     }
     const auto t0 = std::chrono::steady_clock::now();
-    if (search == witness_search::near) near_changes(q, all, vars, usual, m);
-    else fewest_changes(q, usual, m, search == witness_search::quick);
+    fewest_changes(q, usual, m, search == witness_search::quick);
     const auto t1 = std::chrono::steady_clock::now();
-    fewest_players(q, all, vars, usual, m, search);
+    fewest_players(q, all, vars, usual, m);
     if (debug_)
         std::fprintf(stderr, "    witness: %zu values, changes %.0f ms, players %.0f ms\n", usual.size(),
                      std::chrono::duration<double, std::milli>(t1 - t0).count(),
@@ -184,7 +189,7 @@ std::vector<std::string> checker::witness(const z3::expr& q, z3::model& m, const
 }
 
 void checker::fewest_players(const z3::expr& q, const std::vector<z3::expr>& all, const std::vector<z3::expr>& shown_vars,
-                             const std::vector<z3::expr>& usual, z3::model& m, witness_search search) {
+                             const std::vector<z3::expr>& usual, z3::model& m) {
     if (std::none_of(shown_vars.begin(), shown_vars.end(), [&](const z3::expr& v) { return z3::eq(v, sym_.n_players); })) return;
     std::int64_t now = 0;
     const std::int64_t fewest = std::max<std::int64_t>(1, sym_.rs.min_players);
@@ -199,12 +204,6 @@ void checker::fewest_players(const z3::expr& q, const std::vector<z3::expr>& all
     s.add(q);
     for (const z3::expr& u : usual)
         if (m.eval(u, true).is_true()) s.add(u);
-    if (search == witness_search::near) {
-        std::unordered_set<unsigned> shown;
-        for (const z3::expr& v : shown_vars) shown.insert(v.id());
-        for (const z3::expr& c : all)
-            if (!shown.count(c.id())) s.add(c == m.eval(c, true));
-    }
     for (std::int64_t k = fewest; k < now; ++k) {
         s.push();
         s.add(sym_.n_players == ctx_.int_val(k));
@@ -224,28 +223,6 @@ void checker::fewest_players(const z3::expr& q, const std::vector<z3::expr>& all
         s.pop();
         if (r == z3::unknown) return;
     }
-}
-
-void checker::near_changes(const z3::expr& q, const std::vector<z3::expr>& all, const std::vector<z3::expr>& shown_vars, const std::vector<z3::expr>& usual, z3::model& m) {
-    std::unordered_set<unsigned> shown;
-    for (const z3::expr& v : shown_vars) shown.insert(v.id());
-    z3::expr_vector from(ctx_), to(ctx_);
-    for (const z3::expr& c : all)
-        if (!shown.count(c.id())) {
-            from.push_back(c);
-            to.push_back(m.eval(c, true));
-        }
-    z3::expr fixed = q;
-    fixed = fixed.substitute(from, to);
-    z3::model found = m;
-    fewest_changes(fixed, usual, found);
-    z3::model merged(ctx_);
-    for (const z3::expr& c : all) {
-        z3::func_decl d = c.decl();
-        z3::expr v = (shown.count(c.id()) ? found : m).eval(c, true);
-        merged.add_const_interp(d, v);
-    }
-    m = merged;
 }
 
 void checker::fewest_changes(const z3::expr& q, const std::vector<z3::expr>& usual, z3::model& m, bool quick) {
