@@ -100,7 +100,7 @@ std::vector<std::string> checker::witness(const z3::expr& q, z3::model& m, const
         if (it == index_.end()) continue;
         const variable& var = sym_.variables[it->second];
         known.push_back(it->second);
-        usual.push_back(var.var.is_bool() ? !var.var : var.var == ctx_.int_val(var.preferred));
+        usual.push_back(usual_value(var));
     }
     const auto t0 = std::chrono::steady_clock::now();
     fewest_changes(q, usual, m, search == witness_search::quick);
@@ -223,6 +223,51 @@ void checker::fewest_players(const z3::expr& q, const std::vector<z3::expr>& all
         s.pop();
         if (r == z3::unknown) return;
     }
+}
+
+std::pair<z3::check_result, std::optional<z3::model>> checker::near_usual(const z3::expr& q) {
+    z3::solver s(ctx_);
+    configure(s);
+    z3::params p(ctx_);
+    p.set("rlimit", capped_rlimit(usual_round_rlimit));
+    s.set(p);
+    s.add(q);
+    std::vector<z3::expr> flags;
+    std::unordered_map<unsigned, std::size_t> flag_of;
+    for (const z3::expr& v : constants(q)) {
+        auto it = index_.find(v.id());
+        if (it == index_.end()) continue;
+        flags.push_back(ctx_.bool_const(("near_usual!" + std::to_string(flags.size())).c_str()));
+        flag_of.emplace(flags.back().id(), flags.size() - 1);
+        s.add(z3::implies(flags.back(), usual_value(sym_.variables[it->second])));
+    }
+    std::vector<char> kept(flags.size(), 1);
+    const std::string asked_for = purpose_;
+    purpose_ = "usual";
+    std::pair<z3::check_result, std::optional<z3::model>> out{z3::unknown, std::nullopt};
+    for (int round = 0; round < usual_rounds && !spent(); ++round) {
+        z3::expr_vector assumed(ctx_);
+        for (std::size_t i = 0; i < flags.size(); ++i)
+            if (kept[i]) assumed.push_back(flags[i]);
+        ++out_.stats[kind_].queries;
+        const z3::check_result r = ask(s, assumed);
+        if (debug_) std::fprintf(stderr, "  near usual, round %d: %u values kept usual, %s\n", round, assumed.size(), r == z3::sat ? "sat" : r == z3::unsat ? "unsat" : "unknown");
+        if (r == z3::sat) out = {z3::sat, s.get_model()};
+        if (r != z3::unsat) break;
+        const z3::expr_vector core = s.unsat_core();
+        std::size_t dropped = 0;
+        for (unsigned c = 0; c < core.size(); ++c)
+            if (auto it = flag_of.find(core[c].id()); it != flag_of.end() && kept[it->second]) {
+                kept[it->second] = 0;
+                ++dropped;
+            }
+        if (dropped == 0) {  // no usual value in the core: q cannot hold at all
+            out.first = z3::unsat;
+            break;
+        }
+    }
+    purpose_ = asked_for;
+    return out;
 }
 
 void checker::fewest_changes(const z3::expr& q, const std::vector<z3::expr>& usual, z3::model& m, bool quick) {
