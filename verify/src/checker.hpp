@@ -379,12 +379,12 @@ private:
     // deal shown with 5 players where 2 already run short (docs/checker.md, "How", step 5).
     // For a question the solver could not decide in one piece: all of q's values assumed at
     // their usual (initial) ones, then those of each unsat core given up, at most usual_rounds
-    // questions of usual_round_rlimit each (together the default limit of one question). sat
+    // questions of usual_round_rlimit each (together 0.4 of the default limit of one question). sat
     // with its model; unsat when a core holds no usual value (q cannot hold at all); else
     // unknown (a round not answered, or the rounds run out).
     std::pair<z3::check_result, std::optional<z3::model>> near_usual(const z3::expr& q);
-    static constexpr int usual_rounds = 10;
-    static constexpr unsigned usual_round_rlimit = 4000000;
+    static constexpr int usual_rounds = 8;
+    static constexpr unsigned usual_round_rlimit = 2000000;
     // That a value is at its usual (initial) one: a flag false, a number at its preferred value.
     z3::expr usual_value(const detail::variable& var) {
         return var.var.is_bool() ? !var.var : var.var == ctx_.int_val(var.preferred);
