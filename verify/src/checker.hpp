@@ -385,6 +385,7 @@ private:
     std::pair<z3::check_result, std::optional<z3::model>> near_usual(const z3::expr& q);
     static constexpr int usual_rounds = 8;
     static constexpr unsigned usual_round_rlimit = 2000000;
+    static constexpr std::size_t usual_values_limit = 3000;  // a larger question is not asked so
     // That a value is at its usual (initial) one: a flag false, a number at its preferred value.
     z3::expr usual_value(const detail::variable& var) {
         return var.var.is_bool() ? !var.var : var.var == ctx_.int_val(var.preferred);
