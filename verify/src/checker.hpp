@@ -375,8 +375,12 @@ private:
                                      const std::set<unsigned>& near, witness_search search);
 
     // After the search for fewest changes: the fewest players the witness can have, keeping
-    // every value it keeps at its usual one. The changes search counts a player count as changed or not, not how far: a short
-    // deal shown with 5 players where 2 already run short (docs/checker.md, "How", step 5).
+    // every value it keeps at its usual one. The changes search counts a player count as
+    // changed or not, not how far: a short deal shown with 5 players where 2 already run short
+    // (docs/checker.md, "How", step 5).
+    void fewest_players(const z3::expr& q, const std::vector<z3::expr>& all, const std::vector<z3::expr>& shown_vars,
+                        const std::vector<z3::expr>& usual, z3::model& m);
+
     // For a question the solver could not decide in one piece: all of q's values assumed at
     // their usual (initial) ones, then those of each unsat core given up, at most usual_rounds
     // questions of usual_round_rlimit each (together 0.4 of the default limit of one question). sat
@@ -390,9 +394,9 @@ private:
     z3::expr usual_value(const detail::variable& var) {
         return var.var.is_bool() ? !var.var : var.var == ctx_.int_val(var.preferred);
     }
-
-    void fewest_players(const z3::expr& q, const std::vector<z3::expr>& all, const std::vector<z3::expr>& shown_vars,
-                        const std::vector<z3::expr>& usual, z3::model& m);
+    // Adds to s, for each of `usual`, a fresh flag that implies it; returns the flags and, by
+    // flag id, the index into `usual` (to read unsat cores of checks assuming the flags).
+    std::pair<std::vector<z3::expr>, std::unordered_map<unsigned, std::size_t>> assume_usual(z3::solver& s, const std::vector<z3::expr>& usual);
 
     // A model of q with as many of `usual` holding as it can find (all but the fewest with
     // Z3's optimizer, up to exact_witness_limit of them; else few_changes). Leaves m as it was

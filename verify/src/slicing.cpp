@@ -555,22 +555,17 @@ checker::answer checker::solve(const fact_list& facts, const z3::expr& target, b
     s.add(q);
     dump(s);
     a.r = ask(s);
-    if (a.r == z3::sat) remember(s.get_model());
+    std::optional<z3::model> found;
+    if (a.r == z3::sat) found = s.get_model();
     if (a.r == z3::unknown && show && !spent()) {
         // Undecided: a model may still be near the usual values, where the solver did not look
         // (Wallenstein's `thalers` above its range: 18 s undecided, then found in six rounds
-        // of 0.2 s at most). Its model, fixed, is asked again so that what follows reads it.
-        const auto [r, m] = near_usual(q);
-        if (r == z3::unsat) a.r = z3::unsat;
-        if (r == z3::sat && m) {
-            s = one_shot_solver();
-            s.add(q);
-            for (const z3::expr& c : constants(q)) s.add(c == m->eval(c, true));
-            purpose_ = "usual";
-            a.r = ask(s) == z3::sat ? z3::sat : z3::unknown;
-            if (a.r == z3::sat) remember(s.get_model());
-        }
+        // of 0.2 s at most).
+        auto [r, m] = near_usual(q);
+        a.r = r;
+        found = std::move(m);
     }
+    if (found) remember(*found);
     purpose_ = "other";
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     if (debug_ && ms > 200) std::fprintf(stderr, "  slow %s query: %.0f ms (%s)\n", kind_.c_str(), ms,
@@ -607,7 +602,7 @@ checker::answer checker::solve(const fact_list& facts, const z3::expr& target, b
         // the witness shows the values near the question (its variables and those one
         // fact away), kept at their usual values where possible
         const std::vector<unsigned> near = variables_of(neighbourhood(facts, target, 1));
-        a.model = s.get_model();
+        a.model = found;
         const auto tw = std::chrono::steady_clock::now();
         a.witness = witness(q, *a.model, extra, std::set<unsigned>(near.begin(), near.end()), search);
         if (debug_) std::fprintf(stderr, "  witness %s: %.0f ms\n", kind_.c_str(), std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - tw).count());

@@ -225,25 +225,33 @@ void checker::fewest_players(const z3::expr& q, const std::vector<z3::expr>& all
     }
 }
 
+std::pair<std::vector<z3::expr>, std::unordered_map<unsigned, std::size_t>> checker::assume_usual(z3::solver& s, const std::vector<z3::expr>& usual) {
+    std::pair<std::vector<z3::expr>, std::unordered_map<unsigned, std::size_t>> out;
+    auto& [flags, flag_of] = out;
+    for (std::size_t i = 0; i < usual.size(); ++i) {
+        flags.push_back(ctx_.bool_const(("usual!" + std::to_string(i)).c_str()));
+        flag_of.emplace(flags.back().id(), i);
+        s.add(z3::implies(flags.back(), usual[i]));
+    }
+    return out;
+}
+
 std::pair<z3::check_result, std::optional<z3::model>> checker::near_usual(const z3::expr& q) {
+    std::vector<z3::expr> usual;
+    for (const z3::expr& v : constants(q))
+        if (auto it = index_.find(v.id()); it != index_.end()) usual.push_back(usual_value(sym_.variables[it->second]));
+    // Past a few thousand values the rounds ran out on every question tried (SPI: 3,300 to 6,000),
+    // and a huge question may keep Z3 past the budget's interrupt (Cuius Regio).
+    if (usual.size() > usual_values_limit) return {z3::unknown, std::nullopt};
     z3::solver s(ctx_);
     configure(s);
     z3::params p(ctx_);
     p.set("rlimit", capped_rlimit(usual_round_rlimit));
     s.set(p);
     s.add(q);
-    std::vector<z3::expr> flags;
-    std::unordered_map<unsigned, std::size_t> flag_of;
-    for (const z3::expr& v : constants(q)) {
-        auto it = index_.find(v.id());
-        if (it == index_.end()) continue;
-        flags.push_back(ctx_.bool_const(("near_usual!" + std::to_string(flags.size())).c_str()));
-        flag_of.emplace(flags.back().id(), flags.size() - 1);
-        s.add(z3::implies(flags.back(), usual_value(sym_.variables[it->second])));
-    }
-    // Past a few thousand values the rounds ran out on every question tried (SPI: 3,300 to 6,000),
-    // and a huge question may keep Z3 past the budget's interrupt (Cuius Regio).
-    if (flags.size() > usual_values_limit) return {z3::unknown, std::nullopt};
+    const auto assumed_usual = assume_usual(s, usual);
+    const std::vector<z3::expr>& flags = assumed_usual.first;
+    const std::unordered_map<unsigned, std::size_t>& flag_of = assumed_usual.second;
     std::vector<char> kept(flags.size(), 1);
     const std::string asked_for = purpose_;
     purpose_ = "usual";
@@ -297,13 +305,9 @@ void checker::few_changes(const z3::expr& q, const std::vector<z3::expr>& usual,
     z3::solver s(ctx_);
     configure(s);
     s.add(q);
-    std::vector<z3::expr> flags;
-    std::unordered_map<unsigned, std::size_t> flag_of;
-    for (std::size_t i = 0; i < usual.size(); ++i) {
-        flags.push_back(ctx_.bool_const(("usual!" + std::to_string(i)).c_str()));
-        flag_of.emplace(flags.back().id(), i);
-        s.add(z3::implies(flags.back(), usual[i]));
-    }
+    const auto assumed_usual = assume_usual(s, usual);
+    const std::vector<z3::expr>& flags = assumed_usual.first;
+    const std::unordered_map<unsigned, std::size_t>& flag_of = assumed_usual.second;
     std::vector<char> kept(usual.size(), 1);
     const auto t0 = std::chrono::steady_clock::now();
     const std::uint64_t q0 = out_.stats[kind_].queries;
