@@ -38,7 +38,7 @@ void checker::table_checks() {
                     (!odds                         ? " key"
                      : ir::odds_fractional(tb, k) ? " key (odds read as steps of 1048576: 1-1 is 0, 1.5-1 is 524288, 2-1 is 1048576)"
                                                   : " key (odds read as steps: 1-2 is -1, 1-1 is 0, 2-1 is 1)");
-                answer a = solve(s->facts, !covered, true, {{label, key}}, accepted ? witness_search::accepted : witness_search::all);
+                answer a = solve(s->facts, !covered, true, {{label, key}}, table_gap_search(tb.name, accepted));
                 if (a.r == z3::unknown) { unknown("whether every key of " + tb.name + " is covered", {{"table", tb.name, tb.prov}}); break; }
                 if (a.r != z3::sat) continue;
                 finding& f = add("table-gap", severity::error, tb.name,
@@ -62,7 +62,7 @@ void checker::table_checks() {
                 const auto n = static_cast<std::int64_t>(tb.columns.size());
                 answer a = solve(s->facts, idx >= 0 && (at < 0 || at >= ctx_.int_val(n)), true,
                                  {{"the column before the shift (0 is `" + tb.columns.front().text + "`)", idx}, {"the shift", s->keys[3]}},
-                                 accepted ? witness_search::accepted : witness_search::all);
+                                 table_gap_search(tb.name, accepted));
                 if (a.r == z3::unknown) {
                     unknown("whether the shift of " + tb.name + " stays on the table", {{"table", tb.name, tb.prov}});
                     break;

@@ -82,12 +82,13 @@ std::vector<std::string> copies_together(const std::vector<std::string>& pieces)
 }  // namespace
 
 std::vector<std::string> checker::witness(const z3::expr& q, z3::model& m, const std::vector<std::pair<std::string, z3::expr>>& extra, const std::set<unsigned>& near, witness_search search) {
-    if (search == witness_search::accepted) {
+    auto unsearched = [&](const char* why) {
         std::vector<std::string> lines;
         for (const auto& [text, e] : extra) lines.push_back(value_line(text, e, m));
-        lines.push_back(accepted_witness_line);
+        lines.push_back(why);
         return lines;
-    }
+    };
+    if (search == witness_search::accepted) return unsearched(accepted_witness_line);
     std::vector<z3::expr> vars;
     const std::vector<z3::expr> all = constants(q);
     for (const z3::expr& v : all)
@@ -102,6 +103,8 @@ std::vector<std::string> checker::witness(const z3::expr& q, z3::model& m, const
         known.push_back(it->second);
         usual.push_back(usual_value(var));
     }
+    // a small witness is cheap to make (the optimiser's), and says more than the game alone
+    if (search == witness_search::played && usual.size() > exact_witness_limit) return unsearched(played_witness_line);
     const auto t0 = std::chrono::steady_clock::now();
     fewest_changes(q, usual, m, search == witness_search::quick);
     const auto t1 = std::chrono::steady_clock::now();
