@@ -37,6 +37,10 @@ bool accepted_before(const ir::ruleset& rs, const std::string& kind, const std::
     return std::any_of(rs.accepts.begin(), rs.accepts.end(), [&](const ir::accepted_finding& a) { return a.side.empty() && matches(a, f); });
 }
 
+bool accepted(const ir::ruleset& rs, const finding& f) {
+    return std::any_of(rs.accepts.begin(), rs.accepts.end(), [&](const ir::accepted_finding& a) { return matches(a, f); });
+}
+
 void apply_accepts(const ir::ruleset& rs, check_result& out) {
     std::vector<finding> stale;
     for (const ir::accepted_finding& a : rs.accepts) {

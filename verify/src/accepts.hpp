@@ -16,4 +16,7 @@ void apply_accepts(const ir::ruleset& rs, check_result& out);
 // finding's witness is not searched for.
 bool accepted_before(const ir::ruleset& rs, const std::string& kind, const std::string& subject);
 
+// Whether an `accept` of `rs` names finding f (as apply_accepts will mark it).
+bool accepted(const ir::ruleset& rs, const finding& f);
+
 }  // namespace wp::verify::detail
