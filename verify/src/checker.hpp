@@ -211,6 +211,8 @@ private:
     // The limit of each take-back question of a quick witness search (few_changes, `quick`):
     // that witness fails nothing by default, so it is made small only where that is cheap.
     static constexpr unsigned quick_take_back_rlimit = 1000000;
+    // The limit of each unsat-core question of a quick witness search (few_changes, `quick`).
+    static constexpr unsigned quick_cores_rlimit = 8000000;
 
     // Time limits come from the watchdog (see watchdog.hpp), not Z3's own "timeout".
     void configure(z3::solver& s);
