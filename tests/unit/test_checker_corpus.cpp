@@ -435,6 +435,18 @@ TEST_CASE("the time budget covers the evidence play: a game that never ends does
     }
 }
 
+TEST_CASE("the evidence play has a share of the budget: the questions after it are still asked", "[verify][corpus]") {
+    // Before, the games played to the budget's end (a map of 2,025 hexes: 299 s of 300), and
+    // the sequence's checks were an `unknown`. Now they stop at a fifth of it.
+    const wp::ir::ruleset rs = compiled(fs::path(WP_SOURCE_DIR) / "tests/rulesets/check-limits/endless_game.wph");
+    wp::verify::check_options o;
+    o.max_seconds = 10;
+    const wp::verify::check_result r = wp::verify::check(rs, o);
+    CHECK_FALSE(r.out_of_time);
+    CHECK(r.stats.at("play").milliseconds < 10000 * wp::verify::check_options::evidence_share + 1000);
+    CHECK(std::none_of(r.findings.begin(), r.findings.end(), [](const wp::verify::finding& f) { return f.kind == "unknown"; }));
+}
+
 TEST_CASE("an accept `if option.O` holds only in the games where O is on", "[verify][corpus][accept]") {
     // The fog's finding comes only with fog on; off, the accept is left out of the IR, so it is
     // not a stale-accept (docs/language.md §15).

@@ -95,6 +95,11 @@ void checker::play_other_options() {
     played_elsewhere_ = true;
     if (sim_games_ == 0 || rs_.sequences.empty()) return;
     const int lo = static_cast<int>(std::max<std::int64_t>(1, rs_.min_players));
+    // its share of the budget, from the check's start (the games met by then are evidence)
+    std::optional<std::chrono::steady_clock::time_point> until;
+    if (opt_.max_seconds > 0)
+        until = started_ + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                               std::chrono::duration<double>(opt_.max_seconds * check_options::evidence_share));
     std::set<int> counts{lo, std::max(lo, sym_.lay.players)};
     for (std::size_t o = 0; o < rs_.options.size(); ++o) {
         for (std::uint32_t v = 0; v < rs_.options[o].values.size(); ++v) {
@@ -114,7 +119,8 @@ void checker::play_other_options() {
 }
 
 std::optional<engine::sim_report> checker::evidence_games(const ir::ruleset& rs, int players, std::uint64_t games,
-                                                          std::uint64_t seed) const {
+                                                          std::uint64_t seed,
+                                                          std::optional<std::chrono::steady_clock::time_point> deadline) const {
     engine::sim_options so;
     so.games = games;
     so.players = players;
@@ -124,7 +130,7 @@ std::optional<engine::sim_report> checker::evidence_games(const ir::ruleset& rs,
     so.max_decisions = 100000;
     so.coverage = true;
     // the evidence play is part of the check's budget (--max-time)
-    so.deadline = budget_deadline();
+    so.deadline = deadline ? deadline : budget_deadline();
     try {
         return engine::simulate(rs, so);
     } catch (const std::exception&) {
@@ -140,8 +146,13 @@ bool checker::evidence_usable(const engine::sim_report& r) const {
 void checker::play_evidence() {
     if (sim_games_ == 0 || rs_.sequences.empty()) return;
     const int lo = static_cast<int>(std::max<std::int64_t>(1, rs_.min_players));
+    // its share of the budget, from the check's start (the games met by then are evidence)
+    std::optional<std::chrono::steady_clock::time_point> until;
+    if (opt_.max_seconds > 0)
+        until = started_ + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                               std::chrono::duration<double>(opt_.max_seconds * check_options::evidence_share));
     for (int players = lo; players <= sym_.lay.players; ++players) {
-        const std::optional<engine::sim_report> played = evidence_games(rs_, players, sim_games_);
+        const std::optional<engine::sim_report> played = evidence_games(rs_, players, sim_games_, 1, until);
         if (!played) continue;
         for (const engine::sim_invariant& b : played->broken_invariants)
             if (!opt_.unassumed_invariants.count(b.name) && !played_violations_.count(b.name))
@@ -169,7 +180,7 @@ void checker::play_evidence() {
     });
     if (!open || !wanted("queries")) return;
     for (int players = lo; players <= sym_.lay.players; ++players)
-        if (const std::optional<engine::sim_report> more = evidence_games(rs_, players, 9 * sim_games_, 2); more && evidence_usable(*more)) {
+        if (const std::optional<engine::sim_report> more = evidence_games(rs_, players, 9 * sim_games_, 2, until); more && evidence_usable(*more)) {
             for (const engine::sim_query& q : more->queries)
                 if (q.first && !query_played_.count(q.name)) query_played_[q.name] = {players, *q.first};
             query_games_ += more->games;

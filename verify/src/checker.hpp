@@ -522,8 +522,11 @@ private:
     // up for this many players. The games check the invariants after each decision and inside
     // each step, where the questions assume them (engine::sim_options::check_in_steps). A game
     // stopped by an engine error, a table with no row for a key say, reached every state before it.
+    // They stop at `deadline`, or else at the check's budget.
     std::optional<engine::sim_report> evidence_games(const ir::ruleset& rs, int players, std::uint64_t games,
-                                                     std::uint64_t seed = 1) const;
+                                                     std::uint64_t seed = 1,
+                                                     std::optional<std::chrono::steady_clock::time_point> deadline = std::nullopt) const;
+
     // Whether these games are evidence for the questions: none broke an invariant they assume
     // (a state that breaks one lies outside the domain they are asked over).
     bool evidence_usable(const engine::sim_report& r) const;

@@ -105,6 +105,9 @@ struct check_options {
     // `evidence games`, else default_sim_games.
     std::optional<std::uint64_t> sim_games;
     static constexpr std::uint64_t default_sim_games = 100;
+    // The random play before the questions has at most this share of the budget (max_seconds):
+    // on a map of 2,025 hexes its 100 games took 299 s of a 300 s budget, and no question was asked.
+    static constexpr double evidence_share = 0.2;
     // The encoder's unfolding budget per aggregate and per choice's options (instances: the set's
     // size times the instances of the body, nested aggregates multiplied): past it, the aggregate
     // is any value of its type and the report says so under `approximated:` (0: no limit).
