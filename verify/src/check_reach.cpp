@@ -95,11 +95,6 @@ void checker::play_other_options() {
     played_elsewhere_ = true;
     if (sim_games_ == 0 || rs_.sequences.empty()) return;
     const int lo = static_cast<int>(std::max<std::int64_t>(1, rs_.min_players));
-    // its share of the budget, from the check's start (the games met by then are evidence)
-    std::optional<std::chrono::steady_clock::time_point> until;
-    if (opt_.max_seconds > 0)
-        until = started_ + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                               std::chrono::duration<double>(opt_.max_seconds * check_options::evidence_share));
     std::set<int> counts{lo, std::max(lo, sym_.lay.players)};
     for (std::size_t o = 0; o < rs_.options.size(); ++o) {
         for (std::uint32_t v = 0; v < rs_.options[o].values.size(); ++v) {

@@ -526,7 +526,6 @@ private:
     std::optional<engine::sim_report> evidence_games(const ir::ruleset& rs, int players, std::uint64_t games,
                                                      std::uint64_t seed = 1,
                                                      std::optional<std::chrono::steady_clock::time_point> deadline = std::nullopt) const;
-
     // Whether these games are evidence for the questions: none broke an invariant they assume
     // (a state that breaks one lies outside the domain they are asked over).
     bool evidence_usable(const engine::sim_report& r) const;
@@ -562,8 +561,8 @@ private:
         return met ? witness_search::quick : witness_search::all;
     }
     // How the witness of a gap of table `name` is searched for: not at all where the ruleset
-    // accepts it or a game met a gap of the table (checks.cpp's `met` gives the finding that
-    // game as its trace), else fully.
+    // accepts it; `played` where a game met a gap of the table (checks.cpp's `met` gives the
+    // finding that game as its trace); else fully.
     witness_search table_gap_search(const std::string& name, bool accepted) const {
         if (accepted) return witness_search::accepted;
         const bool met = std::any_of(out_.faults.begin(), out_.faults.end(),
