@@ -162,6 +162,12 @@ void checker::configure(z3::solver& s) {
     s.set(p);
 }
 
+void checker::limit(z3::solver& s, unsigned cap) {
+    z3::params p(ctx_);
+    p.set("rlimit", capped_rlimit(cap));
+    s.set(p);
+}
+
 z3::check_result checker::first_sat_of(std::size_t n, const std::function<z3::check_result(std::size_t)>& ask_at) {
     // Past the budget, the places left are not asked (one question counted not asked, not one
     // per place: SPI's report once counted 538,554).

@@ -697,6 +697,8 @@ private:
     unsigned rlimit_ = check_options::default_rlimit;  // each question's resource limit, 0: none (rlimit_for)
     // A quick try's resource limit: `cap`, or the question's own limit where that is lower.
     unsigned capped_rlimit(unsigned cap) const { return rlimit_ ? std::min(rlimit_, cap) : cap; }
+    // Gives solver s the resource limit capped_rlimit(cap).
+    void limit(z3::solver& s, unsigned cap);
     check_result& out_;
     symbolic sym_;
     detail::witness_replay replay_{sym_};

@@ -272,9 +272,7 @@ bool checker::holds_near_hints(const std::vector<unsigned>& conjuncts, const z3:
         if (!freed) continue;
         tried = true;
         z3::solver s = one_shot_solver();
-        z3::params p(ctx_);
-        p.set("rlimit", capped_rlimit(quick_rlimit));
-        s.set(p);
+        limit(s, quick_rlimit);
         std::unordered_set<unsigned> read(target_vars.begin(), target_vars.end());
         for (std::size_t i = 0; i < conjuncts.size(); ++i) {
             const conjunct& c = conjuncts_[conjuncts[i]];
@@ -359,9 +357,7 @@ bool checker::frame_proof(const fact_list& facts, const z3::expr& target) {
     if (!frame) return false;
     ++out_.stats[kind_].queries;
     z3::solver s = one_shot_solver();
-    z3::params p(ctx_);
-    p.set("rlimit", capped_rlimit(frame_rlimit));
-    s.set(p);
+    limit(s, frame_rlimit);
     s.add(*frame);
     dump(s);
     purpose_ = "frame";
@@ -446,9 +442,7 @@ bool checker::general_proof(const z3::expr& target) {
     if (g.replaced == 0) return false;
     ++out_.stats[kind_].queries;
     z3::solver s = one_shot_solver();
-    z3::params p(ctx_);  // bounded like the quick tries below, for the same reason
-    p.set("rlimit", capped_rlimit(quick_rlimit));
-    s.set(p);
+    limit(s, quick_rlimit);  // bounded like the quick tries below, for the same reason
     s.add(g.e);
     dump(s);
     purpose_ = "general";
@@ -486,9 +480,7 @@ checker::answer checker::solve_local_first(const fact_list& facts, const z3::exp
         z3::solver s = one_shot_solver();
         // A quick try, bounded by Z3's resource count rather than the clock: the answer (and
         // so every later query and witness) must not depend on how busy the machine is.
-        z3::params p(ctx_);
-        p.set("rlimit", capped_rlimit(quick_rlimit));
-        s.set(p);
+        limit(s, quick_rlimit);
         s.add(neighbourhood(facts, target, radius));
         dump(s);
         purpose_ = "quick" + std::to_string(radius);

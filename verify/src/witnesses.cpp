@@ -199,11 +199,7 @@ void checker::fewest_players(const z3::expr& q, const std::vector<z3::expr>& all
     if (!m.eval(sym_.n_players, true).is_numeral_i64(now) || now <= fewest) return;
     z3::solver s(ctx_);
     configure(s);
-    {  // each question small, as the descent's: one that runs out keeps the witness found
-        z3::params p(ctx_);
-        p.set("rlimit", capped_rlimit(descent_rlimit));
-        s.set(p);
-    }
+    limit(s, descent_rlimit);  // each question small, as the descent's: one that runs out keeps the witness found
     s.add(q);
     for (const z3::expr& u : usual)
         if (m.eval(u, true).is_true()) s.add(u);
@@ -248,9 +244,7 @@ std::pair<z3::check_result, std::optional<z3::model>> checker::near_usual(const 
     if (usual.size() > usual_values_limit) return {z3::unknown, std::nullopt};
     z3::solver s(ctx_);
     configure(s);
-    z3::params p(ctx_);
-    p.set("rlimit", capped_rlimit(usual_round_rlimit));
-    s.set(p);
+    limit(s, usual_round_rlimit);
     s.add(q);
     const auto assumed_usual = assume_usual(s, usual);
     const std::vector<z3::expr>& flags = assumed_usual.first;
@@ -311,9 +305,7 @@ void checker::few_changes(const z3::expr& q, const std::vector<z3::expr>& usual,
         // the cores' questions too have a smaller limit: one that runs out keeps the model given
         // (two of SPI's summary-based bound witnesses spent 12 and 11 s of the bounds part's
         // budget on cores questions that ran out of the full limit, and showed the model given)
-        z3::params p(ctx_);
-        p.set("rlimit", capped_rlimit(quick_cores_rlimit));
-        s.set(p);
+        limit(s, quick_cores_rlimit);
     }
     s.add(q);
     const auto assumed_usual = assume_usual(s, usual);
@@ -404,9 +396,7 @@ void checker::few_changes(const z3::expr& q, const std::vector<z3::expr>& usual,
     if (quick) {
         // each take-back question gets a small limit of its own (GMT's `steps` witness: 53
         // questions of about 330 ms each); one that runs out keeps what was taken back so far
-        z3::params p(ctx_);
-        p.set("rlimit", capped_rlimit(quick_take_back_rlimit));
-        s.set(p);
+        limit(s, quick_take_back_rlimit);
     }
     take_back(given_up);
     lap("taken back");
@@ -419,11 +409,7 @@ void checker::few_changes(const z3::expr& q, const std::vector<z3::expr>& usual,
     // a table gap's ran out of the default 40,000,000 after 10.6 s): each gets a smaller limit of
     // Z3's resource count, never time, so the witness is the same on any machine, and one that
     // runs out keeps the witness found so far.
-    {
-        z3::params p(ctx_);
-        p.set("rlimit", capped_rlimit(descent_rlimit));
-        s.set(p);
-    }
+    limit(s, descent_rlimit);
     z3::expr_vector changed(ctx_);
     for (const z3::expr& u : usual) changed.push_back(!u);
     for (;;) {
