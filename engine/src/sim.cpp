@@ -234,11 +234,11 @@ std::string agents_text(const sim_options& o) {
 namespace {
 
 // Counts a game that met fault f, first met in `first` when no game before met it.
-void note_fault(sim_report& r, const engine_fault& f, const sim_message& first) {
+void note_fault(sim_report& r, const engine_fault& f, const sim_message& first, const std::string& message = "") {
     auto at = std::find_if(r.faults.begin(), r.faults.end(), [&](const sim_fault& x) {
         return x.fault.kind == f.kind && x.fault.subject == f.subject && x.fault.side == f.side && x.fault.node == f.node;
     });
-    if (at == r.faults.end()) at = r.faults.insert(r.faults.end(), {f, 0, first});
+    if (at == r.faults.end()) at = r.faults.insert(r.faults.end(), {f, 0, first, message});
     ++at->games;
 }
 
@@ -274,7 +274,8 @@ sim_report summarise(const ir::ruleset& rs, const sim_options& o, const std::vec
             ++r.engine_errors;
             ++r.end_reasons["engine error"];
             if (r.first_errors.size() < o.max_messages) r.first_errors.push_back({i, game_seed(o.seed, i), go.error});
-            if (!go.fault.kind.empty()) note_fault(r, go.fault, {i, game_seed(o.seed, i), "after decision " + std::to_string(go.decisions)});
+            if (!go.fault.kind.empty())
+                note_fault(r, go.fault, {i, game_seed(o.seed, i), "after decision " + std::to_string(go.decisions)}, go.error);
             continue;
         }
         ++r.finished;

@@ -622,6 +622,9 @@ private:
     // ------------------------------------------------------------ tables
 
     void table_checks();
+    // A gap of table tb that a game of the random play met at one of its sites: reported from
+    // that game, with no question (false when no game met one there).
+    bool played_table_gap(const ir::table& tb, const std::vector<const detail::table_site*>& sites);
     // Two printings of one table (`printing of`) compared cell by cell (check_printings.cpp):
     // fixed data, no solver, so it runs even when the sequence's exploration stops.
     void printing_checks();

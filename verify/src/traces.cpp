@@ -38,7 +38,7 @@ void note_faults(const ir::ruleset& rs, const engine::sim_report& r, int players
         const std::string trace = game_trace(rs, players, x.first, agent) + " (" + std::to_string(x.games) + " of " +
                                   std::to_string(r.games) + " games met it)";
         out.faults.push_back({x.fault.kind, x.fault.subject, x.fault.side, at, players, x.first.game, x.first.seed, x.games,
-                              r.games, x.first.text, trace});
+                              r.games, x.first.text, trace, x.message});
     }
 }
 

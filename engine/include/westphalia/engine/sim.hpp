@@ -89,6 +89,7 @@ struct sim_fault {
     engine_fault fault;
     std::uint64_t games = 0;
     sim_message first;
+    std::string message;  // the engine's error where the first such game stopped; empty when play went past
 };
 
 // An invariant some games broke: how many, and the first such game (its message names the

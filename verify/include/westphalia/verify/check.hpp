@@ -161,6 +161,7 @@ struct fault_met {
     std::uint64_t played = 0;                     // the games played at that number of players
     std::string when;                             // "after decision 57"
     std::string trace;                            // the game in words, with the command that plays it
+    std::string message;                          // the engine's error where that game stopped (empty: play went past)
 };
 
 // A designer's query (`assert always P`, `assert never P`, `reachable P`) and its answer. A query
