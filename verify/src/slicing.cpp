@@ -478,9 +478,9 @@ checker::answer checker::solve_local_first(const fact_list& facts, const z3::exp
     // rather than the clock: the answer (and so every later query and witness) must not depend
     // on how busy the machine is. (A second try six steps out, after this one held, held too in
     // 138 of 138 such tries measured: the corpus, Contractor Cards, Wallenstein's printed rules
-    // and SPI's; on Contractor Cards' `--upto base` they took 0.6 s of the bounds part.)
-    // (The try's solver is gone before the question: its terms freed, so the ids that the
-    // witnesses' models follow do not depend on it.)
+    // and SPI's; on Contractor Cards' `--upto base` they took 0.6 s of the bounds part.) The
+    // try's solver is gone before the question: its terms freed, so the ids that the
+    // witnesses' models follow do not depend on it.
     const z3::check_result r = [&] {
         ++out_.stats[kind_].queries;
         z3::solver s = one_shot_solver();

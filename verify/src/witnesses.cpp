@@ -284,15 +284,12 @@ void checker::fewest_changes(const z3::expr& q, const std::vector<z3::expr>& usu
         return;
     }
     z3::optimize o(ctx_);
-    if (quick) {
-        // as the quick cores' questions: Wallenstein's `--upto base` spent 37 s of the choices
-        // stage on one summary-based obligation's witness among 90 values at the full limit
+    // The query's resource limit, as every other query's; quick: the cores' questions' limit
+    // (Wallenstein's `--upto base` spent 37 s of the choices stage on one summary-based
+    // obligation's witness among 90 values at the full limit).
+    if (const unsigned cap = quick ? capped_rlimit(quick_cores_rlimit) : rlimit_) {
         z3::params p(ctx_);
-        p.set("rlimit", capped_rlimit(quick_cores_rlimit));
-        o.set(p);
-    } else if (rlimit_) {  // the query's resource limit, as every other query's
-        z3::params p(ctx_);
-        p.set("rlimit", rlimit_);
+        p.set("rlimit", cap);
         o.set(p);
     }
     if (players_pin_) o.add(*players_pin_);
