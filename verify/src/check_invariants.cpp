@@ -42,42 +42,71 @@ void checker::invariant_checks() {
         if (opt_.unassumed_invariants.count(rule.name)) continue;  // reported by the run that dropped it
         const auto it = by_rule.find(r);
         if (it == by_rule.end()) continue;  // settled everywhere without a question
-        bool undecided = false;
-        for (const auto& [s, holds] : it->second) {
-            // a witness that rests on the summary of play (a warning, not shown reachable) gets
-            // the quick search, as every other kind's (search_for): on Wallenstein one such
-            // witness took 30 s of full search
+        const auto& places = it->second;
+        // a witness that rests on the summary of play (a warning, not shown reachable) gets the
+        // quick search, as every other kind's (search_for): on Wallenstein one such witness took
+        // 30 s of full search
+        auto ask_at = [&](std::size_t i) {
+            const auto& [s, holds] = places[i];
+            const auto t0 = std::chrono::steady_clock::now();
             answer a = solve_local_first(s->facts, !*holds, true, {}, s->from_setup ? witness_search::all : witness_search::quick);
-            if (a.r == z3::unknown) {
-                undecided = true;
-                continue;
-            }
-            if (a.r != z3::sat) continue;
-            // Broken here. From setup with nothing forgotten on the way, a game reaches it; after
-            // a phase's start or a loop's round, the state rests on the checker's summary of
-            // the play before (any state the domain and the other invariants allow).
-            const bool shown = s->from_setup;
-            if (!shown && played_violations_.count(rule.name)) {
-                // a game broke it: that trace from setup is the finding (played_invariant_findings)
-                out_.unproved_invariants.insert(rule.name);
-                undecided = false;
-                break;
-            }
+            if (debug_)
+                std::fprintf(stderr, "  invariant %s at %s%s: %s, %.0f ms\n", rule.name.c_str(), s->what.c_str(), rlimit_cap_ ? " (capped)" : "",
+                             a.r == z3::sat ? "broken" : a.r == z3::unsat ? "holds" : "undecided",
+                             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+            return a;
+        };
+        // Broken at place i: from setup with nothing forgotten on the way, a game reaches it;
+        // after a phase's start or a loop's round, the state rests on the checker's summary of
+        // the play before (any state the domain and the other invariants allow).
+        auto broken_at = [&](std::size_t i, answer& a) {
+            const detail::invariant_site* at = places[i].first;
+            out_.unproved_invariants.insert(rule.name);
+            const bool shown = at->from_setup;
+            // a game broke it: that trace from setup is the finding (played_invariant_findings)
+            if (!shown && played_violations_.count(rule.name)) return;
             finding& f = add("invariant-violation", shown ? severity::error : severity::warning, rule.name,
-                             shown ? "invariant `" + rule.name + "` can be broken: it is false at " + s->what
-                                   : "invariant `" + rule.name + "` is not proved: it is false at " + s->what +
+                             shown ? "invariant `" + rule.name + "` can be broken: it is false at " + at->what
+                                   : "invariant `" + rule.name + "` is not proved: it is false at " + at->what +
                                          " in a state the checker cannot rule out (not shown reachable)");
             f.elements.push_back(rule_elem(r));
             f.witness = a.witness;
             // a base case on constants (the setup's own numbers) has no value to show: say where
-            if (f.witness.empty())
-                f.witness.push_back("where: " + s->what + (shown ? ", every value as the setup leaves it" : ""));
-            const detail::invariant_site* at = s;  // (a structured binding cannot be captured in C++20)
+            if (f.witness.empty()) f.witness.push_back("where: " + at->what + (shown ? ", every value as the setup leaves it" : ""));
             if (a.model) replay_later([this, at, r, m = *a.model] { return replay_.invariant_broken(*at, r, m); });
-            out_.unproved_invariants.insert(rule.name);
-            undecided = false;
-            break;
+        };
+        // Two rounds, as first_sat_of's: every place capped at round_rlimit first, then the
+        // places that ran out, in full. Undecided at one place in full, the invariant is not
+        // proved whatever the other places say: the full questions of the places after it are
+        // left (on Wallenstein each took 20-30 s), and only a violation there that the capped
+        // round could not find is lost (then the finding is `unknown`, not `invariant-violation`).
+        std::vector<std::size_t> hard;
+        bool settled = false, undecided = false;
+        if (places.size() > 1 && (!rlimit_ || rlimit_ > round_rlimit)) {
+            rlimit_cap_ = round_rlimit;
+            for (std::size_t i = 0; i < places.size() && !settled; ++i) {
+                answer a = ask_at(i);
+                if (a.r == z3::unknown) hard.push_back(i);
+                if (a.r != z3::sat) continue;
+                broken_at(i, a);
+                settled = true;
+            }
+            rlimit_cap_ = 0;
+        } else {
+            for (std::size_t i = 0; i < places.size(); ++i) hard.push_back(i);
         }
+        for (std::size_t i : hard) {
+            if (settled) break;
+            answer a = ask_at(i);
+            if (a.r == z3::unknown) {
+                undecided = true;
+                break;
+            }
+            if (a.r != z3::sat) continue;
+            broken_at(i, a);
+            settled = true;
+        }
+        if (settled) undecided = false;
         if (undecided) {
             unknown("whether invariant " + rule.name + " holds", {rule_elem(r)});
             out_.unproved_invariants.insert(rule.name);

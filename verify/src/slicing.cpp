@@ -481,6 +481,15 @@ checker::answer checker::solve_local_first(const fact_list& facts, const z3::exp
     // and SPI's; on Contractor Cards' `--upto base` they took 0.6 s of the bounds part.) The
     // try's solver is gone before the question: its terms freed, so the ids that the
     // witnesses' models follow do not depend on it.
+    // An invariant's obligation in the induction mostly holds by the invariants assumed at the
+    // last loop round's start: the facts since then decide it, and on Contractor Cards they
+    // prove 107 of 120 in the time the quick tries proved 95 (docs/performance.md, fourteenth
+    // session).
+    if (kind_ == "invariants" && frame_proof(facts, target)) {
+        answer a;
+        a.r = z3::unsat;
+        return a;
+    }
     const z3::check_result r = [&] {
         ++out_.stats[kind_].queries;
         z3::solver s = one_shot_solver();
