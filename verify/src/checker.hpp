@@ -324,8 +324,9 @@ private:
     // invariants assumed at a loop round's start often decide what the round does (the cubes a
     // player holds add up to 62), and the facts of every earlier round and of the phase's start,
     // each of which assumed the invariants again, only make the question longer. Asked of a
-    // bound question whose quick tries ran out of their resources, before the whole question;
-    // false says nothing. (Tried on stuck choices and unmet obligations too: Wallenstein's
+    // bound question whose quick tries ran out of their resources, before the whole question,
+    // and of every invariant's obligation in the induction, before its quick try; false says
+    // nothing. (Tried on stuck choices and unmet obligations too: Wallenstein's
     // undecided ones stayed undecided, and others became so.)
     bool frame_proof(const fact_list& facts, const z3::expr& target);
 
