@@ -75,38 +75,16 @@ void checker::invariant_checks() {
             if (f.witness.empty()) f.witness.push_back("where: " + at->what + (shown ? ", every value as the setup leaves it" : ""));
             if (a.model) replay_later([this, at, r, m = *a.model] { return replay_.invariant_broken(*at, r, m); });
         };
-        // Two rounds, as first_sat_of's: every place capped at round_rlimit first, then the
-        // places that ran out, in full. Undecided at one place in full, the invariant is not
-        // proved whatever the other places say: the full questions of the places after it are
-        // left (on Wallenstein each took 20-30 s), and only a violation there that the capped
-        // round could not find is lost (then the finding is `unknown`, not `invariant-violation`).
-        std::vector<std::size_t> hard;
-        bool settled = false, undecided = false;
-        if (places.size() > 1 && (!rlimit_ || rlimit_ > round_rlimit)) {
-            rlimit_cap_ = round_rlimit;
-            for (std::size_t i = 0; i < places.size() && !settled; ++i) {
-                answer a = ask_at(i);
-                if (a.r == z3::unknown) hard.push_back(i);
-                if (a.r != z3::sat) continue;
-                broken_at(i, a);
-                settled = true;
-            }
-            rlimit_cap_ = 0;
-        } else {
-            for (std::size_t i = 0; i < places.size(); ++i) hard.push_back(i);
-        }
-        for (std::size_t i : hard) {
-            if (settled) break;
+        // Two rounds (first_sat_of): every place capped first, then the places that ran out, in
+        // full. Undecided at one place in full, the invariant is not proved whatever the other
+        // places say: the full questions of the places after it are left (on Wallenstein each
+        // took 20-30 s), and only a violation there that the capped round could not find is lost
+        // (then the finding is `unknown`, not `invariant-violation`).
+        const bool undecided = first_sat_of(places.size(), [&](std::size_t i) {
             answer a = ask_at(i);
-            if (a.r == z3::unknown) {
-                undecided = true;
-                break;
-            }
-            if (a.r != z3::sat) continue;
-            broken_at(i, a);
-            settled = true;
-        }
-        if (settled) undecided = false;
+            if (a.r == z3::sat) broken_at(i, a);
+            return a.r;
+        }, true) == z3::unknown;
         if (undecided) {
             unknown("whether invariant " + rule.name + " holds", {rule_elem(r)});
             out_.unproved_invariants.insert(rule.name);

@@ -168,7 +168,8 @@ void checker::limit(z3::solver& s, unsigned cap) {
     s.set(p);
 }
 
-z3::check_result checker::first_sat_of(std::size_t n, const std::function<z3::check_result(std::size_t)>& ask_at) {
+z3::check_result checker::first_sat_of(std::size_t n, const std::function<z3::check_result(std::size_t)>& ask_at,
+                                       bool stop_when_undecided) {
     // Past the budget, the places left are not asked (one question counted not asked, not one
     // per place: SPI's report once counted 538,554).
     std::vector<std::size_t> hard;
@@ -195,6 +196,7 @@ z3::check_result checker::first_sat_of(std::size_t n, const std::function<z3::ch
         if (spent()) return z3::unknown;
         const z3::check_result a = ask_at(i);
         if (a == z3::sat) return z3::sat;
+        if (a == z3::unknown && stop_when_undecided) return z3::unknown;
         undecided = undecided || a == z3::unknown;
     }
     return undecided ? z3::unknown : z3::unsat;

@@ -200,8 +200,10 @@ private:
     // several places, a first round caps each question at round_rlimit, and only the places it
     // leaves undecided are asked again in full: one hard place no longer holds up an easy one
     // (GMT's Hungary no-op questions: a first place out of its limit after 28 s, the second
-    // sat at once).
-    z3::check_result first_sat_of(std::size_t n, const std::function<z3::check_result(std::size_t)>& ask_at);
+    // sat at once). With `stop_when_undecided`, the second round ends at its first place
+    // undecided in full (an invariant undecided there is not proved whatever the others say).
+    z3::check_result first_sat_of(std::size_t n, const std::function<z3::check_result(std::size_t)>& ask_at,
+                                  bool stop_when_undecided = false);
     // The same, each place asked once in full, in order. Past the budget the places left are one
     // question not asked (unknown), not one per place.
     z3::check_result any_place_sat(std::size_t n, const std::function<z3::check_result(std::size_t)>& ask_at);
