@@ -73,22 +73,30 @@ struct exec_impl {
     // WP_CHECK_NO_LOOP_FRAMES=1: loops forget where every piece they may move is (to measure
     // what keeping the pieces they cannot move costs)
     const bool no_frames_ = std::getenv("WP_CHECK_NO_LOOP_FRAMES") != nullptr;
+    // Draws and deals encoded so far: each one's choice of cards is its own (a draw met twice
+    // on one path, in two calls, takes its own cards each time).
+    std::uint64_t draws_ = 0;
 
     id loop_piece_kind(id set) const;
     bool moves_only_local(id n, std::uint32_t var, id kind);
+    bool writes_slot_only_local(id n, const std::set<std::uint32_t>& vars, id slot, int depth = 0);
+    void keep_own_fields(path& b, const path& p, id set, id body, std::uint32_t var, bool seats, const z3::expr& x, const writes& w, id n);
 
     // The zones a statement may take pieces from (a move's, draw's or deal's source, what a
-    // reshuffle empties), through the actions, procedures, table effects and triggers it runs;
-    // `any` when one is not known (a source that is no named zone, a card's event).
+    // reshuffle empties), or put pieces into (their destinations), through the actions,
+    // procedures, table effects and triggers it runs; `any` when one is not known (a zone that
+    // is no named zone, a card's event).
     struct takes {
         std::set<id> zones;
         bool any = false;
     };
-    std::map<id, takes> takes_memo_;
-    std::set<id> takes_in_progress_;
+    std::map<id, takes> takes_memo_[2];
+    std::set<id> takes_in_progress_[2];
 
-    const takes& takes_of(id n);
-    void collect_takes(id n, takes& t);
+    const takes& takes_of(id n) { return zones_used(n, false); }
+    const takes& puts_of(id n) { return zones_used(n, true); }
+    const takes& zones_used(id n, bool into);
+    void collect_takes(id n, takes& t, bool into);
 
     // ------------------------------------------------------------ paths and facts (explore_paths.cpp)
 

@@ -72,35 +72,82 @@ void exec_impl::leave_loop(path& p, const writes& w, const loop_head& head, id n
 
 // At the head of a loop whose rounds were forgotten (b, from p before the loop): a piece in
 // a zone that no round takes pieces from is still where it was (a card window's loop plays
-// cards from the hands, and the employer card in its slot stays there).
-// The fact joins the head's, so the state after the loop keeps it too.
+// cards from the hands, and the employer card in its slot stays there); and a piece in a zone
+// that no round puts pieces into was there before the loop (it never left: it could not have
+// come back), so a loop that only shifts cards between the piles leaves the hands as they were.
+// The facts join the head's, so the state after the loop keeps them too.
 void exec_impl::keep_untaken(path& b, const path& p, id body, const writes& w, id n, loop_head& head) {
     if (w.kinds.empty() || no_frames_) return;
-    const takes& t = takes_of(body);
-    if (t.any) return;
+    const takes& taken = takes_of(body);
+    const takes& put = puts_of(body);
+    if (taken.any && put.any) return;
+    using ranges = std::vector<std::pair<std::int64_t, std::int64_t>>;  // zone instances [first, end)
+    auto zones_not_in = [&](id kind, const takes& used) {
+        ranges out;
+        if (used.any) return out;
+        for (id z = 0; z < rs.zones.size(); ++z) {
+            if (rs.zones[z].entity_kind != kind || used.zones.count(z)) continue;
+            const std::int64_t first = S.lay.zone_first.at(z);
+            const std::int64_t end = z + 1 < S.lay.zone_first.size() ? S.lay.zone_first[z + 1] : S.lay.zone_instances();
+            out.emplace_back(first, end);
+        }
+        return out;
+    };
+    auto within = [&](const z3::expr& loc, const ranges& rs_) {
+        z3::expr_vector in(ctx);
+        for (const auto& [first, end] : rs_) in.push_back(loc >= S.num(first) && loc < S.num(end));
+        return z3::mk_or(in);
+    };
     z3::expr_vector kept(ctx);
     for (const id kind : w.kinds) {
         if (kind >= S.lay.kind_first.size()) continue;
-        std::vector<std::pair<std::int64_t, std::int64_t>> ranges;  // zone instances [first, end)
-        for (id z = 0; z < rs.zones.size(); ++z) {
-            if (rs.zones[z].entity_kind != kind || t.zones.count(z)) continue;
-            const std::int64_t first = S.lay.zone_first.at(z);
-            const std::int64_t end = z + 1 < S.lay.zone_first.size() ? S.lay.zone_first[z + 1] : S.lay.zone_instances();
-            ranges.emplace_back(first, end);
-        }
-        if (ranges.empty()) continue;
+        const ranges untaken = zones_not_in(kind, taken), unput = zones_not_in(kind, put);
+        if (untaken.empty() && unput.empty()) continue;
         for (std::uint32_t i = 0; i < S.lay.kind_count[kind]; ++i) {
             const std::uint32_t k = S.lay.kind_first[kind] + i;
             if (z3::eq(b.st.loc[k], p.st.loc[k])) continue;
-            z3::expr_vector in(ctx);
-            for (const auto& [first, end] : ranges) in.push_back(p.st.loc[k] >= S.num(first) && p.st.loc[k] < S.num(end));
-            kept.push_back(z3::implies(z3::mk_or(in), b.st.loc[k] == p.st.loc[k]));
+            if (!untaken.empty()) kept.push_back(z3::implies(within(p.st.loc[k], untaken), b.st.loc[k] == p.st.loc[k]));
+            if (!unput.empty()) kept.push_back(z3::implies(within(b.st.loc[k], unput), b.st.loc[k] == p.st.loc[k]));
         }
     }
     if (kept.empty()) return;
-    const fact f{z3::mk_and(kept), "the pieces in zones the loop at " + at(n) + " never takes from stay there"};
+    const fact f{z3::mk_and(kept), "the pieces in zones the loop at " + at(n) + " never takes from stay there, and none enter the zones it never puts into"};
     add_fact(b, f.e, f.why);
     head.facts.push_back(f);
+}
+
+// At the start of a round of a loop over seats or pieces, each visited once (`set`), with x
+// the round's element: a field whose every write in the body names the round's own element
+// (writes_slot_only_local) still holds, for x, its value from before the loop, since the
+// rounds before this one wrote only their own elements' copies (the forgetting above lost
+// that). Else `p.casting += 7` over the players reads any value the invariants allow.
+// On the round's path only: after the loop every element's copy may have been written.
+void exec_impl::keep_own_fields(path& b, const path& p, id set, id body, std::uint32_t var, bool seats,
+                                const z3::expr& x, const writes& w, id n) {
+    if (w.values.empty() || no_frames_) return;
+    const ir::node& sn = N(set);
+    const bool all_seats = seats && sn.code == op::builtin &&
+                           (sn.ref == static_cast<id>(ir::builtin::players) || sn.ref == static_cast<id>(ir::builtin::opponents));
+    const id kind = seats ? ir::no_id : loop_piece_kind(set);
+    if (!all_seats && kind == ir::no_id) return;
+    z3::expr_vector kept(ctx);
+    for (id slot = 0; slot < rs.slots.size(); ++slot) {
+        const ir::slot& sl = rs.slots[slot];
+        const bool own_scope = all_seats ? sl.scope == ir::slot_scope::per_player
+                                         : sl.scope == ir::slot_scope::per_entity && sl.entity_kind == kind;
+        const layout::slot_place& at_ = S.lay.slots.at(slot);
+        if (!own_scope || !w.values.count(at_.offset) || !writes_slot_only_local(body, {var}, slot)) continue;
+        const std::int64_t base = all_seats ? 0 : S.lay.kind_first.at(kind);
+        for (std::uint32_t c = 0; c < at_.copies; ++c) {
+            z3::expr_vector same(ctx);
+            for (std::uint32_t k = 0; k < at_.width; ++k) {
+                const std::uint32_t i = at_.offset + c * at_.width + k;
+                if (!z3::eq(b.st.values[i], p.st.values[i])) same.push_back(b.st.values[i] == p.st.values[i]);
+            }
+            if (!same.empty()) kept.push_back(z3::implies(x == S.num(base + c), z3::mk_and(same)));
+        }
+    }
+    if (!kept.empty()) add_fact(b, z3::mk_and(kept), "the fields of the element of the loop at " + at(n) + " are as before the loop");
 }
 
 void exec_impl::merge(path& p, path& t, path& f, const z3::expr& c, id n) {

@@ -275,6 +275,7 @@ void exec_impl::run(id n, env& e, path& p) {
                     }
                     if (!kept.empty()) add_fact(b, z3::mk_and(kept), "the piece of the loop at " + at(n) + " is where it was before the loop");
                 }
+                keep_own_fields(b, p, set, body, nd.ref, seats, x, w, n);
                 if (nd.ref >= e.locals.size()) e.locals.resize(nd.ref + 1);
                 const std::optional<z3::expr> saved = e.locals[nd.ref], saved_active = S.active;
                 e.locals[nd.ref] = x;
@@ -322,32 +323,49 @@ void exec_impl::run(id n, env& e, path& p) {
             sv to = S.value(child(n, 2), e, p.st);
             drain(p, n);
             const id kind = kind_of_zone_node(child(n, 1));
+            // the cards asked for: `count` to each zone given to (each seat in play's, for
+            // a per-player zone), as the engines draw them; fewer in `from` is a short draw
+            z3::expr asked = count;
+            if (to.is_map) {
+                asked = S.num(0);
+                for (std::size_t s = 0; s < to.elems.size(); ++s)
+                    asked = terms::add(asked, terms::ite(S.n_players > static_cast<int>(s), count, S.num(0)));
+            }
+            const z3::expr available = S.pieces_in(kind, from, p.st);
             if (kind != ir::no_id) {
-                // the cards asked for: `count` to each zone given to (each seat in play's, for
-                // a per-player zone), as the engines draw them; fewer in `from` is a short draw
-                z3::expr asked = count;
-                if (to.is_map) {
-                    asked = S.num(0);
-                    for (std::size_t s = 0; s < to.elems.size(); ++s)
-                        asked = terms::add(asked, terms::ite(S.n_players > static_cast<int>(s), count, S.num(0)));
-                }
                 note_obligation(p, n, obligation_site::what::draw, zone_of_node(child(n, 1)),
-                                terms::lt(S.pieces_in(kind, from, p.st), asked), {asked, from}, variables_from);
+                                terms::lt(available, asked), {asked, from}, variables_from);
             }
             S.approximations.insert("which cards a draw or deal takes (any cards of the zone)");
+            // Which cards go is not followed, but how many is: as many as asked, or all of `from`
+            // when it runs short, and at most `count` to each seat of a deal. Before 2026-12-06
+            // any number went, and a deal of 3 could fill a hand with the whole deck.
+            z3::expr taken_n = S.num(0);
+            std::vector<z3::expr> seat_n(to.is_map ? to.elems.size() : 0, S.num(0));
             move_instances(p, kind, [&](std::uint32_t inst, const z3::expr& old) {
-                z3::expr moved = ctx.bool_const(("drawn" + std::to_string(inst) + "_" + std::to_string(n)).c_str());
+                z3::expr moved = ctx.bool_const(("drawn" + std::to_string(inst) + "_" + std::to_string(n) + "_" + std::to_string(draws_)).c_str());
                 z3::expr dest = to.e;
+                const z3::expr taken = moved && old == from;
+                taken_n = terms::add(taken_n, terms::ite(taken, S.num(1), S.num(0)));
                 if (to.is_map) {
                     dest = S.fresh("dealt", ir::no_id, "where a dealt card went", variable::show::zone, -1);
                     z3::expr_vector opts(ctx);
-                    for (std::size_t s = 0; s < to.elems.size(); ++s) opts.push_back(dest == to.elems[s] && S.n_players > static_cast<int>(s));
+                    for (std::size_t s = 0; s < to.elems.size(); ++s) {
+                        opts.push_back(dest == to.elems[s] && S.n_players > static_cast<int>(s));
+                        seat_n[s] = terms::add(seat_n[s], terms::ite(taken && dest == to.elems[s], S.num(1), S.num(0)));
+                    }
                     S.side.push_back(z3::mk_or(opts));
                 }
-                return z3::ite(moved && old == from, dest, old);
+                return z3::ite(taken, dest, old);
             });
+            ++draws_;
+            if (kind != ir::no_id) {
+                const z3::expr wanted = terms::ite(asked < 0, S.num(0), asked);
+                S.side.push_back(taken_n == terms::ite(available < wanted, available, wanted));
+                for (const z3::expr& k : seat_n) S.side.push_back(k <= terms::ite(count < 0, S.num(0), count));
+            }
             drain(p, n);
-            S.count_resync(p.st, kind);  // how many a draw takes is not followed: counted again
+            S.count_resync(p.st, kind);  // which cards went is not followed: the counts are read again
             return;
         }
         case op::move: {

@@ -174,36 +174,87 @@ bool exec_impl::moves_only_local(id n, std::uint32_t var, id kind) {
     }
 }
 
-const exec_impl::takes& exec_impl::takes_of(id n) {
-    if (auto it = takes_memo_.find(n); it != takes_memo_.end() && !takes_in_progress_.count(n)) return it->second;
-    takes& t = takes_memo_[n];
-    if (takes_in_progress_.count(n)) return t;  // a recursion: its own takes are added where it started
-    takes_in_progress_.insert(n);
-    takes acc;
-    collect_takes(n, acc);
-    takes_memo_[n] = acc;
-    takes_in_progress_.erase(n);
-    return takes_memo_[n];
+// Whether every write of `slot` in n names the seat or piece one of `vars` holds (a loop's own
+// element, or a parameter it is passed to): then a round of the loop writes no other round's
+// copy of the field. A call passes the element on through the parameters it binds to it; a
+// table's effects, a trigger, or a call that writes the field otherwise, say no.
+bool exec_impl::writes_slot_only_local(id n, const std::set<std::uint32_t>& vars, id slot, int depth) {
+    if (n == ir::no_id) return true;
+    const ir::node& nd = N(n);
+    const std::uint32_t first = S.lay.slots.at(slot).offset;
+    auto names_own = [&](id target) {
+        while (N(target).code == op::index) target = child(target, 0);
+        const ir::node& t = N(target);
+        if (t.code != op::player_field && t.code != op::entity_field) return false;
+        const ir::node& whose = N(child(target, 0));
+        return whose.code == op::local && vars.count(whose.ref) > 0;
+    };
+    auto callee = [&](id body) {
+        if (!writes_of(body).values.count(first)) return true;
+        std::set<std::uint32_t> bound;
+        for (std::uint32_t i = 0; i < nd.child_count; ++i)
+            if (N(child(n, i)).code == op::local && vars.count(N(child(n, i)).ref)) bound.insert(i);
+        constexpr int deepest = 8;  // a recursion, or calls nested past reason: say no
+        return !bound.empty() && depth < deepest && writes_slot_only_local(body, bound, slot, depth + 1);
+    };
+    switch (nd.code) {
+        case op::assign:
+        case op::add_assign:
+        case op::sub_assign: return slot_of(child(n, 0)) != slot || names_own(child(n, 0));
+        case op::call: return callee(rs.procedures.at(nd.ref).body);
+        case op::do_action: return callee(rs.actions.at(nd.ref).body);
+        case op::resolve:
+        case op::emit: return !writes_of(n).values.count(first);
+        case op::seq:
+        case op::block:
+        case op::if_:
+        case op::for_each:
+        case op::while_:
+        case op::repeat_until:
+        case op::choose_one:
+        case op::choose_subset:
+        case op::choose_order:
+        case op::may:
+        case op::simultaneous:
+            for (std::uint32_t i = 0; i < nd.child_count; ++i)
+                if (!writes_slot_only_local(child(n, i), vars, slot, depth)) return false;
+            return true;
+        default: return true;
+    }
 }
 
-void exec_impl::collect_takes(id n, takes& t) {
+const exec_impl::takes& exec_impl::zones_used(id n, bool into) {
+    std::map<id, takes>& memo = takes_memo_[into ? 1 : 0];
+    std::set<id>& in_progress = takes_in_progress_[into ? 1 : 0];
+    if (auto it = memo.find(n); it != memo.end() && !in_progress.count(n)) return it->second;
+    takes& t = memo[n];
+    if (in_progress.count(n)) return t;  // a recursion: its own zones are added where it started
+    in_progress.insert(n);
+    takes acc;
+    collect_takes(n, acc, into);
+    memo[n] = acc;
+    in_progress.erase(n);
+    return memo[n];
+}
+
+void exec_impl::collect_takes(id n, takes& t, bool into) {
     if (n == ir::no_id) return;
     const ir::node& nd = N(n);
-    auto from = [&](id z) {
+    auto named = [&](id z) {
         const id zone = zone_of_node(z);
         if (zone == ir::no_id) t.any = true;
         else t.zones.insert(zone);
     };
     auto merge = [&](id body) {
-        const takes& o = takes_of(body);
+        const takes& o = zones_used(body, into);
         t.zones.insert(o.zones.begin(), o.zones.end());
         t.any = t.any || o.any;
     };
     switch (nd.code) {
         case op::move:
         case op::draw:
-        case op::deal: from(child(n, 1)); break;
-        case op::reshuffle: from(child(n, 0)); break;
+        case op::deal: named(child(n, into ? 2 : 1)); break;
+        case op::reshuffle: named(child(n, into ? 1 : 0)); break;
         case op::do_action: merge(rs.actions.at(nd.ref).body); break;
         case op::call:
             if (std::find(rs.event_dispatchers.begin(), rs.event_dispatchers.end(), nd.ref) != rs.event_dispatchers.end()) t.any = true;
@@ -230,7 +281,7 @@ void exec_impl::collect_takes(id n, takes& t) {
         case op::choose_order:
         case op::may:
         case op::simultaneous:
-            for (std::uint32_t i = 0; i < nd.child_count; ++i) collect_takes(child(n, i), t);
+            for (std::uint32_t i = 0; i < nd.child_count; ++i) collect_takes(child(n, i), t, into);
             break;
         default: break;
     }
