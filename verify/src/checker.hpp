@@ -190,6 +190,8 @@ private:
     static constexpr unsigned quick_rlimit = 2000000;
     // The resource limit of the try on the last frame's facts (solve_local_first).
     static constexpr unsigned frame_rlimit = 10000000;
+    // The resource limit of each value's question in element_split_proof.
+    static constexpr unsigned split_rlimit = 2000000;
     // The resource limit of each question of first_sat_of's first round: most places answer well
     // within it, and one that does not waits for the second round.
     static constexpr unsigned round_rlimit = 8000000;
@@ -331,6 +333,14 @@ private:
     // nothing. (Tried on stuck choices and unmet obligations too: Wallenstein's
     // undecided ones stayed undecided, and others became so.)
     bool frame_proof(const fact_list& facts, const z3::expr& target);
+    // The same question split by the piece or seat the round works on: a loop over many
+    // (Wallenstein's 45 county cards) reads each field and place through an `ite` over them,
+    // which the solver may not get past as one question, while with the piece fixed each folds
+    // away. Asked once per value of the newest picked piece in `q` (a loop's element, a pile's
+    // top card or a choice), each in its own one-shot solver capped at split_rlimit (incremental
+    // solving lacks the preprocessing that makes each case easy); true when every one is
+    // unsatisfiable. Of an invariant's obligation whose frame try ran out.
+    bool element_split_proof(const z3::expr& q);
 
     // A quick proof of "never" from the target's top levels alone (generalize.hpp), tried on a
     // target of more than general_threshold subterms before anything else: the facts are not

@@ -76,6 +76,9 @@ struct exec_impl {
     // Draws and deals encoded so far: each one's choice of cards is its own (a draw met twice
     // on one path, in two calls, takes its own cards each time).
     std::uint64_t draws_ = 0;
+    // WP_CHECK_NO_DRAW_COUNTS=1: a draw or deal moves any number of cards (to measure what
+    // following the number costs)
+    const bool no_draw_counts_ = std::getenv("WP_CHECK_NO_DRAW_COUNTS") != nullptr;
 
     id loop_piece_kind(id set) const;
     bool moves_only_local(id n, std::uint32_t var, id kind);

@@ -359,7 +359,7 @@ void exec_impl::run(id n, env& e, path& p) {
                 return z3::ite(taken, dest, old);
             });
             ++draws_;
-            if (kind != ir::no_id) {
+            if (kind != ir::no_id && !no_draw_counts_) {
                 const z3::expr wanted = terms::ite(asked < 0, S.num(0), asked);
                 S.side.push_back(taken_n == terms::ite(available < wanted, available, wanted));
                 for (const z3::expr& k : seat_n) S.side.push_back(k <= terms::ite(count < 0, S.num(0), count));

@@ -363,7 +363,47 @@ bool checker::frame_proof(const fact_list& facts, const z3::expr& target) {
     purpose_ = "frame";
     const z3::check_result r = ask(s);
     purpose_ = "other";
+    if (r == z3::unknown && kind_ == "invariants") return element_split_proof(*frame);
     return r == z3::unsat;
+}
+
+bool checker::element_split_proof(const z3::expr& q) {
+    // the piece or seat a round works on: a loop's element, a pile's top card, a choice
+    static const std::string picked[] = {"the element of the loop at ", "the top card at ", "the choice at "};
+    std::optional<std::size_t> newest;
+    for (unsigned v : variables_of(q)) {
+        const auto it = sym_.variable_of.find(v);
+        if (it == sym_.variable_of.end()) continue;
+        const std::string& text = sym_.variables[it->second].text;
+        if (std::none_of(std::begin(picked), std::end(picked), [&](const std::string& w) { return text.rfind(w, 0) == 0; })) continue;
+        if (!newest || it->second > *newest) newest = it->second;
+    }
+    if (!newest) return false;
+    const z3::expr x = sym_.variables[*newest].var;
+    const id type = sym_.variables[*newest].type;
+    if (type == ir::no_id) return false;
+    const ir::type& t = rs_.types.at(type);
+    std::int64_t first = 0, count = 0;
+    if (t.kind == ir::type_kind::player) count = sym_.lay.players;
+    else if (t.kind == ir::type_kind::entity && t.ref < sym_.lay.kind_first.size()) {
+        first = sym_.lay.kind_first[t.ref];
+        count = sym_.lay.kind_count[t.ref];
+    } else
+        return false;
+    for (std::int64_t v = first; v < first + count; ++v) {
+        if (spent()) return false;
+        ++out_.stats[kind_].queries;
+        z3::solver s = one_shot_solver();
+        limit(s, split_rlimit);
+        s.add(q);
+        s.add(x == ctx_.int_val(v));
+        dump(s);
+        purpose_ = "split";
+        const z3::check_result r = ask(s);
+        purpose_ = "other";
+        if (r != z3::unsat) return false;
+    }
+    return true;
 }
 
 std::optional<z3::expr> checker::last_frame(const fact_list& facts, const z3::expr& target) {
