@@ -6,6 +6,25 @@
 
 namespace wp::verify::detail {
 
+// The statements that hold statements: the walks below go into them.
+static bool nests_statements(op code) {
+    switch (code) {
+        case op::seq:
+        case op::block:
+        case op::if_:
+        case op::for_each:
+        case op::while_:
+        case op::repeat_until:
+        case op::choose_one:
+        case op::choose_subset:
+        case op::choose_order:
+        case op::may:
+        case op::simultaneous:
+            return true;
+        default: return false;
+    }
+}
+
 id exec_impl::kind_of_zone_node(id n) const {
     id t = N(n).type;
     if (t == ir::no_id) return ir::no_id;
@@ -101,22 +120,8 @@ void exec_impl::collect(id n, writes& w) {
         default: break;
     }
     // statements nest in statements; expressions never write
-    switch (nd.code) {
-        case op::seq:
-        case op::block:
-        case op::if_:
-        case op::for_each:
-        case op::while_:
-        case op::repeat_until:
-        case op::choose_one:
-        case op::choose_subset:
-        case op::choose_order:
-        case op::may:
-        case op::simultaneous:
-            for (std::uint32_t i = 0; i < nd.child_count; ++i) collect(child(n, i), w);
-            break;
-        default: break;
-    }
+    if (nests_statements(nd.code))
+        for (std::uint32_t i = 0; i < nd.child_count; ++i) collect(child(n, i), w);
 }
 
 // The kind of piece a loop over `set` visits, each once, when the set is one of distinct
@@ -156,21 +161,11 @@ bool exec_impl::moves_only_local(id n, std::uint32_t var, id kind) {
         case op::call:
         case op::resolve:
         case op::emit: return !writes_of(n).kinds.count(kind);
-        case op::seq:
-        case op::block:
-        case op::if_:
-        case op::for_each:
-        case op::while_:
-        case op::repeat_until:
-        case op::choose_one:
-        case op::choose_subset:
-        case op::choose_order:
-        case op::may:
-        case op::simultaneous:
-            for (std::uint32_t i = 0; i < nd.child_count; ++i)
-                if (!moves_only_local(child(n, i), var, kind)) return false;
+        default:
+            if (nests_statements(nd.code))
+                for (std::uint32_t i = 0; i < nd.child_count; ++i)
+                    if (!moves_only_local(child(n, i), var, kind)) return false;
             return true;
-        default: return true;
     }
 }
 
@@ -205,21 +200,11 @@ bool exec_impl::writes_slot_only_local(id n, const std::set<std::uint32_t>& vars
         case op::do_action: return callee(rs.actions.at(nd.ref).body);
         case op::resolve:
         case op::emit: return !writes_of(n).values.count(first);
-        case op::seq:
-        case op::block:
-        case op::if_:
-        case op::for_each:
-        case op::while_:
-        case op::repeat_until:
-        case op::choose_one:
-        case op::choose_subset:
-        case op::choose_order:
-        case op::may:
-        case op::simultaneous:
-            for (std::uint32_t i = 0; i < nd.child_count; ++i)
-                if (!writes_slot_only_local(child(n, i), vars, slot, depth)) return false;
+        default:
+            if (nests_statements(nd.code))
+                for (std::uint32_t i = 0; i < nd.child_count; ++i)
+                    if (!writes_slot_only_local(child(n, i), vars, slot, depth)) return false;
             return true;
-        default: return true;
     }
 }
 
@@ -270,20 +255,10 @@ void exec_impl::collect_takes(id n, takes& t, bool into) {
                     rule.body != ir::no_id)
                     merge(rule.body);
             break;
-        case op::seq:
-        case op::block:
-        case op::if_:
-        case op::for_each:
-        case op::while_:
-        case op::repeat_until:
-        case op::choose_one:
-        case op::choose_subset:
-        case op::choose_order:
-        case op::may:
-        case op::simultaneous:
-            for (std::uint32_t i = 0; i < nd.child_count; ++i) collect_takes(child(n, i), t, into);
+        default:
+            if (nests_statements(nd.code))
+                for (std::uint32_t i = 0; i < nd.child_count; ++i) collect_takes(child(n, i), t, into);
             break;
-        default: break;
     }
 }
 
