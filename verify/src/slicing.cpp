@@ -390,13 +390,15 @@ bool checker::element_split_proof(const z3::expr& q) {
         count = sym_.lay.kind_count[t.ref];
     } else
         return false;
-    for (std::int64_t v = first; v < first + count; ++v) {
+    // each value of the type, then every other value (a pile's top card is -1 when it is
+    // empty): the cases cover every model of q
+    for (std::int64_t v = first; v <= first + count; ++v) {
         if (spent()) return false;
         ++out_.stats[kind_].queries;
         z3::solver s = one_shot_solver();
         limit(s, split_rlimit);
         s.add(q);
-        s.add(x == ctx_.int_val(v));
+        s.add(v < first + count ? x == ctx_.int_val(v) : x < ctx_.int_val(first) || x >= ctx_.int_val(first + count));
         dump(s);
         purpose_ = "split";
         const z3::check_result r = ask(s);
