@@ -82,6 +82,7 @@ struct exec_impl {
 
     id loop_piece_kind(id set) const;
     bool moves_only_local(id n, std::uint32_t var, id kind);
+    bool straight(id n) const;  // only assignments, `let`s, `if`s and `move`s
     bool writes_slot_only_local(id n, const std::set<std::uint32_t>& vars, id slot, int depth = 0);
     void keep_own_fields(path& b, const path& p, id set, id body, std::uint32_t var, bool seats, const z3::expr& x, const writes& w, id n);
 
@@ -252,6 +253,8 @@ struct exec_impl {
     void move_counts(path& p, id kind, id zf, const z3::expr& from, id zt, const z3::expr& to, bool all);
     void move_instances(path& p, id kind, const std::function<z3::expr(std::uint32_t, const z3::expr&)>& new_loc);
     static bool unrolls(const std::vector<member>& ms);
+    bool unrolls_in_setup(const std::vector<member>& ms, id body, const path& p);
+    void run_rounds(id n, const std::vector<member>& ms, id body, bool seats, env& e, path& p);
     bool loop_known(id n, id cond, id body, bool is_while, env& e, path& p);  // an example's loop, round by round
     void run(id n, env& e, path& p);
 };

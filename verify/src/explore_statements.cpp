@@ -127,6 +127,39 @@ bool exec_impl::unrolls(const std::vector<member>& ms) {
     });
 }
 
+// A loop of the setup, on the path from the game's start (nothing forgotten yet), over at
+// most 64 members each known (a seat may be in play or not), whose body is plain statements
+// (straight): run round by round as the engine runs it, so the setup's state stays exact.
+// Summarised, such a loop forgot what it wrote: on Wallenstein, which county cards the setup
+// sets aside with three players, so the draft could give out a county out of play.
+bool exec_impl::unrolls_in_setup(const std::vector<member>& ms, id body, const path& p) {
+    constexpr std::size_t most_rounds = 64;
+    if (examples_ || no_frames_ || in_setup_ == 0 || !p.from_setup || p.dead || ms.empty() || ms.size() > most_rounds) return false;
+    const bool known = std::all_of(ms.begin(), ms.end(), [](const member& m) { return terms::number(m.value).has_value(); });
+    return known && straight(body);
+}
+
+// The rounds of loop n one by one, over the members as they are at its start (the engine's
+// order and snapshot): a member that may or may not be in the set runs under that condition.
+// The invariants are noted where the engine checks them: before the loop and after each round.
+void exec_impl::run_rounds(id n, const std::vector<member>& ms, id body, bool seats, env& e, path& p) {
+    const ir::node& nd = N(n);
+    if (nd.ref >= e.locals.size()) e.locals.resize(nd.ref + 1);
+    const std::optional<z3::expr> saved = e.locals[nd.ref], saved_active = S.active;
+    note_invariants(p, n, "the statement at " + at(n));
+    for (const member& m : ms) {
+        if (m.in.is_false()) continue;
+        e.locals[nd.ref] = m.value;
+        if (seats) S.active = m.value;
+        if (m.in.is_true()) run(body, e, p);
+        else branch(p, m.in, "the member of the loop at " + at(n) + " is in its set", n,
+                    [&](path& t) { run(body, e, t); }, {});
+        note_invariants(p, n, "the end of a round of the loop at " + at(n));
+    }
+    e.locals[nd.ref] = saved;
+    S.active = saved_active;
+}
+
 // An example's `given` is one situation from the start of a game: a `while` or `repeat … until`
 // whose condition is known there runs round by round, as the engine runs it, not forgetting what
 // it writes, for as long as the condition stays known. Whether it finished that way; if not, p is
@@ -230,20 +263,11 @@ void exec_impl::run(id n, env& e, path& p) {
             const ir::type& set_type = rs.types.at(N(set).type);
             const id elem_type = set_type.kind == ir::type_kind::list_of ? set_type.value : ir::no_id;
             const bool seats = elem_type != ir::no_id && rs.types.at(elem_type).kind == ir::type_kind::player;
-            if (examples_ && unrolls(ms)) {
-                // An example's `given` is one situation from the start of a game: a loop over
-                // members known there runs round by round, over the members as they are at its
-                // start (the engine's order and snapshot), not forgetting what it writes.
-                if (nd.ref >= e.locals.size()) e.locals.resize(nd.ref + 1);
-                const std::optional<z3::expr> saved = e.locals[nd.ref], saved_active = S.active;
-                for (const member& m : ms) {
-                    if (m.in.is_false()) continue;
-                    e.locals[nd.ref] = m.value;
-                    if (seats) S.active = m.value;
-                    run(body, e, p);
-                }
-                e.locals[nd.ref] = saved;
-                S.active = saved_active;
+            // An example's `given` is one situation from the start of a game: a loop over
+            // members known there runs round by round, not forgetting what it writes. So does a
+            // short loop of plain statements in the setup, on the path from the game's start.
+            if ((examples_ && unrolls(ms)) || unrolls_in_setup(ms, body, p)) {
+                run_rounds(n, ms, body, seats, e, p);
                 return;
             }
             if (!ms.empty()) {

@@ -169,6 +169,27 @@ bool exec_impl::moves_only_local(id n, std::uint32_t var, id kind) {
     }
 }
 
+// Whether statement n holds only assignments, `let`s, `if`s and `move`s: no loop, decision,
+// call, draw, table or event, so that running it once per element costs a few terms a round.
+bool exec_impl::straight(id n) const {
+    if (n == ir::no_id) return true;
+    const ir::node& nd = N(n);
+    switch (nd.code) {
+        case op::absent:
+        case op::let:
+        case op::assign:
+        case op::add_assign:
+        case op::sub_assign:
+        case op::move: return true;
+        case op::seq:
+            for (std::uint32_t i = 0; i < nd.child_count; ++i)
+                if (!straight(child(n, i))) return false;
+            return true;
+        case op::if_: return straight(child(n, 1)) && straight(child(n, 2));
+        default: return false;
+    }
+}
+
 // Whether every write of `slot` in n names the seat or piece one of `vars` holds (a loop's own
 // element, or a parameter it is passed to): then a round of the loop writes no other round's
 // copy of the field. A call passes the element on through the parameters it binds to it; a
