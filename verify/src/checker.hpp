@@ -340,7 +340,12 @@ private:
     // top card or a choice), each in its own one-shot solver capped at split_rlimit (incremental
     // solving lacks the preprocessing that makes each case easy); true when every one is
     // unsatisfiable. Of an invariant's obligation whose frame try ran out.
+    // Or by the term most often compared with numbers in q (compared_terms), when it is
+    // compared with more numbers than the piece is: each number, then every other value.
     bool element_split_proof(const z3::expr& q);
+    static std::unordered_map<unsigned, std::pair<z3::expr, std::set<std::int64_t>>> compared_terms(const z3::expr& q);
+    // Whether q is unsatisfiable in each case (each one-shot, capped at split_rlimit).
+    bool split_cases(const z3::expr& q, const std::vector<z3::expr>& cases);
 
     // A quick proof of "never" from the target's top levels alone (generalize.hpp), tried on a
     // target of more than general_threshold subterms before anything else: the facts are not

@@ -4,6 +4,9 @@
 #include "var_partition.hpp"
 
 #include <limits>
+#include <set>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace wp::verify {
 
@@ -367,6 +370,44 @@ bool checker::frame_proof(const fact_list& facts, const z3::expr& target) {
     return r == z3::unsat;
 }
 
+// The terms compared with numbers in q (a store index read at a symbolic piece, as `c == 17`
+// in every `ite` of a county's field read at `c`), each with the numbers, by the term's id.
+std::unordered_map<unsigned, std::pair<z3::expr, std::set<std::int64_t>>> checker::compared_terms(const z3::expr& q) {
+    std::unordered_map<unsigned, std::pair<z3::expr, std::set<std::int64_t>>> compared;
+    std::unordered_set<unsigned> seen;
+    std::vector<z3::expr> todo{q};
+    while (!todo.empty()) {
+        const z3::expr e = todo.back();
+        todo.pop_back();
+        if (!e.is_app() || !seen.insert(e.id()).second) continue;
+        if (e.decl().decl_kind() == Z3_OP_EQ && e.num_args() == 2) {
+            const z3::expr a = e.arg(0), b = e.arg(1);
+            std::int64_t v = 0;
+            if (a.is_int() && b.is_numeral_i64(v) && !a.is_numeral()) compared.try_emplace(a.id(), a, std::set<std::int64_t>{}).first->second.second.insert(v);
+            else if (b.is_int() && a.is_numeral_i64(v) && !b.is_numeral()) compared.try_emplace(b.id(), b, std::set<std::int64_t>{}).first->second.second.insert(v);
+        }
+        for (unsigned i = 0; i < e.num_args(); ++i) todo.push_back(e.arg(i));
+    }
+    return compared;
+}
+
+bool checker::split_cases(const z3::expr& q, const std::vector<z3::expr>& cases) {
+    for (const z3::expr& c : cases) {
+        if (spent()) return false;
+        ++out_.stats[kind_].queries;
+        z3::solver s = one_shot_solver();
+        limit(s, split_rlimit);
+        s.add(q);
+        s.add(c);
+        dump(s);
+        purpose_ = "split";
+        const z3::check_result r = ask(s);
+        purpose_ = "other";
+        if (r != z3::unsat) return false;
+    }
+    return true;
+}
+
 bool checker::element_split_proof(const z3::expr& q) {
     // the piece or seat a round works on: a loop's element, a pile's top card, a choice
     static const std::string picked[] = {"the element of the loop at ", "the top card at ", "the choice at "};
@@ -378,34 +419,46 @@ bool checker::element_split_proof(const z3::expr& q) {
         if (std::none_of(std::begin(picked), std::end(picked), [&](const std::string& w) { return text.rfind(w, 0) == 0; })) continue;
         if (!newest || it->second > *newest) newest = it->second;
     }
-    if (!newest) return false;
-    const z3::expr x = sym_.variables[*newest].var;
-    const id type = sym_.variables[*newest].type;
-    if (type == ir::no_id) return false;
-    const ir::type& t = rs_.types.at(type);
-    std::int64_t first = 0, count = 0;
-    if (t.kind == ir::type_kind::player) count = sym_.lay.players;
-    else if (t.kind == ir::type_kind::entity && t.ref < sym_.lay.kind_first.size()) {
-        first = sym_.lay.kind_first[t.ref];
-        count = sym_.lay.kind_count[t.ref];
+    // Or the term most often compared with numbers, when more often than the piece: a piece
+    // named by a field or a parameter, not a variable of its own (Wallenstein's county of the
+    // card a player put in an action box, `k.land`, whose fields an action reads and writes
+    // through an `ite` over the 45, in a round of a loop over the seats).
+    const auto compared = compared_terms(q);
+    const std::pair<z3::expr, std::set<std::int64_t>>* most = nullptr;
+    for (const auto& [key, c] : compared)
+        if (!most || c.second.size() > most->second.size() || (c.second.size() == most->second.size() && c.first.id() < most->first.id()))
+            most = &c;
+    std::size_t piece_compared = 0;
+    if (newest)
+        if (auto it = compared.find(sym_.variables[*newest].var.id()); it != compared.end()) piece_compared = it->second.second.size();
+    std::vector<z3::expr> cases;
+    if (most && most->second.size() >= 3 && most->second.size() <= 128 && most->second.size() > piece_compared) {
+        // each number it is compared with, then every other value
+        z3::expr_vector other(ctx_);
+        for (std::int64_t v : most->second) {
+            cases.push_back(most->first == ctx_.int_val(v));
+            other.push_back(most->first != ctx_.int_val(v));
+        }
+        cases.push_back(z3::mk_and(other));
+    } else if (newest) {
+        const z3::expr x = sym_.variables[*newest].var;
+        const id type = sym_.variables[*newest].type;
+        if (type == ir::no_id) return false;
+        const ir::type& t = rs_.types.at(type);
+        std::int64_t first = 0, count = 0;
+        if (t.kind == ir::type_kind::player) count = sym_.lay.players;
+        else if (t.kind == ir::type_kind::entity && t.ref < sym_.lay.kind_first.size()) {
+            first = sym_.lay.kind_first[t.ref];
+            count = sym_.lay.kind_count[t.ref];
+        } else
+            return false;
+        // each value of the type, then every other value (a pile's top card is -1 when it is
+        // empty): the cases cover every model of q
+        for (std::int64_t v = first; v < first + count; ++v) cases.push_back(x == ctx_.int_val(v));
+        cases.push_back(x < ctx_.int_val(first) || x >= ctx_.int_val(first + count));
     } else
         return false;
-    // each value of the type, then every other value (a pile's top card is -1 when it is
-    // empty): the cases cover every model of q
-    for (std::int64_t v = first; v <= first + count; ++v) {
-        if (spent()) return false;
-        ++out_.stats[kind_].queries;
-        z3::solver s = one_shot_solver();
-        limit(s, split_rlimit);
-        s.add(q);
-        s.add(v < first + count ? x == ctx_.int_val(v) : x < ctx_.int_val(first) || x >= ctx_.int_val(first + count));
-        dump(s);
-        purpose_ = "split";
-        const z3::check_result r = ask(s);
-        purpose_ = "other";
-        if (r != z3::unsat) return false;
-    }
-    return true;
+    return split_cases(q, cases);
 }
 
 std::optional<z3::expr> checker::last_frame(const fact_list& facts, const z3::expr& target) {
