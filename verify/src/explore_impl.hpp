@@ -253,7 +253,7 @@ struct exec_impl {
     void move_counts(path& p, id kind, id zf, const z3::expr& from, id zt, const z3::expr& to, bool all);
     void move_instances(path& p, id kind, const std::function<z3::expr(std::uint32_t, const z3::expr&)>& new_loc);
     static bool unrolls(const std::vector<member>& ms);
-    bool unrolls_in_setup(const std::vector<member>& ms, id body, const path& p);
+    bool unrolls_in_setup(id set, const std::vector<member>& ms, id body, const path& p);
     void run_rounds(id n, const std::vector<member>& ms, id body, bool seats, env& e, path& p);
     bool loop_known(id n, id cond, id body, bool is_while, env& e, path& p);  // an example's loop, round by round
     void run(id n, env& e, path& p);

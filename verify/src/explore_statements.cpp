@@ -131,10 +131,16 @@ bool exec_impl::unrolls(const std::vector<member>& ms) {
 // most 64 members each known (a seat may be in play or not), whose body is plain statements
 // (straight): run round by round as the engine runs it, so the setup's state stays exact.
 // Summarised, such a loop forgot what it wrote: on Wallenstein, which county cards the setup
-// sets aside with three players, so the draft could give out a county out of play.
-bool exec_impl::unrolls_in_setup(const std::vector<member>& ms, id body, const path& p) {
+// sets aside with three players, so the draft could give out a county out of play. Only over
+// every member of a type or the seats, in the engine's order: a zone's order is not followed
+// (`top` is any card), nor the opponents' (clockwise from the player), and a round that counts
+// (`if n > 0 { …; n -= 1; }`) would then pick other pieces than the engine does.
+bool exec_impl::unrolls_in_setup(id set, const std::vector<member>& ms, id body, const path& p) {
     constexpr std::size_t most_rounds = 64;
     if (examples_ || no_frames_ || in_setup_ == 0 || !p.from_setup || p.dead || ms.empty() || ms.size() > most_rounds) return false;
+    const ir::node& sn = N(set);
+    const bool ordered = sn.code == op::type_members || (sn.code == op::builtin && sn.ref == static_cast<id>(ir::builtin::players));
+    if (!ordered) return false;
     const bool known = std::all_of(ms.begin(), ms.end(), [](const member& m) { return terms::number(m.value).has_value(); });
     return known && straight(body);
 }
@@ -266,7 +272,7 @@ void exec_impl::run(id n, env& e, path& p) {
             // An example's `given` is one situation from the start of a game: a loop over
             // members known there runs round by round, not forgetting what it writes. So does a
             // short loop of plain statements in the setup, on the path from the game's start.
-            if ((examples_ && unrolls(ms)) || unrolls_in_setup(ms, body, p)) {
+            if ((examples_ && unrolls(ms)) || unrolls_in_setup(set, ms, body, p)) {
                 run_rounds(n, ms, body, seats, e, p);
                 return;
             }
