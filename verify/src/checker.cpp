@@ -43,9 +43,9 @@ void checker::run() {
             for (const detail::fact_node* f = s.facts.get(); f; f = f->prev.get()) ++n;
             longest = std::max(longest, n);
         }
-        std::fprintf(stderr, "explore: %zu rule sites, %zu table, %zu bound, %zu choice, %zu block, %zu end; %zu variables; longest path %zu facts; %.0f ms\n",
+        std::fprintf(stderr, "explore: %zu rule sites, %zu table, %zu bound, %zu choice, %zu block, %zu end; %zu variables; longest path %zu facts; %zu values kept at phase starts; %.0f ms\n",
                      sym_.rule_sites.size(), sym_.table_sites.size(), sym_.bound_sites.size(), sym_.choice_sites.size(),
-                     sym_.block_sites.size(), sym_.end_sites.size(), sym_.variables.size(), longest,
+                     sym_.block_sites.size(), sym_.end_sites.size(), sym_.variables.size(), longest, sym_.kept_at_starts,
                      out_.stats["explore"].milliseconds);
     }
     index_.clear();

@@ -255,6 +255,7 @@ struct exec_impl {
     static bool unrolls(const std::vector<member>& ms);
     bool unrolls_in_setup(id set, const std::vector<member>& ms, id body, const path& p);
     void run_rounds(id n, const std::vector<member>& ms, id body, bool seats, env& e, path& p);
+    void settle_fields(id n, const std::vector<member>& ms, id body, const store& before, env& e, path& p);
     bool loop_known(id n, id cond, id body, bool is_while, env& e, path& p);  // an example's loop, round by round
     void run(id n, env& e, path& p);
 };

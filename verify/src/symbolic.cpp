@@ -511,7 +511,41 @@ void symbolic::forget_history(store& st, std::vector<fact>& facts, const std::st
     } else {
         ++forgets;
     }
+    // What every way to this start leaves at one number (a flag a step clears at its end, a
+    // counter it resets) stays that number: the history is forgotten, not the state the
+    // symbolic execution knows for certain here. A per-location count and a list's length stay
+    // forgotten: facts of the shared start tie them to the pieces' places and the cells.
+    const store before = std::move(st);
     st = *history_free_;
+    // A small term over the number of players and the value's own variable at the starts keeps
+    // too: a field cleared for the seats in play (`ite(players >= 4, 0, v)`), v what it was at the
+    // phase before's start. That variable then stands for nothing else here, so it cannot be
+    // confused with another value's now.
+    auto known = [&](std::uint32_t i) {
+        const z3::expr& v = before.values[i];
+        if (terms::number(v)) return true;
+        const z3::expr own = history_free_->values[i];
+        std::vector<z3::expr> todo{v};
+        for (int seen = 0; !todo.empty(); ++seen) {
+            if (seen > 32) return false;
+            const z3::expr x = todo.back();
+            todo.pop_back();
+            if (x.is_numeral() || x.is_true() || x.is_false()) continue;
+            if (!x.is_app()) return false;
+            if (x.num_args() == 0) {
+                if (z3::eq(x, own) || z3::eq(x, n_players)) continue;
+                return false;
+            }
+            if (x.decl().decl_kind() == Z3_OP_UNINTERPRETED) return false;
+            for (unsigned a = 0; a < x.num_args(); ++a) todo.push_back(x.arg(a));
+        }
+        return true;
+    };
+    for (std::uint32_t i = 0; i < st.values.size() && i < before.values.size(); ++i) {
+        if (count_cells_.count(i) || list_lengths_.count(i) || z3::eq(before.values[i], history_free_->values[i]) || !known(i)) continue;
+        st.values[i] = before.values[i];
+        ++kept_at_starts;
+    }
     for (const fact& f : history_facts_) facts.push_back({f.e, f.why + when});
     // Encoded again each time (the same terms, which Z3 shares): an invariant may read what
     // differs between the starts (the active player), and its encoding records the rules and

@@ -351,8 +351,11 @@ public:
     // then any state of the domain where the invariants hold, the same at every phase start. So
     // every such start shares one set of variables, made by the first (docs/checker.md, "How").
     // Sound because no question ever joins two paths: each question is one path's facts, and a
-    // path that forgets its history keeps no fact about the state before.
+    // path that forgets its history keeps no fact about the state before. What st already holds
+    // at one number on every way there (or as a small term over the number of players and the
+    // value's own variable at the starts) is kept, and the invariants are assumed with it.
     void forget_history(store& st, std::vector<fact>& facts, const std::string& when);
+    std::size_t kept_at_starts = 0;  // the values forget_history kept, over every phase start (WP_CHECK_DEBUG)
     // The invariants (those not in `unassumed`) over st, as facts.
     void assume_invariants(const store& st, std::vector<fact>& facts, const std::string& when);
     // The conjuncts of e, nested conjunctions flattened (an `all` over a set is one per member).
