@@ -467,6 +467,24 @@ bool checker::holds_block_or_end(id n) const {
     return false;
 }
 
+// The `if` the compiler puts after a phase or turn block to end the card events lasting it
+// (`if flag { flag = false; }`, compiler/src/card_events.cpp): after most blocks no such event can
+// be in force, and a dead-branch finding there would point at a statement no designer wrote.
+bool checker::ends_lasting_event(id n) const {
+    const ir::node& nd = rs_.nodes.at(n);
+    if (nd.code != ir::op::if_ || nd.child_count < 2) return false;
+    const ir::node& cond = rs_.nodes.at(rs_.children.at(nd.first_child));
+    const id body = rs_.children.at(nd.first_child + 1);
+    if (cond.code != ir::op::global || body == ir::no_id) return false;
+    const ir::node& b = rs_.nodes.at(body);
+    if (b.code != ir::op::seq || b.child_count != 1) return false;
+    const ir::node& a = rs_.nodes.at(rs_.children.at(b.first_child));
+    if (a.code != ir::op::assign) return false;
+    const ir::node& target = rs_.nodes.at(rs_.children.at(a.first_child));
+    if (target.code != ir::op::global || target.ref != cond.ref) return false;
+    return std::any_of(rs_.card_events.begin(), rs_.card_events.end(), [&](const ir::card_event& ev) { return ev.flag == cond.ref; });
+}
+
 // Dead branches (issue 23): a way out of an `if` or a `may` that no state where the statement
 // is met can take, under these options or any other. One question per way and place, asked only
 // for what random play never ran; a way whose statement itself is never met is left to what
@@ -492,6 +510,7 @@ void checker::branch_checks() {
         if (bn.code == ir::op::seq && bn.child_count == 0) continue;  // an empty branch does nothing to miss
         if (started(statements_run_, body) || played_under_other_options(body)) continue;
         if (holds_block_or_end(body)) continue;  // the unreachable check names that phase, step or end
+        if (ends_lasting_event(n)) continue;     // the compiler's, not the designer's: nothing to fix
         const bool is_may = rs_.nodes.at(n).code == ir::op::may;
         const std::string way = is_may ? "the option offered at " + sym_.node_position(n) + " can be taken"
                                        : "the `if` at " + sym_.node_position(n) + (taken ? " can hold" : " can fail");

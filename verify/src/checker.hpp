@@ -521,6 +521,7 @@ private:
     void effect_checks();
     // Whether statement n holds a phase, step or turn, or an `end game` (within it, not its calls).
     bool holds_block_or_end(id n) const;
+    bool ends_lasting_event(id n) const;  // the compiler's expiry of a lasting card event
 
     void group_checks(id g, const detail::store& st, const fact_list& base);
 
