@@ -256,6 +256,9 @@ struct exec_impl {
     bool unrolls_in_setup(id set, const std::vector<member>& ms, id body, const path& p);
     void run_rounds(id n, const std::vector<member>& ms, id body, bool seats, env& e, path& p);
     void settle_fields(id n, const std::vector<member>& ms, id body, const store& before, env& e, path& p);
+    void settle_sums(id n, const std::vector<member>& ms, id body, const store& before, env& e, path& p);
+    bool reads_own_start(id x, id body, std::uint32_t at, std::uint32_t var);
+    bool writes_slot(id stmt, const layout::slot_place& sp);
     bool loop_known(id n, id cond, id body, bool is_while, env& e, path& p);  // an example's loop, round by round
     void run(id n, env& e, path& p);
 };

@@ -166,58 +166,6 @@ void exec_impl::run_rounds(id n, const std::vector<member>& ms, id body, bool se
     S.active = saved_active;
 }
 
-// After a summarised `for each`: a field the body sets to a constant for the loop's own element
-// (`p.bid_pay = 0;` among the body's top-level statements), and that nothing else in the body
-// writes, holds that constant for every member the loop visited; a member that was not in the
-// set keeps its value from before the loop. Every round runs the body's top level to its end:
-// a round that ends the turn leaves on a path of its own (turn_ends_), and this path is the
-// rounds that did not. Without this, a phase that clears a field for every player left it
-// any value (Wallenstein's bids, paid and cleared in fix_order before the actions are done).
-void exec_impl::settle_fields(id n, const std::vector<member>& ms, id body, const store& before, env& e, path& p) {
-    if (no_frames_ || examples_ || body == ir::no_id || N(body).code != op::seq) return;
-    const id var = N(n).ref;
-    for (std::uint32_t i = 0; i < N(body).child_count; ++i) {
-        const id c = child(body, i);
-        if (N(c).code != op::assign) continue;
-        const id target = child(c, 0), value = child(c, 1);
-        const ir::node& t = N(target);
-        if ((t.code != op::player_field && t.code != op::entity_field) || N(child(target, 0)).code != op::local ||
-            N(child(target, 0)).ref != var)
-            continue;
-        const ir::node& v = N(value);
-        if (v.code != op::const_int && v.code != op::const_bool && v.code != op::const_member && v.code != op::const_entity) continue;
-        const layout::slot_place& sp = S.lay.slots.at(t.ref);
-        if (sp.width != 1) continue;
-        auto writes_slot = [&](id stmt) {
-            const writes& ws = writes_of(stmt);
-            auto it = ws.values.lower_bound(sp.offset);
-            return it != ws.values.end() && *it < sp.offset + sp.copies;
-        };
-        bool alone = true;
-        for (std::uint32_t j = 0; j < N(body).child_count && alone; ++j)
-            if (j != i && writes_slot(child(body, j))) alone = false;
-        if (!alone) continue;
-        if (var >= e.locals.size()) e.locals.resize(var + 1);
-        const std::optional<z3::expr> saved = e.locals[var];
-        std::set<std::uint32_t> settled;  // set by an earlier member: its value stands
-        for (const member& m : ms) {
-            if (m.in.is_false()) continue;
-            e.locals[var] = m.value;
-            const std::vector<place> places = S.places(target, e, p.st);
-            const z3::expr k = S.integer(value, e, p.st);
-            for (const place& pl : places) {
-                if (pl.index >= before.values.size() || fold_.is_false(pl.when)) continue;
-                const z3::expr set_here = (m.in && pl.when).simplify();
-                const z3::expr other = settled.count(pl.index) ? p.st.values[pl.index] : before.values[pl.index];
-                p.st.values[pl.index] = fold_.is_true(set_here) ? k : z3::ite(set_here, k, other);
-                settled.insert(pl.index);
-            }
-        }
-        e.locals[var] = saved;
-        drain(p, n);
-    }
-}
-
 // An example's `given` is one situation from the start of a game: a `while` or `repeat … until`
 // whose condition is known there runs round by round, as the engine runs it, not forgetting what
 // it writes, for as long as the condition stays known. Whether it finished that way; if not, p is
@@ -370,6 +318,7 @@ void exec_impl::run(id n, env& e, path& p) {
                 const store before = p.st;
                 leave_loop(p, w, head, n);
                 settle_fields(n, at_start, body, before, e, p);
+                settle_sums(n, at_start, body, before, e, p);
                 return;
             }
             forget(p, w, n);
