@@ -654,6 +654,21 @@ checker::answer checker::solve(const fact_list& facts, const z3::expr& target, b
     a.r = ask(s);
     std::optional<z3::model> found;
     if (a.r == z3::sat) found = s.get_model();
+    // An invariant's question undecided: asked again of Z3's own default solver, within the
+    // same limit. Our preprocessing (one_shot_solver) is cheaper on most questions, but on
+    // Wallenstein's rounds of a player's actions the default needed 15-19 million steps against
+    // 45-68 million (docs/performance.md, eighteenth session). Only the invariants' questions
+    // asked in full pay the second try (not first_sat_of's capped round, whose undecided places
+    // are asked in full after it): few, and a proof is what the induction is run for.
+    if (a.r == z3::unknown && kind_ == "invariants" && !rlimit_cap_ && !spent()) {
+        z3::solver d(ctx_);
+        configure(d);
+        d.add(q);
+        dump(d);
+        purpose_ = show ? "default+witness" : "default";
+        a.r = ask(d);
+        if (a.r == z3::sat) found = d.get_model();
+    }
     if (a.r == z3::unknown && show && !spent()) {
         // Undecided: a model may still be near the usual values, where the solver did not look
         // (Wallenstein's `thalers` above its range: 18 s undecided, then found in six rounds
