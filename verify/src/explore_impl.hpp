@@ -259,6 +259,10 @@ struct exec_impl {
     void settle_sums(id n, const std::vector<member>& ms, id body, const store& before, env& e, path& p);
     bool reads_own_start(id x, id body, std::uint32_t at, std::uint32_t var);
     bool writes_slot(id stmt, const layout::slot_place& sp);
+    bool only_writer(id body, std::uint32_t i, const layout::slot_place& sp);
+    bool own_field(id target, std::uint32_t var);
+    std::set<std::uint32_t> settle_own(std::uint32_t var, id target, id value, const std::vector<member>& ms, const store& before, env& e,
+                                       path& p, const std::function<z3::expr(const z3::expr&, const z3::expr&)>& now);
     bool loop_known(id n, id cond, id body, bool is_while, env& e, path& p);  // an example's loop, round by round
     void run(id n, env& e, path& p);
 };

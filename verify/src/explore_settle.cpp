@@ -3,6 +3,9 @@
 // values to. The summary itself (forget, one round from any state) is in explore_statements.cpp.
 #include "explore_impl.hpp"
 
+#include <functional>
+#include <set>
+
 namespace wp::verify::detail {
 
 // Whether statement stmt may write any cell of a slot.
@@ -10,6 +13,47 @@ bool exec_impl::writes_slot(id stmt, const layout::slot_place& sp) {
     const writes& ws = writes_of(stmt);
     const auto it = ws.values.lower_bound(sp.offset);
     return it != ws.values.end() && *it < sp.offset + sp.copies * sp.width;
+}
+
+// Whether the body's top-level statement i is the only one that may write the slot.
+bool exec_impl::only_writer(id body, std::uint32_t i, const layout::slot_place& sp) {
+    for (std::uint32_t j = 0; j < N(body).child_count; ++j)
+        if (j != i && writes_slot(child(body, j), sp)) return false;
+    return true;
+}
+
+// Whether `target` is a field of the loop's own element (local var).
+bool exec_impl::own_field(id target, std::uint32_t var) {
+    const ir::node& t = N(target);
+    return (t.code == op::player_field || t.code == op::entity_field) && N(child(target, 0)).code == op::local &&
+           N(child(target, 0)).ref == var;
+}
+
+// For every member visited, its own field `target` becomes now(was, v): was its value before the
+// loop, v the statement's `value` for that member, read before the loop. A member not in the set
+// keeps its value from before the loop. Returns the places written.
+std::set<std::uint32_t> exec_impl::settle_own(std::uint32_t var, id target, id value, const std::vector<member>& ms,
+                                               const store& before, env& e, path& p,
+                                               const std::function<z3::expr(const z3::expr&, const z3::expr&)>& now) {
+    if (var >= e.locals.size()) e.locals.resize(var + 1);
+    const std::optional<z3::expr> saved = e.locals[var];
+    std::set<std::uint32_t> settled;  // written for an earlier member: its value stands
+    for (const member& m : ms) {
+        if (m.in.is_false()) continue;
+        e.locals[var] = m.value;
+        const z3::expr v = S.integer(value, e, before);
+        for (const place& pl : S.places(target, e, p.st)) {
+            if (pl.index >= before.values.size() || fold_.is_false(pl.when)) continue;
+            const z3::expr set_here = (m.in && pl.when).simplify();
+            const z3::expr was = before.values[pl.index];
+            const z3::expr to = now(was, v);
+            const z3::expr other = settled.count(pl.index) ? p.st.values[pl.index] : was;
+            p.st.values[pl.index] = fold_.is_true(set_here) ? to : z3::ite(set_here, to, other);
+            settled.insert(pl.index);
+        }
+    }
+    e.locals[var] = saved;
+    return settled;
 }
 
 // After a summarised `for each`: a field the body sets to a constant for the loop's own element
@@ -26,35 +70,12 @@ void exec_impl::settle_fields(id n, const std::vector<member>& ms, id body, cons
         const id c = child(body, i);
         if (N(c).code != op::assign) continue;
         const id target = child(c, 0), value = child(c, 1);
-        const ir::node& t = N(target);
-        if ((t.code != op::player_field && t.code != op::entity_field) || N(child(target, 0)).code != op::local ||
-            N(child(target, 0)).ref != var)
-            continue;
+        if (!own_field(target, var)) continue;
         const ir::node& v = N(value);
         if (v.code != op::const_int && v.code != op::const_bool && v.code != op::const_member && v.code != op::const_entity) continue;
-        const layout::slot_place& sp = S.lay.slots.at(t.ref);
-        if (sp.width != 1) continue;
-        bool alone = true;
-        for (std::uint32_t j = 0; j < N(body).child_count && alone; ++j)
-            if (j != i && writes_slot(child(body, j), sp)) alone = false;
-        if (!alone) continue;
-        if (var >= e.locals.size()) e.locals.resize(var + 1);
-        const std::optional<z3::expr> saved = e.locals[var];
-        std::set<std::uint32_t> settled;  // set by an earlier member: its value stands
-        for (const member& m : ms) {
-            if (m.in.is_false()) continue;
-            e.locals[var] = m.value;
-            const std::vector<place> places = S.places(target, e, p.st);
-            const z3::expr k = S.integer(value, e, p.st);
-            for (const place& pl : places) {
-                if (pl.index >= before.values.size() || fold_.is_false(pl.when)) continue;
-                const z3::expr set_here = (m.in && pl.when).simplify();
-                const z3::expr other = settled.count(pl.index) ? p.st.values[pl.index] : before.values[pl.index];
-                p.st.values[pl.index] = fold_.is_true(set_here) ? k : z3::ite(set_here, k, other);
-                settled.insert(pl.index);
-            }
-        }
-        e.locals[var] = saved;
+        const layout::slot_place& sp = S.lay.slots.at(N(target).ref);
+        if (sp.width != 1 || !only_writer(body, i, sp)) continue;
+        settle_own(var, target, value, ms, before, e, p, [](const z3::expr&, const z3::expr& k) { return k; });
         drain(p, n);
     }
 }
@@ -81,43 +102,32 @@ void exec_impl::settle_sums(id n, const std::vector<member>& ms, id body, const 
         const bool adds = N(c).code == op::add_assign;
         const id target = child(c, 0), value = child(c, 1);
         const ir::node& t = N(target);
-        const bool own = (t.code == op::player_field || t.code == op::entity_field) && N(child(target, 0)).code == op::local &&
-                         N(child(target, 0)).ref == var;
+        const bool own = own_field(target, var);
         if (t.code != op::global && !own) continue;
         const id type = t.type;
         const bool range = type != ir::no_id && rs.types.at(type).kind == ir::type_kind::range;
         if (range && rs.types.at(type).policy == ir::overflow::clamp) continue;
         const layout::slot_place& sp = S.lay.slots.at(t.ref);
         if (sp.width != 1 || (!own && sp.copies != 1)) continue;
-        bool alone = true;
-        for (std::uint32_t j = 0; j < N(body).child_count && alone; ++j)
-            if (j != i && writes_slot(child(body, j), sp)) alone = false;
-        if (!alone || !reads_own_start(value, body, i, var)) continue;
-        if (var >= e.locals.size()) e.locals.resize(var + 1);
-        const std::optional<z3::expr> saved = e.locals[var];
-        std::set<std::uint32_t> settled;  // written for an earlier member: its value stands
-        z3::expr total = before.values.at(sp.offset);
-        for (const member& m : ms) {
-            if (m.in.is_false()) continue;
-            e.locals[var] = m.value;
-            const z3::expr v = S.integer(value, e, before);
-            if (!own) {
-                total = adds ? total + (m.in.is_true() ? v : z3::ite(m.in, v, S.num(0)))
-                             : total - (m.in.is_true() ? v : z3::ite(m.in, v, S.num(0)));
-                continue;
+        if (!only_writer(body, i, sp) || !reads_own_start(value, body, i, var)) continue;
+        std::set<std::uint32_t> settled;
+        if (own) {
+            settled = settle_own(var, target, value, ms, before, e, p,
+                                 [&](const z3::expr& was, const z3::expr& v) { return adds ? was + v : was - v; });
+        } else {
+            if (var >= e.locals.size()) e.locals.resize(var + 1);
+            const std::optional<z3::expr> saved = e.locals[var];
+            z3::expr total = before.values.at(sp.offset);
+            for (const member& m : ms) {
+                if (m.in.is_false()) continue;
+                e.locals[var] = m.value;
+                const z3::expr v = S.integer(value, e, before);
+                const z3::expr step = m.in.is_true() ? v : z3::ite(m.in, v, S.num(0));
+                total = adds ? total + step : total - step;
             }
-            for (const place& pl : S.places(target, e, p.st)) {
-                if (pl.index >= before.values.size() || fold_.is_false(pl.when)) continue;
-                const z3::expr set_here = (m.in && pl.when).simplify();
-                const z3::expr was = before.values[pl.index];
-                const z3::expr now = adds ? was + v : was - v;
-                const z3::expr other = settled.count(pl.index) ? p.st.values[pl.index] : was;
-                p.st.values[pl.index] = fold_.is_true(set_here) ? now : z3::ite(set_here, now, other);
-                settled.insert(pl.index);
-            }
+            e.locals[var] = saved;
+            p.st.values[sp.offset] = total.simplify();
         }
-        e.locals[var] = saved;
-        if (!own) p.st.values[sp.offset] = total.simplify();
         drain(p, n);
         // the engine stops with an error at a round out of range: the game goes on only within it
         if (range && rs.types.at(type).policy == ir::overflow::error) {
