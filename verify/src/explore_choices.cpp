@@ -106,10 +106,18 @@ std::uint64_t exec_impl::legality_cost(id body) {
 }
 
 // The options of a choice: each member with when it is a legal option; and whether any is.
-std::pair<std::vector<member>, z3::expr> exec_impl::options(id n, env& e, const path& p, const z3::expr& extra) {
+// A choice of a number in `lo..hi` also sets *span: its ends, and the few numbers whose option
+// needs more than lying between them (a `where` or a body that can't always start). "A legal
+// option is chosen" is then a few comparisons, not one disjunct per number of the type's span
+// (401 for a strength), and where every number is an option, so is whether any is.
+std::pair<std::vector<member>, z3::expr> exec_impl::options(id n, env& e, const path& p, const z3::expr& extra,
+                                                            std::optional<range_options>* span) {
     const id set = child(n, 0), where = child(n, 2), body = child(n, 3);
     const std::uint32_t var = N(n).ref;
-    std::vector<member> ms = S.set_members(set, e, p.st);
+    std::optional<std::pair<z3::expr, z3::expr>> ends;
+    if (N(set).code == op::range) ends = S.range_ends(set, e, p.st);
+    std::vector<member> ms = ends ? S.range_members(set, ends->first, ends->second) : S.set_members(set, e, p.st);
+    if (span) span->reset();
     std::vector<member> out;
     z3::expr_vector any(ctx);
     // The unfolding budget: legality over a large set of options is not written out; any
@@ -121,22 +129,41 @@ std::pair<std::vector<member>, z3::expr> exec_impl::options(id n, env& e, const 
                                               ") at " + at(n),
                                           ir::no_id);
         S.side.push_back(some >= 0 && some <= 1);
+        if (ends) {
+            if (span) *span = range_options{ends->first, ends->second, {}};
+            return {ms, (some == 1) && S.range_has_member(set, ends->first, ends->second)};
+        }
         z3::expr_vector in(ctx);
         for (const member& m : ms) in.push_back(m.in);
         return {ms, in.empty() ? ctx.bool_val(false) : (some == 1) && z3::mk_or(in)};
     }
     if (var >= e.locals.size()) e.locals.resize(var + 1);
     const std::optional<z3::expr> saved = e.locals[var];
+    std::vector<member> odd;  // the numbers whose option is more than lying between the ends
     for (const member& m : ms) {
         e.locals[var] = m.value;
         z3::expr ok = m.in;
         if (N(where).code != op::absent) ok = terms::and_(ok, S.boolean(where, e, p.st));
         ok = terms::and_(ok, possible(body, e, p, terms::and_(extra, ok)));
+        if (ends && !z3::eq(ok, m.in)) odd.push_back({m.value, ok});
         out.push_back({m.value, ok});
         any.push_back(ok);
     }
     e.locals[var] = saved;
+    if (ends && odd.size() * 4 <= ms.size()) {
+        const bool every = odd.empty();
+        if (span) *span = range_options{ends->first, ends->second, std::move(odd)};
+        if (every) return {out, S.range_has_member(set, ends->first, ends->second)};
+    }
     return {out, any.empty() ? ctx.bool_val(false) : z3::mk_or(any)};
+}
+
+// That x is a legal option of a choice of a number (options() gave `span`): between the ends,
+// and where a number needs more, that too.
+z3::expr exec_impl::chosen_in(id set, const range_options& span, const z3::expr& x) {
+    z3::expr legal = S.in_range(set, span.lo, span.hi, x);
+    for (const member& m : span.odd) legal = terms::and_(legal, z3::implies(x == m.value, m.in));
+    return legal;
 }
 
 // `choose subset xs of S [where c [maximizing|minimizing e]]`, exactly: one Boolean per

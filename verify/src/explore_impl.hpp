@@ -198,7 +198,15 @@ struct exec_impl {
     void each_subset(const std::vector<member>& ms, std::uint32_t var, env& e,
                      const std::function<void(std::size_t, const z3::expr&)>& f);
     std::uint64_t legality_cost(id body);
-    std::pair<std::vector<member>, z3::expr> options(id n, env& e, const path& p, const z3::expr& extra);
+    // A choice of a number in lo..hi: its ends, and the options that need more than lying
+    // between them, each with its condition (options()).
+    struct range_options {
+        z3::expr lo, hi;
+        std::vector<member> odd;
+    };
+    std::pair<std::vector<member>, z3::expr> options(id n, env& e, const path& p, const z3::expr& extra,
+                                                     std::optional<range_options>* span = nullptr);
+    z3::expr chosen_in(id set, const range_options& span, const z3::expr& x);
     // The most candidates a `choose subset` is written out for (subset(), some_subset()).
     static constexpr std::size_t max_subset_candidates = 10;
     bool subset(id n, env& e, path& p);

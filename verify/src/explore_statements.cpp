@@ -458,7 +458,8 @@ void exec_impl::run(id n, env& e, path& p) {
             cs.replay.st = S.snapshot(p.st);
             cs.replay.locals = e.locals;
             cs.replay.variables_from = S.variables.size();
-            auto [opts, any] = options(n, e, p, extra);
+            std::optional<range_options> span;
+            auto [opts, any] = options(n, e, p, extra, &span);
             cs.replay.variables_to = S.variables.size();
             drain(p, n);
             cs.node = n;
@@ -474,9 +475,13 @@ void exec_impl::run(id n, env& e, path& p) {
                 if (st.kind == ir::type_kind::list_of) elem_type = st.value;
             }
             z3::expr x = S.fresh("chosen", elem_type, "the choice at " + at(n), variable::show::value, 0);
-            z3::expr_vector which(ctx);
-            for (const member& m : opts) which.push_back(x == m.value && m.in);
-            add_fact(p, which.empty() ? ctx.bool_val(false) : z3::mk_or(which), "a legal option is chosen at " + at(n));
+            if (span) {
+                add_fact(p, chosen_in(set, *span, x), "a legal option is chosen at " + at(n));
+            } else {
+                z3::expr_vector which(ctx);
+                for (const member& m : opts) which.push_back(x == m.value && m.in);
+                add_fact(p, which.empty() ? ctx.bool_val(false) : z3::mk_or(which), "a legal option is chosen at " + at(n));
+            }
             if (nd.ref >= e.locals.size()) e.locals.resize(nd.ref + 1);
             e.locals[nd.ref] = x;
             run(child(n, 3), e, p);

@@ -493,6 +493,12 @@ public:
     std::string instance_text(std::int64_t inst) const;
 
     std::vector<member> set_members(id n, env& e, const store& st);
+    // A range of numbers `lo..hi` (node n): its ends, its members for those ends, and whether
+    // x is one of them, and whether any is (the members' disjunctions, written as comparisons).
+    std::pair<z3::expr, z3::expr> range_ends(id n, env& e, const store& st);
+    std::vector<member> range_members(id n, const z3::expr& lo, const z3::expr& hi);
+    z3::expr in_range(id n, const z3::expr& lo, const z3::expr& hi, const z3::expr& x);
+    z3::expr range_has_member(id n, const z3::expr& lo, const z3::expr& hi);
     std::vector<place> places(id target, env& e, const store& st);
     z3::expr zone_instance(id n, env& e, const store& st);
     // Per-location zone counts (docs/checker.md, "Per-location counts"): the count cell of zone
