@@ -463,9 +463,10 @@ public:
     // The map searches made so far.
     std::vector<map_search> searches;
     // Lemmas that give every search the model answers wrongly its exact answer at the model's
-    // endpoints (each lemma a fact of the map: sound in any question); none when the model
-    // agrees with every search it reads.
-    std::vector<z3::expr> refine(const z3::model& m) const;
+    // endpoints, or more (on a small map the places reached from its start; on a larger one,
+    // no path out of the region reached, from any place of it); each lemma a fact of the map,
+    // sound in any question. None when the model agrees with every search it reads.
+    std::vector<z3::expr> refine(const z3::model& m);
 
     // Recorded by explore() and run_examples().
     std::vector<rule_site> rule_sites;
@@ -609,6 +610,20 @@ private:
     // places × that is past the unfolding budget (the line is then any value).
     std::uint64_t line_predicate_cost(id pred, std::uint64_t places);
     std::vector<unsigned> search_places_store_;
+    // A path search's places reached from its start, exactly (reached_from): one Boolean per
+    // place, shared by the searches from the same start over the same predicate's terms (a
+    // choice of one of 80 targets), and the constraint that defines them. A model that reads
+    // such a search wrong gets them as lemmas (refine), on maps of at most
+    // max_exact_search_steps steps; beyond, a lemma at a time.
+    struct reach_encoding {
+        std::vector<z3::expr> keep;  // the start and the predicate's terms (the key, by id)
+        std::vector<z3::expr> reached;
+        z3::expr constraint;
+    };
+    std::map<std::vector<unsigned>, reach_encoding> reach_encodings_;
+    const reach_encoding* reached_from(const map_search& s);
+    z3::expr reaches(const map_search& s, const reach_encoding& r);
+    static constexpr std::size_t max_exact_search_steps = 1000;
     static constexpr std::int64_t max_distance_matrix = 128;  // areas: 16 384 entries at most
     std::map<id, z3::expr> distance_tables_;
     std::map<std::pair<id, std::int64_t>, std::vector<std::pair<std::int64_t, std::int64_t>>> edges_bearing_;

@@ -349,7 +349,62 @@ z3::expr symbolic::map_search_value(id n, const z3::expr& a, const z3::expr& b, 
     return result;
 }
 
-std::vector<z3::expr> symbolic::refine(const z3::model& m) const {
+// The least set of places that holds the start and every place a passing step from one of them
+// leads to: closed (a place reached passes its steps on), and each place but the start reached
+// only through a passing step from a place of lower rank, so that no ring of places holds
+// itself up. The engine's breadth-first search visits exactly these. Where the solver had to
+// learn them model by model (symbolic::refine), a choice of one of 80 targets from a chosen
+// start took Cuius Regio's muster 160 rounds and ran out of them (docs/performance.md,
+// nineteenth session).
+const symbolic::reach_encoding* symbolic::reached_from(const map_search& s) {
+    const ir::map& m = rs.maps.at(s.map);
+    const std::size_t nodes = m.nodes.size();
+    std::size_t steps = 0;
+    for (const ir::map_node& nd : m.nodes) steps += nd.neighbours.size();
+    if (steps > max_exact_search_steps) return nullptr;
+    auto passes = [&](std::size_t from, std::size_t k) -> const z3::expr& {
+        return s.steps ? s.step[s.step_first[from] + k] : s.at[m.nodes[from].neighbours[k]];
+    };
+    std::vector<unsigned> key{static_cast<unsigned>(s.map), s.steps ? 1u : 0u, s.a.id()};
+    for (const z3::expr& x : s.steps ? s.step : s.at) key.push_back(x.id());
+    if (auto it = reach_encodings_.find(key); it != reach_encodings_.end()) return &it->second;
+    reach_encoding r{{s.a}, {}, ctx.bool_val(true)};
+    for (const z3::expr& x : s.steps ? s.step : s.at) r.keep.push_back(x);
+    std::vector<z3::expr> rank;
+    const std::string tag = std::to_string(++counter_);
+    for (std::size_t x = 0; x < nodes; ++x) {
+        r.reached.push_back(ctx.bool_const(("reached#" + tag + "_" + std::to_string(x)).c_str()));
+        rank.push_back(ctx.int_const(("rank#" + tag + "_" + std::to_string(x)).c_str()));
+    }
+    std::vector<std::vector<std::pair<std::size_t, std::size_t>>> into(nodes);  // (from, its k-th step)
+    for (std::size_t y = 0; y < nodes; ++y)
+        for (std::size_t k = 0; k < m.nodes[y].neighbours.size(); ++k) into.at(m.nodes[y].neighbours[k]).push_back({y, k});
+    z3::expr_vector cs(ctx);
+    for (std::size_t x = 0; x < nodes; ++x) {
+        const z3::expr start = terms::eq(s.a, num(static_cast<std::int64_t>(x)));
+        if (!start.is_false()) cs.push_back(z3::implies(start, r.reached[x]));
+        for (std::size_t k = 0; k < m.nodes[x].neighbours.size(); ++k)
+            cs.push_back(z3::implies(r.reached[x] && passes(x, k), r.reached[m.nodes[x].neighbours[k]]));
+        z3::expr_vector why(ctx);
+        if (!start.is_false()) why.push_back(start);
+        for (const auto& [y, k] : into[x]) why.push_back(r.reached[y] && passes(y, k) && rank[y] < rank[x]);
+        cs.push_back(z3::implies(r.reached[x], why.empty() ? ctx.bool_val(false) : z3::mk_or(why)));
+    }
+    r.constraint = z3::mk_and(cs);
+    return &reach_encodings_.emplace(std::move(key), std::move(r)).first->second;
+}
+
+// That the search's answer is whether its end is among the places reached (r, reached_from).
+z3::expr symbolic::reaches(const map_search& s, const reach_encoding& r) {
+    const auto kb = terms::number(s.b);
+    z3::expr_vector at_b(ctx);
+    for (std::size_t x = 0; x < r.reached.size(); ++x)
+        if (!kb || *kb == static_cast<std::int64_t>(x)) at_b.push_back(terms::and_(terms::eq(s.b, num(static_cast<std::int64_t>(x))), r.reached[x]));
+    const z3::expr somewhere = s.a >= 0 && s.b >= 0;
+    return (s.var != 0) == (somewhere && (at_b.empty() ? ctx.bool_val(false) : z3::mk_or(at_b)));
+}
+
+std::vector<z3::expr> symbolic::refine(const z3::model& m) {
     std::vector<z3::expr> lemmas;
     auto value = [&](const z3::expr& e) -> std::optional<std::int64_t> {
         const z3::expr v = m.eval(e, true);
@@ -358,6 +413,17 @@ std::vector<z3::expr> symbolic::refine(const z3::model& m) const {
         return std::nullopt;
     };
     auto holds = [&](const z3::expr& e) { return m.eval(e, true).is_true(); };
+    // Searches over the same predicate's terms (a choice of one of 80 targets: a search per
+    // target, from the same chosen start): a region found closed is closed for each of them.
+    std::map<std::vector<unsigned>, std::vector<std::size_t>> alike;
+    auto predicate_of = [](const map_search& s) {
+        std::vector<unsigned> ids{static_cast<unsigned>(s.map), s.steps ? 1u : 0u};
+        for (const z3::expr& x : s.steps ? s.step : s.at) ids.push_back(x.id());
+        return ids;
+    };
+    for (std::size_t i = 0; i < searches.size(); ++i)
+        if (!searches[i].line && m.has_interp(searches[i].var.decl())) alike[predicate_of(searches[i])].push_back(i);
+    std::set<std::pair<std::vector<unsigned>, std::int64_t>> closed;  // (predicate, start) whose region is said
     for (const map_search& s : searches) {
         if (!m.has_interp(s.var.decl())) continue;  // not in this question
         const bool said = value(s.var).value_or(0) != 0;
@@ -400,16 +466,44 @@ std::vector<z3::expr> symbolic::refine(const z3::model& m) const {
                 queue.push_back(nb);
             }
         if (found == said) continue;
+        const std::vector<unsigned> pred = predicate_of(s);
+        if (const reach_encoding* r = reached_from(s)) {
+            // On a small map, the places reached from this start, exactly, for every search
+            // from it over the same predicate: no more rounds for any of them.
+            if (!closed.insert({pred, static_cast<std::int64_t>(s.a.id())}).second) continue;
+            lemmas.push_back(r->constraint);
+            for (std::size_t j : alike.at(pred))
+                if (z3::eq(searches[j].a, s.a)) lemmas.push_back(reaches(searches[j], *r));
+            continue;
+        }
         z3::expr_vector parts(ctx);
         if (found) {  // this route makes a path wherever it passes
             for (auto x = static_cast<std::size_t>(*vb); came[x] >= 0; x = static_cast<std::size_t>(came[x]))
                 parts.push_back(passes(static_cast<std::size_t>(came[x]), via[x]));
             lemmas.push_back(z3::implies(here && z3::mk_and(parts), result));
-        } else {  // no path unless one of the ways out of the places reached passes
+        } else {
+            // No path out of the places reached unless one of the ways out of them passes: from
+            // any of them (not only a) to any place outside (not only b), for every search over
+            // the same predicate. Otherwise the solver's next model moves a or b, or takes the
+            // next target's search, and each costs a round (Cuius Regio's muster: 158 rounds,
+            // 30 lemmas each, a start at a time).
             for (std::size_t x : queue)
                 for (std::size_t k = 0; k < mp.nodes[x].neighbours.size(); ++k)
                     if (came[mp.nodes[x].neighbours[k]] == -2) parts.push_back(passes(x, k));
-            lemmas.push_back(z3::implies(here && result, parts.empty() ? ctx.bool_val(false) : z3::mk_or(parts)));
+            const z3::expr out = parts.empty() ? ctx.bool_val(false) : z3::mk_or(parts);
+            if (!closed.insert({pred, *va}).second) continue;
+            auto in_region = [&](const z3::expr& x) {
+                if (const auto k = terms::number(x)) return ctx.bool_val(*k >= 0 && *k < nodes && came[static_cast<std::size_t>(*k)] != -2);
+                z3::expr_vector any(ctx);
+                for (std::size_t r : queue) any.push_back(x == ctx.int_val(static_cast<std::int64_t>(r)));
+                return z3::mk_or(any);
+            };
+            for (std::size_t j : alike.at(pred)) {
+                const map_search& t = searches[j];
+                const z3::expr from = in_region(t.a), to = in_region(t.b);
+                if (from.is_false() || to.is_true()) continue;
+                lemmas.push_back(z3::implies(from && !to && t.var != 0, out));
+            }
         }
     }
     return lemmas;
