@@ -650,6 +650,9 @@ z3::expr symbolic::zone_instance(id n, env& e, const store& st) {
     return v.e;
 }
 
+// The element type of range n: its span is every number the range can hold.
+const ir::type& symbolic::range_element(id n) const { return rs.types.at(rs.types.at(N(n).type).value); }
+
 std::pair<z3::expr, z3::expr> symbolic::range_ends(id n, env& e, const store& st) {
     return {integer(child(n, 0), e, st), integer(child(n, 1), e, st)};
 }
@@ -658,21 +661,21 @@ std::pair<z3::expr, z3::expr> symbolic::range_ends(id n, env& e, const store& st
 // lies between the ends (exact: the engine stops on ends outside the span)
 std::vector<member> symbolic::range_members(id n, const z3::expr& lo, const z3::expr& hi) {
     std::vector<member> out;
-    const ir::type& el = rs.types.at(rs.types.at(N(n).type).value);
+    const ir::type& el = range_element(n);
     for (std::int64_t v = el.lo; v <= el.hi; ++v) out.push_back({num(v), terms::and_(terms::le(lo, num(v)), terms::le(num(v), hi))});
     return out;
 }
 
 // The same as "some member of range_members(n, lo, hi) is in the set", in three comparisons.
 z3::expr symbolic::range_has_member(id n, const z3::expr& lo, const z3::expr& hi) {
-    const ir::type& el = rs.types.at(rs.types.at(N(n).type).value);
+    const ir::type& el = range_element(n);
     if (el.lo > el.hi) return ctx.bool_val(false);
     return terms::and_(terms::le(lo, hi), terms::and_(terms::le(lo, num(el.hi)), terms::le(num(el.lo), hi)));
 }
 
 // The same as "some member of range_members(n, lo, hi) is x", in four comparisons.
 z3::expr symbolic::in_range(id n, const z3::expr& lo, const z3::expr& hi, const z3::expr& x) {
-    const ir::type& el = rs.types.at(rs.types.at(N(n).type).value);
+    const ir::type& el = range_element(n);
     return terms::and_(terms::and_(terms::le(lo, x), terms::le(x, hi)), terms::and_(terms::le(num(el.lo), x), terms::le(x, num(el.hi))));
 }
 

@@ -496,6 +496,7 @@ public:
     std::vector<member> set_members(id n, env& e, const store& st);
     // A range of numbers `lo..hi` (node n): its ends, its members for those ends, and whether
     // x is one of them, and whether any is (the members' disjunctions, written as comparisons).
+    const ir::type& range_element(id n) const;
     std::pair<z3::expr, z3::expr> range_ends(id n, env& e, const store& st);
     std::vector<member> range_members(id n, const z3::expr& lo, const z3::expr& hi);
     z3::expr in_range(id n, const z3::expr& lo, const z3::expr& hi, const z3::expr& x);

@@ -34,6 +34,14 @@ struct recording_paused {
     }
 };
 
+// The predicate a path search reads, by its terms' ids (with the map and its form): searches
+// over one store with the same predicate and arguments share them.
+std::vector<unsigned> predicate_key(const map_search& s) {
+    std::vector<unsigned> ids{static_cast<unsigned>(s.map), s.steps ? 1u : 0u};
+    for (const z3::expr& x : s.steps ? s.step : s.at) ids.push_back(x.id());
+    return ids;
+}
+
 }  // namespace
 
 using ir::op;
@@ -365,8 +373,8 @@ const symbolic::reach_encoding* symbolic::reached_from(const map_search& s) {
     auto passes = [&](std::size_t from, std::size_t k) -> const z3::expr& {
         return s.steps ? s.step[s.step_first[from] + k] : s.at[m.nodes[from].neighbours[k]];
     };
-    std::vector<unsigned> key{static_cast<unsigned>(s.map), s.steps ? 1u : 0u, s.a.id()};
-    for (const z3::expr& x : s.steps ? s.step : s.at) key.push_back(x.id());
+    std::vector<unsigned> key = predicate_key(s);
+    key.push_back(s.a.id());
     if (auto it = reach_encodings_.find(key); it != reach_encodings_.end()) return &it->second;
     reach_encoding r{{s.a}, {}, ctx.bool_val(true)};
     for (const z3::expr& x : s.steps ? s.step : s.at) r.keep.push_back(x);
@@ -414,15 +422,16 @@ std::vector<z3::expr> symbolic::refine(const z3::model& m) {
     };
     auto holds = [&](const z3::expr& e) { return m.eval(e, true).is_true(); };
     // Searches over the same predicate's terms (a choice of one of 80 targets: a search per
-    // target, from the same chosen start): a region found closed is closed for each of them.
+    // target, from the same chosen start): what a lemma says of one holds for each of them.
+    // Grouped only once a model reads a search wrong (most models read every one right).
     std::map<std::vector<unsigned>, std::vector<std::size_t>> alike;
-    auto predicate_of = [](const map_search& s) {
-        std::vector<unsigned> ids{static_cast<unsigned>(s.map), s.steps ? 1u : 0u};
-        for (const z3::expr& x : s.steps ? s.step : s.at) ids.push_back(x.id());
-        return ids;
+    auto siblings = [&](const std::vector<unsigned>& pred) -> const std::vector<std::size_t>& {
+        if (alike.empty())
+            for (std::size_t i = 0; i < searches.size(); ++i)
+                if (!searches[i].line && m.has_interp(searches[i].var.decl())) alike[predicate_key(searches[i])].push_back(i);
+        return alike.at(pred);
     };
-    for (std::size_t i = 0; i < searches.size(); ++i)
-        if (!searches[i].line && m.has_interp(searches[i].var.decl())) alike[predicate_of(searches[i])].push_back(i);
+    std::set<std::pair<std::vector<unsigned>, unsigned>> encoded;       // (predicate, start's id): places reached given
     std::set<std::pair<std::vector<unsigned>, std::int64_t>> closed;  // (predicate, start) whose region is said
     for (const map_search& s : searches) {
         if (!m.has_interp(s.var.decl())) continue;  // not in this question
@@ -466,13 +475,13 @@ std::vector<z3::expr> symbolic::refine(const z3::model& m) {
                 queue.push_back(nb);
             }
         if (found == said) continue;
-        const std::vector<unsigned> pred = predicate_of(s);
+        const std::vector<unsigned> pred = predicate_key(s);
         if (const reach_encoding* r = reached_from(s)) {
             // On a small map, the places reached from this start, exactly, for every search
             // from it over the same predicate: no more rounds for any of them.
-            if (!closed.insert({pred, static_cast<std::int64_t>(s.a.id())}).second) continue;
+            if (!encoded.insert({pred, s.a.id()}).second) continue;
             lemmas.push_back(r->constraint);
-            for (std::size_t j : alike.at(pred))
+            for (std::size_t j : siblings(pred))
                 if (z3::eq(searches[j].a, s.a)) lemmas.push_back(reaches(searches[j], *r));
             continue;
         }
@@ -498,7 +507,7 @@ std::vector<z3::expr> symbolic::refine(const z3::model& m) {
                 for (std::size_t r : queue) any.push_back(x == ctx.int_val(static_cast<std::int64_t>(r)));
                 return z3::mk_or(any);
             };
-            for (std::size_t j : alike.at(pred)) {
+            for (std::size_t j : siblings(pred)) {
                 const map_search& t = searches[j];
                 const z3::expr from = in_region(t.a), to = in_region(t.b);
                 if (from.is_false() || to.is_true()) continue;
