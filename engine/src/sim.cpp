@@ -118,11 +118,13 @@ void merge_coverage(std::vector<std::uint8_t>& into, const std::vector<std::uint
     for (std::size_t i = 0; i < from.size(); ++i) into[i] |= from[i];
 }
 
-sim_part simulate_part(const ir::ruleset& rs, const sim_options& o, std::uint64_t rank, std::uint64_t ranks) {
+namespace {
+
+// Plays the games of these indices (ascending) as one part.
+sim_part play_indices(const ir::ruleset& rs, const sim_options& o, std::vector<std::uint64_t> indices) {
     const game g(rs, o.players, o.options);  // throws on an unknown option
-    ranks = std::max<std::uint64_t>(ranks, 1);
     sim_part part;
-    for (std::uint64_t i = rank; i < o.games; i += ranks) part.indices.push_back(i);
+    part.indices = std::move(indices);
     const std::uint64_t n = part.indices.size();
     const std::size_t rule_count = rs.rules.size();
     const unsigned threads = static_cast<unsigned>(
@@ -174,6 +176,22 @@ sim_part simulate_part(const ir::ruleset& rs, const sim_options& o, std::uint64_
     }
     if (o.coverage) part.table_key_first = g.table_key_first;
     return part;
+}
+
+}  // namespace
+
+sim_part simulate_part(const ir::ruleset& rs, const sim_options& o, std::uint64_t rank, std::uint64_t ranks) {
+    ranks = std::max<std::uint64_t>(ranks, 1);
+    std::vector<std::uint64_t> indices;
+    for (std::uint64_t i = rank; i < o.games; i += ranks) indices.push_back(i);
+    return play_indices(rs, o, std::move(indices));
+}
+
+sim_part simulate_range(const ir::ruleset& rs, const sim_options& o, std::uint64_t first, std::uint64_t count) {
+    std::vector<std::uint64_t> indices;
+    indices.reserve(count);
+    for (std::uint64_t i = first; i < first + count; ++i) indices.push_back(i);
+    return play_indices(rs, o, std::move(indices));
 }
 
 sim_report merge_parts(const ir::ruleset& rs, const sim_options& o, std::vector<sim_part> parts) {

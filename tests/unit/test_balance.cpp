@@ -67,17 +67,9 @@ TEST_CASE("balance: an option that changes nothing shows no change, and --plot w
     std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("a simulation split into shares and merged is the simulation, also through the bytes --mpi sends") {
-    const ir::ruleset rs = contractor_cards();
-    engine::sim_options o;
-    o.games = 50;
-    o.players = 3;
-    o.coverage = true;
-    const engine::sim_report whole = engine::simulate(rs, o);
-    std::vector<engine::sim_part> parts;
-    for (std::uint64_t rank = 0; rank < 4; ++rank)
-        parts.push_back(cli::part_from_bytes(cli::part_bytes(engine::simulate_part(rs, o, rank, 4))));
-    const engine::sim_report merged = engine::merge_parts(rs, o, std::move(parts));
+namespace {
+void require_same_report(const engine::sim_report& merged, const engine::sim_report& whole) {
+    REQUIRE(merged.games == whole.games);
     REQUIRE(merged.wins == whole.wins);
     REQUIRE(merged.mean_decisions == whole.mean_decisions);
     REQUIRE(merged.decision_percentiles == whole.decision_percentiles);
@@ -90,6 +82,37 @@ TEST_CASE("a simulation split into shares and merged is the simulation, also thr
         REQUIRE(merged.rules[k].fires == whole.rules[k].fires);
         REQUIRE(merged.rules[k].games == whole.rules[k].games);
     }
+}
+}  // namespace
+
+TEST_CASE("a simulation split into shares and merged is the simulation, also through the bytes --mpi sends") {
+    const ir::ruleset rs = contractor_cards();
+    engine::sim_options o;
+    o.games = 50;
+    o.players = 3;
+    o.coverage = true;
+    const engine::sim_report whole = engine::simulate(rs, o);
+    std::vector<engine::sim_part> parts;
+    for (std::uint64_t rank = 0; rank < 4; ++rank)
+        parts.push_back(cli::part_from_bytes(cli::part_bytes(engine::simulate_part(rs, o, rank, 4))));
+    require_same_report(engine::merge_parts(rs, o, std::move(parts)), whole);
+}
+
+// The checker's evidence play grows batch by batch (checker::play_for_ways): games 0-19, then
+// 20-49, merged, are the first 50 games of the seed.
+TEST_CASE("a simulation played as consecutive ranges of games and merged is the simulation") {
+    const ir::ruleset rs = contractor_cards();
+    engine::sim_options o;
+    o.games = 50;
+    o.players = 2;
+    o.coverage = true;
+    const engine::sim_report whole = engine::simulate(rs, o);
+    std::vector<engine::sim_part> parts;
+    parts.push_back(engine::simulate_range(rs, o, 0, 20));
+    parts.push_back(engine::simulate_range(rs, o, 20, 30));
+    REQUIRE(parts[1].indices.front() == 20);
+    REQUIRE(parts[1].indices.back() == 49);
+    require_same_report(engine::merge_parts(rs, o, std::move(parts)), whole);
 }
 
 TEST_CASE("mpi: a program built without MPI refuses --mpi and plays nothing") {

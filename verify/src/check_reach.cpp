@@ -3,6 +3,8 @@
 #include "checker.hpp"
 #include "traces.hpp"
 
+#include <set>
+
 namespace wp::verify {
 
 bool checker::played_under_other_options(id node) {
@@ -113,9 +115,7 @@ void checker::play_other_options() {
     }
 }
 
-std::optional<engine::sim_report> checker::evidence_games(const ir::ruleset& rs, int players, std::uint64_t games,
-                                                          std::uint64_t seed,
-                                                          std::optional<std::chrono::steady_clock::time_point> deadline) const {
+engine::sim_options checker::evidence_options(int players, std::uint64_t games, std::uint64_t seed) {
     engine::sim_options so;
     so.games = games;
     so.players = players;
@@ -124,6 +124,13 @@ std::optional<engine::sim_report> checker::evidence_games(const ir::ruleset& rs,
     so.check_in_steps = true;
     so.max_decisions = 100000;
     so.coverage = true;
+    return so;
+}
+
+std::optional<engine::sim_report> checker::evidence_games(const ir::ruleset& rs, int players, std::uint64_t games,
+                                                          std::uint64_t seed,
+                                                          std::optional<std::chrono::steady_clock::time_point> deadline) const {
+    engine::sim_options so = evidence_options(players, games, seed);
     // the evidence play is part of the check's budget (--max-time)
     so.deadline = deadline ? deadline : budget_deadline();
     try {
@@ -180,6 +187,71 @@ void checker::play_evidence() {
                 if (q.first && !query_played_.count(q.name)) query_played_[q.name] = {players, *q.first};
             query_games_ += more->games;
         }
+}
+
+void checker::play_for_ways() {
+    if (sim_games_ == 0 || sim_games_cap_ <= sim_games_ || rs_.sequences.empty() || played_ == 0) return;
+    // the ways and assignments random play has not yet shown
+    // (as branch_checks and effect_checks filter them: only what they would ask)
+    std::set<id> ways, effects;
+    for (const detail::branch_site& s : sym_.branch_sites) {
+        if (ways.count(s.node) || started(statements_run_, s.node)) continue;
+        const ir::node& bn = rs_.nodes.at(s.node);
+        if (bn.code == ir::op::seq && bn.child_count == 0) continue;
+        if (holds_block_or_end(s.node) || ends_lasting_event(s.branch) || played_under_other_options(s.node)) continue;
+        ways.insert(s.node);
+    }
+    for (const detail::effect_site& s : sym_.effect_sites) {
+        if (effects.count(s.node) || (s.node < statements_run_.size() && (statements_run_[s.node] & 2) != 0)) continue;
+        if (!rs_.options.empty()) {
+            if (!played_elsewhere_) play_other_options();
+            if (s.node < run_elsewhere_.size() && (run_elsewhere_[s.node] & 2) != 0) continue;
+        }
+        effects.insert(s.node);
+    }
+    auto open = [&] {
+        std::size_t n = 0;
+        for (id w : ways) n += started(statements_run_, w) ? 0 : 1;
+        for (id e : effects) n += e < statements_run_.size() && (statements_run_[e] & 2) != 0 ? 0 : 1;
+        return n;
+    };
+    std::size_t left = open();
+    if (left == 0) return;
+    // at most a fifth of what is left of the budget
+    std::optional<std::chrono::steady_clock::time_point> until = budget_deadline();
+    if (until) until = std::chrono::steady_clock::now() + (*until - std::chrono::steady_clock::now()) / 5;
+    const int lo = static_cast<int>(std::max<std::int64_t>(1, rs_.min_players));
+    for (int players = lo; players <= sym_.lay.players && left > 0; ++players) {
+        // the games after those play_evidence played (seed 1): games sim_games_, sim_games_ + 1, ...
+        engine::sim_options so = evidence_options(players, sim_games_, 1);
+        so.deadline = until;
+        for (std::uint64_t first = sim_games_; first + sim_games_ <= sim_games_cap_; first += sim_games_) {
+            if (until && std::chrono::steady_clock::now() > *until) return;
+            engine::sim_part part;
+            try {
+                part = engine::simulate_range(rs_, so, first, sim_games_);
+            } catch (const std::exception&) {
+                break;  // the engine cannot set up the game at this many players
+            }
+            // games that broke an invariant the questions assume are no evidence for them
+            const bool usable = std::all_of(part.outcomes.begin(), part.outcomes.end(), [&](const engine::sim_game& g) {
+                return std::all_of(g.violations.begin(), g.violations.end(), [&](const std::string& v) {
+                    return opt_.unassumed_invariants.count(v.substr(0, v.find(' '))) > 0;
+                });
+            });
+            if (!usable) break;
+            engine::merge_coverage(statements_run_, part.ran);
+            played_ += static_cast<std::uint64_t>(std::count_if(part.outcomes.begin(), part.outcomes.end(),
+                                                                [](const engine::sim_game& g) { return g.end_reason != "deadline"; }));
+            const std::size_t now = open();
+            if (debug_)
+                std::fprintf(stderr, "play for ways: %d players, games %llu-%llu, %zu ways and effects not shown\n", players,
+                             static_cast<unsigned long long>(first), static_cast<unsigned long long>(first + sim_games_ - 1), now);
+            // a hundred games that showed nothing new: what is left is rare or dead, and asked
+            if (now == left || now == 0) break;
+            left = now;
+        }
+    }
 }
 
 std::string checker::game_trace(int players, const engine::sim_message& first) const {
@@ -373,6 +445,7 @@ void checker::reach_checks() {
     if (!no_branches_) {
         const auto t0 = std::chrono::steady_clock::now();
         const std::uint64_t q0 = out_.stats[kind_].queries;
+        play_for_ways();
         branch_checks();
         const auto t1 = std::chrono::steady_clock::now();
         const std::uint64_t q1 = out_.stats[kind_].queries;

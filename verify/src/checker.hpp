@@ -62,6 +62,7 @@ public:
         sym_.unfold_limit = unfold_limit_for(rs, opt);
         sym_.unroll_depth = unroll_depth_for(rs, opt);
         sim_games_ = sim_games_for(rs, opt);
+        sim_games_cap_ = sim_games_cap_for(rs, opt);
         rlimit_ = rlimit_for(rs, opt);
         sym_.prove_invariants = opt.prove_invariants;
         sym_.record_queries = wanted("queries");
@@ -542,9 +543,14 @@ private:
     // each step, where the questions assume them (engine::sim_options::check_in_steps). A game
     // stopped by an engine error, a table with no row for a key say, reached every state before it.
     // They stop at `deadline`, or else at the check's budget.
+    static engine::sim_options evidence_options(int players, std::uint64_t games, std::uint64_t seed);
     std::optional<engine::sim_report> evidence_games(const ir::ruleset& rs, int players, std::uint64_t games,
                                                      std::uint64_t seed = 1,
                                                      std::optional<std::chrono::steady_clock::time_point> deadline = std::nullopt) const;
+    // Before the dead branches and no-op effects are asked: more of the same random games, in
+    // batches, while some way or assignment they would ask about is not yet shown by a game and
+    // the last batch showed one (check_options::default_sim_games_cap).
+    void play_for_ways();
     // Whether these games are evidence for the questions: none broke an invariant they assume
     // (a state that breaks one lies outside the domain they are asked over).
     bool evidence_usable(const engine::sim_report& r) const;
@@ -716,6 +722,7 @@ private:
     const ir::ruleset& rs_;
     const check_options& opt_;
     std::uint64_t sim_games_ = check_options::default_sim_games;  // random games per player count (sim_games_for)
+    std::uint64_t sim_games_cap_ = check_options::default_sim_games_cap;  // and at most, in batches (sim_games_cap_for)
     unsigned rlimit_ = check_options::default_rlimit;  // each question's resource limit, 0: none (rlimit_for)
     // A quick try's resource limit: `cap`, or the question's own limit where that is lower.
     unsigned capped_rlimit(unsigned cap) const { return rlimit_ ? std::min(rlimit_, cap) : cap; }

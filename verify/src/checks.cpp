@@ -64,6 +64,10 @@ std::uint64_t sim_games_for(const ir::ruleset& rs, const check_options& options)
     return setting_for(options.sim_games, rs, "evidence_games", check_options::default_sim_games);
 }
 
+std::uint64_t sim_games_cap_for(const ir::ruleset& rs, const check_options& options) {
+    return setting_for(options.sim_games, rs, "evidence_games", check_options::default_sim_games_cap);
+}
+
 unsigned rlimit_for(const ir::ruleset& rs, const check_options& options) {
     return setting_for(options.rlimit, rs, "resource_limit", check_options::default_rlimit);
 }

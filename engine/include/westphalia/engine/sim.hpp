@@ -170,6 +170,9 @@ struct sim_part {
     std::vector<std::uint32_t> table_key_first;     // sim_options::coverage: game::table_key_first
 };
 sim_part simulate_part(const ir::ruleset& rs, const sim_options& o, std::uint64_t rank, std::uint64_t ranks);
+// The games first .. first + count - 1 (o.games is not read): a part of a simulation that grows
+// batch by batch (the checker's evidence play), merged with merge_parts once its size is known.
+sim_part simulate_range(const ir::ruleset& rs, const sim_options& o, std::uint64_t first, std::uint64_t count);
 // The report of parts that together played every game once: byte for byte the report of one
 // process playing them all.
 sim_report merge_parts(const ir::ruleset& rs, const sim_options& o, std::vector<sim_part> parts);

@@ -105,6 +105,14 @@ struct check_options {
     // `evidence games`, else default_sim_games.
     std::optional<std::uint64_t> sim_games;
     static constexpr std::uint64_t default_sim_games = 100;
+    // With the default number (neither --evidence-games nor the manifest's `evidence games` sets
+    // it), play goes on before the dead branches and no-op effects are asked, in batches of
+    // default_sim_games, while some way out of an `if` or `may`, or some assignment's change,
+    // that they would ask about is not yet shown by a game and the last batch showed one: up to
+    // this many games per player count. A long game's rare ways (GMT's retreats and sieges) need more games than a card
+    // game's, and each question a game answers costs seconds. A fixed rule, so the report is the
+    // same on any machine, but where the budget stops it (at most a fifth of what is left).
+    static constexpr std::uint64_t default_sim_games_cap = 1000;
     // The random play before the questions has at most this share of the budget (max_seconds):
     // on a map of 2,025 hexes its 100 games took 299 s of a 300 s budget, and no question was asked.
     static constexpr double evidence_share = 0.2;
@@ -233,6 +241,9 @@ std::size_t error_count(const check_result& r);
 std::uint64_t unfold_limit_for(const ir::ruleset& rs, const check_options& options);
 int unroll_depth_for(const ir::ruleset& rs, const check_options& options);
 std::uint64_t sim_games_for(const ir::ruleset& rs, const check_options& options);
+// The most evidence games a player count gets: default_sim_games_cap when neither the command
+// line nor the manifest sets their number, else that number (the batches stop there).
+std::uint64_t sim_games_cap_for(const ir::ruleset& rs, const check_options& options);
 unsigned rlimit_for(const ir::ruleset& rs, const check_options& options);
 
 }  // namespace wp::verify
