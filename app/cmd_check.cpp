@@ -239,8 +239,8 @@ void add_check_command(CLI::App& app, context& ctx) {
         ->check(whole_number(0, 64));
     s->evidence_given = command->add_option("--evidence-games", s->evidence_games,
                         "Random games played at each number of players before the questions: what they reach needs "
-                        "no proof (0: prove everything; default: the manifest's `evidence games`, else 100, and more "
-                        "batches of 100 before the dead branches and no-op effects while one they ask about is not yet shown, up to 1000)")
+                        "no proof (0: prove everything; default: the manifest's `evidence games`, else 100, and then, up to 1000, "
+                        "another 100 while the last 100 showed a way the dead-branch or no-op questions would ask about)")
         ->check(whole_number(0, static_cast<std::uint64_t>(ir::max_evidence_games)));
     command->callback([s, &ctx] {
         if (!s->dump_smt.empty() && !check_dump_folder(ctx, s->dump_smt)) return;
