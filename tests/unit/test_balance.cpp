@@ -83,14 +83,20 @@ void require_same_report(const engine::sim_report& merged, const engine::sim_rep
         REQUIRE(merged.rules[k].games == whole.rules[k].games);
     }
 }
+
+// Fifty games at this many players, with the coverage the checker reads.
+engine::sim_options fifty_games(int players) {
+    engine::sim_options o;
+    o.games = 50;
+    o.players = players;
+    o.coverage = true;
+    return o;
+}
 }  // namespace
 
 TEST_CASE("a simulation split into shares and merged is the simulation, also through the bytes --mpi sends") {
     const ir::ruleset rs = contractor_cards();
-    engine::sim_options o;
-    o.games = 50;
-    o.players = 3;
-    o.coverage = true;
+    const engine::sim_options o = fifty_games(3);
     const engine::sim_report whole = engine::simulate(rs, o);
     std::vector<engine::sim_part> parts;
     for (std::uint64_t rank = 0; rank < 4; ++rank)
@@ -102,10 +108,7 @@ TEST_CASE("a simulation split into shares and merged is the simulation, also thr
 // 20-49, merged, are the first 50 games of the seed.
 TEST_CASE("a simulation played as consecutive ranges of games and merged is the simulation") {
     const ir::ruleset rs = contractor_cards();
-    engine::sim_options o;
-    o.games = 50;
-    o.players = 2;
-    o.coverage = true;
+    const engine::sim_options o = fifty_games(2);
     const engine::sim_report whole = engine::simulate(rs, o);
     std::vector<engine::sim_part> parts;
     parts.push_back(engine::simulate_range(rs, o, 0, 20));

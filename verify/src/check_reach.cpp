@@ -234,12 +234,7 @@ void checker::play_for_ways() {
                 break;  // the engine cannot set up the game at this many players
             }
             // games that broke an invariant the questions assume are no evidence for them
-            const bool usable = std::all_of(part.outcomes.begin(), part.outcomes.end(), [&](const engine::sim_game& g) {
-                return std::all_of(g.violations.begin(), g.violations.end(), [&](const std::string& v) {
-                    return opt_.unassumed_invariants.count(v.substr(0, v.find(' '))) > 0;
-                });
-            });
-            if (!usable) break;
+            if (!evidence_usable(engine::summarise(rs_, so, part.outcomes))) break;
             engine::merge_coverage(statements_run_, part.ran);
             played_ += static_cast<std::uint64_t>(std::count_if(part.outcomes.begin(), part.outcomes.end(),
                                                                 [](const engine::sim_game& g) { return g.end_reason != "deadline"; }));
