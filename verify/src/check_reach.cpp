@@ -233,22 +233,29 @@ void checker::play_for_ways() {
             } catch (const std::exception&) {
                 break;  // the engine cannot set up the game at this many players
             }
+            // summarise counts the hundred's games from 0: a game's own index and seed
+            auto own = [&](engine::sim_message& m) {
+                if (m.game >= part.indices.size()) return;
+                m.game = part.indices[m.game];
+                m.seed = engine::game_seed(so.seed, m.game);
+            };
+            engine::sim_report batch = engine::summarise(rs_, so, part.outcomes);
+            batch.games += first;  // "N of M games": M every game at this count (a fault or broken
+                                   // invariant new here, none of the games before met)
             // games that broke an invariant the questions assume are no evidence for them; but
             // they are games from setup, and the broken invariant is a finding of its own
             // (played_invariant_findings, and the run again without it)
-            const engine::sim_report batch = engine::summarise(rs_, so, part.outcomes);
             if (!evidence_usable(batch)) {
                 for (engine::sim_invariant b : batch.broken_invariants) {
                     if (opt_.unassumed_invariants.count(b.name) || played_violations_.count(b.name)) continue;
-                    // summarise counts the batch's games from 0: the game's own index and seed
-                    if (b.first.game < part.indices.size()) {
-                        b.first.game = part.indices[b.first.game];
-                        b.first.seed = engine::game_seed(so.seed, b.first.game);
-                    }
-                    played_violations_[b.name] = {players, b, first + batch.games};  // of every game at this count
+                    own(b.first);
+                    played_violations_[b.name] = {players, b, batch.games};
                 }
                 break;
             }
+            // what they met gives the findings traces from setup (label_reach), as the first hundred's
+            for (engine::sim_fault& x : batch.faults) own(x.first);
+            note_faults(batch, players);
             engine::merge_coverage(statements_run_, part.ran);
             played_ += static_cast<std::uint64_t>(std::count_if(part.outcomes.begin(), part.outcomes.end(),
                                                                 [](const engine::sim_game& g) { return g.end_reason != "deadline"; }));
