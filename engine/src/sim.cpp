@@ -262,8 +262,10 @@ void note_fault(sim_report& r, const engine_fault& f, const sim_message& first, 
 
 }  // namespace
 
-sim_report summarise(const ir::ruleset& rs, const sim_options& o, const std::vector<sim_game>& outcomes) {
+sim_report summarise(const ir::ruleset& rs, const sim_options& o, const std::vector<sim_game>& outcomes, std::uint64_t first) {
     const std::uint64_t n = outcomes.size();
+    // outcomes[i] is game first + i, with that game's own seed
+    auto message = [&](std::uint64_t i, std::string text) { return sim_message{first + i, game_seed(o.seed, first + i), std::move(text)}; };
     sim_report r;
     r.ruleset = rs.name;
     r.with = ir::expansions_applied(rs);
@@ -280,20 +282,20 @@ sim_report summarise(const ir::ruleset& rs, const sim_options& o, const std::vec
         const game_outcome& go = outcomes[i];
         for (const std::string& v : go.violations) {
             ++r.invariant_violations;
-            const sim_message m{i, game_seed(o.seed, i), v};
+            const sim_message m = message(i, v);
             if (r.first_violations.size() < o.max_messages) r.first_violations.push_back(m);
             const std::string name = v.substr(0, v.find(' '));  // a violation's text starts with its invariant's name
             auto it = std::find_if(r.broken_invariants.begin(), r.broken_invariants.end(), [&](const sim_invariant& b) { return b.name == name; });
             if (it == r.broken_invariants.end()) it = r.broken_invariants.insert(it, {name, 0, m});
             ++it->games;
         }
-        for (const auto& [f, decisions] : go.faults_passed) note_fault(r, f, {i, game_seed(o.seed, i), "after decision " + std::to_string(decisions)});
+        for (const auto& [f, decisions] : go.faults_passed) note_fault(r, f, message(i, "after decision " + std::to_string(decisions)));
         if (!go.error.empty()) {
             ++r.engine_errors;
             ++r.end_reasons["engine error"];
-            if (r.first_errors.size() < o.max_messages) r.first_errors.push_back({i, game_seed(o.seed, i), go.error});
+            if (r.first_errors.size() < o.max_messages) r.first_errors.push_back(message(i, go.error));
             if (!go.fault.kind.empty())
-                note_fault(r, go.fault, {i, game_seed(o.seed, i), "after decision " + std::to_string(go.decisions)}, go.error);
+                note_fault(r, go.fault, message(i, "after decision " + std::to_string(go.decisions)), go.error);
             continue;
         }
         ++r.finished;
@@ -317,7 +319,7 @@ sim_report summarise(const ir::ruleset& rs, const sim_options& o, const std::vec
                 if (k >= r.queries.size()) continue;
                 sim_query& q = r.queries[k];
                 ++q.games;
-                if (!q.first) q.first = sim_message{i, game_seed(o.seed, i), "after decision " + std::to_string(d)};
+                if (!q.first) q.first = message(i, "after decision " + std::to_string(d));
             }
     }
     for (double w : r.wins)

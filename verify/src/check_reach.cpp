@@ -156,9 +156,7 @@ void checker::play_evidence() {
     for (int players = lo; players <= sym_.lay.players; ++players) {
         const std::optional<engine::sim_report> played = evidence_games(rs_, players, sim_games_, 1, until);
         if (!played) continue;
-        for (const engine::sim_invariant& b : played->broken_invariants)
-            if (!opt_.unassumed_invariants.count(b.name) && !played_violations_.count(b.name))
-                played_violations_[b.name] = {players, b, played->games};
+        note_broken_invariants(*played, players);
         if (evidence_usable(*played)) {
             const engine::sim_report& r = *played;
             for (const engine::sim_rule& x : r.rules)
@@ -187,6 +185,12 @@ void checker::play_evidence() {
                 if (q.first && !query_played_.count(q.name)) query_played_[q.name] = {players, *q.first};
             query_games_ += more->games;
         }
+}
+
+void checker::note_broken_invariants(const engine::sim_report& r, int players) {
+    for (const engine::sim_invariant& b : r.broken_invariants)
+        if (!opt_.unassumed_invariants.count(b.name) && !played_violations_.count(b.name))
+            played_violations_[b.name] = {players, b, r.games};
 }
 
 void checker::play_for_ways() {
@@ -233,28 +237,17 @@ void checker::play_for_ways() {
             } catch (const std::exception&) {
                 break;  // the engine cannot set up the game at this many players
             }
-            // summarise counts the hundred's games from 0: a game's own index and seed
-            auto own = [&](engine::sim_message& m) {
-                if (m.game >= part.indices.size()) return;
-                m.game = part.indices[m.game];
-                m.seed = engine::game_seed(so.seed, m.game);
-            };
-            engine::sim_report batch = engine::summarise(rs_, so, part.outcomes);
+            engine::sim_report batch = engine::summarise(rs_, so, part.outcomes, first);
             batch.games += first;  // "N of M games": M every game at this count (a fault or broken
                                    // invariant new here, none of the games before met)
             // games that broke an invariant the questions assume are no evidence for them; but
             // they are games from setup, and the broken invariant is a finding of its own
             // (played_invariant_findings, and the run again without it)
             if (!evidence_usable(batch)) {
-                for (engine::sim_invariant b : batch.broken_invariants) {
-                    if (opt_.unassumed_invariants.count(b.name) || played_violations_.count(b.name)) continue;
-                    own(b.first);
-                    played_violations_[b.name] = {players, b, batch.games};
-                }
+                note_broken_invariants(batch, players);
                 break;
             }
             // what they met gives the findings traces from setup (label_reach), as the first hundred's
-            for (engine::sim_fault& x : batch.faults) own(x.first);
             note_faults(batch, players);
             engine::merge_coverage(statements_run_, part.ran);
             played_ += static_cast<std::uint64_t>(std::count_if(part.outcomes.begin(), part.outcomes.end(),

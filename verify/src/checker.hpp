@@ -551,6 +551,9 @@ private:
     // batches, while some way or assignment they would ask about is not yet shown by a game and
     // the last batch showed one (check_options::default_sim_games_cap).
     void play_for_ways();
+    // The invariants these games broke that the questions assume, each the first time: findings
+    // of their own (played_invariant_findings), and the run again without them.
+    void note_broken_invariants(const engine::sim_report& r, int players);
     // Whether these games are evidence for the questions: none broke an invariant they assume
     // (a state that breaks one lies outside the domain they are asked over).
     bool evidence_usable(const engine::sim_report& r) const;

@@ -147,10 +147,11 @@ struct sim_report {
 };
 
 
-// The report of these games (game i seeded with game_seed(o.seed, i)), without the rules'
-// firing counts and coverage (its callers add them): what `simulate` reports from its games,
-// and the compiled engine's simulation (codegen/) from its own.
-sim_report summarise(const ir::ruleset& rs, const sim_options& o, const std::vector<sim_game>& games);
+// The report of these games (games[i] is game first + i, seeded with game_seed(o.seed, first + i)),
+// without the rules' firing counts and coverage (its callers add them): what `simulate` reports
+// from its games, the compiled engine's simulation (codegen/) from its own, and the checker's from
+// a range of games (simulate_range).
+sim_report summarise(const ir::ruleset& rs, const sim_options& o, const std::vector<sim_game>& games, std::uint64_t first = 0);
 
 // Adds the coverage `from` (sim_report::statements_run or keys_read) to `into`: 1 where either is.
 void merge_coverage(std::vector<std::uint8_t>& into, const std::vector<std::uint8_t>& from);
