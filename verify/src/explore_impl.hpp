@@ -272,6 +272,18 @@ struct exec_impl {
     std::set<std::uint32_t> settle_own(std::uint32_t var, id target, id value, const std::vector<member>& ms, const store& before, env& e,
                                        path& p, const std::function<z3::expr(const z3::expr&, const z3::expr&)>& now);
     bool loop_known(id n, id cond, id body, bool is_while, env& e, path& p);  // an example's loop, round by round
+
+    // ------------------------------------------------------------ fields every round sets back (explore_restore.cpp)
+
+    // The cells of one field a statement may leave other than a constant, each named by the
+    // local that names it in the writes (a global's one cell: a key of its own).
+    using away_cells = std::set<std::uint32_t>;
+    std::optional<away_cells> restore_flow(id n, id slot, const z3::expr& c, away_cells away);
+    bool constant_is(const ir::node& v, const z3::expr& c) const;
+    bool ends_turn_within(id n);
+    writes forgotten_by_rounds(id body, const writes& w, const store& st);
+    std::map<std::tuple<id, id, unsigned>, bool> restores_memo_;  // a body run alone sets back what it changes
+    std::map<id, bool> ends_turn_memo_;
     void run(id n, env& e, path& p);
 };
 
