@@ -281,7 +281,7 @@ struct exec_impl {
     std::optional<away_cells> restore_flow(id n, id slot, const z3::expr& c, away_cells away);
     bool constant_is(const ir::node& v, const z3::expr& c) const;
     bool ends_turn_within(id n);
-    writes forgotten_by_rounds(id body, const writes& w, const store& st);
+    std::optional<writes> forgotten_by_rounds(id body, const writes& w, const store& st);
     std::map<std::tuple<id, id, unsigned>, bool> restores_memo_;  // a body run alone sets back what it changes
     std::map<id, bool> ends_turn_memo_;
     void run(id n, env& e, path& p);

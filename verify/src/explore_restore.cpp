@@ -154,9 +154,11 @@ bool exec_impl::constant_is(const ir::node& v, const z3::expr& c) const {
 // default check, which assumes them after the setup, keeping Wallenstein's `unsettled` made
 // its bounds part 60% slower (one deployment's question over 45 counties undecided together,
 // 0.6 s before, 29 s after) and changed no finding (docs/performance.md, twenty-second session).
-writes exec_impl::forgotten_by_rounds(id body, const writes& w, const store& st) {
-    if (!S.prove_invariants || no_frames_ || w.values.empty()) return w;
-    writes out = w;
+// None when every written value is forgotten (no copy of w: the default check meets every loop
+// of the sequence here).
+std::optional<writes> exec_impl::forgotten_by_rounds(id body, const writes& w, const store& st) {
+    if (!S.prove_invariants || no_frames_ || w.values.empty()) return std::nullopt;
+    std::optional<writes> out;
     for (id slot = 0; slot < rs.slots.size(); ++slot) {
         const layout::slot_place& sp = S.lay.slots.at(slot);
         if (sp.width != 1 || !w.values.count(sp.offset)) continue;
@@ -167,7 +169,8 @@ writes exec_impl::forgotten_by_rounds(id body, const writes& w, const store& st)
         if (!same) continue;
         const std::optional<away_cells> r = restore_flow(body, slot, c, {});
         if (!r || !r->empty()) continue;
-        for (std::uint32_t i = 0; i < sp.copies; ++i) out.values.erase(sp.offset + i);
+        if (!out) out = w;
+        for (std::uint32_t i = 0; i < sp.copies; ++i) out->values.erase(sp.offset + i);
     }
     return out;
 }

@@ -265,7 +265,8 @@ void exec_impl::run(id n, env& e, path& p) {
             std::vector<member> ms = S.set_members(set, e, p.st);
             drain(p, n);
             // (a field every round sets back to its constant is kept: explore_restore.cpp)
-            const writes w = forgotten_by_rounds(body, writes_of(body), p.st);
+            const std::optional<writes> kept = forgotten_by_rounds(body, writes_of(body), p.st);
+            const writes& w = kept ? *kept : writes_of(body);
             // the type of the loop's variable: a list's element type (none for a zone)
             const ir::type& set_type = rs.types.at(N(set).type);
             const id elem_type = set_type.kind == ir::type_kind::list_of ? set_type.value : ir::no_id;
@@ -330,7 +331,8 @@ void exec_impl::run(id n, env& e, path& p) {
             const bool is_while = nd.code == op::while_;
             const id cond = child(n, is_while ? 0 : 1), body = child(n, is_while ? 1 : 0);
             if (examples_ && loop_known(n, cond, body, is_while, e, p)) return;
-            const writes w = forgotten_by_rounds(body, writes_of(body), p.st);
+            const std::optional<writes> kept = forgotten_by_rounds(body, writes_of(body), p.st);
+            const writes& w = kept ? *kept : writes_of(body);
             path b = p;
             loop_head head;
             forget(b, w, n, &head);
