@@ -374,6 +374,11 @@ private:
     // Does a model found before, freed near the target, hold facts ∧ target (docs/checker.md,
     // step 15)? Kept as each group's model of the path when it does.
     bool holds_at_path_hints(const fact_list& facts, const z3::expr& target);
+    // On a path already known satisfiable, does the path imply the target? Asked of the facts two
+    // steps from the negated target, capped at quick_rlimit; true when they cannot hold with it
+    // negated, so the path's own models hold the target (a no-op effect's change inside the `if`
+    // that tested the old value). False says nothing.
+    bool implied_on_known_path(const fact_list& facts, const z3::expr& target);
     bool hints_tried_ = false;  // solve_local_first tried them already: solve() does not again
 
     // Is facts ∧ target satisfiable? With `show`: the smallest witness found, as lines (the

@@ -148,6 +148,7 @@ void merge(part_result& into, part_result&& other) {
     out.cache_hits += other.out.cache_hits;
     out.general_proofs += other.out.general_proofs;
     out.hinted_answers += other.out.hinted_answers;
+    out.implied_answers += other.out.implied_answers;
     if (out.answers.empty()) out.answers = std::move(other.out.answers);
 }
 
@@ -364,13 +365,14 @@ check_result check(const ir::ruleset& rs, const check_options& options) {
     std::vector<std::pair<finding, std::size_t>> dropped;  // with their ranks
     part_result main;
     std::set<std::string> proved;  // over every round
-    std::uint64_t cache_hits = 0, general_proofs = 0, hinted_answers = 0;
+    std::uint64_t cache_hits = 0, general_proofs = 0, hinted_answers = 0, implied_answers = 0;
     for (;;) {
         main = check_parts(rs, opts);
         proved.insert(main.out.proved.begin(), main.out.proved.end());
         cache_hits += main.out.cache_hits;
         general_proofs += main.out.general_proofs;
         hinted_answers += main.out.hinted_answers;
+        implied_answers += main.out.implied_answers;
         std::set<std::string> fresh;
         for (const std::string& n : main.out.unproved_invariants)
             if (!opts.unassumed_invariants.count(n)) fresh.insert(n);
@@ -399,6 +401,7 @@ check_result check(const ir::ruleset& rs, const check_options& options) {
     out.cache_hits = cache_hits;
     out.general_proofs = general_proofs;
     out.hinted_answers = hinted_answers;
+    out.implied_answers = implied_answers;
     out.strict_reach = options.strict_reach;
     // a bound violation no random game met: play aimed at it, within what is left of the budget
     decide_by_play(rs, out);

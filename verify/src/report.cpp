@@ -173,7 +173,10 @@ void render_human(std::ostream& out, const ir::ruleset& rs, const check_result& 
             out << "  cache: " << r.cache_hits << " queries answered from it, " << r.proved.size() << " proofs kept for the next run\n";
         if (r.general_proofs)
             out << "  general: " << r.general_proofs << " questions proved from their top levels alone\n";
-        if (r.hinted_answers) out << "  hints: " << r.hinted_answers << " questions shown to hold by a model found before\n";
+        auto questions = [](std::uint64_t n) { return std::to_string(n) + (n == 1 ? " question" : " questions"); };
+        if (r.hinted_answers) out << "  hints: " << questions(r.hinted_answers) << " shown to hold by a model found before\n";
+        if (r.implied_answers)
+            out << "  implied: " << questions(r.implied_answers) << " shown to hold by a path known to hold that implies them\n";
         if (!r.encoder.empty()) {
             out << "  encoder:";
             bool first = true;

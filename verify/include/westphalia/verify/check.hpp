@@ -215,6 +215,8 @@ struct check_result {
     // Questions proved "never" from their top levels alone, before their facts were read.
     std::uint64_t general_proofs = 0;
     std::uint64_t hinted_answers = 0;  // questions shown to hold by a model found before (checker.md, step 15)
+    // questions shown to hold by a path known to hold that implies them (checker.md, step 15)
+    std::uint64_t implied_answers = 0;
     // Every query of the ruleset, in rule order, with its answer (the check `queries`).
     std::vector<query_answer> answers;
     // The faults the random games met, in the order met (what labels the findings' reach).
