@@ -160,6 +160,11 @@ z3::check_result checker::groups_hold(const std::vector<std::vector<unsigned>>& 
             ++out_.stats[kind_].queries;
             dump(s);
             purpose_ = "group";
+            struct reset {
+                double& factor;
+                ~reset() { factor = 1; }
+            } after{timeout_factor_};
+            if (larger_limit) timeout_factor_ = huge_group_rlimit_factor;
             const z3::check_result r = ask(s);
             purpose_ = "other";
             if (debug_ && r == z3::unknown) {
