@@ -188,8 +188,8 @@ void add_check_command(CLI::App& app, context& ctx) {
     command->add_option("-o,--output", s->output, "Write the report to this file (`-`: standard output)");
     add_max_errors(*command, s->input.diagnostics);
     add_seconds(*command, "--timeout", s->timeout,
-                "Seconds allowed for each solver query, a backstop to --rlimit (a query that runs out is an `unknown` "
-                "finding, never a pass)",
+                "Seconds allowed for each solver query, a backstop to --rlimit (four times it where the resource limit is "
+                "four times too; a query that runs out is an `unknown` finding, never a pass)",
                 0.001, 3600.0);
     add_seconds(*command, "--max-time", s->max_time,
                 "Seconds for the whole check (0: no limit); past them no more queries are asked and each question left "
