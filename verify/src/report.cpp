@@ -176,7 +176,7 @@ void render_human(std::ostream& out, const ir::ruleset& rs, const check_result& 
         auto questions = [](std::uint64_t n) { return std::to_string(n) + (n == 1 ? " question" : " questions"); };
         if (r.hinted_answers) out << "  hints: " << questions(r.hinted_answers) << " shown to hold by a model found before\n";
         if (r.implied_answers)
-            out << "  implied: " << questions(r.implied_answers) << " shown to hold by a path known to hold that implies them\n";
+            out << "  implied: " << questions(r.implied_answers) << " implied by a path already shown to hold\n";
         if (!r.encoder.empty()) {
             out << "  encoder:";
             bool first = true;
