@@ -316,6 +316,9 @@ private:
     // The values of a model of the facts of these groups, where one is known: the models of the
     // groups found to hold (together one model of the facts, as they share no variable).
     values path_values(const std::vector<std::vector<unsigned>>& groups);
+    // The values, over the variables of by_var, of the model of the large group found to hold
+    // that shares the most facts with this one (none when no large group has held).
+    values nearest_group_values(const std::vector<unsigned>& group, const std::unordered_map<unsigned, std::vector<unsigned>>& by_var);
     // WP_CHECK_NO_HINTS: no such try (to measure what they change, docs/performance.md)
     bool no_hints_ = std::getenv("WP_CHECK_NO_HINTS") != nullptr;
 

@@ -55,4 +55,31 @@ private:
     std::vector<left> undecided_;
 };
 
+// How many facts two groups (sorted) share.
+inline std::size_t shared_facts(const large_groups::group& a, const large_groups::group& b) {
+    std::size_t n = 0;
+    for (auto i = a.begin(), j = b.begin(); i != a.end() && j != b.end();) {
+        if (*i < *j) ++i;
+        else if (*j < *i) ++j;
+        else ++n, ++i, ++j;
+    }
+    return n;
+}
+
+// The entry of `known` (a map keyed by groups) of more than `min_size` facts that shares the
+// most facts with g, the first of those in the map's order; none when none shares one. A new
+// large group of a path is mostly such a group with a few facts more or other, so that group's
+// model is the nearest to one of g (checker::groups_hold).
+template <class Map>
+const typename Map::value_type* nearest_group(const Map& known, const large_groups::group& g, std::size_t min_size) {
+    const typename Map::value_type* best = nullptr;
+    std::size_t most = 0;
+    for (const auto& entry : known) {
+        if (entry.first.size() <= min_size) continue;
+        const std::size_t n = shared_facts(entry.first, g);
+        if (n > most) most = n, best = &entry;
+    }
+    return best;
+}
+
 }  // namespace wp::verify::detail

@@ -128,7 +128,14 @@ z3::check_result checker::groups_hold(const std::vector<std::vector<unsigned>>& 
             std::unordered_map<unsigned, std::vector<unsigned>> by_var;
             for (unsigned c : group)
                 for (unsigned v : conjuncts_[c].vars) by_var[v].push_back(c);
-            if (holds_near_hints(group, ctx_.bool_val(true), &by_var, 1, {})) {
+            // A large group is mostly another's that held, a few facts more or other: that
+            // group's model, one model of nearly all these facts, is the hint to start from
+            // (the values of every model found since, mixed, mostly break some of them).
+            const values preferred = group.size() > small_group ? nearest_group_values(group, by_var) : values{};
+            // (Where it fails, the mixed values are tried as before: a try costs little beside
+            // asking a group of thousands of facts.)
+            if (holds_near_hints(group, ctx_.bool_val(true), &by_var, 1, preferred) ||
+                (!preferred.empty() && holds_near_hints(group, ctx_.bool_val(true), &by_var, 1, {}))) {
                 it = group_sat_.emplace(group, z3::sat).first;
                 group_model_.emplace(group, *last_hinted_);
             }
@@ -333,6 +340,20 @@ std::vector<std::vector<unsigned>> checker::groups_of(const fact_index& ix) {
     for (auto& [root, group] : groups) {
         std::sort(group.begin(), group.end());
         out.push_back(std::move(group));
+    }
+    return out;
+}
+
+checker::values checker::nearest_group_values(const std::vector<unsigned>& group,
+                                              const std::unordered_map<unsigned, std::vector<unsigned>>& by_var) {
+    values out;
+    const auto* near = detail::nearest_group(group_model_, group, small_group);
+    if (!near) return out;
+    const z3::model& m = near->second;
+    for (const auto& [v, cs] : by_var) {
+        const z3::expr& x = variable_of_id_.at(v);
+        const z3::func_decl d = x.decl();
+        if (m.has_interp(d)) out.emplace(v, std::pair<z3::expr, z3::expr>{x, m.get_const_interp(d)});
     }
     return out;
 }
