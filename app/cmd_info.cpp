@@ -67,13 +67,20 @@ void print_info(std::ostream& out, const ir::ruleset& rs) {
     if (!rs.checker.empty()) {
         // the manifest's budgets for `check` (its command line may override them)
         out << "checker  ";
-        for (std::size_t i = 0; i < rs.checker.size(); ++i)
-            out << (i ? "," : "") << ' '
-                << (rs.checker[i].name == "unfold_limit"   ? "unfold limit "
-                    : rs.checker[i].name == "unroll_depth" ? "unroll depth "
-                    : rs.checker[i].name == "evidence_games" ? "evidence games "
-                                                             : "resource limit ")
-                << rs.checker[i].value;
+        for (std::size_t i = 0; i < rs.checker.size(); ++i) {
+            const ir::checker_setting& c = rs.checker[i];
+            out << (i ? "," : "") << ' ';
+            if (c.name == "tables_with_bounds" || c.name == "choices_with_bounds") {
+                // `bounds part with …`: the stage, where its value is 1
+                out << "bounds part with " << (c.name == "tables_with_bounds" ? "tables" : "choices") << (c.value ? "" : " (off)");
+                continue;
+            }
+            out << (c.name == "unfold_limit"     ? "unfold limit "
+                    : c.name == "unroll_depth"   ? "unroll depth "
+                    : c.name == "evidence_games" ? "evidence games "
+                                                 : "resource limit ")
+                << c.value;
+        }
         out << '\n';
     }
     out << "layers    " << rs.layers.size() << (rs.upto.empty() ? "" : " (up to " + rs.upto + ")") << '\n';

@@ -589,11 +589,13 @@ struct checker {
         for (std::size_t i = 0; i < rs.checker.size(); ++i) {
             const checker_setting& c = rs.checker[i];
             const std::string path = "checker[" + std::to_string(i) + "]";
-            if (c.name != "unfold_limit" && c.name != "unroll_depth" && c.name != "evidence_games" && c.name != "resource_limit")
+            const bool stage = c.name == "tables_with_bounds" || c.name == "choices_with_bounds";
+            if (c.name != "unfold_limit" && c.name != "unroll_depth" && c.name != "evidence_games" && c.name != "resource_limit" && !stage)
                 fail(path + ".name",
-                     "a checker setting is unfold_limit, unroll_depth, evidence_games or resource_limit (found `" + c.name + "`)");
+                     "a checker setting is unfold_limit, unroll_depth, evidence_games, resource_limit, tables_with_bounds or "
+                     "choices_with_bounds (found `" + c.name + "`)");
             if (c.value < 0 || (c.name == "unroll_depth" && c.value > 64) || (c.name == "evidence_games" && c.value > max_evidence_games) ||
-                (c.name == "resource_limit" && c.value > max_resource_limit))
+                (c.name == "resource_limit" && c.value > max_resource_limit) || (stage && c.value > 1))
                 fail(path + ".value", "out of range (found " + std::to_string(c.value) + ")");
             for (std::size_t j = 0; j < i; ++j)
                 if (rs.checker[j].name == c.name) fail(path + ".name", "`" + c.name + "` is set twice");

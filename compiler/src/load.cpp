@@ -260,13 +260,18 @@ loaded_ruleset load(const std::filesystem::path& folder, const std::optional<std
     for (std::size_t i = 0; i < m.checker.size(); ++i) {
         const dsl::checker_setting& c = m.checker[i];
         const bool depth = c.name == "unroll_depth", games = c.name == "evidence_games", resources = c.name == "resource_limit";
+        // `bounds part with tables, choices`: a stage named twice
+        const bool stage = c.name == "tables_with_bounds" || c.name == "choices_with_bounds";
         const char* words = depth ? "unroll depth" : games ? "evidence games" : resources ? "resource limit" : "unfold limit";
         for (std::size_t j = 0; j < i; ++j)
             if (m.checker[j].name == c.name) {
                 sink.error(dsl::diag_kind::manifest_invalid, c.where,
-                           std::string("`") + words + "` is set twice in the manifest");
+                           stage ? std::string("`bounds part with` names `") + (c.name == "tables_with_bounds" ? "tables" : "choices") +
+                                       "` twice in the manifest"
+                                 : std::string("`") + words + "` is set twice in the manifest");
                 break;
             }
+        if (stage) continue;  // value 1, from the grammar
         if (c.value < 0 || (depth && c.value > 64) || (games && c.value > ir::max_evidence_games) ||
             (resources && c.value > ir::max_resource_limit))
             sink.error(dsl::diag_kind::manifest_invalid, c.where,

@@ -898,6 +898,20 @@ struct checker_setting_f {
         x3::_val(ctx).checker.push_back(std::move(s));
     }
 };
+// A manifest's `bounds part with tables, choices`: each stage named is a setting of value 1
+// ("tables_with_bounds", "choices_with_bounds"), at the stage's word.
+struct checker_flag_f {
+    const char* setting;
+    template <typename Ctx>
+    void operator()(Ctx& ctx) const {
+        auto const& r = x3::_attr(ctx);
+        checker_setting s;
+        s.name = setting;
+        s.value = 1;
+        s.where = x3::get<state_tag>(ctx).make_span(r.begin(), r.end());
+        x3::_val(ctx).checker.push_back(std::move(s));
+    }
+};
 
 struct range_type_f {  // raw text "lo .. hi"
     template <typename Ctx>
@@ -1335,6 +1349,10 @@ auto const ruleset_r_def =
               (WP_KW("unroll") > WP_KW("depth") > named("an integer", sint_text)[checker_setting_f{"unroll_depth"}]) |
               (WP_KW("evidence") > WP_KW("games") > named("an integer", sint_text)[checker_setting_f{"evidence_games"}]) |
               (WP_KW("resource") > WP_KW("limit") > named("an integer", sint_text)[checker_setting_f{"resource_limit"}]) |
+              (WP_KW("bounds") > WP_KW("part") > WP_KW("with") >
+               (named("`tables` or `choices`", raw[WP_KW("tables")][checker_flag_f{"tables_with_bounds"}] |
+                                                   raw[WP_KW("choices")][checker_flag_f{"choices_with_bounds"}]) %
+                comma)) |
               layer_r[push_<&ruleset_decl::layers>]) >
             P("}", "a manifest entry or `}`")];
 auto const outline_entry_r_def = spanned[anchor_r[set_<&outline_entry::section>] > string_lit[set_<&outline_entry::title>] >

@@ -271,6 +271,47 @@ TEST_CASE("the report does not depend on the number of threads", "[verify][corpu
     CHECK(with_bounds >= 3);  // the bounds' part had findings to merge
 }
 
+TEST_CASE("`bounds part with tables, choices`: the same findings, asked in the bounds' part, on one thread or two", "[verify][corpus]") {
+    // docs/language.md §11: the stages' questions move to the bounds' solver. What they find
+    // does not change (their witnesses may: a solver's models depend on what it was asked
+    // before), and the report still does not depend on the number of threads.
+    auto findings = [](const wp::verify::check_result& r) {
+        std::string s;
+        for (const wp::verify::finding& x : r.findings) {
+            s += x.kind + "|" + x.subject + "|" + x.message + "|" + (x.accepted ? "accepted" : "") + "\n";
+            for (const auto& e : x.elements) s += "  " + e.role + " " + e.name + "\n";
+        }
+        return s;
+    };
+    auto whole = [&](const wp::verify::check_result& r) {
+        std::string s = findings(r);
+        for (const wp::verify::finding& x : r.findings)
+            for (const std::string& w : x.witness) s += "  w " + w + "\n";
+        for (const auto& [kind, st] : r.stats) s += kind + " " + std::to_string(st.queries) + "\n";
+        return s;
+    };
+    std::size_t moved = 0;
+    for (const fs::path& f : corpus()) {
+        const std::string dir = f.parent_path().filename().string();
+        if (dir != "table-gap" && dir != "stuck-state" && dir != "dead-cell" && dir != "bound-violation") continue;
+        wp::ir::ruleset rs = compiled(f);
+        INFO(f.string());
+        wp::verify::check_options one, two;
+        one.jobs = 1;
+        two.jobs = 2;
+        const wp::verify::check_result before = wp::verify::check(rs, two);
+        rs.checker.push_back({"tables_with_bounds", 1});  // as a manifest's `bounds part with tables, choices`
+        rs.checker.push_back({"choices_with_bounds", 1});
+        const wp::verify::check_result a = wp::verify::check(rs, one);
+        CHECK(findings(a) == findings(before));
+        CHECK(whole(a) == whole(wp::verify::check(rs, two)));
+        moved += std::count_if(a.findings.begin(), a.findings.end(), [](const wp::verify::finding& x) {
+            return x.kind == "table-gap" || x.kind == "dead-cell" || x.kind == "stuck-state";
+        });
+    }
+    CHECK(moved >= 3);  // the moved stages had findings to merge
+}
+
 TEST_CASE("questions shown to hold by a model found before give the findings asked without one", "[verify][corpus]") {
     // docs/checker.md, step 15: a hinted try only ever shows that a question holds, by a model
     // of the question as asked, so the findings are those of a run without the tries (the

@@ -239,12 +239,14 @@ TEST_CASE("ir json: inconsistent but in range", "[ir][json]") {
     }
     SECTION("a checker setting the manifest cannot write") {
         j["checker"] = nlohmann::json::array({{{"name", "unfold"}, {"value", 1}}});
-        expect_invalid(j, "a checker setting is unfold_limit, unroll_depth, evidence_games or resource_limit");
+        expect_invalid(j, "a checker setting is unfold_limit, unroll_depth, evidence_games, resource_limit, tables_with_bounds or choices_with_bounds");
         j["checker"] = nlohmann::json::array({{{"name", "unroll_depth"}, {"value", 65}}});
         expect_invalid(j, "checker[0].value");
         j["checker"] = nlohmann::json::array({{{"name", "evidence_games"}, {"value", 100001}}});
         expect_invalid(j, "checker[0].value");
         j["checker"] = nlohmann::json::array({{{"name", "resource_limit"}, {"value", 4294967296ll}}});
+        expect_invalid(j, "checker[0].value");
+        j["checker"] = nlohmann::json::array({{{"name", "tables_with_bounds"}, {"value", 2}}});  // `bounds part with tables` is 1
         expect_invalid(j, "checker[0].value");
     }
     SECTION("min_players above max_players") {

@@ -103,15 +103,23 @@ void run_part(const ir::ruleset& rs, const check_options& options, part_result& 
 // The bounds' questions are most of a check's: they are one part, with a solver of their own,
 // and every other check the other. The parts are the same whatever the number of threads, so
 // the report is too (a solver's answers and models depend on every question it was asked before).
-std::pair<check_options, std::optional<check_options>> split(const check_options& options) {
+// A manifest's `bounds part with tables, choices` moves those stages to the bounds' part (for a
+// game whose reach stage is the long part: GMT's); read from the ruleset, never from a clock.
+std::pair<check_options, std::optional<check_options>> split(const ir::ruleset& rs, const check_options& options) {
     static const std::vector<std::string> others{"decisions", "examples", "tables", "choices", "reach", "invariants", "queries"};
     auto wanted = [&](const std::string& k) { return options.checks.empty() || options.checks.count(k) > 0; };
+    auto with_bounds = [&](const std::string& k) {
+        return std::any_of(rs.checker.begin(), rs.checker.end(),
+                           [&](const ir::checker_setting& c) { return c.name == k + "_with_bounds" && c.value == 1; });
+    };
     if (!wanted("bounds") || std::none_of(others.begin(), others.end(), wanted)) return {options, std::nullopt};
     check_options rest = options, bounds = options;
     rest.checks.clear();
-    for (const std::string& k : others)
-        if (wanted(k)) rest.checks.insert(k);
     bounds.checks = {"bounds"};
+    for (const std::string& k : others)
+        if (wanted(k)) (with_bounds(k) ? bounds : rest).checks.insert(k);
+    // every stage wanted moved: one part (its own games, as a check of the bounds alone)
+    if (rest.checks.empty()) return {options, std::nullopt};
     bounds.play_evidence = false;  // the other part plays the games; the faults are labelled after the merge
     return {rest, bounds};
 }
@@ -155,7 +163,7 @@ void merge(part_result& into, part_result&& other) {
 // One run of both parts (and the errata's obligations), merged, not yet in the report's order.
 part_result check_parts(const ir::ruleset& rs, const check_options& options) {
     const auto t_parts = std::chrono::steady_clock::now();
-    const auto [first, second] = split(options);
+    const auto [first, second] = split(rs, options);
     part_result main, bounds, obligations;
     // The aid texts, the secrets and the errata's obligations: no solver of the parts' (the
     // obligations have their own), so their findings do not depend on the thread that runs them,

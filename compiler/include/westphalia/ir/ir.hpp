@@ -688,9 +688,10 @@ struct selected_option {
 
 // The manifest's settings of the checker (`unfold limit N`, `unroll depth N`, `evidence games
 // N`, `resource limit N`): the defaults of `check --unfold-limit`, `--unroll-depth`,
-// `--evidence-games` and `--rlimit` for this ruleset. Nothing else reads them.
+// `--evidence-games` and `--rlimit` for this ruleset; and `bounds part with tables, choices`
+// (1: the stage's questions are asked in the bounds' part of the check). Nothing else reads them.
 struct checker_setting {
-    std::string name;  // unfold_limit | unroll_depth | evidence_games | resource_limit
+    std::string name;  // unfold_limit | unroll_depth | evidence_games | resource_limit | tables_with_bounds | choices_with_bounds
     std::int64_t value = 0;
     bool operator==(const checker_setting&) const = default;
 };

@@ -157,7 +157,8 @@ struct ruleset_layer {
 // A manifest's setting of the checker: `unfold limit N` (name "unfold_limit"), `unroll depth N`
 // ("unroll_depth"), `evidence games N` ("evidence_games") or `resource limit N`
 // ("resource_limit"); the command line's --unfold-limit / --unroll-depth / --evidence-games /
-// --rlimit override it.
+// --rlimit override it. `bounds part with tables, choices` gives "tables_with_bounds" and
+// "choices_with_bounds", value 1 (docs/language.md §11).
 struct checker_setting {
     std::string name;
     std::int64_t value = 0;
